@@ -1,0 +1,97 @@
+package facts_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"testing"
+
+	"github.com/origo-dev/origo/facts"
+	"golang.org/x/tools/go/analysis"
+)
+
+// sampleFacts holds one populated value of every fact type in the package.
+// A new fact type must be added here, or TestEveryFactRoundTrips fails to
+// cover it.
+func sampleFacts() []analysis.Fact {
+	var in facts.Interner
+	return []analysis.Fact{
+		&facts.Origins{
+			V: facts.Version,
+			Sites: []facts.Site{
+				{Kind: facts.SpawnGo, Flags: facts.Multiple, Target: in.Intern("example.com/c.worker"), File: in.Intern("/src/c/c.go"), Line: 12, Col: 2, Parent: -1},
+				{Kind: facts.SpawnSubtest, Flags: facts.Parallel, Target: in.Intern("example.com/c.TestX$1"), File: in.Intern("/src/c/c.go"), Line: 30, Col: 4, Parent: 0},
+			},
+			Strings: in.Strings(),
+			Dropped: 3,
+		},
+	}
+}
+
+func TestEveryFactRoundTrips(t *testing.T) {
+	for _, f := range sampleFacts() {
+		gob.Register(f)
+	}
+	for _, want := range sampleFacts() {
+		// Facts travel as interface values, as in x/tools' encoder.
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(&want); err != nil {
+			t.Fatalf("encode %T: %v", want, err)
+		}
+		first := append([]byte(nil), buf.Bytes()...)
+		var got analysis.Fact
+		if err := gob.NewDecoder(&buf).Decode(&got); err != nil {
+			t.Fatalf("decode %T: %v", want, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("round trip of %T:\n got %v\nwant %v", want, got, want)
+		}
+		// Encoding is deterministic: the bytes key the build cache.
+		var again bytes.Buffer
+		if err := gob.NewEncoder(&again).Encode(&got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, again.Bytes()) {
+			t.Errorf("%T: re-encoding gives different bytes", want)
+		}
+	}
+}
+
+func TestOriginsVersion(t *testing.T) {
+	o := sampleFacts()[0].(*facts.Origins)
+	if !o.Valid() {
+		t.Fatal("fact with current version reported invalid")
+	}
+	old := *o
+	old.V = facts.Version - 1
+	if old.Valid() {
+		t.Error("fact from another format version reported valid")
+	}
+	var missing *facts.Origins
+	if missing.Valid() {
+		t.Error("nil fact reported valid")
+	}
+}
+
+func TestOriginsString(t *testing.T) {
+	o := sampleFacts()[0].(*facts.Origins)
+	want := "origins(go c.worker c.go:12 multi; t.Run c.TestX$1 c.go:30 parallel <0; +3 more)"
+	if got := o.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func TestShortName(t *testing.T) {
+	for in, want := range map[string]string{
+		"(*example.com/x/c.Pool).run": "(*c.Pool).run",
+		"example.com/c.F$1":           "c.F$1",
+		"fmt.Println":                 "fmt.Println",
+		"net/http.(*conn).serve":      "http.(*conn).serve",
+		"a.G[example.com/b.T]":        "a.G[b.T]",
+		"":                            "",
+	} {
+		if got := facts.ShortName(in); got != want {
+			t.Errorf("ShortName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

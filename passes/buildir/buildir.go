@@ -1,0 +1,81 @@
+package buildir
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+
+	"github.com/origo-dev/origo/passes/internal/guard"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer builds the SSA form of the package, generics instantiated.
+var Analyzer = &analysis.Analyzer{
+	Name:       "buildir",
+	Doc:        "build SSA form with instantiated generics for origo's passes",
+	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/buildir",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{ctrlflow.Analyzer},
+	ResultType: reflect.TypeFor[*IR](),
+}
+
+// IR is the result of Analyzer.
+type IR struct {
+	Pkg *ssa.Package
+	// SrcFuncs holds the functions declared in the package's files and
+	// the function literals inside them, in source order. Generic
+	// functions appear once, in their generic form.
+	SrcFuncs []*ssa.Function
+	// Failed is non-empty when building panicked (a bug in go/ssa or in
+	// origo on unusual input): Pkg and SrcFuncs are then empty, and the
+	// passes that follow find nothing in this package.
+	Failed string
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ir := new(IR)
+	if msg := guard.Do(pass, "buildir", func() { build(pass, ir) }); msg != "" {
+		return &IR{Failed: msg}, nil
+	}
+	return ir, nil
+}
+
+func build(pass *analysis.Pass, ir *IR) {
+	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+
+	// The analysis API gives each package its own Program; SSA values
+	// are never shared across packages, only facts are.
+	prog := ssa.NewProgram(pass.Fset, ssa.InstantiateGenerics)
+	prog.SetNoReturn(cfgs.NoReturn)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	ir.Pkg = pkg
+
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		ir.SrcFuncs = append(ir.SrcFuncs, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			decl, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if fn := prog.FuncValue(obj); fn != nil {
+				add(fn)
+			}
+		}
+	}
+}

@@ -1,0 +1,40 @@
+// Package origins defines an Analyzer that finds the goroutines a Go
+// program may start: its origins, in the sense of O2 (Liu et al., PLDI'21).
+//
+// An origin is a goroutine entry function together with the place that
+// starts it. For every function the pass computes which origins a call of
+// it may start, closed over its callees in every package, and exports
+// that summary as a [facts.Origins] fact on the function. Importers apply
+// the fact at their call sites instead of re-analyzing the callee, so
+// under "go vet" the summary of a package is computed once and kept in
+// the build cache.
+//
+// Origin sources:
+//
+//   - go statements: go f(x), go func(){...}(), go v.m();
+//   - sync.WaitGroup.Go, errgroup.Group.Go and TryGo;
+//   - time.AfterFunc and context.AfterFunc;
+//   - HTTP handlers: http.HandleFunc, http.Handle, the same methods of
+//     ServeMux, and the handler given to ListenAndServe, ListenAndServeTLS,
+//     Serve and ServeTLS; a handler runs concurrently with itself;
+//   - testing: t.Run and b.Run subtests (parallel when the body calls
+//     t.Parallel, otherwise the caller waits for them), b.RunParallel
+//     bodies, f.Fuzz targets.
+//
+// A site is marked "multi" when it may start more than one goroutine:
+// it is inside a loop, in a function called in a loop or passed as a
+// callback, nested inside a multi origin, or it is an HTTP handler or a
+// RunParallel body. A site started by another origin records it as its
+// parent, so nested goroutines form a chain (O2's k-origins).
+//
+// The Result also lists the package's roots, where programs begin: main,
+// the package initializer, Test, Benchmark and Fuzz functions, and, in
+// library mode, the exported methods of types that carry a sync.Mutex,
+// sync.RWMutex or sync/atomic value, since such types declare that they
+// are meant for concurrent use.
+//
+// Limits: calls through interfaces and function values that the pass
+// cannot resolve from SSA alone are not followed (the pointer analysis
+// resolves them), and under "go vet" a callee in a package that is not a
+// direct import is followed only if a direct import's API exposes it.
+package origins

@@ -1,0 +1,130 @@
+package origins
+
+import (
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/origo-dev/origo/passes/buildir"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// findRoots lists the functions of the package where programs begin, in
+// source order.
+func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
+	var roots []*Root
+	add := func(fn *ssa.Function, kind RootKind) {
+		r := &Root{Func: fn, Kind: kind, Origins: res.summaries[fn]}
+		if kind == RootTest {
+			r.Parallel = callsParallel(fn)
+		}
+		roots = append(roots, r)
+	}
+	if init := ir.Pkg.Func("init"); init != nil {
+		add(init, RootInit)
+	}
+	for _, fn := range ir.SrcFuncs {
+		if fn.Parent() != nil || fn.Signature.Recv() != nil {
+			continue
+		}
+		if kind := testRootKind(pass, fn); kind != 0 {
+			add(fn, kind)
+		} else if fn.Name() == "main" && ir.Pkg.Pkg.Name() == "main" {
+			add(fn, RootMain)
+		}
+	}
+	for _, fn := range concurrentMethods(ir) {
+		add(fn, RootMethod)
+	}
+	return roots
+}
+
+// testRootKind classifies TestXxx, BenchmarkXxx and FuzzXxx functions
+// declared in _test.go files, as the go test command does.
+func testRootKind(pass *analysis.Pass, fn *ssa.Function) RootKind {
+	if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+		return 0
+	}
+	sig := fn.Signature
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 || sig.TypeParams().Len() != 0 {
+		return 0
+	}
+	param := sig.Params().At(0).Type().String()
+	for _, c := range []struct {
+		prefix, param string
+		kind          RootKind
+	}{
+		{"Test", "*testing.T", RootTest},
+		{"Benchmark", "*testing.B", RootBenchmark},
+		{"Fuzz", "*testing.F", RootFuzz},
+	} {
+		if param == c.param && isTestName(fn.Name(), c.prefix) {
+			return c.kind
+		}
+	}
+	return 0
+}
+
+// isTestName reports whether name is prefix followed by nothing or by a
+// character that is not a lower-case letter, as go test requires.
+func isTestName(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsLower(r)
+}
+
+// concurrentMethods returns the exported methods of the package's named
+// struct types that carry a mutex or an atomic value: such a type says it
+// is meant to be used from several goroutines at once.
+func concurrentMethods(ir *buildir.IR) []*ssa.Function {
+	var out []*ssa.Function
+	for _, fn := range ir.SrcFuncs {
+		recv := fn.Signature.Recv()
+		if recv == nil || fn.Parent() != nil || !fn.Object().Exported() {
+			continue
+		}
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := t.(*types.Named); ok && carriesSync(named, 0) {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// carriesSync reports whether t is a struct with a field (or an embedded
+// struct's field) of a sync or sync/atomic type.
+func carriesSync(t types.Type, depth int) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return false
+	}
+	for f := range st.Fields() {
+		ft := f.Type()
+		if named, ok := ft.(*types.Named); ok && named.Obj().Pkg() != nil {
+			switch named.Obj().Pkg().Path() {
+			case "sync":
+				switch named.Obj().Name() {
+				case "Mutex", "RWMutex":
+					return true
+				}
+			case "sync/atomic":
+				return true
+			}
+		}
+		if f.Embedded() && carriesSync(ft, depth+1) {
+			return true
+		}
+	}
+	return false
+}

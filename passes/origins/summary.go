@@ -1,0 +1,269 @@
+package origins
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/origo-dev/origo/facts"
+	"golang.org/x/tools/go/ssa"
+)
+
+// siteKey identifies a spawn site across packages.
+type siteKey struct {
+	file      string
+	line, col int
+	kind      facts.SpawnKind
+	target    string
+}
+
+func compareKeys(x, y siteKey) int {
+	return cmp.Or(
+		cmp.Compare(x.file, y.file),
+		cmp.Compare(x.line, y.line),
+		cmp.Compare(x.col, y.col),
+		cmp.Compare(x.kind, y.kind),
+		cmp.Compare(x.target, y.target))
+}
+
+// siteInfo is what a summary knows of one site.
+type siteInfo struct {
+	flags facts.SiteFlags
+	// parent is the origin that starts this site; nil when the
+	// summarized function's own goroutine does (directly or via calls).
+	parent *siteKey
+}
+
+// summary maps the sites a call may reach to what is known of them. It
+// only grows (flags are OR-ed, parents move toward nil, then toward the
+// least key), so the fixpoint over recursive functions terminates.
+type summary map[siteKey]siteInfo
+
+// add merges one site into s and reports whether s changed.
+func (s summary) add(k siteKey, flags facts.SiteFlags, parent *siteKey) bool {
+	old, ok := s[k]
+	if !ok {
+		s[k] = siteInfo{flags, parent}
+		return true
+	}
+	merged := siteInfo{flags: old.flags | flags, parent: old.parent}
+	if parent == nil || (old.parent != nil && compareKeys(*parent, *old.parent) < 0) {
+		merged.parent = parent
+	}
+	if merged.flags == old.flags && sameKey(merged.parent, old.parent) {
+		return false
+	}
+	s[k] = merged
+	return true
+}
+
+func sameKey(p, q *siteKey) bool {
+	return p == q || p != nil && q != nil && *p == *q
+}
+
+// solve computes the closed summary of every function, callees first;
+// the functions of a recursive cycle are iterated to a fixpoint.
+func (a *state) solve() {
+	for _, scc := range a.components() {
+		for changed := true; changed; {
+			changed = false
+			for _, fn := range scc {
+				if a.close(a.info[fn]) {
+					changed = true
+				}
+			}
+			if len(scc) == 1 && !a.selfRecursive(scc[0]) {
+				break
+			}
+		}
+	}
+}
+
+// close folds the summaries of fi's callees and started goroutines into
+// fi's own and reports whether it changed.
+func (a *state) close(fi *funcInfo) bool {
+	if fi.sum == nil {
+		fi.sum = make(summary)
+	}
+	changed := false
+	for _, sp := range fi.spawns {
+		key := sp.key
+		changed = fi.sum.add(key, sp.flags, nil) || changed
+		// What the new goroutine starts, it starts as a child; a child
+		// of an origin that may run many times may itself run many times.
+		nested := sp.flags & facts.Multiple
+		a.eachSite(sp.target, nil, func(k siteKey, info siteInfo) {
+			parent := info.parent
+			if parent == nil {
+				parent = &key
+			}
+			flags := info.flags | nested
+			if k == key {
+				flags |= facts.Multiple // a goroutine that restarts itself
+			}
+			changed = fi.sum.add(k, flags, parent) || changed
+		})
+	}
+	for _, c := range fi.calls {
+		multi := flagIf(c.multiple, facts.Multiple)
+		a.eachSite(c.callee, c.imported, func(k siteKey, info siteInfo) {
+			changed = fi.sum.add(k, info.flags|multi, info.parent) || changed
+		})
+	}
+	return changed
+}
+
+// eachSite calls f for each site of the summary of fn (a function with
+// a body here) or of the imported fact o.
+func (a *state) eachSite(fn *ssa.Function, o *facts.Origins, f func(siteKey, siteInfo)) {
+	if fn != nil {
+		if fi := a.info[fn]; fi != nil {
+			for k, info := range fi.sum {
+				f(k, info)
+			}
+			return
+		}
+		o = a.importedFact(fn)
+	}
+	if o == nil {
+		return
+	}
+	keys := make([]siteKey, len(o.Sites))
+	for i, s := range o.Sites {
+		keys[i] = siteKey{file: o.FileName(s), line: int(s.Line), col: int(s.Col), kind: s.Kind, target: o.TargetName(s)}
+	}
+	for i, s := range o.Sites {
+		var parent *siteKey
+		if s.Parent >= 0 && int(s.Parent) < len(keys) {
+			parent = &keys[s.Parent]
+		}
+		f(keys[i], siteInfo{flags: s.Flags, parent: parent})
+	}
+}
+
+func (a *state) selfRecursive(fn *ssa.Function) bool {
+	for _, succ := range a.successors(fn) {
+		if succ == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// successors lists the functions with bodies here whose summaries fn's
+// summary depends on.
+func (a *state) successors(fn *ssa.Function) []*ssa.Function {
+	fi := a.info[fn]
+	var out []*ssa.Function
+	for _, sp := range fi.spawns {
+		if sp.target != nil && a.info[sp.target] != nil {
+			out = append(out, sp.target)
+		}
+	}
+	for _, c := range fi.calls {
+		if c.callee != nil {
+			out = append(out, c.callee)
+		}
+	}
+	return out
+}
+
+// components returns the strongly connected components of the call and
+// spawn graph in reverse topological order: callees before callers.
+func (a *state) components() [][]*ssa.Function {
+	index := make(map[*ssa.Function]int)
+	low := make(map[*ssa.Function]int)
+	onStack := make(map[*ssa.Function]bool)
+	var stack []*ssa.Function
+	var out [][]*ssa.Function
+	var strong func(v *ssa.Function)
+	strong = func(v *ssa.Function) {
+		index[v] = len(index)
+		low[v] = index[v]
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range a.successors(v) {
+			if _, seen := index[w]; !seen {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			top := len(stack) - 1
+			for stack[top] != v {
+				top--
+			}
+			scc := slices.Clone(stack[top:])
+			for _, w := range scc {
+				onStack[w] = false
+			}
+			stack = stack[:top]
+			out = append(out, scc)
+		}
+	}
+	for _, fn := range a.funcs {
+		if _, seen := index[fn]; !seen {
+			strong(fn)
+		}
+	}
+	return out
+}
+
+// toFact turns a summary into its exported, deterministic form.
+func toFact(s summary) *facts.Origins {
+	keys := make([]siteKey, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareKeys)
+	o := &facts.Origins{V: facts.Version}
+	if len(keys) > facts.MaxSites {
+		o.Dropped = uint32(len(keys) - facts.MaxSites)
+		keys = keys[:facts.MaxSites]
+	}
+	position := make(map[siteKey]int32, len(keys))
+	for i, k := range keys {
+		position[k] = int32(i)
+	}
+	var strs facts.Interner
+	for _, k := range keys {
+		info := s[k]
+		parent := int32(-1)
+		if info.parent != nil {
+			if i, ok := position[*info.parent]; ok {
+				parent = i
+			}
+		}
+		o.Sites = append(o.Sites, facts.Site{
+			Kind:   k.kind,
+			Flags:  info.flags,
+			Target: strs.Intern(k.target),
+			File:   strs.Intern(k.file),
+			Line:   uint32(k.line),
+			Col:    uint32(k.col),
+			Parent: parent,
+		})
+	}
+	o.Strings = strs.Strings()
+	return o
+}
+
+// export publishes the summary of every declared function of this
+// package that may start a goroutine, and keeps all summaries for the
+// Result.
+func (a *state) export() {
+	for _, fn := range a.funcs {
+		fi := a.info[fn]
+		if len(fi.sum) == 0 {
+			continue
+		}
+		o := toFact(fi.sum)
+		a.res.summaries[fn] = o
+		obj := funcObject(fn)
+		if obj == nil || obj.Pkg() != a.pass.Pkg || fn.Origin() != nil || fn.Synthetic != "" {
+			continue // literals, wrappers and instances are reached through declared functions
+		}
+		a.pass.ExportObjectFact(obj, o)
+	}
+}

@@ -1,0 +1,24 @@
+package roots
+
+import "testing"
+
+func TestSerial(t *testing.T) {}
+
+func TestParallel(t *testing.T) {
+	t.Parallel()
+}
+
+func Testlower(t *testing.T) {} // not a test: lower-case after "Test"
+
+
+func helper(t *testing.T) {}
+
+func BenchmarkX(b *testing.B) { // want BenchmarkX:`^origins\(b.RunParallel roots.BenchmarkX\$1 roots_test.go:17 multi\)$`
+	b.RunParallel(func(pb *testing.PB) {})
+}
+
+func FuzzX(f *testing.F) { // want FuzzX:`^origins\(f.Fuzz roots.FuzzX\$1 roots_test.go:21\)$`
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+
+func Test(t *testing.T) {}
