@@ -10,15 +10,15 @@ type SpawnKind uint8
 
 // The ways Go code starts goroutines that origo recognizes.
 const (
-	SpawnGo          SpawnKind = iota + 1 // go f(x), go func(){...}()
-	SpawnWaitGroupGo                      // (*sync.WaitGroup).Go(f)
-	SpawnErrgroupGo                       // (*errgroup.Group).Go(f) and TryGo
-	SpawnAfterFunc                        // time.AfterFunc(d, f)
-	SpawnContextAfterFunc                 // context.AfterFunc(ctx, f)
-	SpawnHTTPHandler                      // http.HandleFunc, http.Handle, ServeMux, ListenAndServe
-	SpawnSubtest                          // (*testing.T).Run and (*testing.B).Run
-	SpawnRunParallel                      // (*testing.B).RunParallel(f)
-	SpawnFuzz                             // (*testing.F).Fuzz(f)
+	SpawnGo               SpawnKind = iota + 1 // go f(x), go func(){...}()
+	SpawnWaitGroupGo                           // (*sync.WaitGroup).Go(f)
+	SpawnErrgroupGo                            // (*errgroup.Group).Go(f) and TryGo
+	SpawnAfterFunc                             // time.AfterFunc(d, f)
+	SpawnContextAfterFunc                      // context.AfterFunc(ctx, f)
+	SpawnHTTPHandler                           // http.HandleFunc, http.Handle, ServeMux, ListenAndServe
+	SpawnSubtest                               // (*testing.T).Run and (*testing.B).Run
+	SpawnRunParallel                           // (*testing.B).RunParallel(f)
+	SpawnFuzz                                  // (*testing.F).Fuzz(f)
 	numSpawnKinds
 )
 

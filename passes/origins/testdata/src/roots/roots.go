@@ -16,7 +16,7 @@ type Counter struct {
 	n  int
 }
 
-func (c *Counter) Inc() { c.mu.Lock(); c.n++; c.mu.Unlock() }
+func (c *Counter) Inc()     { c.mu.Lock(); c.n++; c.mu.Unlock() }
 func (c *Counter) get() int { return c.n }
 
 // Gauge embeds a struct that carries an atomic.

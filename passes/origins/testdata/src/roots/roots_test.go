@@ -10,7 +10,6 @@ func TestParallel(t *testing.T) {
 
 func Testlower(t *testing.T) {} // not a test: lower-case after "Test"
 
-
 func helper(t *testing.T) {}
 
 func BenchmarkX(b *testing.B) { // want BenchmarkX:`^origins\(b.RunParallel roots.BenchmarkX\$1 roots_test.go:17 multi\)$`
