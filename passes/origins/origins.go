@@ -33,7 +33,17 @@ type Result struct {
 	// invisible, so these calls may hide origins.
 	Unresolved int
 
+	// Exported lists the facts exported for this package's functions,
+	// in source order.
+	Exported []Exported
+
 	summaries map[*ssa.Function]*facts.Origins
+}
+
+// Exported is one exported fact.
+type Exported struct {
+	Func *types.Func
+	Fact *facts.Origins
 }
 
 // Of returns the closed origins summary of fn, or nil if a call of fn

@@ -265,5 +265,6 @@ func (a *state) export() {
 			continue // literals, wrappers and instances are reached through declared functions
 		}
 		a.pass.ExportObjectFact(obj, o)
+		a.res.Exported = append(a.res.Exported, Exported{obj, o})
 	}
 }

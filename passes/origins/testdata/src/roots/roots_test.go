@@ -12,7 +12,7 @@ func Testlower(t *testing.T) {} // not a test: lower-case after "Test"
 
 func helper(t *testing.T) {}
 
-func BenchmarkX(b *testing.B) { // want BenchmarkX:`^origins\(b.RunParallel roots.BenchmarkX\$1 roots_test.go:17 multi\)$`
+func BenchmarkX(b *testing.B) { // want BenchmarkX:`^origins\(b.RunParallel roots.BenchmarkX\$1 roots_test.go:16 multi\)$`
 	b.RunParallel(func(pb *testing.PB) {})
 }
 

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+)
+
+func flagCommandLine() *flag.FlagSet { return flag.CommandLine }
+
+// dumpValue is the -dump flag: it selects the facts that factdump reports.
+type dumpValue struct{}
+
+func (dumpValue) String() string { return factdump.Mode }
+
+func (dumpValue) Set(s string) error {
+	if s != "" && !slices.Contains(factdump.Modes, s) {
+		return fmt.Errorf("unknown -dump mode %q (want one of: %s)", s, strings.Join(factdump.Modes, ", "))
+	}
+	factdump.Mode = s
+	return nil
+}
+
+func registerDumpFlag(fs *flag.FlagSet) {
+	fs.Var(dumpValue{}, "dump", "report the facts of a pass as diagnostics, for debugging: "+strings.Join(factdump.Modes, ", "))
+}

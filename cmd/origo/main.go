@@ -1,0 +1,56 @@
+// Command origo finds data races and deadlocks in Go programs, statically.
+//
+// It runs in two ways. As a vet tool, which keeps results in the build
+// cache and is the way to run it on every build:
+//
+//	go build -o origo github.com/origo-dev/origo/cmd/origo
+//	go vet -vettool=$(pwd)/origo ./...
+//
+// Or on its own, loading packages itself:
+//
+//	origo [-json | -sarif] [-test=false] [-tags=...] [packages]
+//
+// The packages default to ./... . The exit code is 0 when nothing was
+// found, 3 when there are findings, and 1 when something went wrong
+// (a pattern that matches nothing, a package that does not type-check);
+// the packages that can be analyzed are analyzed all the same.
+//
+// "origo help" lists the analyzers; "origo help NAME" describes one.
+// -dump=origins prints, as diagnostics, the goroutine origins that origo
+// computed for each package, under both ways of running it.
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+)
+
+// suite is every analyzer that the command runs.
+var suite = []*analysis.Analyzer{
+	factdump.Analyzer,
+}
+
+func main() {
+	if invokedByVet(os.Args[1:]) {
+		registerDumpFlag(flagCommandLine())
+		unitchecker.Main(suite...) // does not return
+	}
+	os.Exit(standalone(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// invokedByVet reports whether the arguments follow go vet's protocol
+// for a vet tool: -V=full and -flags to describe the tool, and a single
+// *.cfg file per package to analyze.
+func invokedByVet(args []string) bool {
+	for _, arg := range args {
+		switch arg {
+		case "-V=full", "--V=full", "-V", "-flags", "--flags":
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}

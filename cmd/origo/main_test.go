@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// origoBin is the origo binary built once for the tests that run it as
+// go vet does.
+var origoBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "origo-test")
+	if err != nil {
+		panic(err)
+	}
+	origoBin = filepath.Join(dir, "origo")
+	build := exec.Command("go", "build", "-o", origoBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building origo: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs the origo binary in dir and returns its stdout, stderr and
+// exit code.
+func run(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runCmd(t, exec.Command(origoBin, args...), dir)
+}
+
+func runCmd(t *testing.T, cmd *exec.Cmd, dir string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	if s := errb.String(); strings.Contains(s, "panic:") || strings.Contains(s, "goroutine 1 [") {
+		t.Errorf("%s crashed:\n%s", cmd, s)
+	}
+	return out.String(), errb.String(), code
+}
+
+// vetTree is the JSON shape of go vet -json: package → analyzer → diagnostics.
+type vetTree map[string]map[string][]struct {
+	Posn    string `json:"posn"`
+	Message string `json:"message"`
+}
+
+// findings decodes one or more vetTree values (go vet prints one per
+// package) into sorted "file:line:col: message" lines, file names
+// relative to dir.
+func findings(t *testing.T, dir, data string) []string {
+	t.Helper()
+	var lines []string
+	dec := json.NewDecoder(strings.NewReader(data))
+	for {
+		var tree vetTree
+		if err := dec.Decode(&tree); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("bad JSON: %v\n%s", err, data)
+		}
+		for _, byAnalyzer := range tree {
+			for _, diags := range byAnalyzer {
+				for _, d := range diags {
+					posn := strings.TrimPrefix(d.Posn, dir+string(filepath.Separator))
+					lines = append(lines, posn+": "+d.Message)
+				}
+			}
+		}
+	}
+	slices.Sort(lines)
+	return slices.Compact(lines)
+}
+
+// TestVetMatchesStandalone runs the a→b→c chain module under go vet,
+// where each package sees only its direct imports' facts, and under the
+// standalone driver, which sees every package's, and requires the same
+// output: c's origins must reach a through b's facts in both.
+func TestVetMatchesStandalone(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// go vet -json prints to stdout since Go 1.26, to stderr before.
+	vetStdout, vetStderr, code := runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "-dump=origins", "-json", "./..."), dir)
+	vetOut := vetStdout + vetStderr
+	if code != 0 {
+		t.Fatalf("go vet exited %d:\n%s", code, vetOut)
+	}
+	standOut, stderr, code := run(t, dir, "-dump=origins", "-json", "./...")
+	if code != 0 {
+		t.Fatalf("origo exited %d:\n%s", code, stderr)
+	}
+	vet, standalone := findings(t, dir, vetOut), findings(t, dir, standOut)
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+	for _, want := range []string{
+		// c's worker, two hops away, via b.New's fact.
+		"a/a.go:6:6: root main a.main: origins(go c.worker c.go:23 multi; go c.worker c.go:34)",
+		"a/a_test.go:9:6: root test a.TestServe (parallel): origins(t.Run a.TestServe$1 a_test.go:11 parallel; go c.worker c.go:23 multi <0)",
+	} {
+		if !slices.Contains(vet, want) {
+			t.Errorf("go vet output lacks %q; got:\n%s", want, strings.Join(vet, "\n"))
+		}
+	}
+}
+
+// TestBadInput checks that each kind of bad input gets one clear line,
+// exit code 1, no crash, and that the good packages are still analyzed.
+func TestBadInput(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, dir, "-dump=origins", "./nope", "./empty", "./typeerr", "./ok")
+	if code != exitError {
+		t.Errorf("exit code %d, want %d", code, exitError)
+	}
+	want := []string{
+		"origo: empty: no Go files",
+		`origo: package example.com/broken/typeerr has type errors: typeerr/typeerr.go:5:28: cannot use "forty-two" (untyped string constant) as int value in return statement`,
+		"origo: pattern ./nope matched no packages (stat " + filepath.Join(dir, "nope") + ": directory not found)",
+	}
+	if got := strings.Split(strings.TrimSpace(stderr), "\n"); !slices.Equal(got, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(stdout, "ok/ok.go:4:6: fact Start: origins(go ok.Start$1 ok.go:5)") {
+		t.Errorf("the good package was not analyzed; stdout:\n%s", stdout)
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, dir, "-sarif", "-dump=origins", "./...")
+	if code != exitClean {
+		t.Fatalf("exit code %d:\n%s", code, stderr)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, stdout)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "origo" {
+		t.Fatalf("not a SARIF 2.1.0 log with one origo run:\n%s", stdout)
+	}
+	run := log.Runs[0]
+	if len(run.Tool.Driver.Rules) != len(suite) {
+		t.Errorf("%d rules, want one per analyzer (%d)", len(run.Tool.Driver.Rules), len(suite))
+	}
+	for _, r := range run.Tool.Driver.Rules {
+		if r.HelpURI == "" {
+			t.Errorf("rule %s has no help URI", r.ID)
+		}
+	}
+	found := false
+	for _, r := range run.Results {
+		loc := r.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URI == "a/a.go" && loc.Region.StartLine == 6 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no result at a/a.go:6 among %d results", len(run.Results))
+	}
+}
+
+func TestHelp(t *testing.T) {
+	stdout, _, code := run(t, ".", "help")
+	if code != exitClean || !strings.Contains(stdout, "factdump") {
+		t.Errorf("origo help: exit %d, output:\n%s", code, stdout)
+	}
+	stdout, _, code = run(t, ".", "help", "factdump")
+	if code != exitClean || !strings.Contains(stdout, "https://pkg.go.dev/") {
+		t.Errorf("origo help factdump: exit %d, output:\n%s", code, stdout)
+	}
+	_, stderr, code := run(t, ".", "help", "nosuch")
+	if code != exitError || !strings.Contains(stderr, `no analyzer named "nosuch"`) {
+		t.Errorf("origo help nosuch: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestDeterministic runs the standalone driver twice on the demo and
+// requires byte-identical output.
+func TestDeterministic(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := run(t, dir, "-dump=origins", "-json", ".")
+	second, _, _ := run(t, dir, "-dump=origins", "-json", ".")
+	if first != second || first == "" {
+		t.Errorf("two runs differ or are empty:\n%s\n---\n%s", first, second)
+	}
+}
+
+func TestInvokedByVet(t *testing.T) {
+	for args, want := range map[string]bool{
+		"-V=full":             true,
+		"-flags":              true,
+		"-json /tmp/vet.cfg":  true,
+		"./...":               false,
+		"-json ./...":         false,
+		"help":                false,
+		"-dump=origins ./cfg": false,
+	} {
+		if got := invokedByVet(strings.Fields(args)); got != want {
+			t.Errorf("invokedByVet(%q) = %v, want %v", args, got, want)
+		}
+	}
+}

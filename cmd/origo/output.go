@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// printText prints one finding per line, "file:line:col: message", with
+// each related position indented beneath it.
+func printText(w io.Writer, res *result) {
+	for _, d := range res.diags {
+		fmt.Fprintf(w, "%s: %s\n", relPosition(d.posn.String()), d.message)
+		for _, r := range d.related {
+			fmt.Fprintf(w, "\t%s: %s\n", relPosition(r.posn.String()), r.message)
+		}
+	}
+}
+
+// The JSON output has the shape of go vet -json: package ID → analyzer
+// name → list of diagnostics.
+type jsonDiagnostic struct {
+	Category string        `json:"category,omitempty"`
+	Posn     string        `json:"posn"`
+	End      string        `json:"end"`
+	Message  string        `json:"message"`
+	Related  []jsonRelated `json:"related,omitempty"`
+}
+
+type jsonRelated struct {
+	Posn    string `json:"posn"`
+	End     string `json:"end"`
+	Message string `json:"message"`
+}
+
+func printJSON(w io.Writer, res *result) error {
+	tree := make(map[string]map[string][]jsonDiagnostic)
+	for _, d := range res.diags {
+		jd := jsonDiagnostic{
+			Category: d.category,
+			Posn:     d.posn.String(),
+			End:      d.end.String(),
+			Message:  d.message,
+		}
+		for _, r := range d.related {
+			jd.Related = append(jd.Related, jsonRelated{Posn: r.posn.String(), End: r.end.String(), Message: r.message})
+		}
+		byAnalyzer := tree[d.pkgID]
+		if byAnalyzer == nil {
+			byAnalyzer = make(map[string][]jsonDiagnostic)
+			tree[d.pkgID] = byAnalyzer
+		}
+		byAnalyzer[d.analyzer.Name] = append(byAnalyzer[d.analyzer.Name], jd)
+	}
+	// encoding/json sorts map keys, so the output is deterministic.
+	data, err := json.MarshalIndent(tree, "", "\t")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Exit codes, as multichecker's.
+const (
+	exitClean    = 0
+	exitError    = 1
+	exitFindings = 3
+)
+
+// standalone runs origo as its own driver and returns the exit code.
+func standalone(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("origo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonOut := fs.Bool("json", false, "print findings as JSON, in the shape of go vet -json")
+	sarifOut := fs.Bool("sarif", false, "print findings as SARIF 2.1.0")
+	tests := fs.Bool("test", true, "also analyze the packages' tests")
+	tags := fs.String("tags", "", "comma-separated build tags")
+	registerDumpFlag(fs)
+	fs.Usage = func() { usage(stderr, fs) }
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitClean
+		}
+		return exitError
+	}
+	patterns := fs.Args()
+	if len(patterns) > 0 && patterns[0] == "help" {
+		return help(stdout, stderr, patterns[1:])
+	}
+	if *jsonOut && *sarifOut {
+		fmt.Fprintln(stderr, "origo: -json and -sarif are exclusive")
+		return exitError
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+
+	res := analyze(patterns, *tests, *tags)
+	var err error
+	switch {
+	case *jsonOut:
+		err = printJSON(stdout, res)
+	case *sarifOut:
+		err = printSARIF(stdout, res)
+	default:
+		printText(stdout, res)
+	}
+	if err != nil {
+		res.errors = append(res.errors, err.Error())
+	}
+	if !*jsonOut && !*sarifOut || len(res.errors) > 0 {
+		for _, e := range res.errors {
+			fmt.Fprintln(stderr, "origo: "+e)
+		}
+	}
+	switch {
+	case len(res.errors) > 0:
+		return exitError
+	case res.findings() > 0:
+		return exitFindings
+	}
+	return exitClean
+}
+
+// result is the outcome of one standalone run.
+type result struct {
+	diags  []diagnostic // sorted by position
+	errors []string     // one line each, without the "origo: " prefix
+}
+
+// diagnostic is an analysis.Diagnostic resolved to file positions.
+type diagnostic struct {
+	pkgID    string
+	analyzer *analysis.Analyzer
+	category string
+	posn     token.Position
+	end      token.Position
+	message  string
+	related  []related
+}
+
+type related struct {
+	posn, end token.Position
+	message   string
+}
+
+// findings counts the diagnostics that are findings, not debugging output.
+func (r *result) findings() int {
+	n := 0
+	for _, d := range r.diags {
+		if d.category != factdump.Category {
+			n++
+		}
+	}
+	return n
+}
+
+func analyze(patterns []string, tests bool, tags string) *result {
+	res := new(result)
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Tests: tests,
+	}
+	if tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + tags}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		res.errors = append(res.errors, err.Error())
+		return res
+	}
+	if len(pkgs) == 0 {
+		res.errors = append(res.errors, fmt.Sprintf("pattern %s matched no packages", strings.Join(patterns, " ")))
+		return res
+	}
+	roots := rootPackages(pkgs, res)
+	if len(roots) == 0 {
+		return res
+	}
+	graph, err := checker.Analyze(suite, roots, nil)
+	if err != nil {
+		res.errors = append(res.errors, err.Error())
+		return res
+	}
+	collect(graph, res)
+	return res
+}
+
+// rootPackages returns the packages to analyze, and records one error
+// line for each package that cannot be.
+func rootPackages(pkgs []*packages.Package, res *result) []*packages.Package {
+	// go vet analyzes a package with tests once, as its test variant,
+	// which holds every file of the package; do the same.
+	hasTestVariant := make(map[string]bool)
+	for _, p := range pkgs {
+		if p.ForTest != "" && p.PkgPath == p.ForTest {
+			hasTestVariant[p.PkgPath] = true
+		}
+	}
+	var roots []*packages.Package
+	for _, p := range pkgs {
+		switch {
+		case p.Name == "main" && strings.HasSuffix(p.ID, ".test"):
+			continue // the synthesized testmain
+		case p.ForTest == "" && hasTestVariant[p.PkgPath]:
+			continue
+		case len(p.Errors) > 0:
+			res.errors = append(res.errors, describeErrors(p))
+			continue
+		}
+		roots = append(roots, p)
+	}
+	return roots
+}
+
+// describeErrors says in one line why a package cannot be analyzed.
+func describeErrors(p *packages.Package) string {
+	first := p.Errors[0]
+	more := ""
+	if n := len(p.Errors) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	msg := strings.ReplaceAll(first.Msg, "\n", " ")
+	switch {
+	case strings.HasPrefix(msg, "no Go files in "):
+		return fmt.Sprintf("%s: no Go files", relPath(strings.TrimPrefix(msg, "no Go files in ")))
+	case p.Name == "" && (strings.Contains(msg, "directory not found") || strings.Contains(msg, "matched no packages") ||
+		strings.Contains(msg, "cannot find") || strings.Contains(msg, "is not in std") || strings.Contains(msg, "no required module provides")):
+		return fmt.Sprintf("pattern %s matched no packages (%s)", p.ID, msg)
+	case p.Name == "":
+		return fmt.Sprintf("pattern %s: %s", p.ID, strings.TrimPrefix(msg, "pattern "+p.ID+": "))
+	case first.Kind == packages.TypeError:
+		return fmt.Sprintf("package %s has type errors: %s: %s%s", p.PkgPath, relPosition(first.Pos), msg, more)
+	case first.Kind == packages.ParseError:
+		return fmt.Sprintf("package %s has syntax errors: %s: %s%s", p.PkgPath, relPosition(first.Pos), msg, more)
+	}
+	if first.Pos != "" && first.Pos != "-" {
+		msg = relPosition(first.Pos) + ": " + msg
+	}
+	return fmt.Sprintf("package %s: %s%s", cmp.Or(p.PkgPath, p.ID), msg, more)
+}
+
+// collect gathers the diagnostics and errors of the root actions,
+// dropping the duplicates that arise when a file belongs to several
+// packages (a package and its test variant).
+func collect(graph *checker.Graph, res *result) {
+	type key struct {
+		posn     token.Position
+		analyzer string
+		message  string
+	}
+	seen := make(map[key]bool)
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			res.errors = append(res.errors, fmt.Sprintf("%s: analysis failed: %v", act.Package.PkgPath, act.Err))
+			continue
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			posn := fset.Position(d.Pos)
+			k := key{posn, act.Analyzer.Name, d.Message}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			diag := diagnostic{
+				pkgID:    act.Package.ID,
+				analyzer: act.Analyzer,
+				category: d.Category,
+				posn:     posn,
+				end:      fset.Position(cmp.Or(d.End, d.Pos)),
+				message:  d.Message,
+			}
+			for _, r := range d.Related {
+				diag.related = append(diag.related, related{
+					posn:    fset.Position(r.Pos),
+					end:     fset.Position(cmp.Or(r.End, r.Pos)),
+					message: r.Message,
+				})
+			}
+			res.diags = append(res.diags, diag)
+		}
+	}
+	slices.SortFunc(res.diags, func(x, y diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(x.posn.Filename, y.posn.Filename),
+			cmp.Compare(x.posn.Line, y.posn.Line),
+			cmp.Compare(x.posn.Column, y.posn.Column),
+			cmp.Compare(x.analyzer.Name, y.analyzer.Name),
+			cmp.Compare(x.message, y.message))
+	})
+	slices.Sort(res.errors)
+}
+
+// relPath shortens an absolute path below the working directory.
+func relPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(path) {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return rel
+}
+
+// relPosition shortens the file name of a "file:line:col" position.
+func relPosition(pos string) string {
+	file, rest, ok := strings.Cut(pos, ":")
+	if !ok {
+		return relPath(pos)
+	}
+	return relPath(file) + ":" + rest
+}
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `origo finds data races and deadlocks in Go programs, statically.
+
+Usage:
+	origo [flags] [packages]        analyze packages (default ./...)
+	origo help [analyzer]           describe the analyzers
+	go vet -vettool=$(which origo) [packages]
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+Exit codes: 0 nothing found, 3 findings, 1 errors.
+`)
+}
