@@ -60,4 +60,3 @@ func printJSON(w io.Writer, res *result) error {
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
 }
-

@@ -16,7 +16,7 @@ func BenchmarkX(b *testing.B) { // want BenchmarkX:`^origins\(b.RunParallel root
 	b.RunParallel(func(pb *testing.PB) {})
 }
 
-func FuzzX(f *testing.F) { // want FuzzX:`^origins\(f.Fuzz roots.FuzzX\$1 roots_test.go:21\)$`
+func FuzzX(f *testing.F) { // want FuzzX:`^origins\(f.Fuzz roots.FuzzX\$1 roots_test.go:20\)$`
 	f.Fuzz(func(t *testing.T, s string) {})
 }
 
