@@ -257,3 +257,39 @@ func TestInvokedByVet(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusualInput runs both drivers over cgo, assembly without Go
+// bodies, unsafe and reflection: they are analyzed, without a crash.
+func TestUnusualInput(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := []string{"./nobody", "./unsafeptr"}
+	want := []string{
+		"nobody/nobody.go:10:6: fact Run: origins(go nobody.Add nobody.go:11)",
+		"unsafeptr/unsafeptr.go:16:6: fact Peek: origins(go (reflect.Value).Call unsafeptr.go:18)",
+	}
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err == nil && strings.TrimSpace(string(out)) == "1" {
+		patterns = append(patterns, "./cgo")
+		want = append(want, "cgo/cgo.go:10:6: fact Twice: origins(go cgo.Twice$1 cgo.go:12)")
+	}
+	stdout, stderr, code := run(t, dir, append([]string{"-dump=origins", "-json"}, patterns...)...)
+	if code != exitClean {
+		t.Errorf("standalone: exit %d\n%s", code, stderr)
+	}
+	vetOut, vetErr, code := runCmd(t, exec.Command("go", append([]string{"vet", "-vettool=" + origoBin, "-dump=origins", "-json"}, patterns...)...), dir)
+	if code != exitClean {
+		t.Errorf("go vet: exit %d\n%s", code, vetErr)
+	}
+	for name, got := range map[string][]string{
+		"standalone": findings(t, dir, stdout),
+		"go vet":     findings(t, dir, vetOut+vetErr),
+	} {
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s output lacks %q; got:\n%s", name, w, strings.Join(got, "\n"))
+			}
+		}
+	}
+}

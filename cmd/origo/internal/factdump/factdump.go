@@ -10,8 +10,12 @@ package factdump
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/origins"
@@ -49,6 +53,9 @@ func run(pass *analysis.Pass) (any, error) {
 func dumpOrigins(pass *analysis.Pass) {
 	res := pass.ResultOf[origins.Analyzer].(*origins.Result)
 	for _, r := range res.Roots {
+		if r.Kind == origins.RootInit && r.Origins == nil {
+			continue // every package has one; say so only when it starts something
+		}
 		msg := fmt.Sprintf("root %s %s", r.Kind, facts.ShortName(r.Func.String()))
 		if r.Parallel {
 			msg += " (parallel)"
@@ -57,8 +64,8 @@ func dumpOrigins(pass *analysis.Pass) {
 			msg += ": " + r.Origins.String()
 		}
 		pos := r.Func.Pos()
-		if !pos.IsValid() && len(pass.Files) > 0 {
-			pos = pass.Files[0].Package // the synthesized package initializer
+		if r.Kind == origins.RootInit {
+			pos = packagePos(pass) // the initializer is synthesized
 		}
 		pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: msg})
 	}
@@ -69,6 +76,28 @@ func dumpOrigins(pass *analysis.Pass) {
 			Message:  fmt.Sprintf("fact %s: %s", objName(e.Func), e.Fact),
 		})
 	}
+}
+
+// packagePos returns the package clause of the file that documents the
+// package, or else of the first file the user wrote. cgo generates files
+// (named "_cgo_*", marked as generated, or both) that must not be chosen.
+func packagePos(pass *analysis.Pass) token.Pos {
+	var userFiles []*ast.File
+	for _, f := range pass.Files {
+		name := filepath.Base(pass.Fset.Position(f.Package).Filename)
+		if !strings.HasPrefix(name, "_") && !ast.IsGenerated(f) {
+			userFiles = append(userFiles, f)
+		}
+	}
+	for _, f := range userFiles {
+		if f.Doc != nil {
+			return f.Package
+		}
+	}
+	if len(userFiles) > 0 {
+		return userFiles[0].Package
+	}
+	return pass.Files[0].Package
 }
 
 // objName names a function or method as "F" or "T.M".
