@@ -29,9 +29,9 @@
 //
 // The Result also lists the package's roots, where programs begin: main,
 // the package initializer, Test, Benchmark and Fuzz functions, and, in
-// library mode, the exported methods of types that carry a sync.Mutex,
-// sync.RWMutex or sync/atomic value, since such types declare that they
-// are meant for concurrent use.
+// library mode (packages other than main), the exported methods of types
+// that carry a sync.Mutex, sync.RWMutex or sync/atomic value, since such
+// types declare that they are meant for concurrent use.
 //
 // Limits: calls through interfaces and function values that the pass
 // cannot resolve from SSA alone are not followed (the pointer analysis

@@ -9,6 +9,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -156,7 +157,7 @@ func (a *state) visit(fn *ssa.Function) *funcInfo {
 }
 
 func (a *state) scan(fn *ssa.Function, fi *funcInfo) {
-	inLoop := loopBlocks(fn)
+	inLoop := loops.Blocks(fn)
 	allMulti := fn.Synthetic == "range-over-func yield"
 	for _, b := range fn.Blocks {
 		multi := allMulti || inLoop[b.Index]
@@ -312,59 +313,4 @@ func flagIf(cond bool, f facts.SiteFlags) facts.SiteFlags {
 		return f
 	}
 	return 0
-}
-
-// loopBlocks reports, by block index, which blocks of fn lie on a cycle
-// of its control-flow graph.
-func loopBlocks(fn *ssa.Function) []bool {
-	n := len(fn.Blocks)
-	in := make([]bool, n)
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	next := 0
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, s := range fn.Blocks[v].Succs {
-			w := s.Index
-			if w == v {
-				in[v] = true
-			}
-			if index[w] < 0 {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			top := len(stack) - 1
-			for stack[top] != v {
-				top--
-			}
-			if len(stack)-top > 1 {
-				for _, w := range stack[top:] {
-					in[w] = true
-				}
-			}
-			for _, w := range stack[top:] {
-				onStack[w] = false
-			}
-			stack = stack[:top]
-		}
-	}
-	for v := range fn.Blocks {
-		if index[v] < 0 {
-			strong(v)
-		}
-	}
-	return in
 }

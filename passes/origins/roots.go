@@ -18,7 +18,7 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 	add := func(fn *ssa.Function, kind RootKind) {
 		r := &Root{Func: fn, Kind: kind, Origins: res.summaries[fn]}
 		if kind == RootTest {
-			r.Parallel = callsParallel(fn)
+			r.Parallel = CallsParallel(fn)
 		}
 		roots = append(roots, r)
 	}
@@ -35,8 +35,12 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 			add(fn, RootMain)
 		}
 	}
-	for _, fn := range concurrentMethods(ir) {
-		add(fn, RootMethod)
+	// Library mode: a package main is not imported, so its methods run
+	// only where main's goroutines call them.
+	if ir.Pkg.Pkg.Name() != "main" {
+		for _, fn := range concurrentMethods(ir) {
+			add(fn, RootMethod)
+		}
 	}
 	return roots
 }

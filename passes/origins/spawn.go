@@ -8,36 +8,43 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// spawner describes a library function that runs a function value
-// argument in another goroutine.
-type spawner struct {
-	kind  facts.SpawnKind
-	arg   int // index in CallCommon.Args of the function (receiver included)
-	flags facts.SiteFlags
-	// handler: the argument is an http.Handler; the entry is its
+// Spawner describes a library function that runs a function value
+// argument in other goroutines.
+type Spawner struct {
+	Kind  facts.SpawnKind
+	Arg   int // index in CallCommon.Args of the function (receiver included)
+	Flags facts.SiteFlags
+	// Handler: the argument is an http.Handler; the entry is its
 	// ServeHTTP method.
-	handler bool
+	Handler bool
+}
+
+// SpawnerOf reports whether fn is a library function that starts
+// goroutines running one of its arguments, and how.
+func SpawnerOf(fn *ssa.Function) (Spawner, bool) {
+	sp, ok := spawners[qualifiedName(fn)]
+	return sp, ok
 }
 
 // spawners is keyed by "pkgpath.Func" or "pkgpath.Type.Method".
-var spawners = map[string]spawner{
-	"sync.WaitGroup.Go":                      {kind: facts.SpawnWaitGroupGo, arg: 1},
-	"golang.org/x/sync/errgroup.Group.Go":    {kind: facts.SpawnErrgroupGo, arg: 1},
-	"golang.org/x/sync/errgroup.Group.TryGo": {kind: facts.SpawnErrgroupGo, arg: 1},
-	"time.AfterFunc":                         {kind: facts.SpawnAfterFunc, arg: 1},
-	"context.AfterFunc":                      {kind: facts.SpawnContextAfterFunc, arg: 1},
-	"net/http.HandleFunc":                    {kind: facts.SpawnHTTPHandler, arg: 1, flags: facts.Multiple},
-	"net/http.ServeMux.HandleFunc":           {kind: facts.SpawnHTTPHandler, arg: 2, flags: facts.Multiple},
-	"net/http.Handle":                        {kind: facts.SpawnHTTPHandler, arg: 1, flags: facts.Multiple, handler: true},
-	"net/http.ServeMux.Handle":               {kind: facts.SpawnHTTPHandler, arg: 2, flags: facts.Multiple, handler: true},
-	"net/http.ListenAndServe":                {kind: facts.SpawnHTTPHandler, arg: 1, flags: facts.Multiple, handler: true},
-	"net/http.ListenAndServeTLS":             {kind: facts.SpawnHTTPHandler, arg: 3, flags: facts.Multiple, handler: true},
-	"net/http.Serve":                         {kind: facts.SpawnHTTPHandler, arg: 1, flags: facts.Multiple, handler: true},
-	"net/http.ServeTLS":                      {kind: facts.SpawnHTTPHandler, arg: 1, flags: facts.Multiple, handler: true},
-	"testing.T.Run":                          {kind: facts.SpawnSubtest, arg: 2},
-	"testing.B.Run":                          {kind: facts.SpawnSubtest, arg: 2},
-	"testing.B.RunParallel":                  {kind: facts.SpawnRunParallel, arg: 1, flags: facts.Multiple},
-	"testing.F.Fuzz":                         {kind: facts.SpawnFuzz, arg: 1},
+var spawners = map[string]Spawner{
+	"sync.WaitGroup.Go":                      {Kind: facts.SpawnWaitGroupGo, Arg: 1},
+	"golang.org/x/sync/errgroup.Group.Go":    {Kind: facts.SpawnErrgroupGo, Arg: 1},
+	"golang.org/x/sync/errgroup.Group.TryGo": {Kind: facts.SpawnErrgroupGo, Arg: 1},
+	"time.AfterFunc":                         {Kind: facts.SpawnAfterFunc, Arg: 1},
+	"context.AfterFunc":                      {Kind: facts.SpawnContextAfterFunc, Arg: 1},
+	"net/http.HandleFunc":                    {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple},
+	"net/http.ServeMux.HandleFunc":           {Kind: facts.SpawnHTTPHandler, Arg: 2, Flags: facts.Multiple},
+	"net/http.Handle":                        {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
+	"net/http.ServeMux.Handle":               {Kind: facts.SpawnHTTPHandler, Arg: 2, Flags: facts.Multiple, Handler: true},
+	"net/http.ListenAndServe":                {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
+	"net/http.ListenAndServeTLS":             {Kind: facts.SpawnHTTPHandler, Arg: 3, Flags: facts.Multiple, Handler: true},
+	"net/http.Serve":                         {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
+	"net/http.ServeTLS":                      {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
+	"testing.T.Run":                          {Kind: facts.SpawnSubtest, Arg: 2},
+	"testing.B.Run":                          {Kind: facts.SpawnSubtest, Arg: 2},
+	"testing.B.RunParallel":                  {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple},
+	"testing.F.Fuzz":                         {Kind: facts.SpawnFuzz, Arg: 1},
 }
 
 // qualifiedName returns "pkgpath.Func" or "pkgpath.Type.Method" for a
@@ -64,29 +71,29 @@ func qualifiedName(fn *ssa.Function) string {
 // spawnCall records a call of a library spawner as a spawn site and
 // reports whether it was one.
 func (a *state) spawnCall(fi *funcInfo, callee *ssa.Function, call *ssa.CallCommon, pos token.Pos, multi bool) bool {
-	sp, ok := spawners[qualifiedName(callee)]
-	if !ok || sp.arg >= len(call.Args) {
+	sp, ok := SpawnerOf(callee)
+	if !ok || sp.Arg >= len(call.Args) {
 		return false
 	}
-	arg := call.Args[sp.arg]
+	arg := call.Args[sp.Arg]
 	if c, ok := arg.(*ssa.Const); ok && c.IsNil() {
 		return true // ListenAndServe(addr, nil): DefaultServeMux, registered elsewhere
 	}
 	var target *ssa.Function
-	if sp.handler {
+	if sp.Handler {
 		target = a.handlerMethod(arg)
 	} else {
 		target = funcOf(arg)
 	}
-	flags := sp.flags | flagIf(multi, facts.Multiple)
-	if sp.kind == facts.SpawnSubtest {
-		if target != nil && callsParallel(target) {
+	flags := sp.Flags | flagIf(multi, facts.Multiple)
+	if sp.Kind == facts.SpawnSubtest {
+		if target != nil && CallsParallel(target) {
 			flags |= facts.Parallel
 		} else {
 			flags |= facts.Sync
 		}
 	}
-	a.addSpawn(fi, sp.kind, pos, target, flags)
+	a.addSpawn(fi, sp.Kind, pos, target, flags)
 	return true
 }
 
@@ -113,8 +120,8 @@ func (a *state) handlerMethod(v ssa.Value) *ssa.Function {
 	return prog.MethodValue(sel)
 }
 
-// callsParallel reports whether the body of fn calls t.Parallel.
-func callsParallel(fn *ssa.Function) bool {
+// CallsParallel reports whether the body of fn calls t.Parallel.
+func CallsParallel(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/origins"
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -27,7 +28,7 @@ import (
 var Mode string
 
 // Modes lists the values Mode accepts besides "".
-var Modes = []string{"origins"}
+var Modes = []string{"origins", "pointer"}
 
 // Analyzer reports the facts selected by Mode.
 var Analyzer = &analysis.Analyzer{
@@ -35,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "print the facts origo's passes compute (debugging; see -dump)",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/cmd/origo/internal/factdump",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{origins.Analyzer},
+	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer},
 	ResultType: reflect.TypeFor[struct{}](),
 }
 
@@ -44,8 +45,11 @@ var Analyzer = &analysis.Analyzer{
 const Category = "dump"
 
 func run(pass *analysis.Pass) (any, error) {
-	if Mode == "origins" {
+	switch Mode {
+	case "origins":
 		dumpOrigins(pass)
+	case "pointer":
+		dumpPointer(pass)
 	}
 	return struct{}{}, nil
 }
@@ -114,4 +118,60 @@ func objName(obj types.Object) string {
 		}
 	}
 	return obj.Name()
+}
+
+// dumpPointer reports the origins of the package, and at each access to
+// an origin-shared location the location and who else touches it, so a
+// person can see why two accesses alias.
+func dumpPointer(pass *analysis.Pass) {
+	res := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	for _, o := range res.Origins {
+		pos := o.Site
+		if !pos.IsValid() {
+			pos = packagePos(pass)
+		}
+		msg := "origin " + o.String()
+		if o.Parent != nil {
+			msg += " started by #" + fmt.Sprint(o.Parent.ID)
+		}
+		pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: msg})
+	}
+	for _, sh := range res.Shared() {
+		// One line per place and location: who reads and who writes.
+		type place struct {
+			pos   token.Pos
+			write bool
+		}
+		var places []place
+		who := make(map[place][]string)
+		for _, acc := range sh.Accesses {
+			p := place{acc.Pos(), acc.Write}
+			if !p.pos.IsValid() {
+				continue
+			}
+			if _, ok := who[p]; !ok {
+				places = append(places, p)
+			}
+			id := fmt.Sprintf("#%d", acc.Origin.ID)
+			if acc.Atomic {
+				id += " (atomic)"
+			}
+			who[p] = append(who[p], id)
+		}
+		for _, p := range places {
+			kind := "read"
+			if p.write {
+				kind = "write"
+			}
+			pass.Report(analysis.Diagnostic{
+				Pos:      p.pos,
+				Category: Category,
+				Message:  fmt.Sprintf("shared %s: %s in origins %s", sh.Loc, kind, strings.Join(who[p], ", ")),
+			})
+		}
+	}
+	st := res.Stats
+	pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category, Message: fmt.Sprintf(
+		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls, %d shared locations",
+		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, len(res.Shared()))})
 }

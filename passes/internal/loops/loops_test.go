@@ -1,0 +1,65 @@
+package loops_test
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"testing"
+
+	"github.com/origo-dev/origo/passes/internal/loops"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+const src = `package p
+
+func f(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			s += j
+		}
+	}
+	for k := 0; k < n; k++ {
+		s--
+	}
+	return s
+}
+`
+
+func TestComponents(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset,
+		types.NewPackage("p", "p"), []*ast.File{f}, ssa.SanityCheckFunctions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := pkg.Func("f")
+	comp := loops.Components(fn)
+	// Two loops: the nested pair is one component, the second loop another.
+	var ids []int
+	for _, c := range comp {
+		if c >= 0 && !slices.Contains(ids, c) {
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) != 2 {
+		t.Errorf("found %d loops, want 2: %v", len(ids), comp)
+	}
+	if comp[0] != -1 {
+		t.Errorf("entry block is in a loop")
+	}
+	in := loops.Blocks(fn)
+	for i := range comp {
+		if in[i] != (comp[i] >= 0) {
+			t.Errorf("Blocks and Components disagree at block %d", i)
+		}
+	}
+}

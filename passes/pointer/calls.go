@@ -1,0 +1,225 @@
+package pointer
+
+import (
+	"go/types"
+	"slices"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/origins"
+	"golang.org/x/tools/go/ssa"
+)
+
+// genCall generates a call, defer or go statement. result is the block
+// that receives the results, or -1.
+func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *spawnInfo) {
+	call := instr.Common()
+	site := &callSite{caller: p.cg, at: p, instr: instr, args: call.Args, result: result, spawn: spawn}
+	if call.IsInvoke() {
+		site.method = call.Method
+		a.addCons(a.val(p, call.Value), invokeCons{site})
+		return
+	}
+	switch v := call.Value.(type) {
+	case *ssa.Builtin:
+		a.genBuiltin(p, instr, v, call.Args, result)
+		return
+	case *ssa.Function:
+		if spawn == nil && a.genSpawner(p, instr, v) {
+			return
+		}
+		a.callTarget(site, a.funcObject(v))
+		return
+	}
+	a.addCons(a.val(p, call.Value), callCons{site})
+}
+
+// genSpawner handles a call of a library function that runs a function
+// argument on new goroutines (WaitGroup.Go, http.HandleFunc, t.Run, ...):
+// the argument is the entry of new origins.
+func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function) bool {
+	sp, ok := origins.SpawnerOf(callee)
+	if !ok || sp.Arg >= len(instr.Common().Args) {
+		return false
+	}
+	arg := instr.Common().Args[sp.Arg]
+	if c, ok := arg.(*ssa.Const); ok && c.IsNil() {
+		return true
+	}
+	site := &callSite{caller: p.cg, at: p, instr: instr, result: -1, spawn: a.spawnInfo(p, sp.Kind, sp.Flags, instr.Pos())}
+	if sp.Handler {
+		if sel := types.NewMethodSet(arg.Type()).Lookup(nil, "ServeHTTP"); sel != nil {
+			site.method = sel.Obj().(*types.Func)
+			a.addCons(a.val(p, arg), invokeCons{site})
+		}
+		return true
+	}
+	a.addCons(a.val(p, arg), callCons{site})
+	return true
+}
+
+// callTarget connects a call site to one function or closure it may call.
+func (a *state) callTarget(site *callSite, obj *Object) {
+	a.connect(site, obj.fn, obj)
+}
+
+// invokeTarget connects an interface method call to the method of one
+// dynamic type that the interface may hold.
+func (a *state) invokeTarget(site *callSite, obj *Object) {
+	if fn := a.lookupMethod(obj.Type, site.method); fn != nil {
+		a.connect(site, fn, obj)
+	}
+}
+
+// connect makes site call (or start) fn, reached through obj.
+func (a *state) connect(site *callSite, fn *ssa.Function, obj *Object) {
+	switch {
+	case site.spawn != nil:
+		a.spawn(site, fn, obj)
+	case len(fn.Blocks) == 0:
+		a.external(site, fn)
+	default:
+		callee := a.cgnodeFor(fn, a.calleeContext(site.caller.ctx, site.instr, fn))
+		a.bind(site, callee, obj)
+		if a.ciContext != nil && !slices.Contains(a.callees[site.caller], callee) {
+			a.callees[site.caller] = append(a.callees[site.caller], callee)
+		}
+	}
+}
+
+func (a *state) lookupMethod(t types.Type, m *types.Func) *ssa.Function {
+	if types.IsInterface(t) {
+		return nil
+	}
+	sel := a.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
+	if sel == nil {
+		return nil
+	}
+	return a.prog.MethodValue(sel)
+}
+
+// bind makes the callee's parameters receive the call's arguments, its
+// free variables the closure's bindings, and the call its results. For
+// an interface object, the receiver is the boxed value.
+func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
+	fn := callee.fn
+	params := fn.Params
+	switch obj.Kind {
+	case ObjInterface:
+		if len(params) > 0 {
+			a.copyBlock(obj.start, a.valueNode(callee, params[0], 0), min(obj.layout.size(), a.size(params[0].Type())))
+			params = params[1:]
+		}
+	case ObjClosure:
+		for i, fv := range fn.FreeVars {
+			off := obj.start + nodeID(a.layouts.offsetOf(obj.Type, i))
+			a.copyBlock(off, a.valueNode(callee, fv, 0), a.size(fv.Type()))
+		}
+	}
+	for i, arg := range site.args {
+		if i >= len(params) {
+			break
+		}
+		param := a.valueNode(callee, params[i], 0)
+		a.copyBlock(a.val(site.at, arg), param, min(a.size(arg.Type()), a.size(params[i].Type())))
+	}
+	if site.result >= 0 {
+		a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
+	}
+}
+
+// spawn starts fn in new origins, one per copy of the site. The
+// arguments are evaluated by the spawner.
+func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
+	if len(fn.Blocks) == 0 {
+		a.stats.ExternalSpawns++
+		return
+	}
+	flags := site.spawn.flags
+	if site.spawn.kind == facts.SpawnSubtest {
+		if origins.CallsParallel(fn) {
+			flags |= facts.Parallel
+		} else {
+			flags |= facts.Sync
+		}
+	}
+	for _, c := range site.spawn.copies {
+		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, fn, c, flags)
+		callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
+		a.originEntry[o] = callee
+		a.bind(site, callee, obj)
+	}
+}
+
+// external models a call of a function without a body here (declared in
+// another package, or in assembly): its results point to unknown objects
+// of their types, and the function values it is given may be called.
+func (a *state) external(site *callSite, fn *ssa.Function) {
+	a.stats.External++
+	if site.result >= 0 {
+		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(fn.String()))
+	}
+	for _, arg := range site.args {
+		if _, ok := arg.Type().Underlying().(*types.Signature); ok {
+			cb := &callSite{caller: site.caller, at: site.at, instr: site.instr, result: -1}
+			a.addCons(a.val(site.at, arg), callCons{cb})
+		}
+	}
+}
+
+// unknownBlock makes each pointer-like leaf of a block of type t point to
+// an unknown object of its pointee's type, one per (site, context, leaf).
+func (a *state) unknownBlock(block nodeID, t types.Type, site ssa.Value, ctx *Context, label string) {
+	for i, lf := range a.layouts.of(t).leaves {
+		contents := pointee(lf.typ)
+		if contents == nil {
+			continue
+		}
+		obj := a.allocObject(ObjUnknown, site, contents, ctx, i)
+		obj.Label = label
+		a.addLoc(block+nodeID(i), obj.start)
+	}
+}
+
+// pointee returns the type of what a leaf of type t points to, or nil.
+func pointee(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return u.Elem()
+	case *types.Slice:
+		return u.Elem()
+	case *types.Chan:
+		return u.Elem()
+	case *types.Map:
+		return mapContents(t)
+	}
+	return nil
+}
+
+// genBuiltin handles the builtins that move pointers.
+func (a *state) genBuiltin(p at, instr ssa.CallInstruction, b *ssa.Builtin, args []ssa.Value, result nodeID) {
+	switch b.Name() {
+	case "append":
+		s := args[0].Type().Underlying().(*types.Slice)
+		a.copyEdge(a.val(p, args[0]), result)
+		a.addLoc(result, a.allocObject(ObjSlice, instr.(ssa.Value), s.Elem(), p.cg.ctx, p.tag).start)
+		a.moveElems(p, args[1], result, s.Elem())
+	case "copy":
+		if s, ok := args[0].Type().Underlying().(*types.Slice); ok {
+			a.moveElems(p, args[1], a.val(p, args[0]), s.Elem())
+		}
+	case "ssa:wrapnilchk":
+		a.copyEdge(a.val(p, args[0]), result)
+	}
+}
+
+// moveElems copies the elements of the slice src into the arrays that
+// dst points to.
+func (a *state) moveElems(p at, src ssa.Value, dst nodeID, elem types.Type) {
+	if _, ok := src.Type().Underlying().(*types.Slice); !ok {
+		return // append([]byte, string...)
+	}
+	tmp := a.newNodes(elem, nil)
+	size := a.size(elem)
+	a.addCons(a.val(p, src), loadCons{dst: tmp, size: size})
+	a.addCons(dst, storeCons{src: tmp, size: size})
+}

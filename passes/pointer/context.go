@@ -1,0 +1,153 @@
+package pointer
+
+import (
+	"fmt"
+	"go/token"
+
+	"github.com/origo-dev/origo/facts"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Origin is a goroutine in the abstract: an entry function started at a
+// site, O2's origin. A site that may start several goroutines (in a loop,
+// a handler) gives two origins, copies 0 and 1, so that the analysis sees
+// the goroutine run concurrently with itself.
+type Origin struct {
+	ID     int
+	Entry  *ssa.Function
+	Kind   facts.SpawnKind // 0 for a root
+	Site   token.Pos       // the spawn site; the entry's position for a root
+	Parent *Origin         // nil for a root
+	Copy   int             // 0, or 1 for the second copy of a multi site
+	Multi  bool
+	Root   string // for a root: its kind ("main", "test", ...)
+	Flags  facts.SiteFlags
+}
+
+func (o *Origin) String() string {
+	if o.Kind == 0 {
+		return fmt.Sprintf("#%d %s %s", o.ID, o.Root, facts.ShortName(o.Entry.String()))
+	}
+	s := fmt.Sprintf("#%d %s %s", o.ID, o.Kind, facts.ShortName(o.Entry.String()))
+	if o.Multi {
+		s += fmt.Sprintf(" (copy %d)", o.Copy)
+	}
+	return s
+}
+
+// Context is what a function is analyzed under: the origin that runs it
+// (O2's origin sensitivity) and, for factories (functions that return
+// what they allocate), up to two call sites, so that two calls of a
+// constructor give two objects.
+type Context struct {
+	Origin *Origin
+	sites  [2]ssa.CallInstruction
+}
+
+type contextKey struct {
+	origin *Origin
+	sites  [2]ssa.CallInstruction
+}
+
+func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction) *Context {
+	if a.ciContext != nil {
+		return a.ciContext // the context-insensitive variant: one context
+	}
+	k := contextKey{origin, sites}
+	if c, ok := a.contexts[k]; ok {
+		return c
+	}
+	c := &Context{Origin: origin, sites: sites}
+	a.contexts[k] = c
+	return c
+}
+
+// calleeContext is the context of a call of callee at site from a
+// function analyzed under ctx: the same origin, and the call site when
+// the callee is a factory.
+func (a *state) calleeContext(ctx *Context, site ssa.CallInstruction, callee *ssa.Function) *Context {
+	if a.isFactory(callee) {
+		return a.context(ctx.Origin, [2]ssa.CallInstruction{site, ctx.sites[0]})
+	}
+	return a.context(ctx.Origin, [2]ssa.CallInstruction{})
+}
+
+// maxFactoryInstrs bounds the size of a function treated as a factory.
+const maxFactoryInstrs = 200
+
+// isFactory reports whether fn returns a pointer-like value and
+// allocates: a constructor, whose objects should be told apart per call.
+func (a *state) isFactory(fn *ssa.Function) bool {
+	if f, ok := a.factories[fn]; ok {
+		return f
+	}
+	f := false
+	results := fn.Signature.Results()
+	returnsPointer := false
+	for i := range results.Len() {
+		if mayPoint(results.At(i).Type()) {
+			returnsPointer = true
+		}
+	}
+	if returnsPointer {
+		n := 0
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				n++
+				switch instr := instr.(type) {
+				case *ssa.Alloc:
+					f = f || instr.Heap
+				case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeClosure:
+					f = true
+				}
+			}
+		}
+		f = f && n <= maxFactoryInstrs
+	}
+	a.factories[fn] = f
+	return f
+}
+
+// newOrigin creates an origin for a spawn site reached in parent.
+// Origins nested deeper than maxOriginDepth, or a site that is already
+// among its own ancestors (a goroutine that restarts itself), reuse the
+// ancestor's origin.
+func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
+	depth := 0
+	for p := parent; p != nil; p = p.Parent {
+		if p.Site == site && p.Entry == entry && p.Copy == copy && p.Parent != nil {
+			return p
+		}
+		depth++
+	}
+	if depth > maxOriginDepth {
+		parent = parent.Parent // fold the chain: k-origins with k bounded
+	}
+	k := originKey{parent, site, entry, copy}
+	if o, ok := a.originIndex[k]; ok {
+		return o
+	}
+	o := &Origin{
+		ID:     len(a.origins),
+		Entry:  entry,
+		Kind:   kind,
+		Site:   site,
+		Parent: parent,
+		Copy:   copy,
+		Multi:  flags&facts.Multiple != 0,
+		Flags:  flags,
+	}
+	a.origins = append(a.origins, o)
+	a.originIndex[k] = o
+	return o
+}
+
+// maxOriginDepth bounds the chains of nested origins.
+const maxOriginDepth = 3
+
+type originKey struct {
+	parent *Origin
+	site   token.Pos
+	entry  *ssa.Function
+	copy   int
+}

@@ -1,0 +1,44 @@
+// Package pointer defines an Analyzer that computes, for a package, what
+// each pointer may point to and which memory locations several
+// goroutines share: O2's origin-sensitive pointer analysis (OPA) and
+// origin-sharing analysis (OSA), over go/ssa.
+//
+// The analysis is inclusion-based (Andersen) and field-sensitive. Every
+// value and every abstract object is flattened into a block of nodes, one
+// per leaf of its type (struct fields, one element for all elements of an
+// array or slice, a map's key then value, a channel's element), so &x.f
+// is a node of its own and two fields never alias. Points-to sets hold
+// those leaves: the locations of memory. Calls through interfaces and
+// function values are resolved as the sets grow.
+//
+// Contexts are origins (O2): a function is analyzed once per goroutine
+// that runs it, and what it allocates is a distinct object per origin.
+// Each go statement (and each library call that starts goroutines:
+// WaitGroup.Go, errgroup, AfterFunc, HTTP handlers, t.Run) starts a new
+// origin whose parameters receive the spawner's arguments. A site that
+// may start many goroutines gives two origins, so that a goroutine is
+// seen to run concurrently with itself. Factories (small functions that
+// return what they allocate) are further distinguished by up to two call
+// sites, so that two calls of a constructor give two objects.
+//
+// Loop bodies are analyzed as two iterations, tags 0 and 1: what an
+// iteration allocates (a per-iteration loop variable since Go 1.22, a
+// value made in the body) reaches the goroutine that the same iteration
+// starts, and not the other's, while values carried around the loop or
+// out of it are the union of both. Under Go 1.21 semantics a loop
+// variable is one variable outside the body, and is shared.
+//
+// The origins are the package's roots (main, init, tests, and in library
+// mode the exported methods of types that carry a mutex or atomics,
+// twice each, on one shared receiver) and what they start. OSA then
+// collects every memory access (loads, stores, map and slice operations,
+// sync/atomic calls) per origin; a location is origin-shared when two
+// origins access it and one writes. Shared locations are where races can
+// be; ordering by happens-before and locks is for later passes.
+//
+// Limits: functions without a body here (other packages, assembly, cgo)
+// are opaque: their results point to fresh unknown objects and the
+// function values given to them may be called, with unknown arguments.
+// unsafe.Pointer conversions keep the pointer and distrust its type;
+// reflection is not modeled. Stats counts each of these.
+package pointer

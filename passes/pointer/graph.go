@@ -1,0 +1,272 @@
+package pointer
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/container/intsets"
+	"golang.org/x/tools/go/ssa"
+)
+
+// nodeID names a node: a leaf of an SSA value in one context, or a leaf
+// of an abstract object. The points-to set of a node holds the nodeIDs of
+// object leaves, which are the locations of memory.
+type nodeID int
+
+// node is one vertex of the constraint graph.
+type node struct {
+	pts   intsets.Sparse // locations this node may point to
+	delta intsets.Sparse // members not yet propagated
+	succ  []nodeID       // copy edges: pts(succ) ⊇ pts(this)
+	cons  []constraint   // complex constraints triggered by pts(this)
+	obj   *Object        // non-nil for object leaves
+	typ   types.Type     // the leaf's type
+}
+
+// ObjectKind says what an abstract object stands for.
+type ObjectKind uint8
+
+// The kinds of abstract objects.
+const (
+	ObjAlloc     ObjectKind = iota + 1 // new(T), &T{}, a variable that escapes
+	ObjSlice                           // the array behind make([]T) or append
+	ObjMap                             // make(map[K]V): the key, then the value
+	ObjChan                            // make(chan T): the element
+	ObjClosure                         // func literal: its free variables
+	ObjInterface                       // the boxed value of an interface
+	ObjGlobal                          // package-level variable
+	ObjFunc                            // a function, as a value
+	ObjUnknown                         // what a call without a body, or a root's parameter, points to
+)
+
+var objectKindNames = [...]string{"?", "alloc", "slice", "map", "chan", "closure", "iface", "global", "func", "unknown"}
+
+func (k ObjectKind) String() string { return objectKindNames[k] }
+
+// Object is an abstract object: an allocation site in a context.
+type Object struct {
+	Kind   ObjectKind
+	Site   ssa.Value  // the allocating value, or the Global or Function; nil for roots' parameters
+	Type   types.Type // the type of the object's contents (for ObjInterface, the dynamic type)
+	Ctx    *Context   // nil for globals and functions
+	Tag    int        // the iteration tag of an allocation in a loop (see valueKey), or the leaf of an unknown result
+	Label  string     // describes an ObjUnknown
+	start  nodeID
+	layout *layout
+	fn     *ssa.Function // for ObjFunc and ObjClosure
+}
+
+// constraint is a complex constraint, attached to the node whose
+// points-to set it reads.
+type constraint interface {
+	// solve applies the constraint for one new location of its node.
+	solve(a *state, loc nodeID)
+}
+
+// loadCons: dst[0:size] ⊇ *(loc+off)[0:size].
+type loadCons struct {
+	dst  nodeID
+	off  int
+	size int
+}
+
+// storeCons: *(loc+off)[0:size] ⊇ src[0:size].
+type storeCons struct {
+	src  nodeID
+	off  int
+	size int
+}
+
+// offsetCons: dst ∋ loc+off, as &x.f.
+type offsetCons struct {
+	dst nodeID
+	off int
+}
+
+// callCons resolves a dynamic call or a go statement once the function
+// values the callee may be are known.
+type callCons struct {
+	site *callSite
+}
+
+// invokeCons resolves an interface method call.
+type invokeCons struct {
+	site *callSite
+}
+
+// assertCons resolves x.(T).
+type assertCons struct {
+	dst     nodeID
+	typ     types.Type
+	isIface bool
+}
+
+func (c loadCons) solve(a *state, loc nodeID) {
+	for i := range c.size {
+		if src, ok := a.within(loc, c.off+i); ok {
+			a.copyEdge(src, c.dst+nodeID(i))
+		}
+	}
+}
+
+func (c storeCons) solve(a *state, loc nodeID) {
+	for i := range c.size {
+		if dst, ok := a.within(loc, c.off+i); ok {
+			a.copyEdge(c.src+nodeID(i), dst)
+		}
+	}
+}
+
+func (c offsetCons) solve(a *state, loc nodeID) {
+	if dst, ok := a.within(loc, c.off); ok {
+		a.addLoc(c.dst, dst)
+	}
+}
+
+func (c callCons) solve(a *state, loc nodeID) {
+	obj := a.nodes[loc].obj
+	if obj == nil || obj.start != loc || obj.fn == nil {
+		return
+	}
+	a.callTarget(c.site, obj)
+}
+
+func (c invokeCons) solve(a *state, loc nodeID) {
+	obj := a.nodes[loc].obj
+	if obj == nil || obj.start != loc || obj.Kind != ObjInterface {
+		return
+	}
+	a.invokeTarget(c.site, obj)
+}
+
+func (c assertCons) solve(a *state, loc nodeID) {
+	obj := a.nodes[loc].obj
+	if obj == nil || obj.start != loc || obj.Kind != ObjInterface {
+		return
+	}
+	if c.isIface {
+		if types.Implements(obj.Type, c.typ.Underlying().(*types.Interface)) {
+			a.addLoc(c.dst, loc)
+		}
+		return
+	}
+	if types.Identical(obj.Type, c.typ) {
+		for i := range obj.layout.size() {
+			a.copyEdge(loc+nodeID(i), c.dst+nodeID(i))
+		}
+	}
+}
+
+// within returns loc+off if it stays inside loc's object.
+func (a *state) within(loc nodeID, off int) (nodeID, bool) {
+	obj := a.nodes[loc].obj
+	if obj == nil {
+		return 0, false
+	}
+	n := loc + nodeID(off)
+	if off < 0 || n >= obj.start+nodeID(obj.layout.size()) {
+		a.stats.OutOfBounds++
+		return 0, false
+	}
+	return n, true
+}
+
+// newNodes appends a block of nodes for a value or object of type t.
+func (a *state) newNodes(t types.Type, obj *Object) nodeID {
+	l := a.layouts.of(t)
+	start := nodeID(len(a.nodes))
+	for _, lf := range l.leaves {
+		a.nodes = append(a.nodes, &node{obj: obj, typ: lf.typ})
+	}
+	return start
+}
+
+// newObject creates an abstract object whose contents have type t.
+func (a *state) newObject(kind ObjectKind, site ssa.Value, t types.Type, ctx *Context, tag int) *Object {
+	obj := &Object{Kind: kind, Site: site, Type: t, Ctx: ctx, Tag: tag, layout: a.layouts.of(t)}
+	obj.start = a.newNodes(t, obj)
+	a.objects = append(a.objects, obj)
+	return obj
+}
+
+// addLoc adds a location to pts(n) and schedules n.
+func (a *state) addLoc(n, loc nodeID) {
+	nd := a.nodes[n]
+	if nd.pts.Insert(int(loc)) {
+		nd.delta.Insert(int(loc))
+		a.work.Insert(int(n))
+	}
+}
+
+// copyEdge adds pts(dst) ⊇ pts(src).
+func (a *state) copyEdge(src, dst nodeID) {
+	if src == dst {
+		return
+	}
+	s := a.nodes[src]
+	if !mayPoint(s.typ) && !mayPoint(a.nodes[dst].typ) {
+		return
+	}
+	for _, d := range s.succ {
+		if d == dst {
+			return
+		}
+	}
+	s.succ = append(s.succ, dst)
+	if !s.pts.IsEmpty() {
+		d := a.nodes[dst]
+		var fresh intsets.Sparse
+		fresh.Difference(&s.pts, &d.pts)
+		if !fresh.IsEmpty() {
+			d.pts.UnionWith(&fresh)
+			d.delta.UnionWith(&fresh)
+			a.work.Insert(int(dst))
+		}
+	}
+}
+
+// addCons attaches a complex constraint to n and applies it to what n
+// already points to.
+func (a *state) addCons(n nodeID, c constraint) {
+	nd := a.nodes[n]
+	nd.cons = append(nd.cons, c)
+	var locs []int
+	for _, loc := range nd.pts.AppendTo(locs) {
+		c.solve(a, nodeID(loc))
+	}
+}
+
+// solve propagates points-to sets until nothing changes. Constraints
+// may create new nodes and constraints (calls discovered on the fly).
+func (a *state) solve() {
+	var buf []int
+	for {
+		var n int
+		if !a.work.TakeMin(&n) {
+			return
+		}
+		nd := a.nodes[n]
+		if nd.delta.IsEmpty() {
+			continue
+		}
+		var delta intsets.Sparse
+		delta.Copy(&nd.delta)
+		nd.delta.Clear()
+		buf = delta.AppendTo(buf[:0])
+		// Complex constraints first: they may add successors.
+		for i := 0; i < len(nd.cons); i++ {
+			for _, loc := range buf {
+				nd.cons[i].solve(a, nodeID(loc))
+			}
+		}
+		for _, s := range nd.succ {
+			d := a.nodes[s]
+			var fresh intsets.Sparse
+			fresh.Difference(&delta, &d.pts)
+			if !fresh.IsEmpty() {
+				d.pts.UnionWith(&fresh)
+				d.delta.UnionWith(&fresh)
+				a.work.Insert(int(s))
+			}
+		}
+	}
+}

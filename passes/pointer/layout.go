@@ -1,0 +1,104 @@
+package pointer
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A layout flattens a type into leaves: a struct into its fields, an
+// array into one element standing for all, a tuple into its parts. A
+// value or an object of the type is a block of consecutive nodes, one
+// per leaf, so that &x.f is the node of x plus the offset of f, and every
+// field of every object is a distinct location.
+type layout struct {
+	leaves  []leaf
+	offsets []int // for a struct or tuple: the offset of each field or part
+}
+
+// leaf is one node of a flattened type.
+type leaf struct {
+	path string     // from the start of the value: ".f", "[*].g", "#1"
+	typ  types.Type // the leaf's own type
+}
+
+func (l *layout) size() int { return len(l.leaves) }
+
+// layouts caches layouts by type.
+type layouts struct{ m typeutil.Map }
+
+func (ls *layouts) of(t types.Type) *layout {
+	if l, ok := ls.m.At(t).(*layout); ok {
+		return l
+	}
+	l := new(layout)
+	ls.flatten(l, t, "", 0)
+	if len(l.leaves) == 0 {
+		// Zero-size values still need an address of their own.
+		l.leaves = []leaf{{path: "", typ: t}}
+	}
+	ls.m.Set(t, l)
+	return l
+}
+
+// maxDepth bounds the nesting of struct and array types that are
+// flattened; deeper parts are one opaque leaf.
+const maxDepth = 8
+
+func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
+	top := depth == 0
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if depth > maxDepth {
+			break
+		}
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			if top {
+				l.offsets = append(l.offsets, len(l.leaves))
+			}
+			ls.flatten(l, f.Type(), path+"."+f.Name(), depth+1)
+		}
+		return
+	case *types.Array:
+		if depth > maxDepth {
+			break
+		}
+		ls.flatten(l, u.Elem(), path+"[*]", depth+1)
+		return
+	case *types.Tuple:
+		for i := range u.Len() {
+			if top {
+				l.offsets = append(l.offsets, len(l.leaves))
+			}
+			ls.flatten(l, u.At(i).Type(), fmt.Sprintf("%s#%d", path, i), depth+1)
+		}
+		return
+	}
+	l.leaves = append(l.leaves, leaf{path: path, typ: t})
+}
+
+// offsetOf returns the offset of field or tuple part i of t.
+func (ls *layouts) offsetOf(t types.Type, i int) int {
+	l := ls.of(t)
+	if i < len(l.offsets) {
+		return l.offsets[i]
+	}
+	return 0
+}
+
+// mayPoint reports whether a leaf of type t can hold a pointer: only
+// such leaves ever have points-to sets.
+func mayPoint(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Struct, *types.Array, *types.Tuple:
+		return true // an opaque leaf beyond maxDepth
+	}
+	_, isParam := t.(*types.TypeParam)
+	return isParam
+}

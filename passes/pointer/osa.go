@@ -1,0 +1,259 @@
+package pointer
+
+import (
+	"cmp"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/container/intsets"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Access is one read or write of memory by an instruction, in one
+// origin, of one location.
+type Access struct {
+	Instr  ssa.Instruction
+	Origin *Origin
+	Loc    Location
+	Write  bool
+	Atomic bool
+	node   nodeID
+}
+
+// Pos returns the position of the access.
+func (acc Access) Pos() token.Pos {
+	if pos := acc.Instr.Pos(); pos.IsValid() {
+		return pos
+	}
+	if v, ok := acc.Instr.(*ssa.Store); ok {
+		return v.Val.Pos()
+	}
+	return token.NoPos
+}
+
+// Accesses returns every memory access the analysis found, by origin.
+func (r *Result) Accesses() []Access { return r.accesses }
+
+// Shared is a location that at least two origins access, one of them
+// writing: O2's origin-shared location, where a race can be.
+type Shared struct {
+	Loc      Location
+	Accesses []Access
+}
+
+// Shared returns the origin-shared locations, in a deterministic order.
+func (r *Result) Shared() []Shared {
+	byNode := make(map[nodeID][]Access)
+	var nodes []nodeID
+	for _, acc := range r.accesses {
+		if _, ok := byNode[acc.node]; !ok {
+			nodes = append(nodes, acc.node)
+		}
+		byNode[acc.node] = append(byNode[acc.node], acc)
+	}
+	slices.Sort(nodes)
+	var out []Shared
+	for _, n := range nodes {
+		accs := byNode[n]
+		if isShared(accs) {
+			out = append(out, Shared{Loc: r.location(n), Accesses: accs})
+		}
+	}
+	return out
+}
+
+func isShared(accs []Access) bool {
+	var origins []*Origin
+	write := false
+	for _, acc := range accs {
+		write = write || acc.Write
+		if !slices.Contains(origins, acc.Origin) {
+			origins = append(origins, acc.Origin)
+		}
+	}
+	return write && len(origins) >= 2
+}
+
+// IsShared reports whether the location loc is origin-shared.
+func (r *Result) IsShared(loc Location) bool {
+	var accs []Access
+	for _, acc := range r.accesses {
+		if acc.Loc == loc {
+			accs = append(accs, acc)
+		}
+	}
+	return isShared(accs)
+}
+
+// collectAccesses walks every analyzed function and records the memory
+// it reads and writes, in each origin that runs it.
+func (a *state) collectAccesses() []Access {
+	// The blocks of loops are seen twice (two iteration tags); an access
+	// is kept once per instruction, origin, location and kind.
+	type key struct {
+		instr  ssa.Instruction
+		origin *Origin
+		loc    nodeID
+		write  bool
+	}
+	seen := make(map[key]bool)
+	var out []Access
+	for _, cg := range a.cgList {
+		origins := a.originsRunning(cg)
+		for _, b := range cg.fn.Blocks {
+			tags := 1
+			if cg.loop[b.Index] >= 0 {
+				tags = 2
+			}
+			for tag := range tags {
+				for _, instr := range b.Instrs {
+					a.accessesOf(at{cg, b, tag}, instr, func(n nodeID, size int, write, atomic bool) {
+						for i := range size {
+							loc, ok := a.within(n, i)
+							if !ok {
+								continue
+							}
+							obj := a.nodes[loc].obj
+							if obj.Kind == ObjFunc {
+								continue
+							}
+							for _, o := range origins {
+								k := key{instr, o, loc, write}
+								if seen[k] {
+									continue
+								}
+								seen[k] = true
+								out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, node: loc})
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Access) int {
+		return cmp.Or(cmp.Compare(x.node, y.node), cmp.Compare(x.Origin.ID, y.Origin.ID))
+	})
+	return out
+}
+
+// originsRunning returns the origins in which cg runs.
+func (a *state) originsRunning(cg *cgnode) []*Origin {
+	if cg.ctx.Origin != nil {
+		return []*Origin{cg.ctx.Origin}
+	}
+	return a.reaching[cg]
+}
+
+// accessesOf calls f for each block of memory that instr reads or
+// writes: the nodes pointed to by a pointer, and how many leaves.
+func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size int, write, atomic bool)) {
+	each := func(ptr ssa.Value, size int, write, atomic bool) {
+		n, ok := a.lookupVal(p, ptr)
+		if !ok {
+			return
+		}
+		var locs []int
+		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
+			f(nodeID(loc), size, write, atomic)
+		}
+	}
+	whole := func(ptr ssa.Value, write bool) {
+		n, ok := a.lookupVal(p, ptr)
+		if !ok {
+			return
+		}
+		var locs []int
+		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
+			if obj := a.nodes[loc].obj; obj != nil {
+				f(obj.start, obj.layout.size(), write, false)
+			}
+		}
+	}
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		each(instr.Addr, a.size(instr.Val.Type()), true, false)
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			each(instr.X, a.size(instr.Type()), false, false)
+		}
+	case *ssa.MapUpdate:
+		whole(instr.Map, true)
+	case *ssa.Lookup:
+		if _, ok := instr.X.Type().Underlying().(*types.Map); ok {
+			whole(instr.X, false)
+		}
+	case *ssa.Next:
+		if !instr.IsString {
+			if r, ok := instr.Iter.(*ssa.Range); ok {
+				whole(r.X, false)
+			}
+		}
+	case *ssa.Call:
+		call := instr.Common()
+		switch callee := call.Value.(type) {
+		case *ssa.Builtin:
+			switch callee.Name() {
+			case "delete", "clear":
+				whole(call.Args[0], true)
+			case "append":
+				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
+					each(call.Args[0], a.size(s.Elem()), true, false)
+				}
+			case "copy":
+				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
+					each(call.Args[0], a.size(s.Elem()), true, false)
+					if _, ok := call.Args[1].Type().Underlying().(*types.Slice); ok {
+						each(call.Args[1], a.size(s.Elem()), false, false)
+					}
+				}
+			}
+		case *ssa.Function:
+			if write, ok := atomicOp(callee); ok && len(call.Args) > 0 {
+				if p, ok := call.Args[0].Type().Underlying().(*types.Pointer); ok {
+					each(call.Args[0], a.size(p.Elem()), write, true)
+				}
+			}
+		}
+	}
+}
+
+// atomicOp reports whether fn is an operation of sync/atomic on the
+// memory its first argument points to, and whether it writes.
+func atomicOp(fn *ssa.Function) (write, ok bool) {
+	obj := fn.Object()
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
+		return false, false
+	}
+	name := obj.Name()
+	return !strings.HasPrefix(name, "Load"), true
+}
+
+// computeReaching finds, for the context-insensitive variant, the
+// origins whose goroutines reach each function through calls.
+func (a *state) computeReaching() {
+	a.reaching = make(map[*cgnode][]*Origin)
+	for _, o := range a.origins {
+		entry := a.originEntry[o]
+		if entry == nil {
+			continue
+		}
+		var seen intsets.Sparse
+		stack := []*cgnode{entry}
+		index := make(map[*cgnode]int)
+		for i, cg := range a.cgList {
+			index[cg] = i
+		}
+		for len(stack) > 0 {
+			cg := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !seen.Insert(index[cg]) {
+				continue
+			}
+			a.reaching[cg] = append(a.reaching[cg], o)
+			stack = append(stack, a.callees[cg]...)
+		}
+	}
+}

@@ -1,0 +1,288 @@
+package pointer
+
+import (
+	"fmt"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/origins"
+	"golang.org/x/tools/container/intsets"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes points-to sets and origin-shared locations.
+var Analyzer = &analysis.Analyzer{
+	Name:       "pointer",
+	Doc:        "origin-sensitive points-to analysis and origin-shared locations",
+	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/pointer",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Stats counts what the analysis built and what it could not see.
+type Stats struct {
+	Nodes, Objects, Functions, Origins int
+	External                           int // calls of functions without a body here
+	ExternalSpawns                     int // goroutines whose entry has no body here
+	Unsafe                             int // conversions between unsafe.Pointer and *T
+	OutOfBounds                        int // field offsets outside their object (type punning)
+}
+
+// Result is the result of Analyzer.
+type Result struct {
+	// Origins lists the roots of the package and the goroutines they
+	// may start, in the order they were found.
+	Origins []*Origin
+	Stats   Stats
+	// ContextInsensitive is set when the analysis ran without origins
+	// (see Options).
+	ContextInsensitive bool
+
+	a        *state
+	accesses []Access
+}
+
+// Options select variants of the analysis, for measurement.
+type Options struct {
+	// ContextInsensitive analyzes every function once, in one origin,
+	// and starts goroutines in it: the baseline that origin sensitivity
+	// is measured against.
+	ContextInsensitive bool
+}
+
+// DefaultOptions is what Analyzer runs with; cmd/origo-bench changes it.
+var DefaultOptions Options
+
+func run(pass *analysis.Pass) (any, error) {
+	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+	orig := pass.ResultOf[origins.Analyzer].(*origins.Result)
+	res := new(Result)
+	if ir.Pkg == nil || len(orig.Roots) == 0 {
+		return res, nil
+	}
+	if msg := guard.Do(pass, "pointer", func() { analyze(ir, orig, res, DefaultOptions) }); msg != "" {
+		return new(Result), nil
+	}
+	return res, nil
+}
+
+// state is one run of the analysis over a package.
+type state struct {
+	prog    *ssa.Program
+	opts    Options
+	layouts layouts
+	nodes   []*node
+	objects []*Object
+	work    intsets.Sparse
+
+	contexts    map[contextKey]*Context
+	factories   map[*ssa.Function]bool
+	origins     []*Origin
+	originIndex map[originKey]*Origin
+	cgnodes     map[cgKey]*cgnode
+	cgList      []*cgnode
+	funcObjs    map[*ssa.Function]*Object
+	globals     map[*ssa.Global]*Object
+	allocs      map[allocKey]*Object
+	stats       Stats
+
+	// For the context-insensitive variant: the call graph, and the
+	// origins that reach each function.
+	callees     map[*cgnode][]*cgnode
+	originEntry map[*Origin]*cgnode
+	reaching    map[*cgnode][]*Origin
+	ciContext   *Context
+}
+
+func analyze(ir *buildir.IR, orig *origins.Result, res *Result, opts Options) {
+	a := &state{
+		prog:        ir.Pkg.Prog,
+		opts:        opts,
+		contexts:    make(map[contextKey]*Context),
+		factories:   make(map[*ssa.Function]bool),
+		originIndex: make(map[originKey]*Origin),
+		cgnodes:     make(map[cgKey]*cgnode),
+		funcObjs:    make(map[*ssa.Function]*Object),
+		globals:     make(map[*ssa.Global]*Object),
+		allocs:      make(map[allocKey]*Object),
+		callees:     make(map[*cgnode][]*cgnode),
+		originEntry: make(map[*Origin]*cgnode),
+	}
+	if opts.ContextInsensitive {
+		a.ciContext = &Context{}
+	}
+	a.addRoots(orig.Roots)
+	a.solve()
+	if opts.ContextInsensitive {
+		a.computeReaching()
+	}
+	a.stats.Nodes = len(a.nodes)
+	a.stats.Objects = len(a.objects)
+	a.stats.Functions = len(a.cgList)
+	a.stats.Origins = len(a.origins)
+	res.a = a
+	res.Origins = a.origins
+	res.Stats = a.stats
+	res.ContextInsensitive = opts.ContextInsensitive
+	res.accesses = a.collectAccesses()
+}
+
+// addRoots starts an origin at each root. Library-mode roots (methods of
+// types meant for concurrent use) run twice, concurrently, on one shared
+// receiver per type.
+func (a *state) addRoots(roots []*origins.Root) {
+	receivers := make(map[*types.TypeName]*Object)
+	for _, r := range roots {
+		copies := 1
+		if r.Kind == origins.RootMethod {
+			copies = 2
+		}
+		for c := range copies {
+			o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: r.Kind.String()}
+			a.origins = append(a.origins, o)
+			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}))
+			a.originEntry[o] = cg
+			for i, p := range r.Func.Params {
+				if i == 0 && r.Kind == origins.RootMethod {
+					if obj := a.sharedReceiver(receivers, p.Type()); obj != nil {
+						a.addLoc(a.valueNode(cg, p, 0), obj.start)
+					}
+					continue
+				}
+				a.unknownBlock(a.valueNode(cg, p, 0), p.Type(), p, nil, "parameter "+p.Name()+" of "+facts.ShortName(r.Func.String()))
+			}
+		}
+	}
+}
+
+// sharedReceiver returns the one object that stands for every receiver
+// of the methods of a pointer receiver's type.
+func (a *state) sharedReceiver(receivers map[*types.TypeName]*Object, t types.Type) *Object {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok {
+		return nil
+	}
+	tn := named.Origin().Obj()
+	if obj, ok := receivers[tn]; ok {
+		return obj
+	}
+	obj := a.newObject(ObjUnknown, nil, ptr.Elem(), nil, 0)
+	obj.Label = "receiver of the methods of " + tn.Name()
+	receivers[tn] = obj
+	return obj
+}
+
+// Location is a leaf of an abstract object: a field, an element, a
+// variable.
+type Location struct {
+	Obj  *Object
+	Leaf int
+}
+
+func (r *Result) location(n nodeID) Location {
+	obj := r.a.nodes[n].obj
+	return Location{Obj: obj, Leaf: int(n - obj.start)}
+}
+
+// Path is the field path of the location within its object, as ".f".
+func (l Location) Path() string { return l.Obj.layout.leaves[l.Leaf].path }
+
+func (l Location) String() string { return l.Obj.String() + l.Path() }
+
+func (o *Object) String() string {
+	var b strings.Builder
+	switch o.Kind {
+	case ObjGlobal, ObjFunc:
+		b.WriteString(facts.ShortName(o.Site.String()))
+		return b.String()
+	case ObjUnknown:
+		if o.Label != "" {
+			fmt.Fprintf(&b, "unknown(%s)", o.Label)
+			break
+		}
+		fmt.Fprintf(&b, "unknown(%s)", types.TypeString(o.Type, shortQualifier))
+	default:
+		fmt.Fprintf(&b, "%s(%s)", o.Kind, types.TypeString(o.Type, shortQualifier))
+	}
+	if o.Site != nil {
+		if fn := o.Site.Parent(); fn != nil {
+			p := fn.Prog.Fset.Position(o.Site.Pos())
+			if p.IsValid() {
+				fmt.Fprintf(&b, "@%s:%d", baseName(p.Filename), p.Line)
+			}
+		}
+	}
+	if o.Tag > 0 && o.Kind != ObjUnknown {
+		fmt.Fprintf(&b, "#%d", o.Tag)
+	}
+	if o.Ctx != nil && o.Ctx.Origin != nil {
+		fmt.Fprintf(&b, "[o%d", o.Ctx.Origin.ID)
+		for _, s := range o.Ctx.sites {
+			if s != nil {
+				p := s.Parent().Prog.Fset.Position(s.Pos())
+				fmt.Fprintf(&b, " <%s:%d", baseName(p.Filename), p.Line)
+			}
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+func shortQualifier(p *types.Package) string { return p.Name() }
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// PointsTo returns the locations that v may point to, in any context,
+// sorted and without duplicates.
+func (r *Result) PointsTo(v ssa.Value) []Location {
+	if r.a == nil {
+		return nil
+	}
+	var set intsets.Sparse
+	for _, cg := range r.a.cgList {
+		for tag := range int8(merged + 1) {
+			if n, ok := cg.values[valueKey{v, tag}]; ok {
+				set.UnionWith(&r.a.nodes[n].pts)
+			}
+		}
+	}
+	var locs []Location
+	for _, n := range set.AppendTo(nil) {
+		locs = append(locs, r.location(nodeID(n)))
+	}
+	return locs
+}
+
+// OriginsOf returns the origins in which fn is analyzed.
+func (r *Result) OriginsOf(fn *ssa.Function) []*Origin {
+	if r.a == nil {
+		return nil
+	}
+	var out []*Origin
+	for _, cg := range r.a.cgList {
+		if cg.fn == fn && !slices.Contains(out, cg.ctx.Origin) {
+			out = append(out, cg.ctx.Origin)
+		}
+	}
+	return out
+}
+
+// loopsOf is the loop information of a function (shared with origins).
+var loopsOf = loops.Components

@@ -1,0 +1,138 @@
+package pointer_test
+
+import (
+	"go/constant"
+	"go/token"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/pointer"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ssa"
+)
+
+func TestConstructs(t *testing.T) {
+	checkAssertions(t, analysistest.TestData(), "constructs")
+}
+
+func TestSharing(t *testing.T) {
+	checkAssertions(t, analysistest.TestData(), "sharing")
+}
+
+// checkAssertions runs the analysis on the packages and checks every
+// call of the pta package's assertions in them.
+func checkAssertions(t *testing.T, dir string, patterns ...string) {
+	t.Helper()
+	results := analysistest.Run(t, dir, pointer.Analyzer, patterns...)
+	checked := 0
+	for _, r := range results {
+		res, ok := r.Result.(*pointer.Result)
+		if !ok || r.Err != nil {
+			continue
+		}
+		ir := r.Pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+		fset := r.Pass.Fset
+		for _, fn := range ir.SrcFuncs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(*ssa.Call)
+					if !ok {
+						continue
+					}
+					callee := call.Call.StaticCallee()
+					if callee == nil || callee.Object() == nil || callee.Object().Pkg() == nil || callee.Object().Pkg().Path() != "pta" {
+						continue
+					}
+					checked++
+					if msg := check(res, callee.Name(), call.Call.Args); msg != "" {
+						t.Errorf("%s: pta.%s: %s", fset.Position(call.Pos()), callee.Name(), msg)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no assertions found")
+	}
+	t.Logf("%d assertions", checked)
+}
+
+// check evaluates one assertion and returns what is wrong, or "".
+func check(res *pointer.Result, name string, args []ssa.Value) string {
+	pts := func(v ssa.Value) []pointer.Location {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		return res.PointsTo(v)
+	}
+	show := func(locs []pointer.Location) string {
+		var s []string
+		for _, l := range locs {
+			s = append(s, l.String())
+		}
+		return "{" + strings.Join(s, ", ") + "}"
+	}
+	x := pts(args[0])
+	if len(x) == 0 {
+		return "the first argument points to nothing"
+	}
+	switch name {
+	case "MayAlias", "NoAlias":
+		y := pts(args[1])
+		if len(y) == 0 {
+			return "the second argument points to nothing"
+		}
+		common := false
+		for _, l := range x {
+			for _, m := range y {
+				common = common || l == m
+			}
+		}
+		if common != (name == "MayAlias") {
+			return "x → " + show(x) + ", y → " + show(y)
+		}
+	case "PointsTo":
+		want := constant.StringVal(args[1].(*ssa.Const).Value)
+		got := show(x)
+		got = got[1 : len(got)-1]
+		if !regexp.MustCompile("^(" + want + ")$").MatchString(got) {
+			return "got " + got + ", want " + want
+		}
+	case "Shared", "NotShared":
+		shared := false
+		for _, l := range x {
+			shared = shared || res.IsShared(l)
+		}
+		if shared != (name == "Shared") {
+			return "x → " + show(x) + "; accesses: " + accesses(res, x)
+		}
+	}
+	return ""
+}
+
+// accesses describes the accesses to locs, for failure messages.
+func accesses(res *pointer.Result, locs []pointer.Location) string {
+	var out []string
+	for _, acc := range res.Accesses() {
+		for _, l := range locs {
+			if acc.Loc == l {
+				kind := "read"
+				if acc.Write {
+					kind = "write"
+				}
+				p := acc.Instr.Parent().Prog.Fset.Position(acc.Pos())
+				out = append(out, kind+" in "+acc.Origin.String()+" at "+posString(p))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "; ")
+}
+
+func posString(p token.Position) string {
+	return p.String()[strings.LastIndex(p.Filename, "/")+1:]
+}
