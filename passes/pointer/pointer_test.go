@@ -3,7 +3,9 @@ package pointer_test
 import (
 	"go/constant"
 	"go/token"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +21,17 @@ func TestConstructs(t *testing.T) {
 
 func TestSharing(t *testing.T) {
 	checkAssertions(t, analysistest.TestData(), "sharing")
+}
+
+// TestLoopVar checks a loop variable captured by goroutines under both
+// semantics: one variable for the loop (go 1.21 modules) is shared, one
+// per iteration (go 1.22) is not.
+func TestLoopVar(t *testing.T) {
+	for _, dir := range []string{"loopvar121", "loopvar122"} {
+		t.Run(dir, func(t *testing.T) {
+			checkAssertions(t, filepath.Join(analysistest.TestData(), dir), "./...")
+		})
+	}
 }
 
 // checkAssertions runs the analysis on the packages and checks every
@@ -42,7 +55,7 @@ func checkAssertions(t *testing.T, dir string, patterns ...string) {
 						continue
 					}
 					callee := call.Call.StaticCallee()
-					if callee == nil || callee.Object() == nil || callee.Object().Pkg() == nil || callee.Object().Pkg().Path() != "pta" {
+					if callee == nil || callee.Object() == nil || callee.Object().Pkg() == nil || callee.Object().Pkg().Name() != "pta" {
 						continue
 					}
 					checked++
@@ -108,8 +121,34 @@ func check(res *pointer.Result, name string, args []ssa.Value) string {
 		if shared != (name == "Shared") {
 			return "x → " + show(x) + "; accesses: " + accesses(res, x)
 		}
+	case "SharedByGoroutines", "NotSharedByGoroutines":
+		if sharedBySpawned(res, x) != (name == "SharedByGoroutines") {
+			return "x → " + show(x) + "; accesses: " + accesses(res, x)
+		}
 	}
 	return ""
+}
+
+// sharedBySpawned reports whether two started goroutines (not roots)
+// access one of locs, one of them writing.
+func sharedBySpawned(res *pointer.Result, locs []pointer.Location) bool {
+	for _, l := range locs {
+		var origins []*pointer.Origin
+		write := false
+		for _, acc := range res.Accesses() {
+			if acc.Loc != l || acc.Origin.Parent == nil {
+				continue
+			}
+			write = write || acc.Write
+			if !slices.Contains(origins, acc.Origin) {
+				origins = append(origins, acc.Origin)
+			}
+		}
+		if write && len(origins) >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // accesses describes the accesses to locs, for failure messages.

@@ -19,3 +19,11 @@ func Shared(x any) {}
 
 // NotShared: no location x points to is origin-shared.
 func NotShared(x any) {}
+
+// SharedByGoroutines: a location x points to is shared among the
+// goroutines started by go statements and spawners (roots left out).
+func SharedByGoroutines(x any) {}
+
+// NotSharedByGoroutines: no location x points to is shared among
+// started goroutines.
+func NotSharedByGoroutines(x any) {}

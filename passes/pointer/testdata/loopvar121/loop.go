@@ -1,0 +1,13 @@
+// Package main captures a loop variable in goroutines started in the loop.
+package main
+
+import "loopvar/pta"
+
+func main() {
+	for _, x := range []int{1, 2, 3} {
+		go func() {
+			x++ // Go 1.21: one variable x for the whole loop, shared by every goroutine
+			pta.SharedByGoroutines(&x)
+		}()
+	}
+}
