@@ -264,6 +264,9 @@ func (a *state) export() {
 		if obj == nil || obj.Pkg() != a.pass.Pkg || fn.Origin() != nil || fn.Synthetic != "" {
 			continue // literals, wrappers and instances are reached through declared functions
 		}
+		if testRootKind(a.pass, fn) != 0 {
+			continue // no package calls a Test, Benchmark or Fuzz function
+		}
 		a.pass.ExportObjectFact(obj, o)
 		a.res.Exported = append(a.res.Exported, Exported{obj, o})
 	}

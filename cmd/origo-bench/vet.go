@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// benchVet compares go vet with origo against go vet with the standard
+// vet tool on the same packages.
+func benchVet(args []string) error {
+	fs := flag.NewFlagSet("vet", flag.ExitOnError)
+	runs := fs.Int("n", 5, "number of runs of each tool")
+	origo := fs.String("origo", "", "the origo binary (default: built from this repository)")
+	dir := fs.String("C", ".", "run go vet in this directory")
+	fs.Parse(args)
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "origo-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if *origo == "" {
+		*origo = filepath.Join(tmp, "origo")
+		build := exec.Command("go", "build", "-o", *origo, "github.com/origo-dev/origo/cmd/origo")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building origo: %v", err)
+		}
+	}
+	gotooldir, err := exec.Command("go", "env", "GOTOOLDIR").Output()
+	if err != nil {
+		return err
+	}
+	stdvet := filepath.Join(strings.TrimSpace(string(gotooldir)), "vet")
+
+	// Warm the build cache: compiling is not what is measured.
+	warm := exec.Command("go", append([]string{"vet"}, patterns...)...)
+	warm.Dir = *dir
+	warm.Run()
+
+	tools := []struct{ name, path string }{{"go vet", stdvet}, {"origo", *origo}}
+	walls := make([][]time.Duration, len(tools))
+	units := make([][][]unit, len(tools))
+	for run := range *runs {
+		for i, tool := range tools {
+			log := filepath.Join(tmp, fmt.Sprintf("%d-%d.jsonl", i, run))
+			cmd := exec.Command("go", append([]string{"vet", "-vettool=" + self}, patterns...)...)
+			cmd.Dir = *dir
+			cmd.Env = append(os.Environ(), envTool+"="+tool.path, envLog+"="+log,
+				envNonce+"="+strconv.FormatInt(time.Now().UnixNano(), 36))
+			out := new(strings.Builder)
+			cmd.Stdout, cmd.Stderr = out, out
+			start := time.Now()
+			err := cmd.Run()
+			walls[i] = append(walls[i], time.Since(start))
+			if err != nil && strings.Contains(out.String(), "panic") {
+				return fmt.Errorf("%s panicked:\n%s", tool.name, out)
+			}
+			us, err := readUnits(log)
+			if err != nil {
+				return err
+			}
+			units[i] = append(units[i], us)
+		}
+	}
+	fmt.Printf("packages %s in %s, %d runs each, analysis results uncached, compilation cached\n\n", strings.Join(patterns, " "), *dir, *runs)
+	fmt.Printf("%-8s %10s %10s %8s %10s %12s %12s %10s\n", "tool", "wall min", "median", "ratio", "units", "pkg median", "pkg max", "max RSS")
+	ref := median(walls[0])
+	for i, tool := range tools {
+		perPkg, maxRSS, n := pkgFigures(units[i])
+		fmt.Printf("%-8s %10s %10s %7.2fx %10d %12s %12s %8dMB\n", tool.name,
+			round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref),
+			n, round(median(perPkg)), round(slices.Max(perPkg)), maxRSS/1024)
+	}
+	fmt.Println()
+	for i, tool := range tools {
+		var facts int64
+		for _, u := range units[i][0] {
+			facts += u.FactsBytes
+		}
+		fmt.Printf("%-8s facts written in one run: %d bytes\n", tool.name, facts)
+	}
+	slowest := slices.Clone(units[1][0])
+	slices.SortFunc(slowest, func(x, y unit) int { return int(y.Wall - x.Wall) })
+	fmt.Println("\norigo's slowest packages (first run):")
+	for _, u := range slowest[:min(5, len(slowest))] {
+		fmt.Printf("  %-50s %10s %6dMB facts %d bytes\n", u.Package, round(u.Wall), u.MaxRSSKB/1024, u.FactsBytes)
+	}
+	return nil
+}
+
+func readUnits(name string) ([]unit, error) {
+	f, err := os.Open(name)
+	if os.IsNotExist(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []unit
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var u unit
+		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, sc.Err()
+}
+
+// pkgFigures returns, over all runs, each package's median time, the
+// peak RSS of any one package, and the number of packages per run.
+func pkgFigures(runs [][]unit) (perPkg []time.Duration, maxRSS int64, n int) {
+	times := make(map[string][]time.Duration)
+	var names []string
+	for _, us := range runs {
+		for _, u := range us {
+			if _, ok := times[u.Package]; !ok {
+				names = append(names, u.Package)
+			}
+			times[u.Package] = append(times[u.Package], u.Wall)
+			maxRSS = max(maxRSS, u.MaxRSSKB)
+		}
+	}
+	for _, name := range names {
+		perPkg = append(perPkg, median(times[name]))
+	}
+	if len(perPkg) == 0 {
+		perPkg = []time.Duration{0}
+	}
+	return perPkg, maxRSS, len(names)
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func round(d time.Duration) time.Duration {
+	switch {
+	case d > time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d > time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d
+}
