@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -32,6 +33,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	sarifOut := fs.Bool("sarif", false, "print findings as SARIF 2.1.0")
 	tests := fs.Bool("test", true, "also analyze the packages' tests")
 	tags := fs.String("tags", "", "comma-separated build tags")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	registerDumpFlag(fs)
 	fs.Usage = func() { usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
@@ -52,6 +54,15 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		patterns = []string{"./..."}
 	}
 
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "origo: "+err.Error())
+			return exitError
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	res := analyze(patterns, *tests, *tags)
 	var err error
 	switch {

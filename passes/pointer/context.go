@@ -113,6 +113,9 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 // among its own ancestors (a goroutine that restarts itself), reuse the
 // ancestor's origin.
 func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
+	if len(a.nodes) > originBudget {
+		return a.overflowOrigin(entry, copy)
+	}
 	depth := 0
 	for p := parent; p != nil; p = p.Parent {
 		if p.Site == site && p.Entry == entry && p.Copy == copy && p.Parent != nil {
@@ -140,6 +143,24 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	a.origins = append(a.origins, o)
 	a.originIndex[k] = o
 	return o
+}
+
+// originBudget bounds the size of the analysis (in nodes) beyond which
+// new goroutines no longer get origins of their own: each origin analyzes
+// again every function it reaches, and a package with hundreds of
+// goroutine sites (the tests of crypto/tls) would not finish.
+const originBudget = 400_000
+
+// overflowOrigin returns one of the two origins shared by every
+// goroutine found after the budget was spent.
+func (a *state) overflowOrigin(entry *ssa.Function, copy int) *Origin {
+	a.stats.Overflow = true
+	if a.overflow[copy] == nil {
+		o := &Origin{ID: len(a.origins), Entry: entry, Kind: facts.SpawnGo, Copy: copy, Multi: true, Root: "", Flags: facts.Multiple}
+		a.origins = append(a.origins, o)
+		a.overflow[copy] = o
+	}
+	return a.overflow[copy]
 }
 
 // maxOriginDepth bounds the chains of nested origins.

@@ -14,12 +14,13 @@ type nodeID int
 
 // node is one vertex of the constraint graph.
 type node struct {
-	pts   intsets.Sparse // locations this node may point to
-	delta intsets.Sparse // members not yet propagated
-	succ  []nodeID       // copy edges: pts(succ) ⊇ pts(this)
-	cons  []constraint   // complex constraints triggered by pts(this)
-	obj   *Object        // non-nil for object leaves
-	typ   types.Type     // the leaf's type
+	pts    intsets.Sparse // locations this node may point to
+	delta  intsets.Sparse // members not yet propagated
+	succ   []nodeID       // copy edges: pts(succ) ⊇ pts(this)
+	cons   []constraint   // complex constraints triggered by pts(this)
+	obj    *Object        // non-nil for object leaves
+	typ    types.Type     // the leaf's type
+	queued bool           // on the worklist
 }
 
 // ObjectKind says what an abstract object stands for.
@@ -193,7 +194,7 @@ func (a *state) addLoc(n, loc nodeID) {
 	nd := a.nodes[n]
 	if nd.pts.Insert(int(loc)) {
 		nd.delta.Insert(int(loc))
-		a.work.Insert(int(n))
+		a.enqueue(n)
 	}
 }
 
@@ -219,8 +220,18 @@ func (a *state) copyEdge(src, dst nodeID) {
 		if !fresh.IsEmpty() {
 			d.pts.UnionWith(&fresh)
 			d.delta.UnionWith(&fresh)
-			a.work.Insert(int(dst))
+			a.enqueue(dst)
 		}
+	}
+}
+
+// enqueue puts n on the worklist unless it is there already. (A slice,
+// not an intsets.Sparse: inserting into a sparse set of millions of
+// nodes walks its blocks and made the solver quadratic.)
+func (a *state) enqueue(n nodeID) {
+	if nd := a.nodes[n]; !nd.queued {
+		nd.queued = true
+		a.work = append(a.work, n)
 	}
 }
 
@@ -239,12 +250,11 @@ func (a *state) addCons(n nodeID, c constraint) {
 // may create new nodes and constraints (calls discovered on the fly).
 func (a *state) solve() {
 	var buf []int
-	for {
-		var n int
-		if !a.work.TakeMin(&n) {
-			return
-		}
+	for len(a.work) > 0 {
+		n := a.work[len(a.work)-1]
+		a.work = a.work[:len(a.work)-1]
 		nd := a.nodes[n]
+		nd.queued = false
 		if nd.delta.IsEmpty() {
 			continue
 		}
@@ -265,7 +275,7 @@ func (a *state) solve() {
 			if !fresh.IsEmpty() {
 				d.pts.UnionWith(&fresh)
 				d.delta.UnionWith(&fresh)
-				a.work.Insert(int(s))
+				a.enqueue(s)
 			}
 		}
 	}

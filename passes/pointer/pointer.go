@@ -34,6 +34,9 @@ type Stats struct {
 	ExternalSpawns                     int // goroutines whose entry has no body here
 	Unsafe                             int // conversions between unsafe.Pointer and *T
 	OutOfBounds                        int // field offsets outside their object (type punning)
+	// Overflow is set when the package was too large for an origin per
+	// goroutine: the goroutines found after the budget share two origins.
+	Overflow bool
 }
 
 // Result is the result of Analyzer.
@@ -81,7 +84,7 @@ type state struct {
 	layouts layouts
 	nodes   []*node
 	objects []*Object
-	work    intsets.Sparse
+	work    []nodeID // nodes whose delta is to be propagated
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
@@ -100,6 +103,8 @@ type state struct {
 	originEntry map[*Origin]*cgnode
 	reaching    map[*cgnode][]*Origin
 	ciContext   *Context
+
+	overflow [2]*Origin // see overflowOrigin
 }
 
 func analyze(ir *buildir.IR, orig *origins.Result, res *Result, opts Options) {
@@ -135,21 +140,39 @@ func analyze(ir *buildir.IR, orig *origins.Result, res *Result, opts Options) {
 	res.accesses = a.collectAccesses()
 }
 
-// addRoots starts an origin at each root. Library-mode roots (methods of
-// types meant for concurrent use) run twice, concurrently, on one shared
-// receiver per type.
+// addRoots starts the root origins. Roots that run one after the other
+// share one origin: the package initializer, main, and the tests that do
+// not call t.Parallel (with benchmarks and fuzz targets). Roots that run
+// concurrently share two: the parallel tests, and in library mode the
+// exported methods of types meant for concurrent use, which run on one
+// shared receiver per type. Two copies let each run concurrently with
+// the others and with itself, at the cost of two origins, not two per
+// function.
 func (a *state) addRoots(roots []*origins.Root) {
 	receivers := make(map[*types.TypeName]*Object)
+	groups := make(map[string][]*Origin)
 	for _, r := range roots {
-		copies := 1
-		if r.Kind == origins.RootMethod {
-			copies = 2
+		group, copies := r.Kind.String(), 1
+		switch {
+		case r.Kind == origins.RootMethod:
+			group, copies = "concurrent methods", 2
+		case r.Kind == origins.RootTest && r.Parallel:
+			group, copies = "parallel tests", 2
+		case r.Kind == origins.RootTest || r.Kind == origins.RootBenchmark || r.Kind == origins.RootFuzz:
+			group = "tests"
 		}
-		for c := range copies {
-			o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: r.Kind.String()}
-			a.origins = append(a.origins, o)
+		if groups[group] == nil {
+			for c := range copies {
+				o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: group}
+				a.origins = append(a.origins, o)
+				groups[group] = append(groups[group], o)
+			}
+		}
+		for _, o := range groups[group] {
 			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}))
-			a.originEntry[o] = cg
+			if a.originEntry[o] == nil {
+				a.originEntry[o] = cg
+			}
 			for i, p := range r.Func.Params {
 				if i == 0 && r.Kind == origins.RootMethod {
 					if obj := a.sharedReceiver(receivers, p.Type()); obj != nil {
