@@ -64,48 +64,55 @@ func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction) *Context {
 
 // calleeContext is the context of a call of callee at site from a
 // function analyzed under ctx: the same origin, and the call site when
-// the callee is a factory.
+// the callee is a factory, while the analysis is small enough.
 func (a *state) calleeContext(ctx *Context, site ssa.CallInstruction, callee *ssa.Function) *Context {
-	if a.isFactory(callee) {
+	if len(a.cgList) < factoryBudget && a.isFactory(callee) {
 		return a.context(ctx.Origin, [2]ssa.CallInstruction{site, ctx.sites[0]})
 	}
 	return a.context(ctx.Origin, [2]ssa.CallInstruction{})
 }
 
-// maxFactoryInstrs bounds the size of a function treated as a factory.
-const maxFactoryInstrs = 200
+// factoryBudget bounds the number of functions in context beyond which
+// factories are no longer told apart by call site: packages full of small
+// constructors (math/big) would otherwise analyze them per pair of sites.
+const factoryBudget = 20_000
 
-// isFactory reports whether fn returns a pointer-like value and
-// allocates: a constructor, whose objects should be told apart per call.
+// isFactory reports whether fn is a constructor: a function that returns
+// what it allocates, directly or from another factory. Its objects are
+// told apart per call site, so that two calls give two objects.
 func (a *state) isFactory(fn *ssa.Function) bool {
 	if f, ok := a.factories[fn]; ok {
 		return f
 	}
+	a.factories[fn] = false // a recursive function is not a factory
 	f := false
-	results := fn.Signature.Results()
-	returnsPointer := false
-	for i := range results.Len() {
-		if mayPoint(results.At(i).Type()) {
-			returnsPointer = true
-		}
-	}
-	if returnsPointer {
-		n := 0
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				n++
-				switch instr := instr.(type) {
-				case *ssa.Alloc:
-					f = f || instr.Heap
-				case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeClosure:
-					f = true
-				}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			for _, r := range ret.Results {
+				f = f || a.isFresh(r)
 			}
 		}
-		f = f && n <= maxFactoryInstrs
 	}
 	a.factories[fn] = f
 	return f
+}
+
+// isFresh reports whether v is a new allocation, through conversions.
+func (a *state) isFresh(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return v.Heap
+	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeClosure:
+		return true
+	case *ssa.MakeInterface:
+		return a.isFresh(v.X)
+	case *ssa.ChangeType:
+		return a.isFresh(v.X)
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		return callee != nil && len(callee.Blocks) > 0 && a.isFactory(callee)
+	}
+	return false
 }
 
 // newOrigin creates an origin for a spawn site reached in parent.

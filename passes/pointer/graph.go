@@ -1,8 +1,10 @@
 package pointer
 
 import (
+	"fmt"
 	"go/types"
 
+	"github.com/origo-dev/origo/passes/internal/guard"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
@@ -173,6 +175,9 @@ func (a *state) within(loc nodeID, off int) (nodeID, bool) {
 
 // newNodes appends a block of nodes for a value or object of type t.
 func (a *state) newNodes(t types.Type, obj *Object) nodeID {
+	if len(a.nodes) > nodeLimit {
+		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", nodeLimit)})
+	}
 	l := a.layouts.of(t)
 	start := nodeID(len(a.nodes))
 	for _, lf := range l.leaves {
@@ -180,6 +185,14 @@ func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 	}
 	return start
 }
+
+// nodeLimit is the size (in nodes) past which the analysis of a package
+// gives up, rather than exhaust the memory of the process that hosts it.
+const nodeLimit = 2_000_000
+
+// ptsLimit bounds the total size of the points-to sets, which is what
+// the memory of the analysis grows with.
+const ptsLimit = 20_000_000
 
 // newObject creates an abstract object whose contents have type t.
 func (a *state) newObject(kind ObjectKind, site ssa.Value, t types.Type, ctx *Context, tag int) *Object {
@@ -194,6 +207,7 @@ func (a *state) addLoc(n, loc nodeID) {
 	nd := a.nodes[n]
 	if nd.pts.Insert(int(loc)) {
 		nd.delta.Insert(int(loc))
+		a.grew(1)
 		a.enqueue(n)
 	}
 }
@@ -220,8 +234,18 @@ func (a *state) copyEdge(src, dst nodeID) {
 		if !fresh.IsEmpty() {
 			d.pts.UnionWith(&fresh)
 			d.delta.UnionWith(&fresh)
+			a.grew(fresh.Len())
 			a.enqueue(dst)
 		}
+	}
+}
+
+// grew counts n new members of points-to sets, and stops the analysis
+// past ptsLimit.
+func (a *state) grew(n int) {
+	a.ptsSize += n
+	if a.ptsSize > ptsLimit {
+		panic(guard.Stop{Reason: fmt.Sprintf("points-to sets larger than %d", ptsLimit)})
 	}
 }
 
@@ -275,6 +299,7 @@ func (a *state) solve() {
 			if !fresh.IsEmpty() {
 				d.pts.UnionWith(&fresh)
 				d.delta.UnionWith(&fresh)
+				a.grew(fresh.Len())
 				a.enqueue(s)
 			}
 		}

@@ -48,6 +48,9 @@ type Result struct {
 	// ContextInsensitive is set when the analysis ran without origins
 	// (see Options).
 	ContextInsensitive bool
+	// Incomplete says why the analysis of this package stopped, if it
+	// did (it was too large, or failed); the Result is then empty.
+	Incomplete string
 
 	a        *state
 	accesses []Access
@@ -72,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	if msg := guard.Do(pass, "pointer", func() { analyze(ir, orig, res, DefaultOptions) }); msg != "" {
-		return new(Result), nil
+		return &Result{Incomplete: msg}, nil
 	}
 	return res, nil
 }
@@ -85,6 +88,7 @@ type state struct {
 	nodes   []*node
 	objects []*Object
 	work    []nodeID // nodes whose delta is to be propagated
+	ptsSize int      // total members of points-to sets (see grew)
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool

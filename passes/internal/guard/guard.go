@@ -9,6 +9,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
+// Stop is a panic value with which a pass gives up on a package on
+// purpose (it is too large to analyze within bounds); Do reports its
+// reason as a skip, not as an internal error.
+type Stop struct{ Reason string }
+
 // Do runs f. If f panics, Do recovers, writes one line naming the pass
 // and the package to standard error, and returns that line; otherwise it
 // returns "". The caller then degrades to an empty result: fewer findings,
@@ -22,11 +27,16 @@ func Do(pass *analysis.Pass, name string, f func()) (failure string) {
 		return ""
 	}
 	defer func() {
-		if r := recover(); r != nil {
+		switch r := recover().(type) {
+		case nil:
+			return
+		case Stop:
+			failure = fmt.Sprintf("origo: %s skipped package %s: %s", name, pass.Pkg.Path(), r.Reason)
+		default:
 			failure = fmt.Sprintf("origo: internal error in %s on package %s: %v (results for this package are incomplete; set ORIGO_PANIC=1 for a stack trace)",
 				name, pass.Pkg.Path(), r)
-			fmt.Fprintln(os.Stderr, failure)
 		}
+		fmt.Fprintln(os.Stderr, failure)
 	}()
 	f()
 	return ""

@@ -25,3 +25,12 @@ func TestDoRecovers(t *testing.T) {
 		t.Errorf("no panic, but message %q", msg)
 	}
 }
+
+func TestDoStop(t *testing.T) {
+	t.Setenv("ORIGO_PANIC", "")
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/big", "big")}
+	msg := guard.Do(pass, "pointer", func() { panic(guard.Stop{Reason: "too large"}) })
+	if want := "origo: pointer skipped package example.com/big: too large"; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+}
