@@ -120,7 +120,7 @@ func (a *state) isFresh(v ssa.Value) bool {
 // among its own ancestors (a goroutine that restarts itself), reuse the
 // ancestor's origin.
 func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
-	if len(a.nodes) > originBudget {
+	if len(a.nodes) > originBudget || len(a.origins) >= maxOrigins {
 		return a.overflowOrigin(entry, copy)
 	}
 	depth := 0
@@ -157,6 +157,11 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 // again every function it reaches, and a package with hundreds of
 // goroutine sites (the tests of crypto/tls) would not finish.
 const originBudget = 400_000
+
+// maxOrigins bounds the origins of a package, for the same reason: every
+// origin re-analyzes what it reaches, and objects that flow between
+// origins through globals make the points-to sets of all of them grow.
+const maxOrigins = 32
 
 // overflowOrigin returns one of the two origins shared by every
 // goroutine found after the budget was spent.
