@@ -25,6 +25,20 @@ func sampleFacts() []analysis.Fact {
 			Strings: in.Strings(),
 			Dropped: 3,
 		},
+		&facts.PointerSummaries{
+			V:       facts.Version,
+			Strings: []string{"", "example.com/c.New", "c.T", "c.go:3"},
+			Funcs: []facts.FuncSummary{{
+				Name: 1,
+				Objects: []facts.SumObject{
+					{Kind: facts.SumParam, Param: 0, Leaf: 0, Size: 2, Type: 2},
+					{Kind: facts.SumSub, Parent: 0, Leaf: 1, Size: 1, Type: 2},
+					{Kind: facts.SumAlloc, Size: 2, Type: 2, Site: 3},
+				},
+				Edges:   []facts.SumEdge{{From: 2, FromOff: 1, To: 1, ToOff: 0}},
+				Results: []facts.SumEdge{{From: -1, FromOff: 0, To: 2, ToOff: 0}},
+			}},
+		},
 	}
 }
 

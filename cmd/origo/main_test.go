@@ -97,24 +97,7 @@ func findings(t *testing.T, dir, data string) []string {
 // standalone driver, which sees every package's, and requires the same
 // output: c's origins must reach a through b's facts in both.
 func TestVetMatchesStandalone(t *testing.T) {
-	dir, err := filepath.Abs("../../testdata/chain")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// go vet -json prints to stdout since Go 1.26, to stderr before.
-	vetStdout, vetStderr, code := runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "-dump=origins", "-json", "./..."), dir)
-	vetOut := vetStdout + vetStderr
-	if code != 0 {
-		t.Fatalf("go vet exited %d:\n%s", code, vetOut)
-	}
-	standOut, stderr, code := run(t, dir, "-dump=origins", "-json", "./...")
-	if code != 0 {
-		t.Fatalf("origo exited %d:\n%s", code, stderr)
-	}
-	vet, standalone := findings(t, dir, vetOut), findings(t, dir, standOut)
-	if !slices.Equal(vet, standalone) {
-		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
-	}
+	vet, standalone := vetAndStandalone(t, "origins")
 	for _, want := range []string{
 		// c's worker, two hops away, via b.New's fact.
 		"a/a.go:6:6: root main a.main: origins(go c.worker c.go:23 multi; go c.worker c.go:34)",
@@ -124,6 +107,46 @@ func TestVetMatchesStandalone(t *testing.T) {
 			t.Errorf("go vet output lacks %q; got:\n%s", want, strings.Join(vet, "\n"))
 		}
 	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
+// TestVetMatchesStandalonePointer does the same for the pointer
+// analysis, whose summaries travel as package facts.
+func TestVetMatchesStandalonePointer(t *testing.T) {
+	vet, standalone := vetAndStandalone(t, "pointer")
+	summarized := false
+	for _, line := range vet {
+		summarized = summarized || strings.Contains(line, "summary c.Start: result.0 → new(c.Pool)")
+	}
+	if !summarized {
+		t.Errorf("go vet output lacks c.Start's summary; got:\n%s", strings.Join(vet, "\n"))
+	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
+// vetAndStandalone dumps a pass's results on the chain module under
+// go vet and under the standalone driver.
+func vetAndStandalone(t *testing.T, mode string) (vet, standalone []string) {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// go vet -json prints to stdout since Go 1.26, to stderr before.
+	vetStdout, vetStderr, code := runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "-dump="+mode, "-json", "./..."), dir)
+	vetOut := vetStdout + vetStderr
+	if code != 0 {
+		t.Fatalf("go vet exited %d:\n%s", code, vetOut)
+	}
+	standOut, stderr, code := run(t, dir, "-dump="+mode, "-json", "./...")
+	if code != 0 {
+		t.Fatalf("origo exited %d:\n%s", code, stderr)
+	}
+	return findings(t, dir, vetOut), findings(t, dir, standOut)
 }
 
 // TestBadInput checks that each kind of bad input gets one clear line,

@@ -126,7 +126,7 @@ func (r *result) findings() int {
 func analyze(patterns []string, tests bool, tags string) *result {
 	res := new(result)
 	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
 		Tests: tests,
 	}
 	if tags != "" {

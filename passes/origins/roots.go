@@ -1,6 +1,7 @@
 package origins
 
 import (
+	"go/token"
 	"go/types"
 	"strings"
 	"unicode"
@@ -48,7 +49,13 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 // testRootKind classifies TestXxx, BenchmarkXxx and FuzzXxx functions
 // declared in _test.go files, as the go test command does.
 func testRootKind(pass *analysis.Pass, fn *ssa.Function) RootKind {
-	if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+	return TestRootKind(pass.Fset, fn)
+}
+
+// TestRootKind returns RootTest, RootBenchmark or RootFuzz for a test
+// function the go test command runs, and 0 for any other function.
+func TestRootKind(fset *token.FileSet, fn *ssa.Function) RootKind {
+	if !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
 		return 0
 	}
 	sig := fn.Signature

@@ -73,10 +73,10 @@ func (a *state) invokeTarget(site *callSite, obj *Object) {
 // connect makes site call (or start) fn, reached through obj.
 func (a *state) connect(site *callSite, fn *ssa.Function, obj *Object) {
 	switch {
-	case site.spawn != nil:
+	case site.spawn != nil && !a.summaryMode:
 		a.spawn(site, fn, obj)
 	case len(fn.Blocks) == 0:
-		a.external(site, fn)
+		a.external(site, fn, obj)
 	default:
 		callee := a.cgnodeFor(fn, a.calleeContext(site.caller.ctx, site.instr, fn))
 		a.bind(site, callee, obj)
@@ -153,9 +153,16 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 // external models a call of a function without a body here (declared in
 // another package, or in assembly): its results point to unknown objects
 // of their types, and the function values it is given may be called.
-func (a *state) external(site *callSite, fn *ssa.Function) {
+func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	a.stats.External++
-	if site.result >= 0 {
+	var recv *Object
+	if obj.Kind == ObjInterface {
+		recv = obj
+	}
+	if ref, ok := a.summaries.lookup(fn); ok {
+		a.stats.Summarized++
+		a.applySummary(site, fn, recv, ref)
+	} else if site.result >= 0 {
 		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(fn.String()))
 	}
 	for _, arg := range site.args {

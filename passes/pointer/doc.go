@@ -36,9 +36,30 @@
 // origins access it and one writes. Shared locations are where races can
 // be; ordering by happens-before and locks is for later passes.
 //
-// Limits: functions without a body here (other packages, assembly, cgo)
-// are opaque: their results point to fresh unknown objects and the
-// function values given to them may be called, with unknown arguments.
+// # Summaries across packages
+//
+// SummaryAnalyzer summarizes the exported functions and methods of every
+// package, and exports the summaries as one package fact. A summary is a
+// small points-to graph: objects for what the arguments point to (and,
+// one level down, what those point to), objects for what the call
+// allocates, the edges between their leaves that the call may create,
+// and what the results point to. It is computed from one solution of the
+// whole package with an object of its own per argument of each function,
+// and the calls the package makes to its own imports apply their
+// summaries in turn, so summaries are closed over callees in every
+// package. Analyzer applies the summaries of the direct imports where a
+// package calls them: the arguments' targets stand for the argument
+// objects, each call site allocates its own objects (two calls of an
+// imported constructor give two objects), and the edges become stores.
+// Only the direct imports' facts are used, in every driver, because they
+// are all that go vet shows.
+//
+// Limits: a function without a body and without a summary (unexported,
+// generic, in a package that is not a direct import, assembly, cgo) is
+// opaque: its results point to fresh unknown objects and the function
+// values given to it may be called, with unknown arguments. Summaries do
+// not yet carry memory accesses, goroutines started, calls of function
+// arguments, globals, or the dynamic types of interfaces they return.
 // unsafe.Pointer conversions keep the pointer and distrust its type;
 // reflection is not modeled. Stats counts each of these.
 package pointer

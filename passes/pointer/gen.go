@@ -360,7 +360,7 @@ func (a *state) allocObject(kind ObjectKind, site ssa.Value, t types.Type, ctx *
 }
 
 type allocKey struct {
-	site ssa.Value
+	site any // an ssa.Value, or the call site of a summary
 	ctx  *Context
 	tag  int
 }

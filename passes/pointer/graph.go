@@ -56,6 +56,10 @@ type Object struct {
 	start  nodeID
 	layout *layout
 	fn     *ssa.Function // for ObjFunc and ObjClosure
+
+	// For an object made by a summarized call: its type and site as
+	// the summary names them (its own type is opaque).
+	sumType, sumSite string
 }
 
 // constraint is a complex constraint, attached to the node whose

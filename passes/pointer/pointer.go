@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "origin-sensitive points-to analysis and origin-shared locations",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/pointer",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -31,6 +31,7 @@ var Analyzer = &analysis.Analyzer{
 type Stats struct {
 	Nodes, Objects, Functions, Origins int
 	External                           int // calls of functions without a body here
+	Summarized                         int // of which, calls with a summary from a direct import
 	ExternalSpawns                     int // goroutines whose entry has no body here
 	Unsafe                             int // conversions between unsafe.Pointer and *T
 	OutOfBounds                        int // field offsets outside their object (type punning)
@@ -70,11 +71,12 @@ var DefaultOptions Options
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	orig := pass.ResultOf[origins.Analyzer].(*origins.Result)
+	sums := pass.ResultOf[SummaryAnalyzer].(*Summaries)
 	res := new(Result)
 	if ir.Pkg == nil || len(orig.Roots) == 0 {
 		return res, nil
 	}
-	if msg := guard.Do(pass, "pointer", func() { analyze(ir, orig, res, DefaultOptions) }); msg != "" {
+	if msg := guard.Do(pass, "pointer", func() { analyze(ir, orig, sums, res, DefaultOptions) }); msg != "" {
 		return &Result{Incomplete: msg}, nil
 	}
 	return res, nil
@@ -109,11 +111,15 @@ type state struct {
 	ciContext   *Context
 
 	overflow [2]*Origin // see overflowOrigin
+
+	summaries   *Summaries // of the direct imports' functions
+	summaryMode bool       // computing summaries: goroutines are calls
+	summaryCtx  *Context   // the context of the summarized functions
 }
 
-func analyze(ir *buildir.IR, orig *origins.Result, res *Result, opts Options) {
-	a := &state{
-		prog:        ir.Pkg.Prog,
+func newState(prog *ssa.Program, opts Options) *state {
+	return &state{
+		prog:        prog,
 		opts:        opts,
 		contexts:    make(map[contextKey]*Context),
 		factories:   make(map[*ssa.Function]bool),
@@ -125,6 +131,11 @@ func analyze(ir *buildir.IR, orig *origins.Result, res *Result, opts Options) {
 		callees:     make(map[*cgnode][]*cgnode),
 		originEntry: make(map[*Origin]*cgnode),
 	}
+}
+
+func analyze(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *Result, opts Options) {
+	a := newState(ir.Pkg.Prog, opts)
+	a.summaries = sums
 	if opts.ContextInsensitive {
 		a.ciContext = &Context{}
 	}

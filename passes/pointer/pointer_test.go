@@ -23,6 +23,12 @@ func TestSharing(t *testing.T) {
 	checkAssertions(t, analysistest.TestData(), "sharing")
 }
 
+// TestCrossPackage checks that importers apply the summaries that
+// package lib exports.
+func TestCrossPackage(t *testing.T) {
+	checkAssertions(t, analysistest.TestData(), "xpkg/app")
+}
+
 // TestLoopVar checks a loop variable captured by goroutines under both
 // semantics: one variable for the loop (go 1.21 modules) is shared, one
 // per iteration (go 1.22) is not.

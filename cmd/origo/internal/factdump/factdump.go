@@ -36,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "print the facts origo's passes compute (debugging; see -dump)",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/cmd/origo/internal/factdump",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer},
+	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer, pointer.SummaryAnalyzer},
 	ResultType: reflect.TypeFor[struct{}](),
 }
 
@@ -170,8 +170,14 @@ func dumpPointer(pass *analysis.Pass) {
 			})
 		}
 	}
+	if set := pass.ResultOf[pointer.SummaryAnalyzer].(*pointer.Summaries).Exported; set != nil {
+		for i := range set.Funcs {
+			pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category,
+				Message: pointer.DescribeSummary(set, &set.Funcs[i])})
+		}
+	}
 	st := res.Stats
 	pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category, Message: fmt.Sprintf(
-		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls, %d shared locations",
-		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, len(res.Shared()))})
+		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls (%d summarized), %d shared locations",
+		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(res.Shared()))})
 }
