@@ -49,7 +49,12 @@ const (
 	SumParam SumObjectKind = iota + 1 // what leaf Leaf of parameter Param points to at the call
 	SumSub                            // what leaf Leaf of object Parent points to at the call
 	SumAlloc                          // an object the call allocates (anew at each call site)
+	SumGlobal                         // the package-level variable named by Site
 )
+
+// EnvParam is the Param of the SumParam object that stands for a
+// closure's free variables: the closure object itself.
+const EnvParam = 0xFFFF
 
 // SumObject is one object of a summary.
 type SumObject struct {
@@ -59,7 +64,13 @@ type SumObject struct {
 	Parent int32  // SumSub: the index of the parent object
 	Size   uint32 // leaves of the object
 	Type   uint32 // Strings index: the object's type, for messages
-	Site   uint32 // Strings index: "file:line" of the allocation, for SumAlloc
+	Site   uint32 // Strings index: "file:line" of the allocation (SumAlloc), or the variable (SumGlobal)
+	// Func names the function of a closure object (SumAlloc), whose
+	// summary is in the same fact.
+	Func uint32
+	// Dyn names the dynamic type of an interface's boxed value
+	// (SumAlloc), whose methods' summaries an importer calls.
+	Dyn uint32
 }
 
 // SumEdge says that leaf FromOff of object From may point to leaf ToOff

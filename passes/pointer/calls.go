@@ -161,7 +161,7 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	}
 	if ref, ok := a.summaries.lookup(fn); ok {
 		a.stats.Summarized++
-		a.applySummary(site, fn, recv, ref)
+		a.applySummary(site, summaryName(fn), fn.Signature, recv, ref)
 	} else if site.result >= 0 {
 		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(fn.String()))
 	}

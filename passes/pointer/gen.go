@@ -138,12 +138,15 @@ func (a *state) funcObject(fn *ssa.Function) *Object {
 	return obj
 }
 
+// globalObject returns the object of a package-level variable. Globals
+// are keyed by name, so that a summary naming one reaches the same object.
 func (a *state) globalObject(g *ssa.Global) *Object {
-	if obj, ok := a.globals[g]; ok {
+	name := g.String()
+	if obj, ok := a.globals[name]; ok {
 		return obj
 	}
 	obj := a.newObject(ObjGlobal, g, g.Type().(*types.Pointer).Elem(), nil, 0)
-	a.globals[g] = obj
+	a.globals[name] = obj
 	return obj
 }
 

@@ -58,8 +58,10 @@ type Object struct {
 	fn     *ssa.Function // for ObjFunc and ObjClosure
 
 	// For an object made by a summarized call: its type and site as
-	// the summary names them (its own type is opaque).
-	sumType, sumSite string
+	// the summary names them (its own type is opaque), the closure it
+	// is, or the dynamic type of the value it boxes.
+	sumType, sumSite, sumFunc, sumDyn string
+	global                            string // a package-level variable known by name (see namedGlobal)
 }
 
 // constraint is a complex constraint, attached to the node whose
@@ -131,15 +133,24 @@ func (c offsetCons) solve(a *state, loc nodeID) {
 
 func (c callCons) solve(a *state, loc nodeID) {
 	obj := a.nodes[loc].obj
-	if obj == nil || obj.start != loc || obj.fn == nil {
+	if obj == nil || obj.start != loc {
 		return
 	}
-	a.callTarget(c.site, obj)
+	switch {
+	case obj.fn != nil:
+		a.callTarget(c.site, obj)
+	case obj.sumFunc != "":
+		a.callSummarized(c.site, obj.sumFunc, obj)
+	}
 }
 
 func (c invokeCons) solve(a *state, loc nodeID) {
 	obj := a.nodes[loc].obj
 	if obj == nil || obj.start != loc || obj.Kind != ObjInterface {
+		return
+	}
+	if obj.sumDyn != "" {
+		a.callSummarized(c.site, methodName(obj.sumDyn, c.site.method.Name()), obj)
 		return
 	}
 	a.invokeTarget(c.site, obj)

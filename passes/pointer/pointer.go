@@ -99,7 +99,7 @@ type state struct {
 	cgnodes     map[cgKey]*cgnode
 	cgList      []*cgnode
 	funcObjs    map[*ssa.Function]*Object
-	globals     map[*ssa.Global]*Object
+	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
 	stats       Stats
 
@@ -112,9 +112,10 @@ type state struct {
 
 	overflow [2]*Origin // see overflowOrigin
 
-	summaries   *Summaries // of the direct imports' functions
-	summaryMode bool       // computing summaries: goroutines are calls
-	summaryCtx  *Context   // the context of the summarized functions
+	summaries   *Summaries       // of the direct imports' functions
+	summaryMode bool             // computing summaries: goroutines are calls
+	summaryCtx  *Context         // the context of the summarized functions
+	statics     map[*Object]bool // objects the package's variables hold (see reachableFromGlobals)
 }
 
 func newState(prog *ssa.Program, opts Options) *state {
@@ -126,7 +127,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		originIndex: make(map[originKey]*Origin),
 		cgnodes:     make(map[cgKey]*cgnode),
 		funcObjs:    make(map[*ssa.Function]*Object),
-		globals:     make(map[*ssa.Global]*Object),
+		globals:     make(map[string]*Object),
 		allocs:      make(map[allocKey]*Object),
 		callees:     make(map[*cgnode][]*cgnode),
 		originEntry: make(map[*Origin]*cgnode),
@@ -139,6 +140,7 @@ func analyze(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *Result,
 	if opts.ContextInsensitive {
 		a.ciContext = &Context{}
 	}
+	a.applyGlobals()
 	a.addRoots(orig.Roots)
 	a.solve()
 	if opts.ContextInsensitive {

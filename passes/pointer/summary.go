@@ -3,6 +3,7 @@ package pointer
 import (
 	"cmp"
 	"fmt"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -37,7 +38,8 @@ var SummaryAnalyzer = &analysis.Analyzer{
 // imports: under go vet no other package's facts are visible, and the
 // standalone driver must find the same.
 type Summaries struct {
-	byName map[string]summaryRef
+	byName  map[string]summaryRef
+	globals []summaryRef // the contents of the imports' variables (see globalsName)
 	// Exported is what the package exported, for -dump.
 	Exported *facts.PointerSummaries
 }
@@ -48,12 +50,34 @@ type summaryRef struct {
 }
 
 func (s *Summaries) lookup(fn *ssa.Function) (summaryRef, bool) {
+	return s.lookupName(summaryName(fn))
+}
+
+func (s *Summaries) lookupName(name string) (summaryRef, bool) {
 	if s == nil {
 		return summaryRef{}, false
 	}
-	r, ok := s.byName[summaryName(fn)]
+	r, ok := s.byName[name]
 	return r, ok
 }
+
+// globalsName names the summary of what a package's variables point to
+// once it is initialized: a function of no parameters whose objects are
+// the variables.
+func globalsName(pkgPath string) string { return pkgPath + ".<vars>" }
+
+// applyGlobals gives the variables of the direct imports the contents
+// their initialization gives them.
+func (a *state) applyGlobals() {
+	if a.summaries == nil {
+		return
+	}
+	for _, ref := range a.summaries.globals {
+		a.applySummary(&callSite{result: -1}, a.summaries.setName(ref), nil, nil, ref)
+	}
+}
+
+func (s *Summaries) setName(ref summaryRef) string { return ref.set.Str(ref.fn.Name) }
 
 // summaryName is the key of a function's summary: its SSA name, through
 // instantiation.
@@ -72,7 +96,12 @@ func runSummaries(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for i := range set.Funcs {
-			res.byName[set.Str(set.Funcs[i].Name)] = summaryRef{set, &set.Funcs[i]}
+			name := set.Str(set.Funcs[i].Name)
+			ref := summaryRef{set, &set.Funcs[i]}
+			res.byName[name] = ref
+			if name == globalsName(imp.Path()) {
+				res.globals = append(res.globals, ref)
+			}
 		}
 	}
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
@@ -88,26 +117,45 @@ func runSummaries(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// summaryCandidates lists the functions importers can call by name:
-// exported functions and exported methods, generic ones excepted.
+// summaryCandidates lists the functions importers can call: exported
+// functions, methods with exported names (an importer may call them
+// through an interface, whatever their type), and function literals
+// (closures an exported function hands out), generic ones excepted.
 func summaryCandidates(ir *buildir.IR) []*ssa.Function {
 	var out []*ssa.Function
 	for _, fn := range ir.SrcFuncs {
-		obj, ok := fn.Object().(*types.Func)
-		if fn.Parent() != nil || !ok || !obj.Exported() || fn.TypeParams().Len() > 0 || len(fn.Blocks) == 0 {
+		if len(fn.Blocks) == 0 || fn.TypeParams().Len() > 0 || fn.TypeArgs() != nil {
 			continue
 		}
-		if origins.TestRootKind(fn.Prog.Fset, fn) != 0 {
+		if fn.Parent() != nil {
+			if !hasTypeParams(fn) {
+				out = append(out, fn)
+			}
+			continue
+		}
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || origins.TestRootKind(fn.Prog.Fset, fn) != 0 {
 			continue // no package calls a test
 		}
 		if recv := fn.Signature.Recv(); recv != nil {
-			if named, ok := derefType(recv.Type()).(*types.Named); !ok || named.TypeParams().Len() > 0 || !named.Obj().Exported() {
+			if named, ok := derefType(recv.Type()).(*types.Named); !ok || named.TypeParams().Len() > 0 {
 				continue
 			}
 		}
 		out = append(out, fn)
 	}
 	return out
+}
+
+// hasTypeParams reports whether a function literal is inside a generic
+// function.
+func hasTypeParams(fn *ssa.Function) bool {
+	for p := fn.Parent(); p != nil; p = p.Parent() {
+		if p.TypeParams().Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func derefType(t types.Type) types.Type {
@@ -147,10 +195,25 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	// sites so that a function calling a constructor twice gets two
 	// objects); goroutines are calls (see connect).
 	a.summaryCtx = a.context(&Origin{Root: "summary"}, [2]ssa.CallInstruction{})
+	a.applyGlobals()
+	if init := ir.Pkg.Func("init"); init != nil {
+		a.cgnodeFor(init, a.summaryCtx) // what the variables hold
+	}
 	roots := make(map[*ssa.Function]*rootObjects)
 	for _, fn := range cands {
 		cg := a.cgnodeFor(fn, a.summaryCtx)
 		r := new(rootObjects)
+		if len(fn.FreeVars) > 0 {
+			// A closure's free variables are the leaves of its closure
+			// object, which the caller passes as a hidden parameter.
+			env := a.newObject(ObjUnknown, nil, freeVarsType(fn), a.summaryCtx, 0)
+			env.Label = "variables of " + fn.Name()
+			for i, fv := range fn.FreeVars {
+				off := env.start + nodeID(a.layouts.offsetOf(env.Type, i))
+				a.copyBlock(off, a.valueNode(cg, fv, 0), a.size(fv.Type()))
+			}
+			r.params = append(r.params, paramObject{obj: env, kind: facts.SumParam, param: facts.EnvParam})
+		}
 		for i, p := range fn.Params {
 			block := a.valueNode(cg, p, 0)
 			for j, lf := range a.layouts.of(p.Type()).leaves {
@@ -165,28 +228,51 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 			}
 		}
 		// What the arguments point to at the call may itself point
-		// somewhere: one level of objects for that.
+		// somewhere: one level of objects for that, two for a closure's
+		// variables (a captured variable is itself a pointer away).
 		for _, po := range slices.Clone(r.params) {
-			for k, lf := range po.obj.layout.leaves {
-				t := pointee(lf.typ)
-				if t == nil {
-					continue
-				}
-				sub := a.newObject(ObjUnknown, nil, t, a.summaryCtx, 0)
-				sub.Label = po.obj.Label + " (indirect)"
-				a.addLoc(po.obj.start+nodeID(k), sub.start)
-				r.params = append(r.params, paramObject{obj: sub, kind: facts.SumSub, leaf: k, parent: po.obj})
+			depth := 1
+			if po.param == facts.EnvParam {
+				depth = 2
 			}
+			a.subObjects(r, po.obj, depth)
 		}
 		roots[fn] = r
 	}
 	a.solve()
+	a.statics = a.reachableFromGlobals(ir.Pkg)
 
 	var strs facts.Interner
 	set := &facts.PointerSummaries{V: facts.Version}
+	// Closures are summarized when a summary hands them out.
+	wanted := make(map[*ssa.Function]bool)
+	var queue []*ssa.Function
+	want := func(fn *ssa.Function) {
+		if !wanted[fn] && roots[fn] != nil {
+			wanted[fn] = true
+			queue = append(queue, fn)
+		}
+	}
 	for _, fn := range cands {
-		if s := a.project(fn, roots[fn], roots, &strs); s != nil {
+		if fn.Parent() == nil {
+			want(fn)
+		}
+	}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		if s := a.project(fn, roots[fn], roots, &strs, want); s != nil {
 			set.Funcs = append(set.Funcs, *s)
+		}
+	}
+	if g := a.projectGlobals(ir.Pkg, &strs, want); g != nil {
+		set.Funcs = append(set.Funcs, *g)
+		for len(queue) > 0 { // closures the variables hold
+			fn := queue[0]
+			queue = queue[1:]
+			if s := a.project(fn, roots[fn], roots, &strs, want); s != nil {
+				set.Funcs = append(set.Funcs, *s)
+			}
 		}
 	}
 	if len(set.Funcs) == 0 {
@@ -199,27 +285,115 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	return set
 }
 
+// reachableFromGlobals returns the objects that the package's variables
+// may point to, directly or not: they exist once, not once per call of
+// the function that returns them.
+func (a *state) reachableFromGlobals(pkg *ssa.Package) map[*Object]bool {
+	seen := make(map[*Object]bool)
+	var queue []*Object
+	for _, name := range sortedMembers(pkg) {
+		if g, ok := pkg.Members[name].(*ssa.Global); ok {
+			if obj, ok := a.globals[g.String()]; ok {
+				queue = append(queue, obj)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		obj := queue[0]
+		queue = queue[1:]
+		for k := range obj.layout.size() {
+			for _, loc := range a.nodes[obj.start+nodeID(k)].pts.AppendTo(nil) {
+				if o := a.nodes[loc].obj; o != nil && !seen[o] && o.Kind != ObjFunc {
+					seen[o] = true
+					queue = append(queue, o)
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// staticName names an object that package variables hold, so that every
+// summary that mentions it, and every importer, means the same object.
+func (a *state) staticName(obj *Object) string {
+	if obj.global != "" {
+		return obj.global
+	}
+	p := a.prog.Fset.Position(obj.Site.Pos())
+	return fmt.Sprintf("%s.<%s:%d:%d>", obj.Site.Parent().Pkg.Pkg.Path(), baseName(p.Filename), p.Line, p.Column)
+}
+
+// subObjects gives each pointer leaf of obj an object for what it points
+// to at the call, depth levels down.
+func (a *state) subObjects(r *rootObjects, obj *Object, depth int) {
+	if depth == 0 {
+		return
+	}
+	for k, lf := range obj.layout.leaves {
+		t := pointee(lf.typ)
+		if t == nil {
+			continue
+		}
+		sub := a.newObject(ObjUnknown, nil, t, a.summaryCtx, 0)
+		sub.Label = obj.Label + " (indirect)"
+		a.addLoc(obj.start+nodeID(k), sub.start)
+		r.params = append(r.params, paramObject{obj: sub, kind: facts.SumSub, leaf: k, parent: obj})
+		a.subObjects(r, sub, depth-1)
+	}
+}
+
+// projectGlobals summarizes what the package's variables point to after
+// initialization, as a function of no parameters named globalsName.
+func (a *state) projectGlobals(pkg *ssa.Package, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
+	r := new(rootObjects)
+	for _, name := range sortedMembers(pkg) {
+		if g, ok := pkg.Members[name].(*ssa.Global); ok && token.IsExported(name) {
+			r.params = append(r.params, paramObject{obj: a.globalObject(g), kind: facts.SumGlobal})
+		}
+	}
+	if len(r.params) == 0 {
+		return nil
+	}
+	return a.projectRoots(globalsName(pkg.Pkg.Path()), nil, r, nil, strs, want)
+}
+
+func sortedMembers(pkg *ssa.Package) []string {
+	names := make([]string, 0, len(pkg.Members))
+	for name := range pkg.Members {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
 // project builds the summary of fn from the solution: the objects
 // reachable from its arguments' objects and its results, the edges among
 // them, and the results' targets. Objects that stand for other
 // functions' arguments, globals and functions are left out.
-func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]*rootObjects, strs *facts.Interner) *facts.FuncSummary {
+func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
+	cg := a.cgnodes[cgKey{fn, a.summaryCtx}]
+	return a.projectRoots(summaryName(fn), cg, r, all, strs, want)
+}
+
+// projectRoots builds a summary named name from the root objects r and
+// the results of cg (if any).
+func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*ssa.Function]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
 	foreign := make(map[*Object]bool)
-	for other, ro := range all {
-		if other != fn {
+	for _, ro := range all {
+		if ro != r {
 			for _, po := range ro.params {
 				foreign[po.obj] = true
 			}
 		}
 	}
-	s := &facts.FuncSummary{Name: strs.Intern(summaryName(fn))}
+	s := &facts.FuncSummary{Name: strs.Intern(name)}
 	index := make(map[*Object]int32)
 	var queue []*Object
 	add := func(obj *Object) (int32, bool) {
 		if i, ok := index[obj]; ok {
 			return i, true
 		}
-		if foreign[obj] || obj.Kind == ObjGlobal || obj.Kind == ObjFunc {
+		if foreign[obj] || obj.Kind == ObjFunc {
 			return 0, false
 		}
 		if len(s.Objects) >= facts.MaxSumObjects {
@@ -229,7 +403,28 @@ func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]
 		i := int32(len(s.Objects))
 		index[obj] = i
 		so := facts.SumObject{Kind: facts.SumAlloc, Size: uint32(obj.layout.size()), Type: strs.Intern(types.TypeString(obj.Type, shortQualifier))}
-		if obj.sumType != "" {
+		switch {
+		case obj.Kind == ObjGlobal:
+			so.Kind, so.Site = facts.SumGlobal, strs.Intern(obj.Site.String())
+		case obj.global != "":
+			so.Kind, so.Site = facts.SumGlobal, strs.Intern(obj.global)
+		case a.statics[obj] && obj.Site != nil && obj.Site.Parent() != nil:
+			so.Kind, so.Site = facts.SumGlobal, strs.Intern(a.staticName(obj))
+		}
+		switch {
+		case obj.Kind == ObjClosure && obj.fn != nil:
+			so.Func = strs.Intern(summaryName(obj.fn))
+			want(obj.fn)
+		case obj.sumFunc != "":
+			so.Func = strs.Intern(obj.sumFunc)
+		case obj.Kind == ObjInterface && obj.sumDyn == "":
+			so.Dyn = strs.Intern(types.TypeString(obj.Type, nil))
+		case obj.sumDyn != "":
+			so.Dyn = strs.Intern(obj.sumDyn)
+		}
+		if so.Kind == facts.SumGlobal {
+			so.Type = strs.Intern(types.TypeString(obj.Type, shortQualifier))
+		} else if obj.sumType != "" {
 			so.Type, so.Site = strs.Intern(obj.sumType), strs.Intern(obj.sumSite)
 		} else if obj.Site != nil {
 			if p := a.prog.Fset.Position(obj.Site.Pos()); p.IsValid() {
@@ -241,14 +436,16 @@ func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]
 		return i, true
 	}
 	for _, po := range r.params {
-		i, _ := add(po.obj)
+		i, ok := add(po.obj)
+		if !ok {
+			continue
+		}
 		so := &s.Objects[i]
-		so.Kind = po.kind
-		so.Leaf = uint32(po.leaf)
-		if po.kind == facts.SumParam {
-			so.Param = uint16(po.param)
-		} else {
-			so.Parent = index[po.parent]
+		switch po.kind {
+		case facts.SumParam:
+			so.Kind, so.Leaf, so.Param = po.kind, uint32(po.leaf), uint16(po.param)
+		case facts.SumSub:
+			so.Kind, so.Leaf, so.Parent = po.kind, uint32(po.leaf), index[po.parent]
 		}
 	}
 	target := func(loc nodeID) (int32, uint32, bool) {
@@ -259,8 +456,7 @@ func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]
 		i, ok := add(obj)
 		return i, uint32(loc - obj.start), ok
 	}
-	cg := a.cgnodes[cgKey{fn, a.summaryCtx}]
-	for leaf := range a.size(fn.Signature.Results()) {
+	for leaf := range a.resultSize(cg) {
 		for _, loc := range a.nodes[cg.results+nodeID(leaf)].pts.AppendTo(nil) {
 			if to, off, ok := target(nodeID(loc)); ok {
 				s.Results = append(s.Results, facts.SumEdge{From: -1, FromOff: uint32(leaf), To: to, ToOff: off})
@@ -295,18 +491,35 @@ func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]
 // applySummary instantiates the summary of fn at a call site: objects
 // for what the arguments point to are the arguments' targets, what the
 // call allocates is a new object per call site, and the edges become
-// stores. recv is the boxed receiver of an interface call, or nil.
-func (a *state) applySummary(site *callSite, fn *ssa.Function, recv *Object, ref summaryRef) {
+// stores. recv is the boxed receiver of an interface call, or the
+// closure object of a closure call, or nil; sig is the callee's type.
+func (a *state) applySummary(site *callSite, name string, sig *types.Signature, recv *Object, ref summaryRef) {
 	s := ref.fn
 	nodes := make([]nodeID, len(s.Objects)) // a node pointing to each object
 	args := site.args
+	// What the call allocates is keyed by the call site, or by the
+	// summary for the variables of a package (no caller).
+	var key any = site.instr
+	var ctx *Context
+	tag := 0
+	if site.caller != nil {
+		ctx, tag = site.caller.ctx, site.at.tag
+	} else {
+		key = name
+	}
 	for i, so := range s.Objects {
 		n := a.newNodes(unsafePointer, nil)
 		nodes[i] = n
 		switch so.Kind {
 		case facts.SumParam:
 			param, leaf := int(so.Param), nodeID(so.Leaf)
-			if recv != nil {
+			switch {
+			case param == facts.EnvParam:
+				if recv != nil && recv.Kind == ObjClosure {
+					a.addLoc(n, recv.start)
+				}
+				continue
+			case recv != nil && recv.Kind == ObjInterface:
 				if param == 0 {
 					a.copyEdge(recv.start+leaf, n)
 					continue
@@ -320,15 +533,36 @@ func (a *state) applySummary(site *callSite, fn *ssa.Function, recv *Object, ref
 			if so.Parent >= 0 && int(so.Parent) < i {
 				a.addCons(nodes[so.Parent], loadCons{dst: n, off: int(so.Leaf), size: 1})
 			}
+		case facts.SumGlobal:
+			obj := a.namedGlobal(ref.set.Str(so.Site), int(so.Size))
+			obj.sumFunc, obj.sumDyn = ref.set.Str(so.Func), ref.set.Str(so.Dyn)
+			switch {
+			case obj.sumFunc != "" && obj.Kind == ObjUnknown:
+				obj.Kind = ObjClosure
+			case obj.sumDyn != "" && obj.Kind == ObjUnknown:
+				obj.Kind = ObjInterface
+			}
+			if obj.sumType == "" {
+				obj.sumType = ref.set.Str(so.Type)
+			}
+			a.addLoc(n, obj.start)
 		case facts.SumAlloc:
 			// A new object per call site, context, iteration tag and
 			// summary object.
-			k := allocKey{site.instr, site.caller.ctx, (i+1)*2 + site.at.tag}
+			k := allocKey{key, ctx, (i+1)*2 + tag}
 			obj, ok := a.allocs[k]
 			if !ok {
-				obj = a.newObject(ObjUnknown, nil, opaqueType(int(so.Size)), site.caller.ctx, 0)
-				obj.Label = ref.set.Str(so.Type) + " made by " + facts.ShortName(fn.String())
+				kind := ObjUnknown
+				switch {
+				case so.Func != 0:
+					kind = ObjClosure
+				case so.Dyn != 0:
+					kind = ObjInterface
+				}
+				obj = a.newObject(kind, nil, opaqueType(int(so.Size)), ctx, 0)
+				obj.Label = ref.set.Str(so.Type) + " made by " + facts.ShortName(name)
 				obj.sumType, obj.sumSite = ref.set.Str(so.Type), ref.set.Str(so.Site)
+				obj.sumFunc, obj.sumDyn = ref.set.Str(so.Func), ref.set.Str(so.Dyn)
 				a.allocs[k] = obj
 			}
 			a.addLoc(n, obj.start)
@@ -347,14 +581,51 @@ func (a *state) applySummary(site *callSite, fn *ssa.Function, recv *Object, ref
 			a.addCons(nodes[e.From], storeCons{src: at(e.To, e.ToOff), off: int(e.FromOff), size: 1})
 		}
 	}
-	if site.result >= 0 {
-		size := a.size(fn.Signature.Results())
+	if site.result >= 0 && sig != nil {
+		size := a.size(sig.Results())
 		for _, e := range s.Results {
 			if inRange(e.To, nodes) && int(e.FromOff) < size {
 				a.copyEdge(at(e.To, e.ToOff), site.result+nodeID(e.FromOff))
 			}
 		}
 	}
+}
+
+// callSummarized calls the closure or method that an object made by a
+// summarized call stands for, through its summary.
+func (a *state) callSummarized(site *callSite, name string, recv *Object) {
+	ref, ok := a.summaries.lookupName(name)
+	if !ok || site.spawn != nil && !a.summaryMode {
+		a.stats.External++
+		return
+	}
+	a.stats.External++
+	a.stats.Summarized++
+	a.applySummary(site, name, site.instr.Common().Signature(), recv, ref)
+}
+
+// methodName is the SSA name of method m of a dynamic type named t.
+func methodName(t, m string) string { return "(" + t + ")." + m }
+
+// namedGlobal returns the object of a package-level variable known by
+// name only, from a summary; an importer that names the variable itself
+// (an exported one) gets the same object from globalObject.
+func (a *state) namedGlobal(name string, size int) *Object {
+	if obj, ok := a.globals[name]; ok {
+		return obj
+	}
+	obj := a.newObject(ObjUnknown, nil, opaqueType(size), nil, 0)
+	obj.Label = "variable " + facts.ShortName(name)
+	obj.global = name
+	a.globals[name] = obj
+	return obj
+}
+
+func (a *state) resultSize(cg *cgnode) int {
+	if cg == nil {
+		return 0
+	}
+	return a.size(cg.fn.Signature.Results())
 }
 
 func inRange(i int32, nodes []nodeID) bool { return i >= 0 && int(i) < len(nodes) }
@@ -378,9 +649,14 @@ func DescribeSummary(set *facts.PointerSummaries, s *facts.FuncSummary) string {
 		o := s.Objects[i]
 		switch o.Kind {
 		case facts.SumParam:
+			if o.Param == facts.EnvParam {
+				return "env"
+			}
 			return fmt.Sprintf("*p%d.%d", o.Param, o.Leaf)
 		case facts.SumSub:
 			return fmt.Sprintf("*(o%d+%d)", o.Parent, o.Leaf)
+		case facts.SumGlobal:
+			return set.Str(o.Site)
 		}
 		return fmt.Sprintf("new(%s)@%s", set.Str(o.Type), set.Str(o.Site))
 	}

@@ -30,4 +30,31 @@ func main() {
 
 	x, y := lib.Pair()
 	pta.NoAlias(x, y)
+
+	more()
+}
+
+func more() {
+	a := new(int)
+
+	g := lib.Box(a)
+	pta.MayAlias(g.Get(), a) // a method of an unexported type, through its summary
+
+	get := lib.GetterFunc(a)
+	pta.MayAlias(get(), a) // a closure made in lib
+
+	t := lib.New()
+	set := lib.Setter(t)
+	b := new(int)
+	set(b)
+	pta.MayAlias(t.P, b)
+
+	pta.MayAlias(lib.Current(), lib.Current()) // one variable, whoever asks
+	pta.MayAlias(lib.DefaultPtr(), lib.Default)
+	pta.NoAlias(lib.Current(), lib.DefaultPtr())
+
+	m, ch, s := lib.Index(a)
+	pta.MayAlias(m["x"], a)
+	pta.MayAlias(<-ch, a)
+	pta.MayAlias(s[0], a)
 }

@@ -34,3 +34,42 @@ func (t *T) Next() *T { return t.next }
 
 // Pair returns two fresh objects.
 func Pair() (*T, *T) { return New(), New() }
+
+// Getter is implemented by an unexported type that Box hands out.
+type Getter interface{ Get() *int }
+
+type box struct{ p *int }
+
+func (b *box) Get() *int { return b.p }
+
+// Box returns an interface whose dynamic type importers cannot name.
+func Box(p *int) Getter { return &box{p} }
+
+// Getter returns a closure over its argument.
+func GetterFunc(p *int) func() *int {
+	return func() *int { return p }
+}
+
+// Setter returns a closure that stores into what its argument points to.
+func Setter(t *T) func(*int) {
+	return func(q *int) { t.P = q }
+}
+
+// Default is a package-level variable that Current returns.
+var Default = &T{}
+
+// current is unexported: importers know it only through summaries.
+var current = &T{}
+
+// Current returns the unexported variable.
+func Current() *T { return current }
+
+// DefaultPtr returns the exported one.
+func DefaultPtr() *T { return Default }
+
+// Index builds a map, a channel and a slice that hold its argument.
+func Index(p *int) (map[string]*int, chan *int, []*int) {
+	ch := make(chan *int, 1)
+	ch <- p
+	return map[string]*int{"k": p}, ch, []*int{p}
+}
