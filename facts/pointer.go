@@ -46,10 +46,10 @@ type SumObjectKind uint8
 
 // The kinds of summary objects.
 const (
-	SumParam SumObjectKind = iota + 1 // what leaf Leaf of parameter Param points to at the call
-	SumSub                            // what leaf Leaf of object Parent points to at the call
-	SumAlloc                          // an object the call allocates (anew at each call site)
-	SumGlobal                         // the package-level variable named by Site
+	SumParam  SumObjectKind = iota + 1 // what leaf Leaf of parameter Param points to at the call
+	SumSub                             // what leaf Leaf of object Parent points to at the call
+	SumAlloc                           // an object the call allocates (anew at each call site)
+	SumGlobal                          // the package-level variable named by Site
 )
 
 // EnvParam is the Param of the SumParam object that stands for a
