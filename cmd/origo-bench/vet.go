@@ -69,8 +69,8 @@ func benchVet(args []string) error {
 			start := time.Now()
 			err := cmd.Run()
 			walls[i] = append(walls[i], time.Since(start))
-			if err != nil && strings.Contains(out.String(), "panic") {
-				return fmt.Errorf("%s panicked:\n%s", tool.name, out)
+			if o := out.String(); strings.Contains(o, "panic: ") || strings.Contains(o, "internal error in") {
+				return fmt.Errorf("%s crashed or failed inside:\n%s", tool.name, lastLines(o, 40))
 			}
 			us, err := readUnits(log)
 			if err != nil {
@@ -103,6 +103,11 @@ func benchVet(args []string) error {
 		fmt.Printf("  %-50s %10s %6dMB facts %d bytes\n", u.Package, round(u.Wall), u.MaxRSSKB/1024, u.FactsBytes)
 	}
 	return nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 func readUnits(name string) ([]unit, error) {

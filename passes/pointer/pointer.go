@@ -116,6 +116,7 @@ type state struct {
 	summaryMode bool             // computing summaries: goroutines are calls
 	summaryCtx  *Context         // the context of the summarized functions
 	statics     map[*Object]bool // objects the package's variables hold (see reachableFromGlobals)
+	pkgPath     string           // the package being summarized
 }
 
 func newState(prog *ssa.Program, opts Options) *state {

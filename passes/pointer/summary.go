@@ -195,6 +195,7 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	// sites so that a function calling a constructor twice gets two
 	// objects); goroutines are calls (see connect).
 	a.summaryCtx = a.context(&Origin{Root: "summary"}, [2]ssa.CallInstruction{})
+	a.pkgPath = ir.Pkg.Pkg.Path()
 	a.applyGlobals()
 	if init := ir.Pkg.Func("init"); init != nil {
 		a.cgnodeFor(init, a.summaryCtx) // what the variables hold
@@ -320,7 +321,7 @@ func (a *state) staticName(obj *Object) string {
 		return obj.global
 	}
 	p := a.prog.Fset.Position(obj.Site.Pos())
-	return fmt.Sprintf("%s.<%s:%d:%d>", obj.Site.Parent().Pkg.Pkg.Path(), baseName(p.Filename), p.Line, p.Column)
+	return fmt.Sprintf("%s.<%s:%d:%d:%s:%s>", a.pkgPath, baseName(p.Filename), p.Line, p.Column, obj.Kind, types.TypeString(obj.Type, nil))
 }
 
 // subObjects gives each pointer leaf of obj an object for what it points
@@ -408,7 +409,7 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 			so.Kind, so.Site = facts.SumGlobal, strs.Intern(obj.Site.String())
 		case obj.global != "":
 			so.Kind, so.Site = facts.SumGlobal, strs.Intern(obj.global)
-		case a.statics[obj] && obj.Site != nil && obj.Site.Parent() != nil:
+		case a.statics[obj] && obj.Site != nil:
 			so.Kind, so.Site = facts.SumGlobal, strs.Intern(a.staticName(obj))
 		}
 		switch {
