@@ -73,3 +73,21 @@ func Index(p *int) (map[string]*int, chan *int, []*int) {
 	ch <- p
 	return map[string]*int{"k": p}, ch, []*int{p}
 }
+
+// Apply calls f with p: a call of a function argument, which summaries
+// do not carry yet.
+func Apply(f func(*int), p *int) { f(p) }
+
+// Method returns a bound method value, a closure made by a wrapper that
+// summaries do not describe yet.
+func (t *T) Method() func() *int { return t.GetP }
+
+// Unexported variables are reached through summaries only: a store into
+// one by a function is not carried yet.
+var sink *int
+
+// Keep stores p in an unexported variable.
+func Keep(p *int) { sink = p }
+
+// Kept returns it.
+func Kept() *int { return sink }
