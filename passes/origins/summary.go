@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/internal/scc"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -170,42 +171,24 @@ func (a *state) successors(fn *ssa.Function) []*ssa.Function {
 // components returns the strongly connected components of the call and
 // spawn graph in reverse topological order: callees before callers.
 func (a *state) components() [][]*ssa.Function {
-	index := make(map[*ssa.Function]int)
-	low := make(map[*ssa.Function]int)
-	onStack := make(map[*ssa.Function]bool)
-	var stack []*ssa.Function
-	var out [][]*ssa.Function
-	var strong func(v *ssa.Function)
-	strong = func(v *ssa.Function) {
-		index[v] = len(index)
-		low[v] = index[v]
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, w := range a.successors(v) {
-			if _, seen := index[w]; !seen {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			top := len(stack) - 1
-			for stack[top] != v {
-				top--
-			}
-			scc := slices.Clone(stack[top:])
-			for _, w := range scc {
-				onStack[w] = false
-			}
-			stack = stack[:top]
-			out = append(out, scc)
-		}
+	index := make(map[*ssa.Function]int, len(a.funcs))
+	for i, fn := range a.funcs {
+		index[fn] = i
 	}
-	for _, fn := range a.funcs {
-		if _, seen := index[fn]; !seen {
-			strong(fn)
+	succs := func(v int) []int {
+		var out []int
+		for _, w := range a.successors(a.funcs[v]) {
+			out = append(out, index[w])
 		}
+		return out
+	}
+	var out [][]*ssa.Function
+	for _, comp := range scc.Components(len(a.funcs), succs) {
+		fns := make([]*ssa.Function, len(comp))
+		for i, v := range comp {
+			fns[i] = a.funcs[v]
+		}
+		out = append(out, fns)
 	}
 	return out
 }

@@ -235,6 +235,10 @@ func atomicOp(fn *ssa.Function) (write, ok bool) {
 // origins whose goroutines reach each function through calls.
 func (a *state) computeReaching() {
 	a.reaching = make(map[*cgnode][]*Origin)
+	index := make(map[*cgnode]int, len(a.cgList))
+	for i, cg := range a.cgList {
+		index[cg] = i
+	}
 	for _, o := range a.origins {
 		entry := a.originEntry[o]
 		if entry == nil {
@@ -242,10 +246,6 @@ func (a *state) computeReaching() {
 		}
 		var seen intsets.Sparse
 		stack := []*cgnode{entry}
-		index := make(map[*cgnode]int)
-		for i, cg := range a.cgList {
-			index[cg] = i
-		}
 		for len(stack) > 0 {
 			cg := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
