@@ -266,10 +266,17 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 
 	case *ssa.Next:
 		if !instr.IsString {
-			// (ok, key, value) from the map the iterator ranges over.
+			// (ok, key, value) from the map the iterator ranges over; a
+			// key or value the loop does not use has the invalid type.
 			m := instr.Iter.(*ssa.Range).X.Type().Underlying().(*types.Map)
+			tuple := instr.Type().(*types.Tuple)
 			keySize := a.size(m.Key())
-			a.addCons(val(instr.Iter), loadCons{dst: val(instr) + 1, size: keySize + a.size(m.Elem())})
+			if isValid(tuple.At(1).Type()) {
+				a.addCons(val(instr.Iter), loadCons{dst: val(instr) + nodeID(a.layouts.offsetOf(tuple, 1)), size: keySize})
+			}
+			if isValid(tuple.At(2).Type()) {
+				a.addCons(val(instr.Iter), loadCons{dst: val(instr) + nodeID(a.layouts.offsetOf(tuple, 2)), off: keySize, size: a.size(m.Elem())})
+			}
 		}
 
 	case *ssa.Extract:
@@ -324,6 +331,8 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		a.genCall(p, instr, -1, a.spawnInfo(p, facts.SpawnGo, flags, instr.Pos()))
 	}
 }
+
+func isValid(t types.Type) bool { return t != types.Typ[types.Invalid] }
 
 // mergedVal returns the block of v that holds both iteration tags.
 func (a *state) mergedVal(cg *cgnode, v ssa.Value) nodeID {

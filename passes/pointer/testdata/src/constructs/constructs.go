@@ -228,4 +228,23 @@ func main() {
 	conversions()
 	rangeFunc()
 	generics()
+	rangeKeysOnly()
+}
+
+type key struct{ a, b, c *int }
+
+// rangeKeysOnly ranges over a map of multi-leaf keys without using the
+// value, and over its values without the key (regression: a crash on
+// grpc, where the unused part has the invalid type).
+func rangeKeysOnly() {
+	a := new(int)
+	m := map[key]*int{{a: a}: a}
+	for k := range m {
+		pta.MayAlias(k.a, a)
+	}
+	for _, v := range m {
+		pta.MayAlias(v, a)
+	}
+	for range m {
+	}
 }
