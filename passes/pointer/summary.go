@@ -522,7 +522,9 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 				continue
 			case recv != nil && recv.Kind == ObjInterface:
 				if param == 0 {
-					a.copyEdge(recv.start+leaf, n)
+					if int(leaf) < recv.layout.size() {
+						a.copyEdge(recv.start+leaf, n)
+					}
 					continue
 				}
 				param--
