@@ -111,8 +111,8 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 		}
 	case ObjClosure:
 		for i, fv := range fn.FreeVars {
-			off := obj.start + nodeID(a.layouts.offsetOf(obj.Type, i))
-			a.copyBlock(off, a.valueNode(callee, fv, 0), a.size(fv.Type()))
+			src, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(fv.Type()))
+			a.copyBlock(src, a.valueNode(callee, fv, 0), size)
 		}
 	}
 	for i, arg := range site.args {

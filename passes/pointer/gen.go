@@ -153,6 +153,9 @@ func (a *state) globalObject(g *ssa.Global) *Object {
 // copyBlock adds copy edges for a whole block of n nodes.
 func (a *state) copyBlock(src, dst nodeID, n int) {
 	for i := range n {
+		if !a.fits(src, i) || !a.fits(dst, i) {
+			return
+		}
 		a.copyEdge(src+nodeID(i), dst+nodeID(i))
 	}
 }
@@ -200,8 +203,8 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		obj := a.allocObject(ObjClosure, instr, freeVarsType(fn), ctx, p.tag)
 		obj.fn = fn
 		for i, binding := range instr.Bindings {
-			off := obj.start + nodeID(a.layouts.offsetOf(obj.Type, i))
-			a.copyBlock(val(binding), off, a.size(binding.Type()))
+			dst, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(binding.Type()))
+			a.copyBlock(val(binding), dst, size)
 		}
 		a.addLoc(val(instr), obj.start)
 
@@ -234,8 +237,8 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		a.addCons(val(instr.X), offsetCons{dst: val(instr), off: a.layouts.offsetOf(st, instr.Field)})
 
 	case *ssa.Field:
-		off := a.layouts.offsetOf(instr.X.Type(), instr.Field)
-		a.copyBlock(val(instr.X)+nodeID(off), val(instr), a.size(instr.Type()))
+		src, size := a.part(val(instr.X), a.layouts.offsetOf(instr.X.Type(), instr.Field), a.size(instr.Type()))
+		a.copyBlock(src, val(instr), size)
 
 	case *ssa.IndexAddr:
 		// One element stands for all, at offset 0 of the array object.
@@ -272,16 +275,18 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 			tuple := instr.Type().(*types.Tuple)
 			keySize := a.size(m.Key())
 			if isValid(tuple.At(1).Type()) {
-				a.addCons(val(instr.Iter), loadCons{dst: val(instr) + nodeID(a.layouts.offsetOf(tuple, 1)), size: keySize})
+				dst, size := a.part(val(instr), a.layouts.offsetOf(tuple, 1), keySize)
+				a.addCons(val(instr.Iter), loadCons{dst: dst, size: size})
 			}
 			if isValid(tuple.At(2).Type()) {
-				a.addCons(val(instr.Iter), loadCons{dst: val(instr) + nodeID(a.layouts.offsetOf(tuple, 2)), off: keySize, size: a.size(m.Elem())})
+				dst, size := a.part(val(instr), a.layouts.offsetOf(tuple, 2), a.size(m.Elem()))
+				a.addCons(val(instr.Iter), loadCons{dst: dst, off: keySize, size: size})
 			}
 		}
 
 	case *ssa.Extract:
-		off := a.layouts.offsetOf(instr.Tuple.Type(), instr.Index)
-		a.copyBlock(val(instr.Tuple)+nodeID(off), val(instr), a.size(instr.Type()))
+		src, size := a.part(val(instr.Tuple), a.layouts.offsetOf(instr.Tuple.Type(), instr.Index), a.size(instr.Type()))
+		a.copyBlock(src, val(instr), size)
 
 	case *ssa.Phi:
 		for i, e := range instr.Edges {
@@ -313,8 +318,8 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 
 	case *ssa.Return:
 		for i, r := range instr.Results {
-			off := a.layouts.offsetOf(p.cg.fn.Signature.Results(), i)
-			a.copyBlock(val(r), p.cg.results+nodeID(off), a.size(r.Type()))
+			dst, size := a.part(p.cg.results, a.layouts.offsetOf(p.cg.fn.Signature.Results(), i), a.size(r.Type()))
+			a.copyBlock(val(r), dst, size)
 		}
 
 	case *ssa.Call:
@@ -407,8 +412,8 @@ func (a *state) genSelect(p at, sel *ssa.Select) {
 			a.addCons(ch, storeCons{src: a.val(p, st.Send), size: a.size(elem)})
 			continue
 		}
-		off := a.layouts.offsetOf(tuple, part)
-		a.addCons(ch, loadCons{dst: res + nodeID(off), size: a.size(elem)})
+		dst, size := a.part(res, a.layouts.offsetOf(tuple, part), a.size(elem))
+		a.addCons(ch, loadCons{dst: dst, size: size})
 		part++
 	}
 }

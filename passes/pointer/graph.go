@@ -23,6 +23,7 @@ type node struct {
 	obj    *Object        // non-nil for object leaves
 	typ    types.Type     // the leaf's type
 	queued bool           // on the worklist
+	end    nodeID         // the end of the node's block (see fits)
 }
 
 // ObjectKind says what an abstract object stands for.
@@ -111,6 +112,9 @@ type assertCons struct {
 
 func (c loadCons) solve(a *state, loc nodeID) {
 	for i := range c.size {
+		if !a.fits(c.dst, i) {
+			return
+		}
 		if src, ok := a.within(loc, c.off+i); ok {
 			a.copyEdge(src, c.dst+nodeID(i))
 		}
@@ -119,6 +123,9 @@ func (c loadCons) solve(a *state, loc nodeID) {
 
 func (c storeCons) solve(a *state, loc nodeID) {
 	for i := range c.size {
+		if !a.fits(c.src, i) {
+			return
+		}
 		if dst, ok := a.within(loc, c.off+i); ok {
 			a.copyEdge(c.src+nodeID(i), dst)
 		}
@@ -195,10 +202,36 @@ func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 	}
 	l := a.layouts.of(t)
 	start := nodeID(len(a.nodes))
+	end := start + nodeID(len(l.leaves))
 	for _, lf := range l.leaves {
-		a.nodes = append(a.nodes, &node{obj: obj, typ: lf.typ})
+		a.nodes = append(a.nodes, &node{obj: obj, typ: lf.typ, end: end})
 	}
 	return start
+}
+
+// part returns the node at offset off in the block that starts at base,
+// and how many of the size nodes from there stay in that block; a part
+// that runs past its block (a bug: a size computed from a type that does
+// not match the block's) is counted in Stats.Clamped and cut.
+func (a *state) part(base nodeID, off, size int) (nodeID, int) {
+	room := int(a.nodes[base].end-base) - off
+	if size > room {
+		a.stats.Clamped++
+		size = max(room, 0)
+	}
+	return base + nodeID(off), size
+}
+
+// fits reports whether n+i is in the same block of nodes as n. A
+// constraint that would run past its block (a size computed from a type
+// that does not match the block's, a bug) is cut there and counted in
+// Stats.Clamped, instead of writing into the next value's nodes.
+func (a *state) fits(n nodeID, i int) bool {
+	if int(n) < len(a.nodes) && n+nodeID(i) < a.nodes[n].end {
+		return true
+	}
+	a.stats.Clamped++
+	return false
 }
 
 // nodeLimit is the size (in nodes) past which the analysis of a package

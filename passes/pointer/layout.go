@@ -34,10 +34,6 @@ func (ls *layouts) of(t types.Type) *layout {
 	}
 	l := new(layout)
 	ls.flatten(l, t, "", 0)
-	if len(l.leaves) == 0 {
-		// Zero-size values still need an address of their own.
-		l.leaves = []leaf{{path: "", typ: t}}
-	}
 	ls.m.Set(t, l)
 	return l
 }
@@ -48,6 +44,7 @@ const maxDepth = 8
 
 func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 	top := depth == 0
+	before := len(l.leaves)
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
 		if depth > maxDepth {
@@ -60,13 +57,11 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 			}
 			ls.flatten(l, f.Type(), path+"."+f.Name(), depth+1)
 		}
-		return
 	case *types.Array:
 		if depth > maxDepth {
 			break
 		}
 		ls.flatten(l, u.Elem(), path+"[*]", depth+1)
-		return
 	case *types.Tuple:
 		for i := range u.Len() {
 			if top {
@@ -74,9 +69,14 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 			}
 			ls.flatten(l, u.At(i).Type(), fmt.Sprintf("%s#%d", path, i), depth+1)
 		}
-		return
 	}
-	l.leaves = append(l.leaves, leaf{path: path, typ: t})
+	// A leaf type, or one deeper than maxDepth, is one leaf; so is an
+	// empty struct or tuple, at any depth, so that the size of a type is
+	// the same alone and inside another (a struct{} channel element in a
+	// select's tuple must take the node its load fills).
+	if len(l.leaves) == before {
+		l.leaves = append(l.leaves, leaf{path: path, typ: t})
+	}
 }
 
 // offsetOf returns the offset of field or tuple part i of t.

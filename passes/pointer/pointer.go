@@ -35,6 +35,7 @@ type Stats struct {
 	ExternalSpawns                     int // goroutines whose entry has no body here
 	Unsafe                             int // conversions between unsafe.Pointer and *T
 	OutOfBounds                        int // field offsets outside their object (type punning)
+	Clamped                            int // constraints cut at the end of their block: a bug, see fits
 	// Overflow is set when the package was too large for an origin per
 	// goroutine: the goroutines found after the budget share two origins.
 	Overflow bool

@@ -56,6 +56,9 @@ func checkAssertions(t *testing.T, dir string, patterns ...string) {
 		if !ok || r.Err != nil {
 			continue
 		}
+		if res.Stats.Clamped > 0 {
+			t.Errorf("%s: %d constraints ran past their blocks", r.Pass.Pkg.Path(), res.Stats.Clamped)
+		}
 		ir := r.Pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 		fset := r.Pass.Fset
 		for _, fn := range ir.SrcFuncs {

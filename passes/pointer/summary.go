@@ -210,8 +210,8 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 			env := a.newObject(ObjUnknown, nil, freeVarsType(fn), a.summaryCtx, 0)
 			env.Label = "variables of " + fn.Name()
 			for i, fv := range fn.FreeVars {
-				off := env.start + nodeID(a.layouts.offsetOf(env.Type, i))
-				a.copyBlock(off, a.valueNode(cg, fv, 0), a.size(fv.Type()))
+				src, size := a.part(env.start, a.layouts.offsetOf(env.Type, i), a.size(fv.Type()))
+				a.copyBlock(src, a.valueNode(cg, fv, 0), size)
 			}
 			r.params = append(r.params, paramObject{obj: env, kind: facts.SumParam, param: facts.EnvParam})
 		}

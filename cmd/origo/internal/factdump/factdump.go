@@ -45,6 +45,9 @@ var Analyzer = &analysis.Analyzer{
 const Category = "dump"
 
 func run(pass *analysis.Pass) (any, error) {
+	if len(pass.Files) == 0 {
+		return struct{}{}, nil
+	}
 	switch Mode {
 	case "origins":
 		dumpOrigins(pass)
@@ -101,7 +104,10 @@ func packagePos(pass *analysis.Pass) token.Pos {
 	if len(userFiles) > 0 {
 		return userFiles[0].Package
 	}
-	return pass.Files[0].Package
+	if len(pass.Files) > 0 {
+		return pass.Files[0].Package
+	}
+	return token.NoPos // a package with no files here (its files are all excluded)
 }
 
 // objName names a function or method as "F" or "T.M".
@@ -178,6 +184,6 @@ func dumpPointer(pass *analysis.Pass) {
 	}
 	st := res.Stats
 	pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category, Message: fmt.Sprintf(
-		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls (%d summarized), %d shared locations",
-		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(res.Shared()))})
+		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls (%d summarized), %d shared locations, %d clamped",
+		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(res.Shared()), st.Clamped)})
 }

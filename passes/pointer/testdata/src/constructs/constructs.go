@@ -229,6 +229,7 @@ func main() {
 	rangeFunc()
 	generics()
 	rangeKeysOnly()
+	selectEmpty(make(chan struct{}), make(chan *int, 1))
 }
 
 type key struct{ a, b, c *int }
@@ -246,5 +247,19 @@ func rangeKeysOnly() {
 		pta.MayAlias(v, a)
 	}
 	for range m {
+	}
+}
+
+// selectEmpty receives a struct{} in the last case of a select
+// (regression: an empty struct had no node inside the select's tuple
+// and the load ran past its block; crashed on net/http).
+func selectEmpty(done chan struct{}, ch chan *int) {
+	a := new(int)
+	ch <- a
+	select {
+	case v := <-ch:
+		pta.MayAlias(v, a)
+	case e := <-done:
+		_ = e
 	}
 }
