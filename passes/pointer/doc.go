@@ -58,8 +58,12 @@
 // generic, in a package that is not a direct import, assembly, cgo) is
 // opaque: its results point to fresh unknown objects and the function
 // values given to it may be called, with unknown arguments. Summaries do
-// not yet carry memory accesses, goroutines started, calls of function
-// arguments, globals, or the dynamic types of interfaces they return.
+// not yet carry memory accesses, locks, goroutines started, calls of
+// function arguments (callbacks, range-over-func iterators), bound method
+// values made in another package, or stores into unexported variables
+// that another function reads back (testdata/src/xpkg/knownfn pins them).
+// A box made in another package is known by its dynamic type's name: an
+// assertion to any interface accepts it.
 // unsafe.Pointer conversions keep the pointer and distrust its type;
 // reflection is not modeled. Stats counts each of these.
 package pointer

@@ -168,6 +168,17 @@ func (c assertCons) solve(a *state, loc nodeID) {
 	if obj == nil || obj.start != loc || obj.Kind != ObjInterface {
 		return
 	}
+	if obj.sumDyn != "" {
+		// A box made in another package: its dynamic type is known by
+		// name only. Any interface may hold it (we cannot check its
+		// methods); a concrete type must have the same name.
+		if c.isIface {
+			a.addLoc(c.dst, loc)
+		} else if types.TypeString(c.typ, nil) == obj.sumDyn {
+			a.copyBlock(loc, c.dst, min(obj.layout.size(), a.size(c.typ)))
+		}
+		return
+	}
 	if c.isIface {
 		if types.Implements(obj.Type, c.typ.Underlying().(*types.Interface)) {
 			a.addLoc(c.dst, loc)

@@ -32,6 +32,7 @@ func main() {
 	pta.NoAlias(x, y)
 
 	more()
+	boundary()
 }
 
 func more() {
@@ -57,4 +58,25 @@ func more() {
 	pta.MayAlias(m["x"], a)
 	pta.MayAlias(<-ch, a)
 	pta.MayAlias(s[0], a)
+}
+
+// boundary asserts constructs whose values come from lib.
+func boundary() {
+	a := new(int)
+	ch := lib.Feed(a)
+	select {
+	case v := <-ch:
+		pta.MayAlias(v, a)
+	default:
+	}
+	for v := range ch {
+		pta.MayAlias(v, a)
+	}
+	pta.MayAlias((*int)(lib.AsPtr(a)), a)
+	pta.MayAlias(lib.Any(a).(*int), a)
+	var got *int
+	for v := range lib.Seq(a) {
+		got = v
+	}
+	pta.MissedAlias(got, a) // the iterator calls its yield argument: a callback (see knownfn)
 }

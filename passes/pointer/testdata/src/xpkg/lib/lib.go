@@ -91,3 +91,24 @@ func Keep(p *int) { sink = p }
 
 // Kept returns it.
 func Kept() *int { return sink }
+
+// Feed returns a channel that holds p.
+func Feed(p *int) <-chan *int {
+	ch := make(chan *int, 1)
+	ch <- p
+	return ch
+}
+
+// Ptr is a named pointer type, for conversions across the boundary.
+type Ptr *int
+
+// AsPtr converts.
+func AsPtr(p *int) Ptr { return Ptr(p) }
+
+// Any boxes p.
+func Any(p *int) any { return p }
+
+// Seq yields p: a range-over-func iterator made in lib.
+func Seq(p *int) func(func(*int) bool) {
+	return func(yield func(*int) bool) { yield(p) }
+}
