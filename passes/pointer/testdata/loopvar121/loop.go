@@ -1,7 +1,7 @@
 // Package main captures a loop variable in goroutines started in the loop.
 package main
 
-import "loopvar/pta"
+import "pta"
 
 func main() {
 	for _, x := range []int{1, 2, 3} {

@@ -1,3 +1,7 @@
 module loopvar
 
 go 1.22
+
+require pta v0.0.0
+
+replace pta => ../src/pta

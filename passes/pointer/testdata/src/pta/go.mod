@@ -1,0 +1,3 @@
+module pta
+
+go 1.21
