@@ -9,8 +9,6 @@ import (
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 )
 
-func flagCommandLine() *flag.FlagSet { return flag.CommandLine }
-
 // dumpValue is the -dump flag: it selects the facts that factdump reports.
 type dumpValue struct{}
 

@@ -21,6 +21,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"strings"
 
@@ -36,7 +37,7 @@ var suite = []*analysis.Analyzer{
 
 func main() {
 	if invokedByVet(os.Args[1:]) {
-		registerDumpFlag(flagCommandLine())
+		registerDumpFlag(flag.CommandLine)
 		unitchecker.Main(suite...) // does not return
 	}
 	os.Exit(standalone(os.Args[1:], os.Stdout, os.Stderr))

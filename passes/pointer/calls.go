@@ -27,7 +27,7 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 		if spawn == nil && a.genSpawner(p, instr, v) {
 			return
 		}
-		a.callTarget(site, a.funcObject(v))
+		a.connect(site, v, a.funcObject(v))
 		return
 	}
 	a.addCons(a.val(p, call.Value), callCons{site})
@@ -55,11 +55,6 @@ func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function
 	}
 	a.addCons(a.val(p, arg), callCons{site})
 	return true
-}
-
-// callTarget connects a call site to one function or closure it may call.
-func (a *state) callTarget(site *callSite, obj *Object) {
-	a.connect(site, obj.fn, obj)
 }
 
 // invokeTarget connects an interface method call to the method of one

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -75,7 +76,7 @@ func (a *state) cgnodeFor(fn *ssa.Function, ctx *Context) *cgnode {
 	a.cgnodes[k] = cg
 	a.cgList = append(a.cgList, cg)
 	cg.results = a.newNodes(fn.Signature.Results(), nil)
-	cg.loop = loopsOf(fn)
+	cg.loop = loops.Components(fn)
 	a.genFunc(cg)
 	return cg
 }

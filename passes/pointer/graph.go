@@ -145,7 +145,7 @@ func (c callCons) solve(a *state, loc nodeID) {
 	}
 	switch {
 	case obj.fn != nil:
-		a.callTarget(c.site, obj)
+		a.connect(c.site, obj.fn, obj)
 	case obj.sumFunc != "":
 		a.callSummarized(c.site, obj.sumFunc, obj)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/internal/guard"
-	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/analysis"
@@ -325,6 +324,3 @@ func (r *Result) OriginsOf(fn *ssa.Function) []*Origin {
 	}
 	return out
 }
-
-// loopsOf is the loop information of a function (shared with origins).
-var loopsOf = loops.Components
