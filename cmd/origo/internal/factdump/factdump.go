@@ -142,7 +142,8 @@ func dumpPointer(pass *analysis.Pass) {
 		}
 		pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: msg})
 	}
-	for _, sh := range res.Shared() {
+	shared := res.Shared() // grouped anew at each call
+	for _, sh := range shared {
 		// One line per place and location: who reads and who writes.
 		type place struct {
 			pos   token.Pos
@@ -185,5 +186,5 @@ func dumpPointer(pass *analysis.Pass) {
 	st := res.Stats
 	pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category, Message: fmt.Sprintf(
 		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls (%d summarized), %d shared locations, %d clamped",
-		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(res.Shared()), st.Clamped)})
+		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(shared), st.Clamped)})
 }
