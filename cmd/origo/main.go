@@ -25,6 +25,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -33,6 +34,7 @@ import (
 // suite is every analyzer that the command runs.
 var suite = []*analysis.Analyzer{
 	factdump.Analyzer,
+	race.Analyzer,
 }
 
 func main() {

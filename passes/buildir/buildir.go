@@ -5,7 +5,7 @@ import (
 	"go/types"
 	"reflect"
 
-	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"

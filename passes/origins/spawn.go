@@ -22,7 +22,7 @@ type Spawner struct {
 // SpawnerOf reports whether fn is a library function that starts
 // goroutines running one of its arguments, and how.
 func SpawnerOf(fn *ssa.Function) (Spawner, bool) {
-	sp, ok := spawners[qualifiedName(fn)]
+	sp, ok := spawners[QualifiedName(fn)]
 	return sp, ok
 }
 
@@ -47,9 +47,9 @@ var spawners = map[string]Spawner{
 	"testing.F.Fuzz":                         {Kind: facts.SpawnFuzz, Arg: 1},
 }
 
-// qualifiedName returns "pkgpath.Func" or "pkgpath.Type.Method" for a
+// QualifiedName returns "pkgpath.Func" or "pkgpath.Type.Method" for a
 // declared function, or "".
-func qualifiedName(fn *ssa.Function) string {
+func QualifiedName(fn *ssa.Function) string {
 	obj := funcObject(fn)
 	if obj == nil || obj.Pkg() == nil {
 		return ""
@@ -125,7 +125,7 @@ func CallsParallel(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
-				if callee := call.Call.StaticCallee(); callee != nil && qualifiedName(callee) == "testing.T.Parallel" {
+				if callee := call.Call.StaticCallee(); callee != nil && QualifiedName(callee) == "testing.T.Parallel" {
 					return true
 				}
 			}
@@ -136,4 +136,4 @@ func CallsParallel(fn *ssa.Function) bool {
 
 // isOnceDo reports whether fn is sync.Once.Do, which calls its argument
 // at most once.
-func isOnceDo(fn *ssa.Function) bool { return qualifiedName(fn) == "sync.Once.Do" }
+func isOnceDo(fn *ssa.Function) bool { return QualifiedName(fn) == "sync.Once.Do" }

@@ -75,6 +75,10 @@ func (a *state) connect(site *callSite, fn *ssa.Function, obj *Object) {
 	default:
 		callee := a.cgnodeFor(fn, a.calleeContext(site.caller.ctx, site.instr, fn))
 		a.bind(site, callee, obj)
+		k := siteKey{site.caller.ctx.Origin, site.instr}
+		if !slices.Contains(a.calls[k], fn) {
+			a.calls[k] = append(a.calls[k], fn)
+		}
 		if a.ciContext != nil && !slices.Contains(a.callees[site.caller], callee) {
 			a.callees[site.caller] = append(a.callees[site.caller], callee)
 		}
@@ -142,6 +146,10 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 		callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
 		a.originEntry[o] = callee
 		a.bind(site, callee, obj)
+		k := siteKey{site.caller.ctx.Origin, site.instr}
+		if !slices.Contains(a.spawns[k], o) {
+			a.spawns[k] = append(a.spawns[k], o)
+		}
 	}
 }
 

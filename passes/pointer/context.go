@@ -161,7 +161,7 @@ const originBudget = 400_000
 // maxOrigins bounds the origins of a package, for the same reason: every
 // origin re-analyzes what it reaches, and objects that flow between
 // origins through globals make the points-to sets of all of them grow.
-const maxOrigins = 32
+const maxOrigins = 1024
 
 // overflowOrigin returns one of the two origins shared by every
 // goroutine found after the budget was spent.

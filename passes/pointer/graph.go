@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"go/types"
 
-	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )

@@ -181,6 +181,8 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		}
 	case *ssa.MapUpdate:
 		whole(instr.Map, true)
+	case *ssa.Send:
+		whole(instr.Chan, false)
 	case *ssa.Lookup:
 		if _, ok := instr.X.Type().Underlying().(*types.Map); ok {
 			whole(instr.X, false)
@@ -198,6 +200,14 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 			switch callee.Name() {
 			case "delete", "clear":
 				whole(call.Args[0], true)
+			case "close":
+				// Closing a channel races with a send, as the race
+				// detector sees it: close writes the channel, send reads.
+				whole(call.Args[0], true)
+			case "len":
+				if _, ok := call.Args[0].Type().Underlying().(*types.Map); ok {
+					whole(call.Args[0], false)
+				}
 			case "append":
 				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
 					each(call.Args[0], a.size(s.Elem()), true, false)

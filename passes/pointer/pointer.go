@@ -9,7 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
-	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/analysis"
@@ -112,6 +112,12 @@ type state struct {
 
 	overflow [2]*Origin // see overflowOrigin
 
+	// The call graph by origin, for the happens-before and lockset
+	// passes: what each call site calls, and the goroutines it starts.
+	calls     map[siteKey][]*ssa.Function
+	spawns    map[siteKey][]*Origin
+	rootFuncs map[*Origin][]*ssa.Function
+
 	summaries   *Summaries       // of the direct imports' functions
 	summaryMode bool             // computing summaries: goroutines are calls
 	summaryCtx  *Context         // the context of the summarized functions
@@ -132,6 +138,9 @@ func newState(prog *ssa.Program, opts Options) *state {
 		allocs:      make(map[allocKey]*Object),
 		callees:     make(map[*cgnode][]*cgnode),
 		originEntry: make(map[*Origin]*cgnode),
+		calls:       make(map[siteKey][]*ssa.Function),
+		spawns:      make(map[siteKey][]*Origin),
+		rootFuncs:   make(map[*Origin][]*ssa.Function),
 	}
 }
 
@@ -187,6 +196,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 			}
 		}
 		for _, o := range groups[group] {
+			a.rootFuncs[o] = append(a.rootFuncs[o], r.Func)
 			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}))
 			if a.originEntry[o] == nil {
 				a.originEntry[o] = cg
@@ -309,6 +319,65 @@ func (r *Result) PointsTo(v ssa.Value) []Location {
 		locs = append(locs, r.location(nodeID(n)))
 	}
 	return locs
+}
+
+// PointsToIn returns the locations that v may point to when its
+// function runs in origin o, sorted and without duplicates.
+func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
+	if r.a == nil {
+		return nil
+	}
+	var set intsets.Sparse
+	fn := v.Parent()
+	for _, cg := range r.a.cgList {
+		if cg.fn != fn || cg.ctx.Origin != o && r.a.ciContext == nil {
+			continue
+		}
+		for tag := range int8(merged + 1) {
+			if n, ok := cg.values[valueKey{v, tag}]; ok {
+				set.UnionWith(&r.a.nodes[n].pts)
+			}
+		}
+	}
+	var locs []Location
+	for _, n := range set.AppendTo(nil) {
+		locs = append(locs, r.location(nodeID(n)))
+	}
+	return locs
+}
+
+// siteKey is a call site in an origin.
+type siteKey struct {
+	origin *Origin
+	instr  ssa.CallInstruction
+}
+
+// Callees returns the functions with a body here that the call site
+// may call when it runs in origin o, including the function arguments
+// that a function without a body calls back (sync.Once.Do's f).
+func (r *Result) Callees(o *Origin, site ssa.CallInstruction) []*ssa.Function {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.calls[siteKey{o, site}]
+}
+
+// Spawned returns the origins that the site starts when it runs in
+// origin o: a go statement, or a call such as WaitGroup.Go or t.Run.
+func (r *Result) Spawned(o *Origin, site ssa.CallInstruction) []*Origin {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.spawns[siteKey{o, site}]
+}
+
+// RootFuncs returns the functions that root origin o runs, one after
+// the other, in order: the initializer, main, the tests.
+func (r *Result) RootFuncs(o *Origin) []*ssa.Function {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.rootFuncs[o]
 }
 
 // OriginsOf returns the origins in which fn is analyzed.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
-	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"

@@ -47,3 +47,60 @@ func Components(fn *ssa.Function) []int {
 	}
 	return comp
 }
+
+// Order returns fn's blocks in an order for walking its executions
+// straight through: a block after its predecessors outside its loops,
+// and the blocks of each loop together, before the blocks after the
+// loop (reverse postorder alone may put a loop's exit before its body).
+// Within a loop, blocks are in reverse postorder.
+func Order(fn *ssa.Function) []*ssa.BasicBlock {
+	rpo := ReversePostorder(fn)
+	rank := make([]int, len(fn.Blocks))
+	for i := range rank {
+		rank[i] = len(rank) // unreachable blocks last
+	}
+	for i, b := range rpo {
+		rank[b.Index] = i
+	}
+	comps := scc.Components(len(fn.Blocks), func(v int) []int {
+		var out []int
+		for _, s := range fn.Blocks[v].Succs {
+			out = append(out, s.Index)
+		}
+		return out
+	})
+	var order []*ssa.BasicBlock
+	for i := len(comps) - 1; i >= 0; i-- {
+		members := slices.Clone(comps[i])
+		slices.SortFunc(members, func(x, y int) int { return rank[x] - rank[y] })
+		for _, m := range members {
+			if rank[m] < len(rank) {
+				order = append(order, fn.Blocks[m])
+			}
+		}
+	}
+	return order
+}
+
+// ReversePostorder returns fn's reachable blocks in reverse postorder:
+// a block comes after its predecessors, except along back edges.
+func ReversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	var post []*ssa.BasicBlock
+	seen := make([]bool, len(fn.Blocks))
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		seen[b.Index] = true
+		for _, s := range b.Succs {
+			if !seen[s.Index] {
+				visit(s)
+			}
+		}
+		post = append(post, b)
+	}
+	visit(fn.Blocks[0])
+	slices.Reverse(post)
+	return post
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -28,7 +29,7 @@ import (
 var Mode string
 
 // Modes lists the values Mode accepts besides "".
-var Modes = []string{"origins", "pointer"}
+var Modes = []string{"origins", "pointer", "shb"}
 
 // Analyzer reports the facts selected by Mode.
 var Analyzer = &analysis.Analyzer{
@@ -36,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "print the facts origo's passes compute (debugging; see -dump)",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/cmd/origo/internal/factdump",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer, pointer.SummaryAnalyzer},
+	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer, pointer.SummaryAnalyzer, shb.Analyzer},
 	ResultType: reflect.TypeFor[struct{}](),
 }
 
@@ -53,6 +54,8 @@ func run(pass *analysis.Pass) (any, error) {
 		dumpOrigins(pass)
 	case "pointer":
 		dumpPointer(pass)
+	case "shb":
+		dumpSHB(pass)
 	}
 	return struct{}{}, nil
 }
@@ -187,4 +190,44 @@ func dumpPointer(pass *analysis.Pass) {
 	pass.Report(analysis.Diagnostic{Pos: packagePos(pass), Category: Category, Message: fmt.Sprintf(
 		"pointer stats: %d nodes, %d objects, %d functions in context, %d origins, %d external calls (%d summarized), %d shared locations, %d clamped",
 		st.Nodes, st.Objects, st.Functions, st.Origins, st.External, st.Summarized, len(shared), st.Clamped)})
+}
+
+// dumpSHB reports each goroutine's trace: its synchronization events,
+// where they are, and the happens-before edges that leave it.
+func dumpSHB(pass *analysis.Pass) {
+	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	report := func(pos token.Pos, format string, args ...any) {
+		if !pos.IsValid() {
+			pos = packagePos(pass)
+		}
+		pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, t := range hb.Traces {
+		o := t.Origin
+		trunc := ""
+		if t.Truncated {
+			trunc = " (truncated)"
+		}
+		report(o.Site, "trace of %v: %d events, %d loops%s", o, len(t.Events), len(t.Loops), trunc)
+		for _, ev := range t.Events {
+			if ev.Kind == shb.Access || ev.Instr == nil {
+				continue
+			}
+			obj := "?"
+			if ev.Obj >= 0 {
+				obj = hb.Location(ev.Obj).String()
+			}
+			if ev.Kind == shb.Spawn {
+				obj = fmt.Sprint(len(ev.Spawned), " goroutines")
+			}
+			loop := ""
+			if ev.Loop >= 0 {
+				loop = " in a loop"
+			}
+			report(ev.Instr.Pos(), "#%d event %d: %s %s%s", o.ID, ev.ID, shb.Kinds[ev.Kind], obj, loop)
+		}
+		for _, e := range t.Out {
+			report(o.Site, "#%d edge: events before %d happen before #%d from %d", o.ID, e.Before, e.To.Origin.ID, e.At)
+		}
+	}
 }

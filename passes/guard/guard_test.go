@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/passes/internal/guard"
+	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 )
 

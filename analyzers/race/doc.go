@@ -1,0 +1,47 @@
+// Package race defines an Analyzer that reports data races: two
+// goroutines that may access the same memory at the same time, one of
+// them writing, without synchronization that orders them.
+//
+// # Analyzer race
+//
+// race: report data races between goroutines
+//
+// The analyzer works on the goroutines of a package's programs: main
+// and init, each test, benchmark and fuzz target (parallel tests and
+// subtests run concurrently), and in a library, the exported methods of
+// types that carry a sync.Mutex, RWMutex or atomics, which may be called
+// concurrently. Every go statement, and the library calls that start
+// goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
+// t.Run), starts a goroutine; one started in a loop may run concurrently
+// with itself.
+//
+// A pair of accesses is reported when, cheapest test first: the two
+// goroutines may run at the same time; the accesses may touch the same
+// field, element or variable (origin-sensitive pointer analysis); one
+// writes; no happens-before edge of the Go memory model orders them (go
+// statement, channel send/receive/close, WaitGroup, Once); no mutex is
+// held at both; they are not both sync/atomic operations.
+//
+// WRONG: the goroutines increment n together.
+//
+//	var n int
+//	for range 2 {
+//		go func() { n++ }()
+//	}
+//
+// RIGHT: a mutex orders them (or sync/atomic, or a channel).
+//
+//	var mu sync.Mutex
+//	for range 2 {
+//		go func() { mu.Lock(); n++; mu.Unlock() }()
+//	}
+//
+// One report per racy location and pair of goroutines, on one access,
+// with the other as related information. A line comment
+// "//origo:ignore race <reason>" on either access silences the report.
+//
+// Known limits: select statements and sync.Cond order nothing yet;
+// spin loops on atomics are not understood as synchronization; an
+// element of a slice or map stands for all elements, so goroutines
+// writing disjoint elements are reported.
+package race

@@ -1,0 +1,397 @@
+package race
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer reports data races; see the package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:     "race",
+	Doc:      "report data races between goroutines",
+	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
+	Run:      run,
+	Requires: []*analysis.Analyzer{pointer.Analyzer, shb.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	if ptr.Incomplete != "" || len(hb.Traces) == 0 {
+		return nil, nil
+	}
+	guard.Do(pass, "race", func() {
+		c := &checker{pass: pass, ptr: ptr, hb: hb, ignored: ignoredLines(pass)}
+		c.check()
+	})
+	return nil, nil
+}
+
+type checker struct {
+	pass    *analysis.Pass
+	ptr     *pointer.Result
+	hb      *shb.Result
+	ignored map[lineKey]bool
+	reports map[reportKey]*report
+}
+
+// A report is one bug: the racy pairs on one location between the same
+// two goroutine sites, of which the first found is shown.
+type report struct {
+	loc            pointer.Location
+	a, b           pointer.Access
+	locksA, locksB shb.LocksetID
+}
+
+// reportKey groups racy pairs into bugs: the pairs on one location
+// between the same two goroutine sites, and then the reports on one line
+// between them (the variable and the backing array of one append).
+type reportKey struct {
+	what         string
+	line         lineKey
+	siteA, siteB token.Pos
+}
+
+// maxPairs bounds the pairs checked on one location: a location touched
+// everywhere (a logger, a global config) must not make the check square.
+const maxPairs = 10_000
+
+func (c *checker) check() {
+	c.reports = make(map[reportKey]*report)
+	for _, sh := range c.ptr.Shared() {
+		perIter := allocatedInLoop(sh.Loc.Obj)
+		pairs := 0
+		for i, a := range sh.Accesses {
+			for _, b := range sh.Accesses[i+1:] {
+				if a.Origin == b.Origin || !a.Write && !b.Write || a.Atomic && b.Atomic {
+					continue
+				}
+				if pairs++; pairs > maxPairs {
+					break
+				}
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) {
+					continue
+				}
+				if la, lb, ok := c.racy(a, b, perIter); ok {
+					c.add(sh.Loc, a, b, la, lb)
+				}
+			}
+		}
+	}
+	byLine := make(map[reportKey]*report)
+	for k, r := range c.reports {
+		k.what, k.line = "", c.line(r.a.Pos())
+		if old, ok := byLine[k]; !ok || c.better(r, old) {
+			byLine[k] = r
+		}
+	}
+	var reps []*report
+	for _, r := range byLine {
+		reps = append(reps, r)
+	}
+	slices.SortFunc(reps, func(x, y *report) int {
+		return cmp.Or(cmp.Compare(x.a.Pos(), y.a.Pos()), cmp.Compare(x.b.Pos(), y.b.Pos()))
+	})
+	for _, r := range reps {
+		c.report(r)
+	}
+}
+
+// maxEvents bounds the places of one access compared: an access in a
+// helper inlined at many calls.
+const maxEvents = 16
+
+// racy reports whether some execution of a in its goroutine and of b in
+// its goroutine are not ordered by happens-before and hold no common
+// lock, with the locksets of that execution.
+func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID, ok bool) {
+	ta, tb := c.hb.TraceOf(a.Origin), c.hb.TraceOf(b.Origin)
+	if ta == nil || tb == nil {
+		return 0, 0, false
+	}
+	ea, eb := ta.EventsAt(a.Instr), tb.EventsAt(b.Instr)
+	if len(ea) == 0 || len(eb) == 0 {
+		return 0, 0, false // not on a path the trace followed
+	}
+	for _, x := range ea[:min(len(ea), maxEvents)] {
+		for _, y := range eb[:min(len(eb), maxEvents)] {
+			la, lb := ta.Events[x].Locks, tb.Events[y].Locks
+			if c.hb.Locks.Exclusive(la, lb) {
+				continue
+			}
+			if c.hb.HappensBefore(ta, x, tb, y, perIter) || c.hb.HappensBefore(tb, y, ta, x, perIter) {
+				continue
+			}
+			return la, lb, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) {
+	// Put the report on a write, the one holding fewer locks (the one
+	// that forgot), then the earlier; on this package's side.
+	if c.before(b, lb, a, la) {
+		a, b, la, lb = b, a, lb, la
+	}
+	if !c.inPackage(a.Pos()) {
+		a, b, la, lb = b, a, lb, la
+	}
+	if c.ignored[c.line(a.Pos())] || c.ignored[c.line(b.Pos())] {
+		return
+	}
+	k := reportKey{what: describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
+	if k.siteB < k.siteA {
+		k.siteA, k.siteB = k.siteB, k.siteA
+	}
+	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb}
+	if old, ok := c.reports[k]; !ok || c.better(r, old) {
+		c.reports[k] = r
+	}
+}
+
+// better reports whether r is a better report of a bug than old: on a
+// named variable or field rather than an anonymous element, on an access
+// placed earlier by before, against a write rather than a read.
+func (c *checker) better(r, old *report) bool {
+	if nr, no := named(r.loc), named(old.loc); nr != no {
+		return nr
+	}
+	if c.before(r.a, r.locksA, old.a, old.locksA) {
+		return true
+	}
+	if c.before(old.a, old.locksA, r.a, r.locksA) {
+		return false
+	}
+	if r.b.Write != old.b.Write {
+		return r.b.Write
+	}
+	// A total order, so that the choice never depends on map order.
+	return cmp.Or(cmp.Compare(r.b.Pos(), old.b.Pos()), strings.Compare(describe(r.loc), describe(old.loc))) < 0
+}
+
+// named reports whether a location has a name in the source: it is a
+// variable or a field, not an element of a slice or map.
+func named(loc pointer.Location) bool {
+	return loc.Obj.Kind != pointer.ObjSlice && loc.Obj.Kind != pointer.ObjMap
+}
+
+// before orders the accesses a report may sit on: writes first, then
+// fewer locks held, then position.
+func (c *checker) before(a pointer.Access, la shb.LocksetID, b pointer.Access, lb shb.LocksetID) bool {
+	if a.Write != b.Write {
+		return a.Write
+	}
+	if na, nb := c.hb.Locks.Len(la), c.hb.Locks.Len(lb); na != nb {
+		return na < nb
+	}
+	return a.Pos() < b.Pos()
+}
+
+// site identifies where a goroutine was started, its copies as one.
+func site(o *pointer.Origin) token.Pos {
+	if o.Parent == nil {
+		return o.Entry.Pos()
+	}
+	return o.Site
+}
+
+func (c *checker) report(r *report) {
+	what := describe(r.loc)
+	msg := fmt.Sprintf("data race on %s: %s at %s (%s) vs %s at %s (%s); locks held: %s vs %s",
+		what,
+		kind(r.a), c.pos(r.a.Pos()), c.goroutine(r.a.Origin),
+		kind(r.b), c.pos(r.b.Pos()), c.goroutine(r.b.Origin),
+		c.lockNames(r.locksA), c.lockNames(r.locksB))
+	if isMap(r.loc) {
+		msg = "concurrent map access: " + msg
+	}
+	c.pass.Report(analysis.Diagnostic{
+		Pos:      r.a.Pos(),
+		Category: "race",
+		Message:  msg,
+		Related: []analysis.RelatedInformation{{
+			Pos:     r.b.Pos(),
+			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),
+		}},
+	})
+}
+
+func kind(a pointer.Access) string {
+	if call, ok := a.Instr.(*ssa.Call); ok {
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			return "append"
+		}
+	}
+	if a.Write {
+		return "write"
+	}
+	return "read"
+}
+
+func isMap(loc pointer.Location) bool { return loc.Obj.Kind == pointer.ObjMap }
+
+// goroutine describes an origin: where it was started.
+func (c *checker) goroutine(o *pointer.Origin) string {
+	if o.Parent == nil {
+		switch o.Root {
+		case "main", "init":
+			return "main goroutine"
+		case "tests":
+			return "test goroutine"
+		}
+		return o.Root
+	}
+	s := "goroutine started at " + c.pos(o.Site)
+	if o.Multi {
+		s += ", in a loop"
+	}
+	return s
+}
+
+// pos formats a position as file:line, the file's base name.
+func (c *checker) pos(p token.Pos) string {
+	if !p.IsValid() {
+		return "?"
+	}
+	posn := c.pass.Fset.Position(p)
+	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
+}
+
+func (c *checker) lockNames(id shb.LocksetID) string {
+	locs, read := c.hb.Locks.Members(id)
+	var names []string
+	for i, l := range locs {
+		n := c.hb.Locks.Name(l[0])
+		if n == "" {
+			n = describe(c.hb.Location(l[0]))
+		}
+		if read[i] {
+			n += " (read)"
+		}
+		names = append(names, n)
+	}
+	return "{" + strings.Join(names, ", ") + "}"
+}
+
+// describe names a location for a person: a variable, a package
+// variable, or a field of a named type, with its path.
+func describe(loc pointer.Location) string {
+	obj := loc.Obj
+	path := loc.Path()
+	switch site := obj.Site.(type) {
+	case *ssa.Global:
+		return site.Name() + path
+	case *ssa.Alloc:
+		if site.Comment != "" && !strings.Contains(site.Comment, "complit") && site.Comment != "new" && site.Comment != "varargs" && site.Comment != "slicelit" {
+			return site.Comment + path
+		}
+	}
+	qual := func(*types.Package) string { return "" }
+	t := types.TypeString(obj.Type, qual)
+	switch obj.Kind {
+	case pointer.ObjSlice:
+		if obj.Site != nil {
+			t = types.TypeString(obj.Site.Type(), qual)
+		}
+		return "an element of " + t + path
+	case pointer.ObjMap:
+		if obj.Site != nil {
+			t = types.TypeString(obj.Site.Type(), qual)
+		}
+		return "a " + t
+	}
+	if path == "" {
+		return t
+	}
+	return t + path
+}
+
+// allocatedInLoop reports whether the object is made anew in each
+// iteration of a loop: then an access in one iteration does not touch
+// what the next iteration accesses.
+func allocatedInLoop(obj *pointer.Object) bool {
+	instr, ok := obj.Site.(ssa.Instruction)
+	if !ok || instr.Block() == nil {
+		return false
+	}
+	return instr.Block().Index < len(instr.Parent().Blocks) && inLoop(instr.Block())
+}
+
+// inLoop reports whether block b lies on a cycle of its function.
+func inLoop(b *ssa.BasicBlock) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			work = append(work, x.Succs...)
+		}
+	}
+	return false
+}
+
+func (c *checker) inPackage(p token.Pos) bool {
+	if !p.IsValid() {
+		return false
+	}
+	f := c.pass.Fset.File(p)
+	for _, file := range c.pass.Files {
+		if c.pass.Fset.File(file.Pos()) == f {
+			return true
+		}
+	}
+	return false
+}
+
+type lineKey struct {
+	file string
+	line int
+}
+
+func (c *checker) line(p token.Pos) lineKey {
+	posn := c.pass.Fset.Position(p)
+	return lineKey{posn.Filename, posn.Line}
+}
+
+// ignoredLines finds the lines that carry "//origo:ignore race".
+func ignoredLines(pass *analysis.Pass) map[lineKey]bool {
+	out := make(map[lineKey]bool)
+	for _, f := range pass.Files {
+		for _, cg := range f.Comments {
+			for _, cm := range cg.List {
+				if isIgnore(cm) {
+					posn := pass.Fset.Position(cm.Pos())
+					out[lineKey{posn.Filename, posn.Line}] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func isIgnore(cm *ast.Comment) bool {
+	rest, ok := strings.CutPrefix(cm.Text, "//origo:ignore ")
+	if !ok {
+		return false
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	return name == "race"
+}

@@ -1,0 +1,12 @@
+package race_test
+
+import (
+	"testing"
+
+	"github.com/origo-dev/origo/analyzers/race"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestRace(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic")
+}

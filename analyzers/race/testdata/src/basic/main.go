@@ -1,0 +1,330 @@
+// Package basic pairs each happens-before edge and lock form with its
+// race: the racy version carries a want, its race-free twin none.
+package main
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+func main() {
+	goBefore()
+	goAfter()
+	chanHandoff()
+	chanSendFirst()
+	unbuffered()
+	buffered()
+	closeRange()
+	wgJoin()
+	wgAddInside()
+	wgGo()
+	locked()
+	unlocked()
+	deferUnlock()
+	readers()
+	writerUnderRLock()
+	atomics()
+	atomicVsPlain()
+	once()
+	perIteration()
+	sharedCounter()
+	tryLock()
+	lockHelper()
+	mapWrites()
+	appendShared()
+	ignored()
+}
+
+func use(int) {}
+
+// The go statement orders what the parent did before it.
+func goBefore() {
+	x := 0
+	x = 1
+	done := make(chan bool)
+	go func() {
+		use(x)
+		done <- true
+	}()
+	<-done
+}
+
+func goAfter() {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		use(x)
+		done <- true
+	}()
+	x = 1 // want `data race on x: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
+	<-done
+}
+
+// A send happens before the receive that completes.
+func chanHandoff() {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		x = 1
+		done <- true
+	}()
+	<-done
+	use(x)
+}
+
+func chanSendFirst() {
+	x := 0
+	done := make(chan bool, 1)
+	go func() {
+		done <- true
+		x = 1 // want `data race on x`
+	}()
+	<-done
+	use(x)
+}
+
+// A receive from an unbuffered channel happens before the send returns.
+func unbuffered() {
+	x := 0
+	c := make(chan bool)
+	go func() {
+		x = 1
+		<-c
+	}()
+	c <- true
+	use(x)
+}
+
+func buffered() {
+	x := 0
+	c := make(chan bool, 1)
+	go func() {
+		x = 1 // want `data race on x`
+		<-c
+	}()
+	c <- true
+	use(x)
+}
+
+// Closing a channel happens before a receive that sees it closed.
+func closeRange() {
+	x := 0
+	c := make(chan int)
+	go func() {
+		x = 1
+		c <- 1
+		close(c)
+	}()
+	for v := range c {
+		use(v)
+	}
+	use(x)
+}
+
+// WaitGroup.Done happens before Wait returns.
+func wgJoin() {
+	x := 0
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x = 1
+	}()
+	wg.Wait()
+	use(x)
+}
+
+// An Add inside the goroutine may come after Wait has returned.
+func wgAddInside() {
+	x := 0
+	var wg sync.WaitGroup
+	go func() {
+		wg.Add(1)
+		x = 1 // want `data race on x`
+		wg.Done()
+	}()
+	wg.Wait()
+	use(x)
+}
+
+func wgGo() {
+	x := 0
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		x = 1
+	})
+	wg.Wait()
+	use(x)
+}
+
+type counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func locked() {
+	c := new(counter)
+	for range 2 {
+		go func() {
+			c.mu.Lock()
+			c.n++
+			c.mu.Unlock()
+		}()
+	}
+}
+
+func unlocked() {
+	c := new(counter)
+	go func() {
+		c.mu.Lock()
+		c.n++
+		c.mu.Unlock()
+	}()
+	go func() {
+		c.n++ // want `data race on counter.n: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs write at main.go:\d+ \(goroutine started at main.go:\d+\); locks held: \{\} vs \{c.mu\}`
+	}()
+}
+
+func (c *counter) inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+func deferUnlock() {
+	c := new(counter)
+	for range 2 {
+		go c.inc()
+	}
+}
+
+type table struct {
+	mu sync.RWMutex
+	m  int
+}
+
+func readers() {
+	t := new(table)
+	for range 2 {
+		go func() {
+			t.mu.RLock()
+			use(t.m)
+			t.mu.RUnlock()
+		}()
+	}
+	go func() {
+		t.mu.Lock()
+		t.m = 1
+		t.mu.Unlock()
+	}()
+}
+
+func writerUnderRLock() {
+	t := new(table)
+	for range 2 {
+		go func() {
+			t.mu.RLock()
+			t.m++ // want `data race on table.m: .* locks held: \{t.mu \(read\)\} vs \{t.mu \(read\)\}`
+			t.mu.RUnlock()
+		}()
+	}
+}
+
+func atomics() {
+	var n int64
+	for range 2 {
+		go func() {
+			atomic.AddInt64(&n, 1)
+		}()
+	}
+}
+
+func atomicVsPlain() {
+	var n int64
+	go func() {
+		atomic.AddInt64(&n, 1) // want `data race on n`
+	}()
+	use(int(n))
+}
+
+func once() {
+	var o sync.Once
+	x := 0
+	for range 2 {
+		go func() {
+			o.Do(func() { x = 1 })
+			use(x)
+		}()
+	}
+}
+
+// Since Go 1.22 each iteration has its own i.
+func perIteration() {
+	for i := range 3 {
+		go func() {
+			use(i)
+		}()
+	}
+}
+
+func sharedCounter() {
+	n := 0
+	for range 3 {
+		go func() {
+			n++ // want `data race on n: write at main.go:\d+ \(goroutine started at main.go:\d+, in a loop\)`
+		}()
+	}
+}
+
+func tryLock() {
+	c := new(counter)
+	for range 2 {
+		go func() {
+			if c.mu.TryLock() {
+				c.n++
+				c.mu.Unlock()
+			}
+		}()
+	}
+}
+
+func (c *counter) lock()   { c.mu.Lock() }
+func (c *counter) unlock() { c.mu.Unlock() }
+
+func lockHelper() {
+	c := new(counter)
+	for range 2 {
+		go func() {
+			c.lock()
+			c.n++
+			c.unlock()
+		}()
+	}
+}
+
+func mapWrites() {
+	m := make(map[int]int)
+	for i := range 2 {
+		go func() {
+			m[i] = i // want `concurrent map access: data race on a map\[int\]int`
+		}()
+	}
+}
+
+func appendShared() {
+	var s []int
+	for i := range 2 {
+		go func() {
+			s = append(s, i) // want `data race on s`
+		}()
+	}
+}
+
+func ignored() {
+	n := 0
+	for range 2 {
+		go func() {
+			n++ //origo:ignore race the test only checks that the comment silences
+		}()
+	}
+}

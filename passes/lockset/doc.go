@@ -1,0 +1,25 @@
+// Package lockset defines an Analyzer that computes, for every
+// instruction of the package, the mutexes its goroutine must hold there:
+// the flow-sensitive must-held lockset of Eraser and SWORD, for Go.
+//
+// Lock operations are the methods of sync.Mutex and sync.RWMutex: Lock,
+// RLock (held for reading: two readers do not exclude each other), Unlock,
+// RUnlock, and TryLock/TryRLock, which hold the lock on the branch where
+// they returned true. A mutex is named by the expression that reaches it
+// (a parameter, a variable, a field path, an embedded mutex), so that
+// mu.Lock() and a later mu.Unlock() through another copy of the same
+// pointer match; the Held entries keep an SSA value that the pointer
+// analysis resolves to abstract objects in each goroutine.
+//
+// A lock held on one path into a block but not on another is not held
+// there (must analysis: sets meet by intersection). "defer mu.Unlock()"
+// releases at return, so the lock stays held to the end of the function.
+// Calls of functions in the package apply the callee's effect: the locks
+// it acquires and leaves held on every return (lock helpers), and the
+// locks it may release, so that a caller's lock is not believed held
+// after a call that unlocks it.
+//
+// Locksets are local to a function: what a caller holds at the call is
+// added by the happens-before pass, which walks each goroutine's calls
+// (see package shb), and interned there as canonical lockset IDs.
+package lockset

@@ -1,0 +1,461 @@
+package lockset
+
+import (
+	"go/types"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/internal/loops"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes the mutexes held at each instruction. It reports
+// nothing; see the package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockset",
+	Doc:              "compute the mutexes held at each instruction",
+	URL:              "https://pkg.go.dev/github.com/origo-dev/origo/passes/lockset",
+	Run:              run,
+	Requires:         []*analysis.Analyzer{buildir.Analyzer},
+	ResultType:       reflect.TypeFor[*Result](),
+	RunDespiteErrors: true,
+}
+
+// Held is a mutex held at a point of a function.
+type Held struct {
+	// Key names the mutex by the expression that reaches it: a root
+	// (a parameter "p0", a free variable "fv1", a package variable
+	// "g:path.name", a local value "v:t3") and a path of field
+	// selections, element selections and loads after "|".
+	Key string
+	// Value points to the mutex: the operand of the Lock call, in the
+	// function that called Lock (a callee, for a lock helper).
+	Value ssa.Value
+	// Read is set when the mutex is held by RLock only.
+	Read bool
+}
+
+// Set is a lockset sorted by Key; nil is the empty set. Sets are shared
+// between instructions: never modify one.
+type Set []Held
+
+// Result gives the locksets of the package's functions, computed on
+// demand; it is safe for concurrent use.
+type Result struct {
+	mu    sync.Mutex
+	funcs map[*ssa.Function]*funcInfo
+}
+
+type funcInfo struct {
+	before   map[ssa.Instruction]Set
+	acquires Set      // held on every return, named from the parameters or variables
+	releases []string // keys the function may unlock, named the same way
+	busy     bool     // being analyzed: a recursive call sees no effect
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	return &Result{funcs: make(map[*ssa.Function]*funcInfo)}, nil
+}
+
+// Before returns the locks that must be held, relative to the entry of
+// its function, just before instr executes.
+func (r *Result) Before(instr ssa.Instruction) Set {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.info(instr.Parent()).before[instr]
+}
+
+// Effect returns what a call of fn does to its caller's locks: the locks
+// it leaves held on every return, and the keys of those it may release,
+// named by fn's parameters ("p0|.1"), free variables or package variables.
+func (r *Result) Effect(fn *ssa.Function) (acquires Set, releases []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fi := r.info(fn)
+	return fi.acquires, fi.releases
+}
+
+func (r *Result) info(fn *ssa.Function) *funcInfo {
+	if fi, ok := r.funcs[fn]; ok {
+		return fi
+	}
+	fi := &funcInfo{before: make(map[ssa.Instruction]Set), busy: true}
+	r.funcs[fn] = fi
+	if len(fn.Blocks) > 0 {
+		r.solve(fn, fi)
+	}
+	fi.busy = false
+	return fi
+}
+
+// solve runs the must-held dataflow over fn's blocks to a fixed point:
+// locksets only shrink at merges, so it terminates.
+func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
+	deferred := r.deferredReleases(fn)
+	in := make([]Set, len(fn.Blocks))
+	seen := make([]bool, len(fn.Blocks))
+	seen[0] = true
+	order := loops.ReversePostorder(fn)
+	var returns []Set
+	for changed := true; changed; {
+		changed = false
+		returns = returns[:0]
+		for _, b := range order {
+			if !seen[b.Index] {
+				continue
+			}
+			s := in[b.Index]
+			for _, instr := range b.Instrs {
+				fi.before[instr] = s
+				switch instr := instr.(type) {
+				case *ssa.RunDefers:
+					s = s.without(deferred)
+				case *ssa.Return:
+					returns = append(returns, s)
+				case ssa.CallInstruction:
+					if _, ok := instr.(*ssa.Call); ok {
+						s = r.afterCall(instr.Common(), s)
+					}
+				}
+			}
+			for i, succ := range b.Succs {
+				out := s
+				if h, ok := tryLockEdge(b, i); ok {
+					out = out.with(h)
+				}
+				switch {
+				case !seen[succ.Index]:
+					in[succ.Index], seen[succ.Index] = out, true
+					changed = true
+				default:
+					if m := meet(in[succ.Index], out); !m.equal(in[succ.Index]) {
+						in[succ.Index] = m
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	for i, s := range returns {
+		if i == 0 {
+			fi.acquires = rooted(s)
+		} else {
+			fi.acquires = meet(fi.acquires, s)
+		}
+	}
+	fi.releases = r.mayRelease(fn)
+}
+
+// afterCall applies a call's effect on the held locks s.
+func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
+	op, mu := OpOf(call)
+	switch op {
+	case Lock, RLock:
+		return s.with(Held{Key: Key(mu), Value: mu, Read: op == RLock})
+	case Unlock, RUnlock:
+		return s.without([]string{Key(mu)})
+	case TryLock, TryRLock:
+		return s // held only on the branch that tested true: see tryLockEdge
+	}
+	callee, bind := calleeOf(call)
+	if callee == nil || len(callee.Blocks) == 0 {
+		return s
+	}
+	fi := r.info(callee)
+	if fi.busy {
+		return s
+	}
+	var rel []string
+	for _, k := range fi.releases {
+		rel = append(rel, bind(k))
+	}
+	s = s.without(rel)
+	for _, h := range fi.acquires {
+		h.Key = bind(h.Key)
+		s = s.with(h)
+	}
+	return s
+}
+
+// deferredReleases returns the keys that fn's deferred calls may
+// unlock when it returns.
+func (r *Result) deferredReleases(fn *ssa.Function) []string {
+	var keys []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				keys = append(keys, r.releasedBy(&d.Call)...)
+			}
+		}
+	}
+	return keys
+}
+
+// mayRelease returns the keys, named from fn's parameters and
+// variables, of the locks that fn or its callees may unlock.
+func (r *Result) mayRelease(fn *ssa.Function) []string {
+	var keys []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if _, isGo := c.(*ssa.Go); !isGo {
+					for _, k := range r.releasedBy(c.Common()) {
+						if isRooted(k) && !slices.Contains(keys, k) {
+							keys = append(keys, k)
+						}
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// releasedBy returns the keys of the locks a call may unlock, in the
+// caller's names.
+func (r *Result) releasedBy(call *ssa.CallCommon) []string {
+	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
+		return []string{Key(mu)}
+	}
+	callee, bind := calleeOf(call)
+	if callee == nil || len(callee.Blocks) == 0 {
+		return nil
+	}
+	fi := r.info(callee)
+	if fi.busy {
+		return nil
+	}
+	var keys []string
+	for _, k := range fi.releases {
+		keys = append(keys, bind(k))
+	}
+	return keys
+}
+
+// calleeOf returns the function a call statically calls and a function
+// that renames the callee's keys into the caller's: parameters become the
+// arguments, a closure's free variables its bindings.
+func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
+	var callee *ssa.Function
+	var bindings []ssa.Value
+	switch v := call.Value.(type) {
+	case *ssa.Function:
+		callee = v
+	case *ssa.MakeClosure:
+		callee, _ = v.Fn.(*ssa.Function)
+		bindings = v.Bindings
+	}
+	if callee == nil || call.IsInvoke() {
+		return nil, nil
+	}
+	bind := func(k string) string {
+		root, path, _ := strings.Cut(k, "|")
+		var actual ssa.Value
+		switch {
+		case strings.HasPrefix(root, "p"):
+			if i, err := strconv.Atoi(root[1:]); err == nil && i < len(call.Args) {
+				actual = call.Args[i]
+			}
+		case strings.HasPrefix(root, "fv"):
+			if i, err := strconv.Atoi(root[2:]); err == nil && i < len(bindings) {
+				actual = bindings[i]
+			}
+		default:
+			return k // a package variable has one name everywhere
+		}
+		if actual == nil {
+			return "?" + k
+		}
+		return Key(actual) + path
+	}
+	return callee, bind
+}
+
+// tryLockEdge reports the lock that the i'th successor of b holds because
+// b ended by testing the result of TryLock or TryRLock.
+func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
+	if i != 0 || len(b.Instrs) == 0 {
+		return Held{}, false // If's true branch is Succs[0]
+	}
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return Held{}, false
+	}
+	call, ok := cond.Cond.(*ssa.Call)
+	if !ok {
+		return Held{}, false
+	}
+	op, mu := OpOf(call.Common())
+	if op != TryLock && op != TryRLock {
+		return Held{}, false
+	}
+	return Held{Key: Key(mu), Value: mu, Read: op == TryRLock}, true
+}
+
+// Op is a lock operation.
+type Op int
+
+// The operations on sync.Mutex and sync.RWMutex.
+const (
+	None Op = iota
+	Lock
+	RLock
+	Unlock
+	RUnlock
+	TryLock
+	TryRLock
+)
+
+// OpOf recognizes a call of a method of sync.Mutex, sync.RWMutex or
+// sync.Locker and returns the operation and the value of the mutex.
+func OpOf(call *ssa.CallCommon) (Op, ssa.Value) {
+	var name string
+	var mu ssa.Value
+	if call.IsInvoke() {
+		if !isSync("Locker", call.Value.Type()) {
+			return None, nil
+		}
+		name, mu = call.Method.Name(), call.Value
+	} else {
+		fn := call.StaticCallee()
+		if fn == nil || fn.Signature.Recv() == nil || len(call.Args) == 0 {
+			return None, nil
+		}
+		recv := fn.Signature.Recv().Type()
+		if !isSync("Mutex", recv) && !isSync("RWMutex", recv) {
+			return None, nil
+		}
+		name, mu = fn.Name(), call.Args[0]
+	}
+	switch name {
+	case "Lock":
+		return Lock, mu
+	case "RLock":
+		return RLock, mu
+	case "Unlock":
+		return Unlock, mu
+	case "RUnlock":
+		return RUnlock, mu
+	case "TryLock":
+		return TryLock, mu
+	case "TryRLock":
+		return TryRLock, mu
+	}
+	return None, nil
+}
+
+// isSync reports whether t is (a pointer to) the named type sync.name.
+func isSync(name string, t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == name
+}
+
+// Key names the mutex that v points to by the expression that reaches
+// it; see Held.Key.
+func Key(v ssa.Value) string {
+	root, path := keyParts(v)
+	return root + "|" + path
+}
+
+func keyParts(v ssa.Value) (root, path string) {
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		r, p := keyParts(v.X)
+		return r, p + "." + strconv.Itoa(v.Field)
+	case *ssa.Field:
+		r, p := keyParts(v.X)
+		return r, p + "." + strconv.Itoa(v.Field)
+	case *ssa.IndexAddr:
+		r, p := keyParts(v.X)
+		return r, p + "[]"
+	case *ssa.UnOp:
+		r, p := keyParts(v.X)
+		return r, p + "@"
+	case *ssa.ChangeType:
+		return keyParts(v.X)
+	case *ssa.MakeInterface:
+		return keyParts(v.X)
+	case *ssa.Parameter:
+		return "p" + strconv.Itoa(slices.Index(v.Parent().Params, v)), ""
+	case *ssa.FreeVar:
+		return "fv" + strconv.Itoa(slices.Index(v.Parent().FreeVars, v)), ""
+	case *ssa.Global:
+		return "g:" + v.RelString(nil), ""
+	}
+	return "v:" + v.Name(), ""
+}
+
+// isRooted reports whether key names a mutex that a caller can name too.
+func isRooted(key string) bool {
+	return !strings.HasPrefix(key, "v:") && !strings.HasPrefix(key, "?")
+}
+
+// rooted returns the members of s that a caller can name.
+func rooted(s Set) Set {
+	var out Set
+	for _, h := range s {
+		if isRooted(h.Key) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// with returns s with h added; a write hold replaces a read hold.
+func (s Set) with(h Held) Set {
+	i, found := slices.BinarySearchFunc(s, h.Key, func(x Held, k string) int { return strings.Compare(x.Key, k) })
+	if found {
+		if s[i].Read && !h.Read {
+			out := slices.Clone(s)
+			out[i] = h
+			return out
+		}
+		return s
+	}
+	return slices.Insert(slices.Clip(s), i, h)
+}
+
+// without returns s without the locks named by keys.
+func (s Set) without(keys []string) Set {
+	if len(keys) == 0 || len(s) == 0 {
+		return s
+	}
+	var out Set
+	for _, h := range s {
+		if !slices.Contains(keys, h.Key) {
+			out = append(out, h)
+		}
+	}
+	if len(out) == len(s) {
+		return s
+	}
+	return out
+}
+
+// meet returns the locks held in both s and t; a lock held for writing
+// in one and reading in the other is held for reading.
+func meet(s, t Set) Set {
+	var out Set
+	for _, h := range s {
+		i := slices.IndexFunc(t, func(x Held) bool { return x.Key == h.Key })
+		if i < 0 {
+			continue
+		}
+		h.Read = h.Read || t[i].Read
+		out = append(out, h)
+	}
+	return out
+}
+
+func (s Set) equal(t Set) bool {
+	return slices.EqualFunc(s, t, func(x, y Held) bool { return x.Key == y.Key && x.Read == y.Read })
+}

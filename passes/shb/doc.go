@@ -1,0 +1,33 @@
+// Package shb defines an Analyzer that builds the static happens-before
+// graph of a package's goroutines, after ECHO, D4 and SWORD, with only
+// the edges the Go memory model guarantees (go.dev/ref/mem).
+//
+// Each origin of the pointer analysis (a goroutine in the abstract) gets
+// a trace: its entry function walked in reverse postorder with its calls
+// inlined, so that every memory access and synchronization operation has
+// an integer ID and order within one goroutine is a comparison of IDs
+// (SWORD's optimized SHB). A root origin's trace runs its roots one after
+// the other (init, main, the sequential tests). Each event carries the
+// canonical ID of the lockset held there, caller's locks included.
+//
+// Edges between traces, each requiring the same abstract object on both
+// sides (a single points-to target; unsure means no edge):
+//
+//   - go statement (and WaitGroup.Go, errgroup, t.Run, ...) → start of
+//     the goroutine; a subtest without t.Parallel → return of t.Run;
+//   - send → the receive that completes it, when the receives on the
+//     channel up to this one outnumber the sends that may precede it; a
+//     receive in a loop is taken to drain every send (range over a
+//     channel, a loop that collects one result per goroutine);
+//   - receive from an unbuffered channel → completion of the send;
+//   - close → a receive that observes it (the exit of a receive loop);
+//   - WaitGroup.Done → return of Wait, when the Add happened before the
+//     goroutine that calls Done was started; the end of a WaitGroup.Go or
+//     errgroup goroutine → return of Wait;
+//   - the end of a sync.Once.Do callback → return of every Do on the same
+//     Once (and the callback holds the Once as a lock: it runs once).
+//
+// An event inside a loop precedes an outgoing edge only when the edge
+// leaves after the loop: the next iteration's event comes after the
+// edge. Unlock → Lock ordering is left to locksets.
+package shb

@@ -1,0 +1,63 @@
+package shb
+
+import "slices"
+
+type reachKey struct {
+	t     *Trace
+	first int // index in t.Out of the first edge that fires
+}
+
+// HappensBefore reports whether event e1 of trace a happens before
+// event e2 of trace b, through the edges between traces. perIteration
+// says the events access a location made anew in each iteration of
+// the loops around e1, so that the next iteration of e1 does not touch
+// it again after an edge leaves the loop.
+func (r *Result) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
+	ev := &a.Events[e1]
+	last := ev.ID
+	if ev.Loop >= 0 && !perIteration {
+		last = a.Loops[ev.Loop].End
+	}
+	at, ok := r.reach(a, last)[b]
+	return ok && at <= e2
+}
+
+// reach returns, for each trace, the first ID of its events that the
+// events of t up to last happen before.
+func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
+	first, _ := slices.BinarySearchFunc(t.Out, last, func(e Edge, id int32) int {
+		if e.Before <= id {
+			return -1
+		}
+		return 1
+	})
+	k := reachKey{t, first}
+	if m, ok := r.reaches[k]; ok {
+		return m
+	}
+	m := make(map[*Trace]int32)
+	type item struct {
+		t     *Trace
+		first int
+	}
+	work := []item{{t, first}}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range it.t.Out[it.first:] {
+			if cur, ok := m[e.To]; ok && cur <= e.At {
+				continue
+			}
+			m[e.To] = e.At
+			next, _ := slices.BinarySearchFunc(e.To.Out, e.At, func(x Edge, at int32) int {
+				if x.Before < at {
+					return -1
+				}
+				return 1
+			})
+			work = append(work, item{e.To, next})
+		}
+	}
+	r.reaches[k] = m
+	return m
+}

@@ -1,0 +1,197 @@
+package shb
+
+import (
+	"go/types"
+
+	"fmt"
+	"golang.org/x/tools/go/ssa"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
+)
+
+// LocksetID names a canonical lockset (SWORD): few distinct lock
+// combinations occur, so events carry an ID and intersections are cached.
+// 0 is the empty set.
+type LocksetID int32
+
+// lockElem is a held lock: the locations the mutex may be (usually one)
+// and whether it is held for reading only.
+type lockElem struct {
+	locs []int32
+	read bool
+}
+
+// Locksets interns locksets.
+type Locksets struct {
+	sets      [][]lockElem
+	index     map[string]LocksetID
+	unions    map[[2]LocksetID]LocksetID
+	exclusive map[[2]LocksetID]bool
+	names     map[int32]string // lock location → how the code names it
+}
+
+func newLocksets() *Locksets {
+	return &Locksets{
+		sets:      [][]lockElem{nil},
+		index:     map[string]LocksetID{"": 0},
+		unions:    make(map[[2]LocksetID]LocksetID),
+		exclusive: make(map[[2]LocksetID]bool),
+		names:     make(map[int32]string),
+	}
+}
+
+func elemKey(e lockElem) string {
+	return fmt.Sprint(e.locs, e.read)
+}
+
+// intern returns the ID of the set of elems.
+func (ls *Locksets) intern(elems []lockElem) LocksetID {
+	slices.SortFunc(elems, func(x, y lockElem) int { return strings.Compare(elemKey(x), elemKey(y)) })
+	elems = slices.CompactFunc(elems, func(x, y lockElem) bool { return elemKey(x) == elemKey(y) })
+	var b strings.Builder
+	for _, e := range elems {
+		b.WriteString(elemKey(e))
+		b.WriteByte(';')
+	}
+	k := b.String()
+	if id, ok := ls.index[k]; ok {
+		return id
+	}
+	id := LocksetID(len(ls.sets))
+	ls.sets = append(ls.sets, elems)
+	ls.index[k] = id
+	return id
+}
+
+// union returns the ID of the union of two locksets.
+func (ls *Locksets) union(a, b LocksetID) LocksetID {
+	if a == 0 || a == b {
+		return b
+	}
+	if b == 0 {
+		return a
+	}
+	k := [2]LocksetID{min(a, b), max(a, b)}
+	if id, ok := ls.unions[k]; ok {
+		return id
+	}
+	id := ls.intern(append(slices.Clone(ls.sets[a]), ls.sets[b]...))
+	ls.unions[k] = id
+	return id
+}
+
+// resolve turns the locks a function holds, named by expressions, into
+// a lockset of the locations those mutexes are in origin o.
+func (ls *Locksets) resolve(ptr *pointer.Result, o *pointer.Origin, s lockset.Set, objs *objects) LocksetID {
+	if len(s) == 0 {
+		return 0
+	}
+	var elems []lockElem
+	for _, h := range s {
+		locs := objs.pointsTo(o, h.Value)
+		if len(locs) == 0 {
+			continue // nothing known: it protects nothing we can name
+		}
+		elems = append(elems, lockElem{locs: slices.Sorted(slices.Values(locs)), read: h.Read})
+		for _, l := range locs {
+			if _, ok := ls.names[l]; !ok {
+				ls.names[l] = exprName(h.Value)
+			}
+		}
+	}
+	return ls.intern(elems)
+}
+
+// Exclusive reports whether two events holding locksets a and b cannot
+// run at the same time: both hold a mutex that may be the same, and not
+// both for reading only.
+func (ls *Locksets) Exclusive(a, b LocksetID) bool {
+	if a == 0 || b == 0 {
+		return false
+	}
+	k := [2]LocksetID{min(a, b), max(a, b)}
+	if ex, ok := ls.exclusive[k]; ok {
+		return ex
+	}
+	ex := false
+	for _, x := range ls.sets[a] {
+		for _, y := range ls.sets[b] {
+			if (!x.read || !y.read) && overlaps(x.locs, y.locs) {
+				ex = true
+			}
+		}
+	}
+	ls.exclusive[k] = ex
+	return ex
+}
+
+func overlaps(a, b []int32) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Len returns the number of locks in lockset id.
+func (ls *Locksets) Len(id LocksetID) int { return len(ls.sets[id]) }
+
+// Members returns the locks of lockset id: for each, the numbers of the
+// locations the mutex may be (see Result.Location) and whether it is
+// held for reading only.
+func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
+	for _, e := range ls.sets[id] {
+		locs = append(locs, e.locs)
+		read = append(read, e.read)
+	}
+	return locs, read
+}
+
+// Name returns how the code names the mutex at lock location l, as in
+// "c.mu", or "".
+func (ls *Locksets) Name(l int32) string { return ls.names[l] }
+
+// exprName renders the expression that reaches a value: a variable and
+// its fields, or "" when the value has no name in the source.
+func exprName(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		if x := exprName(v.X); x != "" {
+			return x + "." + fieldName(v.X.Type(), v.Field)
+		}
+	case *ssa.Field:
+		if x := exprName(v.X); x != "" {
+			return x + "." + fieldName(v.X.Type(), v.Field)
+		}
+	case *ssa.UnOp:
+		return exprName(v.X)
+	case *ssa.ChangeType:
+		return exprName(v.X)
+	case *ssa.IndexAddr:
+		if x := exprName(v.X); x != "" {
+			return x + "[i]"
+		}
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return v.Name()
+	case *ssa.Alloc:
+		if v.Comment != "" && !strings.ContainsAny(v.Comment, " ") {
+			return v.Comment
+		}
+	}
+	return ""
+}
+
+// fieldName returns the name of field i of the struct t (or *t) is.
+func fieldName(t types.Type, i int) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
+		return st.Field(i).Name()
+	}
+	return "?"
+}

@@ -1,0 +1,350 @@
+package shb
+
+import (
+	"go/token"
+	"go/types"
+	"reflect"
+
+	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/origins"
+	"github.com/origo-dev/origo/passes/pointer"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer builds the static happens-before graph. It reports nothing;
+// see the package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:             "shb",
+	Doc:              "build the static happens-before graph of the package's goroutines",
+	URL:              "https://pkg.go.dev/github.com/origo-dev/origo/passes/shb",
+	Run:              run,
+	Requires:         []*analysis.Analyzer{pointer.Analyzer, lockset.Analyzer},
+	ResultType:       reflect.TypeFor[*Result](),
+	RunDespiteErrors: true,
+}
+
+// Kind is the kind of an event.
+type Kind uint8
+
+// The kinds of events.
+const (
+	Access    Kind = iota // a memory access of the pointer analysis
+	Spawn                 // starts goroutines (Event.Spawned)
+	Send                  // channel send
+	Recv                  // channel receive
+	Close                 // close of a channel
+	WGAdd                 // WaitGroup.Add
+	WGDone                // WaitGroup.Done
+	WGWait                // WaitGroup.Wait, errgroup.Group.Wait
+	OnceEnd               // the end of a Once.Do callback
+	OnceAfter             // the return of Once.Do
+)
+
+// Event is an access or synchronization operation at one place of a
+// trace. Its ID is its index in the trace: in one goroutine, an event
+// happens before those with larger IDs, loops aside (see Loop).
+type Event struct {
+	ID    int32
+	Kind  Kind
+	Instr ssa.Instruction
+	// Loop is the index in Trace.Loops of the outermost loop around the
+	// event, across the calls that inlined it, or -1.
+	Loop  int32
+	Locks LocksetID
+	// Obj identifies the channel, WaitGroup or Once of a synchronization
+	// event; -1 when it is not one known object.
+	Obj     int32
+	Spawned []*pointer.Origin // for Spawn
+	// Select marks a send or receive that is a case of a select
+	// statement: it may not happen, so no edge leads into it.
+	Select bool
+}
+
+// Span is the range of event IDs of a loop, both ends included.
+type Span struct{ Start, End int32 }
+
+// Trace is the sequence of events of one origin.
+type Trace struct {
+	Origin *pointer.Origin
+	Events []Event
+	Loops  []Span
+	// Truncated is set when the trace reached its size limit, or a call
+	// nested too deep: accesses beyond it have no events.
+	Truncated bool
+
+	// Out lists the happens-before edges that leave the trace, by
+	// Edge.Before.
+	Out []Edge
+
+	at map[ssa.Instruction][]int32 // events by instruction
+}
+
+// Edge is a happens-before edge: the events of its trace with IDs below
+// Before happen before the events of To with IDs from At on.
+type Edge struct {
+	Before int32
+	To     *Trace
+	At     int32
+}
+
+// Kinds names the kinds of events, for debugging output.
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after"}
+
+// Result is the static happens-before graph of a package.
+type Result struct {
+	Traces  []*Trace // in the order of the pointer analysis's origins
+	Locks   *Locksets
+	byOrig  map[*pointer.Origin]*Trace
+	reaches map[reachKey]map[*Trace]int32
+	objs    *objects
+}
+
+// Location returns the abstract location that the lock or object number
+// id (in a lockset or Event.Obj) stands for.
+func (r *Result) Location(id int32) pointer.Location { return r.objs.locs[id] }
+
+// TraceOf returns the trace of origin o, or nil.
+func (r *Result) TraceOf(o *pointer.Origin) *Trace { return r.byOrig[o] }
+
+// EventsAt returns the IDs of the events of instr in t.
+func (t *Trace) EventsAt(instr ssa.Instruction) []int32 { return t.at[instr] }
+
+func run(pass *analysis.Pass) (any, error) {
+	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	ls := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	res := &Result{
+		Locks:   newLocksets(),
+		byOrig:  make(map[*pointer.Origin]*Trace),
+		reaches: make(map[reachKey]map[*Trace]int32),
+		objs:    newObjects(ptr),
+	}
+	if ptr.Incomplete != "" || len(ptr.Origins) == 0 {
+		return res, nil
+	}
+	if msg := guard.Do(pass, "shb", func() { build(res, ptr, ls) }); msg != "" {
+		return &Result{Locks: newLocksets(), byOrig: map[*pointer.Origin]*Trace{}, reaches: map[reachKey]map[*Trace]int32{}, objs: newObjects(ptr)}, nil
+	}
+	return res, nil
+}
+
+func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
+	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
+	for _, acc := range ptr.Accesses() {
+		m := accesses[acc.Origin]
+		if m == nil {
+			m = make(map[ssa.Instruction]bool)
+			accesses[acc.Origin] = m
+		}
+		m[acc.Instr] = true
+	}
+	objs := res.objs
+	for _, o := range ptr.Origins {
+		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
+		w := &walker{
+			ptr: ptr, ls: ls, locks: res.Locks, objs: objs,
+			o: o, tr: t, access: accesses[o],
+			empty: make(map[*ssa.Function]bool),
+		}
+		entries := ptr.RootFuncs(o)
+		if o.Parent != nil || len(entries) == 0 {
+			entries = []*ssa.Function{o.Entry}
+		}
+		for _, fn := range entries {
+			w.call(fn, 0, -1)
+		}
+		res.Traces = append(res.Traces, t)
+		res.byOrig[o] = t
+	}
+	res.link(objs)
+}
+
+// Limits on a trace: inlining every call of a goroutine is what makes
+// order a comparison of integers, and what must not grow without bound.
+const (
+	maxEvents = 200_000
+	maxDepth  = 24
+)
+
+// walker builds the trace of one origin.
+type walker struct {
+	ptr    *pointer.Result
+	ls     *lockset.Result
+	locks  *Locksets
+	objs   *objects
+	o      *pointer.Origin
+	tr     *Trace
+	access map[ssa.Instruction]bool
+	stack  []*ssa.Function
+	empty  map[*ssa.Function]bool // functions that gave no events
+	cuts   int                    // calls not inlined (recursion, depth, size)
+}
+
+// call inlines fn, called with the locks held (the caller's lockset).
+// loop is the caller's outermost loop around the call, or -1.
+func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
+	if len(fn.Blocks) == 0 || w.empty[fn] {
+		return
+	}
+	if len(w.stack) >= maxDepth || len(w.tr.Events) >= maxEvents {
+		w.tr.Truncated = true
+		w.cuts++
+		return
+	}
+	for _, f := range w.stack {
+		if f == fn {
+			w.cuts++
+			return
+		}
+	}
+	w.stack = append(w.stack, fn)
+	events, cuts := len(w.tr.Events), w.cuts
+	comp := w.objs.components(fn)
+	loopOf := make(map[int]int32)
+	var defers []*ssa.Defer
+	for _, b := range w.objs.order(fn) {
+		l := loop
+		if l < 0 && comp[b.Index] >= 0 {
+			var ok bool
+			if l, ok = loopOf[comp[b.Index]]; !ok {
+				l = int32(len(w.tr.Loops))
+				w.tr.Loops = append(w.tr.Loops, Span{-1, -1})
+				loopOf[comp[b.Index]] = l
+			}
+		}
+		for _, instr := range b.Instrs {
+			w.instr(instr, held, l, &defers)
+		}
+	}
+	w.stack = w.stack[:len(w.stack)-1]
+	if len(w.tr.Events) == events && w.cuts == cuts {
+		w.empty[fn] = true
+	}
+}
+
+func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers *[]*ssa.Defer) {
+	if w.access[instr] {
+		w.add(Event{Kind: Access, Instr: instr, Obj: -1}, w.locksAt(instr, held), loop)
+	}
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		w.add(Event{Kind: Send, Instr: instr, Obj: w.objs.of(w.o, instr.Chan)}, held, loop)
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			w.add(Event{Kind: Recv, Instr: instr, Obj: w.objs.of(w.o, instr.X)}, held, loop)
+		}
+	case *ssa.Select:
+		for _, st := range instr.States {
+			k := Recv
+			if st.Dir == types.SendOnly {
+				k = Send
+			}
+			w.add(Event{Kind: k, Instr: instr, Obj: w.objs.of(w.o, st.Chan), Select: true}, held, loop)
+		}
+	case *ssa.Defer:
+		*defers = append(*defers, instr)
+	case *ssa.RunDefers:
+		at := w.locksAt(instr, held)
+		for i := len(*defers) - 1; i >= 0; i-- {
+			w.callInstr((*defers)[i], at, loop)
+		}
+	case *ssa.Go:
+		w.spawn(instr, held, loop)
+	case *ssa.Call:
+		w.callInstr(instr, w.locksAt(instr, held), loop)
+	}
+}
+
+// locksAt returns the lockset at instr: the caller's locks and those its
+// function holds there.
+func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
+	return w.locks.union(held, w.locks.resolve(w.ptr, w.o, w.ls.Before(instr), w.objs))
+}
+
+func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
+	id := int32(len(w.tr.Events))
+	ev.ID, ev.Locks, ev.Loop = id, locks, loop
+	w.tr.Events = append(w.tr.Events, ev)
+	if ev.Instr != nil {
+		w.tr.at[ev.Instr] = append(w.tr.at[ev.Instr], id)
+	}
+	if loop >= 0 {
+		s := &w.tr.Loops[loop]
+		if s.Start < 0 {
+			s.Start = id
+		}
+		s.End = id
+	}
+	return id
+}
+
+// callInstr handles a call, or a deferred call where it runs, with the
+// lockset held at the call.
+func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
+	if len(w.ptr.Spawned(w.o, c)) > 0 {
+		w.spawn(c, held, loop)
+		return
+	}
+	call := c.Common()
+	if b, ok := call.Value.(*ssa.Builtin); ok {
+		if b.Name() == "close" && len(call.Args) == 1 {
+			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+		}
+		return
+	}
+	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
+		if k, ok := syncKinds[origins.QualifiedName(fn)]; ok {
+			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+			return
+		}
+		if origins.QualifiedName(fn) == "sync.Once.Do" {
+			w.onceDo(c, held, loop)
+			return
+		}
+		if len(fn.Blocks) > 0 {
+			w.call(fn, held, loop)
+			return
+		}
+	}
+	for _, fn := range w.ptr.Callees(w.o, c) {
+		w.call(fn, held, loop)
+	}
+}
+
+var syncKinds = map[string]Kind{
+	"sync.WaitGroup.Add":                    WGAdd,
+	"sync.WaitGroup.Done":                   WGDone,
+	"sync.WaitGroup.Wait":                   WGWait,
+	"golang.org/x/sync/errgroup.Group.Wait": WGWait,
+}
+
+// onceDo inlines the callback of once.Do(f) holding the Once as a lock
+// (f runs once: two goroutines never both run it), between the events
+// that carry Do's happens-before edge.
+func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
+	call := c.Common()
+	once := w.objs.of(w.o, call.Args[0])
+	inside := held
+	if once >= 0 {
+		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}}}))
+	}
+	for _, fn := range w.ptr.Callees(w.o, c) {
+		w.call(fn, inside, loop)
+	}
+	w.add(Event{Kind: OnceEnd, Instr: c, Obj: once}, held, loop)
+	w.add(Event{Kind: OnceAfter, Obj: once}, held, loop)
+}
+
+// spawn records a site that starts goroutines. For WaitGroup.Go and
+// errgroup, Obj is the group whose Wait waits for them.
+func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
+	ev := Event{Kind: Spawn, Instr: c, Spawned: w.ptr.Spawned(w.o, c), Obj: -1}
+	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
+		switch origins.QualifiedName(fn) {
+		case "sync.WaitGroup.Go", "golang.org/x/sync/errgroup.Group.Go", "golang.org/x/sync/errgroup.Group.TryGo":
+			ev.Obj = w.objs.of(w.o, c.Common().Args[0])
+		}
+	}
+	w.add(ev, held, loop)
+}
