@@ -54,6 +54,8 @@ func (res *Result) link(objs *objects) {
 				l.unbufferedEdges(ref{t, ev.ID})
 			case WGWait:
 				l.waitEdges(ref{t, ev.ID})
+			case SpinWait:
+				l.spinEdges(ref{t, ev.ID})
 			case OnceAfter:
 				for _, end := range byObj[ev.Obj] {
 					if end.ev().Kind == OnceEnd && end.t != t {
@@ -225,6 +227,22 @@ func (l *linker) soleSender(r ref, sends, ownSends []ref) (int32, bool) {
 		}
 	}
 	return from, true
+}
+
+// spinEdges adds the edge into a loop that spins on an atomic read until
+// a write shows: when every atomic write of the location comes from one
+// other goroutine, what it did before its first write happens before
+// the loop ends (atomics are sequentially consistent).
+func (l *linker) spinEdges(r ref) {
+	if r.ev().Obj < 0 {
+		return
+	}
+	_, writes, _ := l.matching(r, AtomicWrite)
+	_, spins, _ := l.matching(r, SpinWait) // a CompareAndSwap that spins writes too
+	writes = append(writes, spins...)
+	if from, ok := l.soleSender(r, writes, nil); ok {
+		l.edge(writes[0].t, from, r.t, after(r))
+	}
 }
 
 // unbufferedEdges adds the edges into send s on an unbuffered channel:

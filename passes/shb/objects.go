@@ -1,6 +1,9 @@
 package shb
 
 import (
+	"go/constant"
+	"go/token"
+
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
@@ -15,6 +18,19 @@ type objects struct {
 	pts   map[ptsKey][]int32
 	comps map[*ssa.Function][]int
 	rpo   map[*ssa.Function][]*ssa.BasicBlock
+	sels  map[*ssa.Function]*selectInfo
+}
+
+// selectInfo maps the select statements of a function to the blocks that
+// run only when a given case was chosen.
+type selectInfo struct {
+	bodies map[*ssa.BasicBlock]selectCase
+	cases  map[*ssa.Select][]*ssa.BasicBlock // by case index; nil when unknown
+}
+
+type selectCase struct {
+	sel   *ssa.Select
+	index int
 }
 
 type ptsKey struct {
@@ -29,6 +45,7 @@ func newObjects(ptr *pointer.Result) *objects {
 		pts:   make(map[ptsKey][]int32),
 		comps: make(map[*ssa.Function][]int),
 		rpo:   make(map[*ssa.Function][]*ssa.BasicBlock),
+		sels:  make(map[*ssa.Function]*selectInfo),
 	}
 }
 
@@ -82,4 +99,61 @@ func (s *objects) order(fn *ssa.Function) []*ssa.BasicBlock {
 		s.rpo[fn] = o
 	}
 	return o
+}
+
+// selects finds the body of each case of fn's select statements: go/ssa
+// tests the chosen index against each case in turn ("if t1 == 2 goto
+// body"); a body is the true branch when nothing else jumps to it.
+func (s *objects) selects(fn *ssa.Function) *selectInfo {
+	if info, ok := s.sels[fn]; ok {
+		return info
+	}
+	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock)}
+	s.sels[fn] = info
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			cases := make([]*ssa.BasicBlock, len(sel.States))
+			for _, ref := range *sel.Referrers() {
+				ext, ok := ref.(*ssa.Extract)
+				if !ok || ext.Index != 0 {
+					continue
+				}
+				for _, use := range *ext.Referrers() {
+					body, i, ok := caseBody(use, ext)
+					if ok && i < len(cases) && len(body.Preds) == 1 {
+						cases[i] = body
+						info.bodies[body] = selectCase{sel, i}
+					}
+				}
+			}
+			info.cases[sel] = cases
+		}
+	}
+	return info
+}
+
+// caseBody matches "t = index == i; if t goto body" and returns body and i.
+func caseBody(use ssa.Instruction, index ssa.Value) (*ssa.BasicBlock, int, bool) {
+	eq, ok := use.(*ssa.BinOp)
+	if !ok || eq.Op != token.EQL || eq.X != index {
+		return nil, 0, false
+	}
+	c, ok := eq.Y.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return nil, 0, false
+	}
+	i, ok := constant.Int64Val(c.Value)
+	if !ok {
+		return nil, 0, false
+	}
+	for _, ref := range *eq.Referrers() {
+		if br, ok := ref.(*ssa.If); ok && br.Cond == eq {
+			return br.Block().Succs[0], int(i), true
+		}
+	}
+	return nil, 0, false
 }

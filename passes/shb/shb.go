@@ -4,8 +4,10 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -30,16 +32,18 @@ type Kind uint8
 
 // The kinds of events.
 const (
-	Access    Kind = iota // a memory access of the pointer analysis
-	Spawn                 // starts goroutines (Event.Spawned)
-	Send                  // channel send
-	Recv                  // channel receive
-	Close                 // close of a channel
-	WGAdd                 // WaitGroup.Add
-	WGDone                // WaitGroup.Done
-	WGWait                // WaitGroup.Wait, errgroup.Group.Wait
-	OnceEnd               // the end of a Once.Do callback
-	OnceAfter             // the return of Once.Do
+	Access      Kind = iota // a memory access of the pointer analysis
+	Spawn                   // starts goroutines (Event.Spawned)
+	Send                    // channel send
+	Recv                    // channel receive
+	Close                   // close of a channel
+	WGAdd                   // WaitGroup.Add
+	WGDone                  // WaitGroup.Done
+	WGWait                  // WaitGroup.Wait, errgroup.Group.Wait
+	OnceEnd                 // the end of a Once.Do callback
+	OnceAfter               // the return of Once.Do
+	AtomicWrite             // a sync/atomic operation that writes
+	SpinWait                // an atomic read that decides when a loop ends
 )
 
 // Event is an access or synchronization operation at one place of a
@@ -90,7 +94,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait"}
 
 // Result is the static happens-before graph of a package.
 type Result struct {
@@ -213,6 +217,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 				loopOf[comp[b.Index]] = l
 			}
 		}
+		if c, ok := w.objs.selects(fn).bodies[b]; ok {
+			w.selectCase(c.sel, c.index, false, w.locksAt(c.sel, held), l)
+		}
 		for _, instr := range b.Instrs {
 			w.instr(instr, held, l, &defers)
 		}
@@ -235,12 +242,13 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 			w.add(Event{Kind: Recv, Instr: instr, Obj: w.objs.of(w.o, instr.X)}, held, loop)
 		}
 	case *ssa.Select:
-		for _, st := range instr.States {
-			k := Recv
-			if st.Dir == types.SendOnly {
-				k = Send
+		// A case with a body of its own happens where its body starts
+		// (see selectCase); the others may or may not happen.
+		bodies := w.objs.selects(instr.Parent()).cases[instr]
+		for i := range instr.States {
+			if bodies == nil || bodies[i] == nil {
+				w.selectCase(instr, i, true, held, loop)
 			}
-			w.add(Event{Kind: k, Instr: instr, Obj: w.objs.of(w.o, st.Chan), Select: true}, held, loop)
 		}
 	case *ssa.Defer:
 		*defers = append(*defers, instr)
@@ -254,6 +262,18 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Call:
 		w.callInstr(instr, w.locksAt(instr, held), loop)
 	}
+}
+
+// selectCase adds the send or receive of case i of a select: where the
+// case's body starts, or, when maybe is set, at the select, as an
+// operation that may not happen.
+func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, loop int32) {
+	st := sel.States[i]
+	k := Recv
+	if st.Dir == types.SendOnly {
+		k = Send
+	}
+	w.add(Event{Kind: k, Instr: sel, Obj: w.objs.of(w.o, st.Chan), Select: maybe}, held, loop)
 }
 
 // locksAt returns the lockset at instr: the caller's locks and those its
@@ -294,6 +314,10 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		return
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
+		if k, ok := atomicKind(c, fn); ok {
+			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+			return
+		}
 		if k, ok := syncKinds[origins.QualifiedName(fn)]; ok {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 			return
@@ -347,4 +371,68 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 	}
 	w.add(ev, held, loop)
+}
+
+// atomicKind classifies a call of sync/atomic: a write (Store, Add, Swap,
+// CompareAndSwap, And, Or), or a read that a loop spins on, waiting for
+// a write (for atomic.LoadInt32(&s) != 1 {}). Other reads order nothing.
+func atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
+	obj := fn.Object()
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
+		return 0, false
+	}
+	name := obj.Name()
+	switch {
+	case strings.HasPrefix(name, "CompareAndSwap"):
+		if spins(c) {
+			return SpinWait, true
+		}
+		return AtomicWrite, true
+	case strings.HasPrefix(name, "Load"):
+		if spins(c) {
+			return SpinWait, true
+		}
+		return 0, false
+	}
+	return AtomicWrite, true
+}
+
+// spins reports whether the result of call c decides, directly or
+// through a comparison or negation, a branch that leaves a loop.
+func spins(c ssa.CallInstruction) bool {
+	v, ok := c.(*ssa.Call)
+	if !ok || c.Block() == nil {
+		return false
+	}
+	comp := loops.Components(v.Parent())
+	loop := comp[c.Block().Index]
+	if loop < 0 {
+		return false
+	}
+	var leaves func(v ssa.Value, depth int) bool
+	leaves = func(v ssa.Value, depth int) bool {
+		if depth > 2 {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.If:
+				for _, s := range ref.Block().Succs {
+					if comp[s.Index] != loop {
+						return true
+					}
+				}
+			case *ssa.BinOp:
+				if leaves(ref, depth+1) {
+					return true
+				}
+			case *ssa.UnOp:
+				if ref.Op == token.NOT && leaves(ref, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return leaves(v, 0)
 }

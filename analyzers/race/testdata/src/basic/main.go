@@ -33,6 +33,12 @@ func main() {
 	mapWrites()
 	appendShared()
 	ignored()
+	selectCase()
+	selectOther()
+	soleSender()
+	spinWait()
+	noSpin()
+	useGlobal()
 }
 
 func use(int) {}
@@ -327,4 +333,82 @@ func ignored() {
 			n++ //origo:ignore race the test only checks that the comment silences
 		}()
 	}
+}
+
+// A select case happens where its body starts.
+func selectCase() {
+	x := 0
+	done := make(chan bool)
+	quit := make(chan bool)
+	go func() {
+		x = 1
+		close(done)
+	}()
+	select {
+	case <-done:
+		use(x)
+	case <-quit:
+	}
+}
+
+func selectOther() {
+	x := 0
+	done := make(chan bool)
+	quit := make(chan bool)
+	go func() {
+		x = 1 // want `data race on x`
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-quit:
+		use(x)
+	}
+}
+
+// Every send comes from one goroutine: what it did before its first
+// send happens before any receive.
+func soleSender() {
+	x := 0
+	c := make(chan int)
+	go func() {
+		x = 1
+		for i := range 3 {
+			c <- i
+		}
+	}()
+	<-c
+	use(x)
+}
+
+// A loop that spins on an atomic load waits for the one goroutine that
+// stores.
+func spinWait() {
+	x := 0
+	var ready int32
+	go func() {
+		x = 1
+		atomic.StoreInt32(&ready, 1)
+	}()
+	for atomic.LoadInt32(&ready) == 0 {
+	}
+	use(x)
+}
+
+func noSpin() {
+	x := 0
+	var ready int32
+	go func() {
+		x = 1 // want `data race on x`
+		atomic.StoreInt32(&ready, 1)
+	}()
+	_ = atomic.LoadInt32(&ready) // reads, but waits for nothing
+	use(x)
+}
+
+// Package initialization happens before main.
+var global = 1
+
+func useGlobal() {
+	go func() { use(global) }()
 }
