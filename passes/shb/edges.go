@@ -1,6 +1,7 @@
 package shb
 
 import (
+	"cmp"
 	"go/constant"
 	"slices"
 
@@ -21,60 +22,127 @@ func (r ref) ev() *Event { return &r.t.Events[r.id] }
 // goroutine that may run several times.
 const many = 1 << 30
 
-// link adds the happens-before edges between traces.
+// ops are the events of one trace on one object, by kind, in ID order.
+type ops [SpinWait + 1][]int32
+
+// link adds the happens-before edges between traces. Matching works on
+// the events of each object grouped by trace, so that a channel used at
+// thousands of inlined places costs a pass per trace, not per pair.
 func (res *Result) link(objs *objects) {
-	byObj := make(map[int32][]ref)
-	spawnedAt := make(map[*pointer.Origin]ref)
+	l := &linker{res: res, objs: objs, byObj: make(map[int32]map[*Trace]*ops), spawnedAt: make(map[*pointer.Origin]ref)}
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
 			if ev.Obj >= 0 && ev.Kind != Access {
-				byObj[ev.Obj] = append(byObj[ev.Obj], ref{t, ev.ID})
+				m := l.byObj[ev.Obj]
+				if m == nil {
+					m = make(map[*Trace]*ops)
+					l.byObj[ev.Obj] = m
+				}
+				if m[t] == nil {
+					m[t] = new(ops)
+					l.traces = append(l.traces, objTrace{ev.Obj, t})
+				}
+				m[t][ev.Kind] = append(m[t][ev.Kind], ev.ID)
 			}
 			if ev.Kind == Spawn {
 				for _, o := range ev.Spawned {
-					if _, ok := spawnedAt[o]; !ok && res.byOrig[o] != nil {
-						spawnedAt[o] = ref{t, ev.ID}
+					if _, ok := l.spawnedAt[o]; !ok && res.byOrig[o] != nil {
+						l.spawnedAt[o] = ref{t, ev.ID}
 					}
 				}
 			}
 		}
 	}
-	l := &linker{res: res, byObj: byObj, spawnedAt: spawnedAt, objs: objs}
 	l.initEdges()
+	l.spawnEdges()
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
+			if ev.Obj < 0 {
+				continue
+			}
+			r := ref{t, ev.ID}
 			switch ev.Kind {
-			case Spawn:
-				l.spawnEdges(ref{t, ev.ID})
 			case Recv:
-				l.recvEdges(ref{t, ev.ID})
+				l.recvEdges(r)
 			case Send:
-				l.unbufferedEdges(ref{t, ev.ID})
+				l.unbufferedEdges(r)
 			case WGWait:
-				l.waitEdges(ref{t, ev.ID})
+				l.waitEdges(r)
 			case SpinWait:
-				l.spinEdges(ref{t, ev.ID})
+				l.spinEdges(r)
 			case OnceAfter:
-				for _, end := range byObj[ev.Obj] {
-					if end.ev().Kind == OnceEnd && end.t != t {
-						l.edge(end.t, end.id, t, ev.ID)
+				l.each(r, func(x *Trace, o *ops) {
+					if len(o[OnceEnd]) > 0 {
+						l.edge(x, o[OnceEnd][0], t, ev.ID)
 					}
-				}
+				})
 			}
 		}
 	}
 	for _, t := range res.Traces {
-		slices.SortFunc(t.Out, func(x, y Edge) int { return int(x.Before - y.Before) })
+		t.Out = prune(t.Out)
 	}
+}
+
+type objTrace struct {
+	obj int32
+	t   *Trace
 }
 
 type linker struct {
 	res       *Result
-	byObj     map[int32][]ref
-	spawnedAt map[*pointer.Origin]ref
 	objs      *objects
+	byObj     map[int32]map[*Trace]*ops
+	traces    []objTrace // the keys of byObj's maps, in a deterministic order
+	spawnedAt map[*pointer.Origin]ref
+}
+
+// each calls f for every trace other than r's with events on r's object
+// that may happen before r: not in a goroutine r's trace starts after r.
+func (l *linker) each(r ref, f func(*Trace, *ops)) {
+	m := l.byObj[r.ev().Obj]
+	for _, ot := range l.traces {
+		if ot.obj != r.ev().Obj || ot.t == r.t || l.startedAfter(ot.t.Origin, r.t, r.id) {
+			continue
+		}
+		f(ot.t, m[ot.t])
+	}
+}
+
+// own returns the events of kind k on r's object in r's trace up to r.
+func (l *linker) own(r ref, k Kind) []int32 {
+	o := l.byObj[r.ev().Obj][r.t]
+	ids := o[k]
+	n, _ := slices.BinarySearch(ids, r.id+1)
+	return ids[:n]
+}
+
+// edge records that events of from below id happen before events of to
+// at or above at.
+func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
+	from.Out = append(from.Out, Edge{Before: id, To: to, At: at})
+}
+
+// prune sorts edges by Before and drops those another edge to the same
+// trace implies: one that orders more events (a larger Before) before
+// more of the target (a smaller At).
+func prune(edges []Edge) []Edge {
+	slices.SortFunc(edges, func(x, y Edge) int {
+		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At))
+	})
+	best := make(map[*Trace]int32)
+	var out []Edge
+	for _, e := range edges {
+		if at, ok := best[e.To]; ok && at <= e.At {
+			continue
+		}
+		best[e.To] = e.At
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(x, y Edge) int { return cmp.Compare(x.Before, y.Before) })
+	return out
 }
 
 // initEdges: package initialization happens before main and the tests.
@@ -91,23 +159,39 @@ func (l *linker) initEdges() {
 	}
 }
 
-// edge records that events of from below id happen before events of to
-// at or above at.
-func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
-	from.Out = append(from.Out, Edge{Before: id, To: to, At: at})
-}
-
-// spawnEdges: the spawn happens before the goroutine starts; a subtest
-// that does not call t.Parallel ends before t.Run returns.
-func (l *linker) spawnEdges(s ref) {
-	for _, o := range s.ev().Spawned {
-		child := l.res.byOrig[o]
-		if child == nil || child == s.t {
-			continue
+// spawnEdges: a goroutine starts after the first event that may start
+// it (a helper that starts it may be inlined at several places); a
+// subtest without t.Parallel started at one place ends before t.Run
+// returns.
+func (l *linker) spawnEdges() {
+	type pair struct{ parent, child *Trace }
+	first := make(map[pair]int32)
+	sites := make(map[pair]int)
+	var pairs []pair
+	for _, t := range l.res.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind != Spawn {
+				continue
+			}
+			for _, o := range ev.Spawned {
+				child := l.res.byOrig[o]
+				if child == nil || child == t {
+					continue
+				}
+				p := pair{t, child}
+				if _, ok := first[p]; !ok {
+					first[p] = ev.ID
+					pairs = append(pairs, p)
+				}
+				sites[p]++
+			}
 		}
-		l.edge(s.t, s.id, child, 0)
-		if o.Flags&facts.Sync != 0 {
-			l.edge(child, int32(len(child.Events)), s.t, s.id+1)
+	}
+	for _, p := range pairs {
+		id := first[p]
+		l.edge(p.parent, id, p.child, 0)
+		if p.child.Origin.Flags&facts.Sync != 0 && sites[p] == 1 {
+			l.edge(p.child, int32(len(p.child.Events)), p.parent, id+1)
 		}
 	}
 }
@@ -122,16 +206,18 @@ func after(r ref) int32 {
 	return ev.ID + 1
 }
 
-// count returns how many times the events rs may happen, capped at many.
-func count(rs []ref) int {
-	n := 0
-	for _, r := range rs {
-		if r.ev().Loop >= 0 || r.t.Origin.Multi {
+// count returns how many times the events ids of t may happen, capped
+// at many.
+func count(t *Trace, ids []int32) int {
+	if len(ids) > 0 && t.Origin.Multi {
+		return many
+	}
+	for _, id := range ids {
+		if t.Events[id].Loop >= 0 {
 			return many
 		}
-		n++
 	}
-	return n
+	return len(ids)
 }
 
 // startedAfter reports whether origin o is started, directly or through
@@ -151,111 +237,84 @@ func (l *linker) startedAfter(o *pointer.Origin, t *Trace, id int32) bool {
 	return false
 }
 
-// matching splits the events of kind k on r's object into those of r's
-// trace up to r, and those of other traces that may happen before r.
-func (l *linker) matching(r ref, k Kind) (own, others []ref, otherTraces int) {
-	var traces []*Trace
-	for _, x := range l.byObj[r.ev().Obj] {
-		if x.ev().Kind != k {
-			continue
+// peer sums up what the other traces do on a channel before r.
+type peer struct {
+	t      *Trace
+	last   int32 // the last of its operations of the kind matched
+	first  int32 // where the first one, or the loop around it, starts
+	closes []int32
+}
+
+// peers returns the traces that do operations of kind k on r's object
+// before r, how many such operations they may do in all, and whether a
+// trace other than r's does operations of the kind r does.
+func (l *linker) peers(r ref, k Kind) (ps []peer, n int, rivals bool) {
+	l.each(r, func(x *Trace, o *ops) {
+		if len(o[r.ev().Kind]) > 0 {
+			rivals = true
 		}
-		switch {
-		case x.t == r.t:
-			if x.id <= r.id {
-				own = append(own, x)
-			}
-		case !l.startedAfter(x.t.Origin, r.t, r.id):
-			others = append(others, x)
-			if !slices.Contains(traces, x.t) {
-				traces = append(traces, x.t)
-			}
+		if len(o[k]) == 0 && len(o[Close]) == 0 {
+			return
 		}
-	}
-	return own, others, len(traces)
+		p := peer{t: x, first: int32(len(x.Events)), closes: o[Close]}
+		for _, id := range o[k] {
+			p.last = max(p.last, id)
+			start := id
+			if ev := &x.Events[id]; ev.Loop >= 0 {
+				start = x.Loops[ev.Loop].Start
+			}
+			p.first = min(p.first, start)
+		}
+		n = min(many, n+count(x, o[k]))
+		ps = append(ps, p)
+	})
+	return ps, n, rivals
 }
 
 // recvEdges adds the edges into receive r: from every send that r's
 // receives up to now must have consumed, when no other goroutine
-// receives on the channel; from a close that a receive loop observes.
+// receives on the channel; from a sole sender's first send; from a
+// close that a receive loop observes.
 func (l *linker) recvEdges(r ref) {
-	if r.ev().Obj < 0 || r.ev().Select {
+	if r.ev().Select {
 		return
 	}
-	ownRecvs, otherRecvs, _ := l.matching(r, Recv)
-	ownSends, sends, _ := l.matching(r, Send)
+	senders, sends, rivals := l.peers(r, Send)
+	ownSends := l.own(r, Send)
+	recvs := count(r.t, l.own(r, Recv))
+	sends = min(many, sends+count(r.t, ownSends))
 	at := after(r)
-	if len(otherRecvs) == 0 && count(sends)+count(ownSends) <= count(ownRecvs) {
-		for _, s := range sends {
-			l.edge(s.t, s.id, r.t, at)
-		}
-	}
-	if from, ok := l.soleSender(r, sends, ownSends); ok {
-		l.edge(sends[0].t, from, r.t, r.id+1)
-	}
-	if r.ev().Loop >= 0 || count(ownRecvs) > count(sends)+count(ownSends) {
-		for _, c := range l.byObj[r.ev().Obj] {
-			if c.ev().Kind == Close && c.t != r.t {
-				l.edge(c.t, c.id, r.t, at)
+	if !rivals && sends <= recvs {
+		for _, p := range senders {
+			if p.first < int32(len(p.t.Events)) {
+				l.edge(p.t, p.last, r.t, at)
 			}
 		}
 	}
-}
-
-// soleSender reports whether every send (and close) that receive r may
-// complete comes from one other goroutine: then whatever r receives,
-// that goroutine did before its first send happens before r returns.
-// It returns where the first send, or the loop around it, starts.
-func (l *linker) soleSender(r ref, sends, ownSends []ref) (int32, bool) {
-	if len(sends) == 0 || len(ownSends) > 0 {
-		return 0, false
+	if len(senders) == 1 && len(ownSends) == 0 && senders[0].first < int32(len(senders[0].t.Events)) {
+		l.edge(senders[0].t, senders[0].first, r.t, r.id+1)
 	}
-	t := sends[0].t
-	from := int32(len(t.Events))
-	for _, s := range sends {
-		if s.t != t {
-			return 0, false
+	if r.ev().Loop >= 0 || recvs > sends {
+		for _, p := range senders {
+			if len(p.closes) > 0 {
+				l.edge(p.t, p.closes[0], r.t, at)
+			}
 		}
-		start := s.id
-		if ev := s.ev(); ev.Loop >= 0 {
-			start = t.Loops[ev.Loop].Start
-		}
-		from = min(from, start)
-	}
-	for _, c := range l.byObj[r.ev().Obj] {
-		if c.ev().Kind == Close && c.t != t {
-			return 0, false
-		}
-	}
-	return from, true
-}
-
-// spinEdges adds the edge into a loop that spins on an atomic read until
-// a write shows: when every atomic write of the location comes from one
-// other goroutine, what it did before its first write happens before
-// the loop ends (atomics are sequentially consistent).
-func (l *linker) spinEdges(r ref) {
-	if r.ev().Obj < 0 {
-		return
-	}
-	_, writes, _ := l.matching(r, AtomicWrite)
-	_, spins, _ := l.matching(r, SpinWait) // a CompareAndSwap that spins writes too
-	writes = append(writes, spins...)
-	if from, ok := l.soleSender(r, writes, nil); ok {
-		l.edge(writes[0].t, from, r.t, after(r))
 	}
 }
 
 // unbufferedEdges adds the edges into send s on an unbuffered channel:
 // the receive that completes it happened before the send returns.
 func (l *linker) unbufferedEdges(s ref) {
-	if s.ev().Obj < 0 || s.ev().Select || !l.unbuffered(s.ev().Obj) {
+	if s.ev().Select || !l.unbuffered(s.ev().Obj) {
 		return
 	}
-	ownSends, otherSends, _ := l.matching(s, Send)
-	ownRecvs, recvs, _ := l.matching(s, Recv)
-	if len(otherSends) == 0 && len(ownRecvs) == 0 && count(recvs) <= count(ownSends) {
-		for _, r := range recvs {
-			l.edge(r.t, r.id, s.t, after(s))
+	receivers, recvs, rivals := l.peers(s, Recv)
+	if !rivals && len(l.own(s, Recv)) == 0 && recvs <= count(s.t, l.own(s, Send)) {
+		for _, p := range receivers {
+			if p.first < int32(len(p.t.Events)) {
+				l.edge(p.t, p.last, s.t, after(s))
+			}
 		}
 	}
 }
@@ -270,26 +329,52 @@ func (l *linker) unbuffered(obj int32) bool {
 	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
 }
 
-// waitEdges adds the edges into a WaitGroup's Wait: from each Done of
-// a goroutine whose Add happened before it started (an Add inside the
-// goroutine may come after Wait returned), and from the end of each
+// spinEdges adds the edge into a loop that spins on an atomic read until
+// a write shows: when every atomic write of the location comes from one
+// other goroutine, what it did before its first write happens before
+// the loop ends (atomics are sequentially consistent).
+func (l *linker) spinEdges(r ref) {
+	var writers []peer
+	l.each(r, func(x *Trace, o *ops) {
+		ids := append(slices.Clone(o[AtomicWrite]), o[SpinWait]...) // a spinning CompareAndSwap writes too
+		if len(ids) == 0 {
+			return
+		}
+		p := peer{t: x, first: int32(len(x.Events))}
+		for _, id := range ids {
+			start := id
+			if ev := &x.Events[id]; ev.Loop >= 0 {
+				start = x.Loops[ev.Loop].Start
+			}
+			p.first = min(p.first, start)
+		}
+		writers = append(writers, p)
+	})
+	if len(writers) == 1 && len(l.own(r, AtomicWrite)) == 0 {
+		l.edge(writers[0].t, writers[0].first, r.t, after(r))
+	}
+}
+
+// waitEdges adds the edges into a WaitGroup's Wait: from the Done of
+// each goroutine whose Add happened before it started (an Add inside the
+// goroutine may come after Wait has returned), and from the end of each
 // goroutine the group started itself (WaitGroup.Go, errgroup).
 func (l *linker) waitEdges(w ref) {
 	obj := w.ev().Obj
-	if obj < 0 {
-		return
-	}
-	for _, x := range l.byObj[obj] {
-		ev := x.ev()
-		switch {
-		case ev.Kind == Spawn:
-			for _, o := range ev.Spawned {
-				if c := l.res.byOrig[o]; c != nil && c != w.t {
+	for _, ot := range l.traces {
+		if ot.obj != obj {
+			continue
+		}
+		o := l.byObj[obj][ot.t]
+		for _, id := range o[Spawn] {
+			for _, sp := range ot.t.Events[id].Spawned {
+				if c := l.res.byOrig[sp]; c != nil && c != w.t {
 					l.edge(c, int32(len(c.Events)), w.t, w.id+1)
 				}
 			}
-		case ev.Kind == WGDone && x.t != w.t && l.addedBeforeStart(x.t.Origin, obj):
-			l.edge(x.t, x.id, w.t, w.id+1)
+		}
+		if dones := o[WGDone]; ot.t != w.t && len(dones) > 0 && l.addedBeforeStart(ot.t.Origin, obj) {
+			l.edge(ot.t, dones[len(dones)-1], w.t, w.id+1)
 		}
 	}
 }
@@ -302,10 +387,8 @@ func (l *linker) addedBeforeStart(o *pointer.Origin, obj int32) bool {
 		if !ok {
 			return false
 		}
-		for _, x := range l.byObj[obj] {
-			if x.t == s.t && x.ev().Kind == WGAdd && x.id < s.id {
-				return true
-			}
+		if adds := l.byObj[obj][s.t]; adds != nil && len(adds[WGAdd]) > 0 && adds[WGAdd][0] < s.id {
+			return true
 		}
 		o = s.t.Origin
 	}

@@ -144,12 +144,15 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 		m[acc.Instr] = true
 	}
 	objs := res.objs
+	total := 0
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
 			ptr: ptr, ls: ls, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o],
-			empty: make(map[*ssa.Function]bool),
+			empty:  make(map[*ssa.Function]bool),
+			walked: make(map[*ssa.Function]walkState),
+			total:  &total, lastSync: -1,
 		}
 		entries := ptr.RootFuncs(o)
 		if o.Parent != nil || len(entries) == 0 {
@@ -167,8 +170,9 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 // Limits on a trace: inlining every call of a goroutine is what makes
 // order a comparison of integers, and what must not grow without bound.
 const (
-	maxEvents = 200_000
-	maxDepth  = 24
+	maxEvents      = 50_000    // per trace
+	maxTotalEvents = 2_000_000 // per package
+	maxDepth       = 24
 )
 
 // walker builds the trace of one origin.
@@ -183,6 +187,22 @@ type walker struct {
 	stack  []*ssa.Function
 	empty  map[*ssa.Function]bool // functions that gave no events
 	cuts   int                    // calls not inlined (recursion, depth, size)
+	total  *int                   // events of every trace of the package
+
+	// SWORD's region merging: an access that repeats with the same locks
+	// and no synchronization in between adds nothing, nor does a call
+	// of a function without synchronization repeated in one region.
+	syncs    int   // synchronization events so far
+	lastSync int32 // the ID of the last one
+	walked   map[*ssa.Function]walkState
+}
+
+// walkState is how the last call of a function without synchronization
+// events was walked.
+type walkState struct {
+	syncs int // w.syncs after the walk
+	held  LocksetID
+	loop  int32
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
@@ -191,7 +211,10 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
 	}
-	if len(w.stack) >= maxDepth || len(w.tr.Events) >= maxEvents {
+	if st, ok := w.walked[fn]; ok && st == (walkState{w.syncs, held, loop}) {
+		return // the same accesses, in the same region: nothing new
+	}
+	if len(w.stack) >= maxDepth || len(w.tr.Events) >= maxEvents || *w.total >= maxTotalEvents {
 		w.tr.Truncated = true
 		w.cuts++
 		return
@@ -203,7 +226,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = append(w.stack, fn)
-	events, cuts := len(w.tr.Events), w.cuts
+	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
 	var defers []*ssa.Defer
@@ -227,6 +250,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	w.stack = w.stack[:len(w.stack)-1]
 	if len(w.tr.Events) == events && w.cuts == cuts {
 		w.empty[fn] = true
+	}
+	if w.syncs == syncs && w.cuts == cuts {
+		w.walked[fn] = walkState{w.syncs, held, loop}
 	}
 }
 
@@ -284,6 +310,18 @@ func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 
 func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	id := int32(len(w.tr.Events))
+	if ev.Kind == Access {
+		if at := w.tr.at[ev.Instr]; len(at) > 0 {
+			last := &w.tr.Events[at[len(at)-1]]
+			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop {
+				return last.ID
+			}
+		}
+	} else {
+		w.syncs++
+		w.lastSync = id
+	}
+	*w.total++
 	ev.ID, ev.Locks, ev.Loop = id, locks, loop
 	w.tr.Events = append(w.tr.Events, ev)
 	if ev.Instr != nil {
