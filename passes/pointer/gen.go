@@ -183,6 +183,15 @@ func (a *state) genFunc(cg *cgnode) {
 func (a *state) genInstr(p at, instr ssa.Instruction) {
 	val := func(v ssa.Value) nodeID { return a.val(p, v) }
 	ctx := p.cg.ctx
+	// Every package variable the code names has its object, even when
+	// only a call without a body uses it (mu.Lock(), once.Do(f)): the
+	// passes that follow ask what such operands point to.
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if g, ok := (*op).(*ssa.Global); ok {
+			a.globalObject(g)
+		}
+	}
 	switch instr := instr.(type) {
 	case *ssa.Alloc:
 		t := instr.Type().(*types.Pointer).Elem()

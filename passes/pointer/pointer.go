@@ -327,6 +327,13 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 	if r.a == nil {
 		return nil
 	}
+	if g, ok := v.(*ssa.Global); ok {
+		// A package variable's address is the same in every context.
+		if obj, ok := r.a.globals[g.String()]; ok {
+			return []Location{{Obj: obj}}
+		}
+		return nil
+	}
 	var set intsets.Sparse
 	fn := v.Parent()
 	for _, cg := range r.a.cgList {

@@ -39,6 +39,8 @@ func main() {
 	spinWait()
 	noSpin()
 	useGlobal()
+	globalMutex()
+	globalOnce()
 }
 
 func use(int) {}
@@ -411,4 +413,37 @@ var global = 1
 
 func useGlobal() {
 	go func() { use(global) }()
+}
+
+var (
+	mu      sync.Mutex
+	guarded int
+)
+
+// A mutex in a package variable.
+func globalMutex() {
+	for range 2 {
+		go func() {
+			mu.Lock()
+			guarded++
+			mu.Unlock()
+		}()
+	}
+}
+
+var (
+	setup  sync.Once
+	config int
+)
+
+func initConfig() { config = 1 }
+
+// Once.Do with a named function, on a Once in a package variable.
+func globalOnce() {
+	for range 2 {
+		go func() {
+			setup.Do(initConfig)
+			use(config)
+		}()
+	}
 }
