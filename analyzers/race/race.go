@@ -131,6 +131,9 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
 			}
+			if c.hb.OnceOrdered(ta, x, tb, y) || c.hb.OnceOrdered(tb, y, ta, x) {
+				continue
+			}
 			if c.hb.HappensBefore(ta, x, tb, y, perIter) || c.hb.HappensBefore(tb, y, ta, x, perIter) {
 				continue
 			}
@@ -251,6 +254,8 @@ func (c *checker) goroutine(o *pointer.Origin) string {
 			return "main goroutine"
 		case "tests":
 			return "test goroutine"
+		case "":
+			return "a goroutine past the analysis budget"
 		}
 		return o.Root
 	}

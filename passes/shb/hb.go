@@ -61,3 +61,21 @@ func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
 	r.reaches[k] = m
 	return m
 }
+
+// OnceOrdered reports whether event x of trace a runs inside a
+// sync.Once.Do callback and event y of trace b comes after a return of
+// Do on the same Once: the callback runs once, and every Do returns
+// after it, wherever the callback's events are (in a loop or not).
+func (r *Result) OnceOrdered(a *Trace, x int32, b *Trace, y int32) bool {
+	for _, e := range r.Locks.sets[a.Events[x].Locks] {
+		if !e.once {
+			continue
+		}
+		for _, id := range b.onceAfter[e.locs[0]] {
+			if id <= y {
+				return true
+			}
+		}
+	}
+	return false
+}

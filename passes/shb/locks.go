@@ -22,6 +22,7 @@ type LocksetID int32
 type lockElem struct {
 	locs []int32
 	read bool
+	once bool // the Once of a Do callback (see walker.onceDo)
 }
 
 // Locksets interns locksets.
@@ -44,7 +45,7 @@ func newLocksets() *Locksets {
 }
 
 func elemKey(e lockElem) string {
-	return fmt.Sprint(e.locs, e.read)
+	return fmt.Sprint(e.locs, e.read, e.once)
 }
 
 // intern returns the ID of the set of elems.

@@ -82,7 +82,8 @@ type Trace struct {
 	// Edge.Before.
 	Out []Edge
 
-	at map[ssa.Instruction][]int32 // events by instruction
+	at        map[ssa.Instruction][]int32 // events by instruction
+	onceAfter map[int32][]int32           // OnceAfter events by Once
 }
 
 // Edge is a happens-before edge: the events of its trace with IDs below
@@ -327,6 +328,12 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	if ev.Instr != nil {
 		w.tr.at[ev.Instr] = append(w.tr.at[ev.Instr], id)
 	}
+	if ev.Kind == OnceAfter && ev.Obj >= 0 {
+		if w.tr.onceAfter == nil {
+			w.tr.onceAfter = make(map[int32][]int32)
+		}
+		w.tr.onceAfter[ev.Obj] = append(w.tr.onceAfter[ev.Obj], id)
+	}
 	if loop >= 0 {
 		s := &w.tr.Loops[loop]
 		if s.Start < 0 {
@@ -389,7 +396,7 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	once := w.objs.of(w.o, call.Args[0])
 	inside := held
 	if once >= 0 {
-		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}}}))
+		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}, once: true}}))
 	}
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, inside, loop)
