@@ -157,3 +157,17 @@ func caseBody(use ssa.Instruction, index ssa.Value) (*ssa.BasicBlock, int, bool)
 	}
 	return nil, 0, false
 }
+
+// capacity1 reports whether obj is a channel made with a buffer of one.
+func (s *objects) capacity1(obj int32) bool {
+	mc, ok := s.locs[obj].Obj.Site.(*ssa.MakeChan)
+	if !ok {
+		return false
+	}
+	c, ok := mc.Size.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	return ok && n == 1
+}

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/passes/guard"
@@ -196,6 +197,9 @@ type walker struct {
 	syncs    int   // synchronization events so far
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
+
+	sems     []int32   // semaphore channels acquired (see chanOp)
+	semLocks LocksetID // the same, as a lockset
 }
 
 // walkState is how the last call of a function without synchronization
@@ -263,10 +267,10 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	}
 	switch instr := instr.(type) {
 	case *ssa.Send:
-		w.add(Event{Kind: Send, Instr: instr, Obj: w.objs.of(w.o, instr.Chan)}, held, loop)
+		w.chanOp(Send, instr, w.objs.of(w.o, instr.Chan), false, held, loop)
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
-			w.add(Event{Kind: Recv, Instr: instr, Obj: w.objs.of(w.o, instr.X)}, held, loop)
+			w.chanOp(Recv, instr, w.objs.of(w.o, instr.X), false, held, loop)
 		}
 	case *ssa.Select:
 		// A case with a body of its own happens where its body starts
@@ -300,12 +304,37 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 	if st.Dir == types.SendOnly {
 		k = Send
 	}
-	w.add(Event{Kind: k, Instr: sel, Obj: w.objs.of(w.o, st.Chan), Select: maybe}, held, loop)
+	w.chanOp(k, sel, w.objs.of(w.o, st.Chan), maybe, held, loop)
+}
+
+// chanOp adds a send or receive. A channel with a buffer of one used
+// as a semaphore (send to acquire, receive to release) is a lock: the
+// accesses between the send and the receive hold it.
+func (w *walker) chanOp(k Kind, instr ssa.Instruction, obj int32, maybe bool, held LocksetID, loop int32) {
+	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, held, loop)
+	if maybe || obj < 0 || !w.objs.capacity1(obj) {
+		return
+	}
+	i, found := slices.BinarySearch(w.sems, obj)
+	switch {
+	case k == Send && !found:
+		w.sems = slices.Insert(w.sems, i, obj)
+	case k == Recv && found:
+		w.sems = slices.Delete(w.sems, i, i+1)
+	default:
+		return
+	}
+	var elems []lockElem
+	for _, o := range w.sems {
+		elems = append(elems, lockElem{locs: []int32{o}})
+	}
+	w.semLocks = w.locks.intern(elems)
 }
 
 // locksAt returns the lockset at instr: the caller's locks and those its
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
+	held = w.locks.union(held, w.semLocks)
 	return w.locks.union(held, w.locks.resolve(w.ptr, w.o, w.ls.Before(instr), w.objs))
 }
 

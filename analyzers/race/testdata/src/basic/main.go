@@ -41,6 +41,9 @@ func main() {
 	useGlobal()
 	globalMutex()
 	globalOnce()
+	elementsApart()
+	elementsTogether()
+	semaphore()
 }
 
 func use(int) {}
@@ -444,6 +447,46 @@ func globalOnce() {
 		go func() {
 			setup.Do(initConfig)
 			use(config)
+		}()
+	}
+}
+
+// Constant indices that differ touch different elements.
+func elementsApart() {
+	var a [4]int
+	s := make([]int, 10)
+	done := make(chan bool)
+	go func() {
+		a[0] = 1
+		s[7] = 1
+		done <- true
+	}()
+	a[1] = 2
+	copy(s[:5], []int{1, 2})
+	<-done
+}
+
+func elementsTogether() {
+	var a [4]int
+	done := make(chan bool)
+	go func() {
+		a[2] = 1 // want `data race on a\[\*\]`
+		done <- true
+	}()
+	copy(a[:], []int{1, 2, 3})
+	<-done
+}
+
+// A channel with a buffer of one is a lock: send to acquire, receive to
+// release.
+func semaphore() {
+	x := 0
+	sem := make(chan bool, 1)
+	for range 2 {
+		go func() {
+			sem <- true
+			x++
+			<-sem
 		}()
 	}
 }
