@@ -73,3 +73,47 @@ func disjoint(a, b pointer.Access) bool {
 	y, okB := elements(b)
 	return okA && okB && (x.hi < y.lo || y.hi < x.lo)
 }
+
+// initializing reports whether acc writes a field or element of a fresh
+// object before anything else sees it: the stores of a composite literal
+// (&T{f: x}) or of new(T), in the block that allocates it, before the
+// pointer is used for anything but selecting fields. Another goroutine
+// reaches the object only through its publication, and a race there is
+// reported on the location that publishes it.
+func initializing(acc pointer.Access) bool {
+	st, ok := acc.Instr.(*ssa.Store)
+	if !ok {
+		return false
+	}
+	var base ssa.Value
+	switch addr := st.Addr.(type) {
+	case *ssa.FieldAddr:
+		base = addr.X
+	case *ssa.IndexAddr:
+		base = addr.X
+	default:
+		return false
+	}
+	alloc, ok := base.(*ssa.Alloc)
+	if !ok || !alloc.Heap || alloc.Block() != st.Block() {
+		return false
+	}
+	for _, instr := range st.Block().Instrs {
+		if instr == st {
+			return true
+		}
+		if instr == ssa.Instruction(alloc) {
+			continue
+		}
+		for _, op := range instr.Operands(nil) {
+			if *op == ssa.Value(alloc) {
+				switch instr.(type) {
+				case *ssa.FieldAddr, *ssa.IndexAddr:
+				default:
+					return false // the pointer went somewhere
+				}
+			}
+		}
+	}
+	return false
+}

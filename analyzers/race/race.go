@@ -81,7 +81,7 @@ func (c *checker) check() {
 				if pairs++; pairs > maxPairs {
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) {
 					continue
 				}
 				if la, lb, ok := c.racy(a, b, perIter); ok {

@@ -29,7 +29,7 @@
 //
 // The Result also lists the package's roots, where programs begin: main,
 // the package initializer, Test, Benchmark and Fuzz functions, and, in
-// library mode (packages other than main), the exported methods of types
+// library mode (packages other than main), the exported methods of exported types
 // that carry a sync.Mutex, sync.RWMutex or sync/atomic value, since such
 // types declare that they are meant for concurrent use.
 //

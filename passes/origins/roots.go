@@ -106,7 +106,9 @@ func concurrentMethods(ir *buildir.IR) []*ssa.Function {
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()
 		}
-		if named, ok := t.(*types.Named); ok && carriesSync(named, 0) {
+		// Only exported types: an unexported type's concurrent use is
+		// the package's own business, which its goroutines show.
+		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && carriesSync(named, 0) {
 			out = append(out, fn)
 		}
 	}

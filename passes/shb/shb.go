@@ -232,6 +232,11 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	w.stack = append(w.stack, fn)
 	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
+	// A semaphore is taken and given back in one function; one that is
+	// not given back (a send on a buffer of one as a handoff) is not a
+	// lock beyond it.
+	sems, semLocks := slices.Clone(w.sems), w.semLocks
+	defer func() { w.sems, w.semLocks = sems, semLocks }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
 	var defers []*ssa.Defer
@@ -267,10 +272,10 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	}
 	switch instr := instr.(type) {
 	case *ssa.Send:
-		w.chanOp(Send, instr, w.objs.of(w.o, instr.Chan), false, held, loop)
+		w.chanOp(Send, instr, instr.Chan, false, held, loop)
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
-			w.chanOp(Recv, instr, w.objs.of(w.o, instr.X), false, held, loop)
+			w.chanOp(Recv, instr, instr.X, false, held, loop)
 		}
 	case *ssa.Select:
 		// A case with a body of its own happens where its body starts
@@ -304,13 +309,14 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 	if st.Dir == types.SendOnly {
 		k = Send
 	}
-	w.chanOp(k, sel, w.objs.of(w.o, st.Chan), maybe, held, loop)
+	w.chanOp(k, sel, st.Chan, maybe, held, loop)
 }
 
 // chanOp adds a send or receive. A channel with a buffer of one used
 // as a semaphore (send to acquire, receive to release) is a lock: the
 // accesses between the send and the receive hold it.
-func (w *walker) chanOp(k Kind, instr ssa.Instruction, obj int32, maybe bool, held LocksetID, loop int32) {
+func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
+	obj := w.objs.of(w.o, ch)
 	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, held, loop)
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
@@ -319,6 +325,9 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, obj int32, maybe bool, he
 	switch {
 	case k == Send && !found:
 		w.sems = slices.Insert(w.sems, i, obj)
+		if _, ok := w.locks.names[obj]; !ok {
+			w.locks.names[obj] = exprName(ch)
+		}
 	case k == Recv && found:
 		w.sems = slices.Delete(w.sems, i, i+1)
 	default:

@@ -44,6 +44,7 @@ func main() {
 	elementsApart()
 	elementsTogether()
 	semaphore()
+	publish()
 }
 
 func use(int) {}
@@ -489,4 +490,19 @@ func semaphore() {
 			<-sem
 		}()
 	}
+}
+
+type settings struct{ name string }
+
+var current *settings
+
+// Initializing a fresh object is not a race; publishing it without
+// synchronization is, and is reported where it is published.
+func publish() {
+	go func() {
+		if c := current; c != nil {
+			use(len(c.name))
+		}
+	}()
+	current = &settings{name: "x"} // want `data race on current: write at main.go:\d+ \(main goroutine\) vs read`
 }
