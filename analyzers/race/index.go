@@ -74,45 +74,81 @@ func disjoint(a, b pointer.Access) bool {
 	return okA && okB && (x.hi < y.lo || y.hi < x.lo)
 }
 
-// initializing reports whether acc writes a field or element of a fresh
-// object before anything else sees it: the stores of a composite literal
-// (&T{f: x}) or of new(T), in the block that allocates it, before the
-// pointer is used for anything but selecting fields. Another goroutine
-// reaches the object only through its publication, and a race there is
-// reported on the location that publishes it.
+// initializing reports whether acc writes a fresh object before
+// anything else can see it: a variable's first store, the stores of a
+// composite literal (&T{f: x}, []T{...}, map[K]V{...}), a copy into a
+// slice just made, in the block that allocates it and before the pointer
+// goes anywhere. Another goroutine reaches the object only through its
+// publication, and a race there is reported where it is published.
 func initializing(acc pointer.Access) bool {
-	st, ok := acc.Instr.(*ssa.Store)
-	if !ok {
-		return false
+	if !acc.Write {
+		return false // copy's read of its source is no initialization
 	}
 	var base ssa.Value
-	switch addr := st.Addr.(type) {
-	case *ssa.FieldAddr:
-		base = addr.X
-	case *ssa.IndexAddr:
-		base = addr.X
+	switch instr := acc.Instr.(type) {
+	case *ssa.Store:
+		switch addr := instr.Addr.(type) {
+		case *ssa.Alloc:
+			base = addr
+		case *ssa.FieldAddr:
+			base = addr.X
+		case *ssa.IndexAddr:
+			base = addr.X
+		}
+	case *ssa.MapUpdate:
+		base = instr.Map
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" {
+			base = instr.Call.Args[0]
+			if sl, ok := base.(*ssa.Slice); ok {
+				base = sl.X
+			}
+		}
+	}
+	fresh, ok := base.(ssa.Instruction)
+	if !ok || fresh.Block() != acc.Instr.Block() {
+		return false
+	}
+	switch fresh.(type) {
+	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
 	default:
 		return false
 	}
-	alloc, ok := base.(*ssa.Alloc)
-	if !ok || !alloc.Heap || alloc.Block() != st.Block() {
-		return false
-	}
-	for _, instr := range st.Block().Instrs {
-		if instr == st {
-			return true
+	seen := false
+	for _, instr := range fresh.Block().Instrs {
+		if instr == acc.Instr {
+			return seen
 		}
-		if instr == ssa.Instruction(alloc) {
+		if instr == fresh {
+			seen = true
 			continue
 		}
-		for _, op := range instr.Operands(nil) {
-			if *op == ssa.Value(alloc) {
-				switch instr.(type) {
-				case *ssa.FieldAddr, *ssa.IndexAddr:
-				default:
-					return false // the pointer went somewhere
-				}
-			}
+		if seen && escapes(instr, base) {
+			return false
+		}
+	}
+	return false
+}
+
+// escapes reports whether instr lets the pointer v go somewhere other
+// code may reach it: anything but selecting a field, element or slice
+// of it, storing into it, or copying into it.
+func escapes(instr ssa.Instruction, v ssa.Value) bool {
+	switch instr := instr.(type) {
+	case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
+		return false
+	case *ssa.Store:
+		return instr.Val == v
+	case *ssa.MapUpdate:
+		return instr.Key == v || instr.Value == v
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" {
+			return false
+		}
+	}
+	for _, op := range instr.Operands(nil) {
+		if *op == v {
+			return true
 		}
 	}
 	return false
