@@ -8,5 +8,5 @@ import (
 )
 
 func TestRace(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests")
 }

@@ -187,6 +187,23 @@ func (l *linker) spawnEdges() {
 			}
 		}
 	}
+	// The copies of a subtest that runs without t.Parallel in a loop run
+	// one after the other: each ends before the next t.Run starts one.
+	for _, t := range l.res.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind != Spawn || len(ev.Spawned) < 2 {
+				continue
+			}
+			for _, a := range ev.Spawned {
+				for _, b := range ev.Spawned {
+					ta, tb := l.res.byOrig[a], l.res.byOrig[b]
+					if a != b && ta != nil && tb != nil && a.Flags&facts.Sync != 0 && b.Flags&facts.Sync != 0 {
+						l.edge(ta, int32(len(ta.Events)), tb, 0)
+					}
+				}
+			}
+		}
+	}
 	for _, p := range pairs {
 		id := first[p]
 		l.edge(p.parent, id, p.child, 0)
