@@ -92,7 +92,7 @@ func (c *checker) check() {
 	}
 	byLine := make(map[reportKey]*report)
 	for k, r := range c.reports {
-		k.what, k.line = "", c.line(r.a.Pos())
+		k.what, k.line = "", c.line(accessPos(r.a))
 		if old, ok := byLine[k]; !ok || c.better(r, old) {
 			byLine[k] = r
 		}
@@ -149,10 +149,10 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 	if c.before(b, lb, a, la) {
 		a, b, la, lb = b, a, lb, la
 	}
-	if !c.inPackage(a.Pos()) {
+	if !c.inPackage(accessPos(a)) {
 		a, b, la, lb = b, a, lb, la
 	}
-	if c.ignored[c.line(a.Pos())] || c.ignored[c.line(b.Pos())] {
+	if c.ignored[c.line(accessPos(a))] || c.ignored[c.line(accessPos(b))] {
 		return
 	}
 	k := reportKey{what: describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
@@ -215,18 +215,18 @@ func (c *checker) report(r *report) {
 	what := describe(r.loc)
 	msg := fmt.Sprintf("data race on %s: %s at %s (%s) vs %s at %s (%s); locks held: %s vs %s",
 		what,
-		kind(r.a), c.pos(r.a.Pos()), c.goroutine(r.a.Origin),
-		kind(r.b), c.pos(r.b.Pos()), c.goroutine(r.b.Origin),
+		kind(r.a), c.pos(accessPos(r.a)), c.goroutine(r.a.Origin),
+		kind(r.b), c.pos(accessPos(r.b)), c.goroutine(r.b.Origin),
 		c.lockNames(r.locksA), c.lockNames(r.locksB))
 	if isMap(r.loc) {
 		msg = "concurrent map access: " + msg
 	}
 	c.pass.Report(analysis.Diagnostic{
-		Pos:      r.a.Pos(),
+		Pos:      accessPos(r.a),
 		Category: "race",
 		Message:  msg,
 		Related: []analysis.RelatedInformation{{
-			Pos:     r.b.Pos(),
+			Pos:     accessPos(r.b),
 			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),
 		}},
 	})
@@ -264,6 +264,26 @@ func (c *checker) goroutine(o *pointer.Origin) string {
 		s += ", in a loop"
 	}
 	return s
+}
+
+// accessPos returns where an access is: its own position or, for an
+// instruction the compiler made up (a variadic slice, a spill), the
+// nearest instruction of its block that has one.
+func accessPos(acc pointer.Access) token.Pos {
+	if p := acc.Pos(); p.IsValid() {
+		return p
+	}
+	if b := acc.Instr.Block(); b != nil {
+		i := slices.Index(b.Instrs, acc.Instr)
+		for d := 1; i >= 0 && d < len(b.Instrs); d++ {
+			for _, j := range []int{i + d, i - d} {
+				if j >= 0 && j < len(b.Instrs) && b.Instrs[j].Pos().IsValid() {
+					return b.Instrs[j].Pos()
+				}
+			}
+		}
+	}
+	return acc.Instr.Parent().Pos()
 }
 
 // pos formats a position as file:line, the file's base name.

@@ -120,7 +120,11 @@ func (a *state) isFresh(v ssa.Value) bool {
 // among its own ancestors (a goroutine that restarts itself), reuse the
 // ancestor's origin.
 func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
-	if len(a.nodes) > originBudget || len(a.origins) >= maxOrigins {
+	limit := a.opts.MaxOrigins
+	if limit == 0 {
+		limit = maxOrigins
+	}
+	if len(a.nodes) > originBudget || len(a.origins) >= limit {
 		return a.overflowOrigin(entry, copy)
 	}
 	depth := 0
@@ -162,6 +166,10 @@ const originBudget = 400_000
 // origin re-analyzes what it reaches, and objects that flow between
 // origins through globals make the points-to sets of all of them grow.
 const maxOrigins = 1024
+
+// fewOrigins is the bound of the second attempt at a package that was too
+// large with maxOrigins (the tests of crypto/tls).
+const fewOrigins = 32
 
 // overflowOrigin returns one of the two origins shared by every
 // goroutine found after the budget was spent.

@@ -63,6 +63,8 @@ type Options struct {
 	// and starts goroutines in it: the baseline that origin sensitivity
 	// is measured against.
 	ContextInsensitive bool
+	// MaxOrigins bounds the origins of the package (0: maxOrigins).
+	MaxOrigins int
 }
 
 // DefaultOptions is what Analyzer runs with; cmd/origo-bench changes it.
@@ -76,10 +78,35 @@ func run(pass *analysis.Pass) (any, error) {
 	if ir.Pkg == nil || len(orig.Roots) == 0 {
 		return res, nil
 	}
-	if msg := guard.Do(pass, "pointer", func() { analyze(ir, orig, sums, res, DefaultOptions) }); msg != "" {
+	analyzeBounded := func() {
+		if !analyzeWithin(ir, orig, sums, res, DefaultOptions) {
+			// Too large with an origin per goroutine: again with few
+			// origins, the goroutines past them sharing two.
+			*res = Result{}
+			opts := DefaultOptions
+			opts.MaxOrigins = fewOrigins
+			analyze(ir, orig, sums, res, opts)
+		}
+	}
+	if msg := guard.Do(pass, "pointer", analyzeBounded); msg != "" {
 		return &Result{Incomplete: msg}, nil
 	}
 	return res, nil
+}
+
+// analyzeWithin runs analyze and reports false if it stopped at one of
+// its size limits.
+func analyzeWithin(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *Result, opts Options) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, stop := r.(guard.Stop); !stop {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	analyze(ir, orig, sums, res, opts)
+	return true
 }
 
 // state is one run of the analysis over a package.
