@@ -162,19 +162,11 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	case TryLock, TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
 	}
-	callee, bind := calleeOf(call)
-	if callee == nil || len(callee.Blocks) == 0 {
+	fi, bind := r.calleeInfo(call)
+	if fi == nil {
 		return s
 	}
-	fi := r.info(callee)
-	if fi.busy {
-		return s
-	}
-	var rel []string
-	for _, k := range fi.releases {
-		rel = append(rel, bind(k))
-	}
-	s = s.without(rel)
+	s = s.without(bindAll(fi.releases, bind))
 	for _, h := range fi.acquires {
 		h.Key = bind(h.Key)
 		s = s.with(h)
@@ -223,19 +215,34 @@ func (r *Result) releasedBy(call *ssa.CallCommon) []string {
 	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
 		return []string{Key(mu)}
 	}
+	fi, bind := r.calleeInfo(call)
+	if fi == nil {
+		return nil
+	}
+	return bindAll(fi.releases, bind)
+}
+
+// calleeInfo returns the effect of the function a call statically calls,
+// with the renaming of its keys into the caller's; nil when the callee
+// is unknown, has no body here, or is being analyzed (recursion).
+func (r *Result) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(string) string) {
 	callee, bind := calleeOf(call)
 	if callee == nil || len(callee.Blocks) == 0 {
-		return nil
+		return nil, nil
 	}
-	fi := r.info(callee)
-	if fi.busy {
-		return nil
+	if fi := r.info(callee); !fi.busy {
+		return fi, bind
 	}
-	var keys []string
-	for _, k := range fi.releases {
-		keys = append(keys, bind(k))
+	return nil, nil
+}
+
+// bindAll renames keys with bind.
+func bindAll(keys []string, bind func(string) string) []string {
+	var out []string
+	for _, k := range keys {
+		out = append(out, bind(k))
 	}
-	return keys
+	return out
 }
 
 // calleeOf returns the function a call statically calls and a function

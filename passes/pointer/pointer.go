@@ -330,22 +330,7 @@ func baseName(path string) string {
 // PointsTo returns the locations that v may point to, in any context,
 // sorted and without duplicates.
 func (r *Result) PointsTo(v ssa.Value) []Location {
-	if r.a == nil {
-		return nil
-	}
-	var set intsets.Sparse
-	for _, cg := range r.a.cgList {
-		for tag := range int8(merged + 1) {
-			if n, ok := cg.values[valueKey{v, tag}]; ok {
-				set.UnionWith(&r.a.nodes[n].pts)
-			}
-		}
-	}
-	var locs []Location
-	for _, n := range set.AppendTo(nil) {
-		locs = append(locs, r.location(nodeID(n)))
-	}
-	return locs
+	return r.pointsTo(v, func(*cgnode) bool { return true })
 }
 
 // PointsToIn returns the locations that v may point to when its
@@ -361,10 +346,21 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 		}
 		return nil
 	}
-	var set intsets.Sparse
 	fn := v.Parent()
+	return r.pointsTo(v, func(cg *cgnode) bool {
+		return cg.fn == fn && (cg.ctx.Origin == o || r.a.ciContext != nil)
+	})
+}
+
+// pointsTo returns the union of what v points to in the functions in
+// context that keep selects.
+func (r *Result) pointsTo(v ssa.Value, keep func(*cgnode) bool) []Location {
+	if r.a == nil {
+		return nil
+	}
+	var set intsets.Sparse
 	for _, cg := range r.a.cgList {
-		if cg.fn != fn || cg.ctx.Origin != o && r.a.ciContext == nil {
+		if !keep(cg) {
 			continue
 		}
 		for tag := range int8(merged + 1) {
