@@ -128,6 +128,31 @@ func TestVetMatchesStandalonePointer(t *testing.T) {
 	}
 }
 
+// TestVetMatchesStandaloneRace runs the race analyzer on the demo under
+// both drivers: the same one report, the demo's race.
+func TestVetMatchesStandaloneRace(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vetStdout, vetStderr, code := runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "-json", "."), dir)
+	if code != 0 {
+		t.Fatalf("go vet exited %d:\n%s", code, vetStdout+vetStderr)
+	}
+	standOut, stderr, _ := run(t, dir, "-json", ".")
+	if stderr != "" {
+		t.Fatalf("origo wrote to stderr:\n%s", stderr)
+	}
+	vet, standalone := findings(t, dir, vetStdout+vetStderr), findings(t, dir, standOut)
+	want := []string{"bank.go:59:5: data race on Bank.processed: write at bank.go:59 (goroutine started at bank.go:50, in a loop) vs write at bank.go:59 (goroutine started at bank.go:50, in a loop); locks held: {} vs {}"}
+	if !slices.Equal(vet, want) {
+		t.Errorf("go vet reports:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
 // vetAndStandalone dumps a pass's results on the chain module under
 // go vet and under the standalone driver.
 func vetAndStandalone(t *testing.T, mode string) (vet, standalone []string) {
