@@ -19,7 +19,8 @@
 //     channel up to this one outnumber the sends that may precede it; a
 //     receive in a loop is taken to drain every send (range over a
 //     channel, a loop that collects one result per goroutine);
-//   - receive from an unbuffered channel → completion of the send;
+//   - the k-th receive → completion of the (k+C)-th send on a channel of
+//     capacity C (for an unbuffered channel, the receive → the send);
 //   - close → a receive that observes it (the exit of a receive loop);
 //   - WaitGroup.Done → return of Wait, when the Add happened before the
 //     goroutine that calls Done was started; the end of a WaitGroup.Go or

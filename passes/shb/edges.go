@@ -2,12 +2,10 @@ package shb
 
 import (
 	"cmp"
-	"go/constant"
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
-	"golang.org/x/tools/go/ssa"
 )
 
 // ref is an event of a trace.
@@ -67,7 +65,7 @@ func (res *Result) link(objs *objects) {
 			case Recv:
 				l.recvEdges(r)
 			case Send:
-				l.unbufferedEdges(r)
+				l.sendEdges(r)
 			case WGWait:
 				l.waitEdges(r)
 			case SpinWait:
@@ -320,30 +318,29 @@ func (l *linker) recvEdges(r ref) {
 	}
 }
 
-// unbufferedEdges adds the edges into send s on an unbuffered channel:
-// the receive that completes it happened before the send returns.
-func (l *linker) unbufferedEdges(s ref) {
-	if s.ev().Select || !l.unbuffered(s.ev().Obj) {
+// sendEdges adds the edges into send s: the k-th receive on a channel
+// of capacity C happens before the (k+C)-th send completes (for an
+// unbuffered channel, the receive before the send returns). When s is
+// at least the C-th send past every receive the other goroutines may
+// do, and no one else sends, every one of those receives precedes it.
+func (l *linker) sendEdges(s ref) {
+	c, ok := l.objs.capacity(s.ev().Obj)
+	if s.ev().Select || !ok {
 		return
 	}
 	receivers, recvs, rivals := l.peers(s, Recv)
-	if !rivals && len(l.own(s, Recv)) == 0 && recvs <= count(s.t, l.own(s, Send)) {
+	sends := count(s.t, l.own(s, Send))
+	enough := recvs <= sends // unbuffered: a loop of sends meets a loop of receives, as in recvEdges
+	if c > 0 {
+		enough = recvs < many && sends < many && int64(sends)-c >= int64(recvs)
+	}
+	if !rivals && len(l.own(s, Recv)) == 0 && enough {
 		for _, p := range receivers {
 			if p.first < int32(len(p.t.Events)) {
 				l.edge(p.t, p.last, s.t, after(s))
 			}
 		}
 	}
-}
-
-// unbuffered reports whether the channel obj was made without a buffer.
-func (l *linker) unbuffered(obj int32) bool {
-	mc, ok := l.objs.locs[obj].Obj.Site.(*ssa.MakeChan)
-	if !ok {
-		return false
-	}
-	c, ok := mc.Size.(*ssa.Const)
-	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
 }
 
 // spinEdges adds the edge into a loop that spins on an atomic read until

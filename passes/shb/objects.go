@@ -158,16 +158,22 @@ func caseBody(use ssa.Instruction, index ssa.Value) (*ssa.BasicBlock, int, bool)
 	return nil, 0, false
 }
 
-// capacity1 reports whether obj is a channel made with a buffer of one.
-func (s *objects) capacity1(obj int32) bool {
+// capacity returns the buffer size a channel obj was made with, when it
+// is a constant.
+func (s *objects) capacity(obj int32) (int64, bool) {
 	mc, ok := s.locs[obj].Obj.Site.(*ssa.MakeChan)
 	if !ok {
-		return false
+		return 0, false
 	}
 	c, ok := mc.Size.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return false
+		return 0, false
 	}
-	n, ok := constant.Int64Val(c.Value)
+	return constant.Int64Val(c.Value)
+}
+
+// capacity1 reports whether obj is a channel made with a buffer of one.
+func (s *objects) capacity1(obj int32) bool {
+	n, ok := s.capacity(obj)
 	return ok && n == 1
 }

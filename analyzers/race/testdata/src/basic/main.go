@@ -45,6 +45,8 @@ func main() {
 	elementsTogether()
 	semaphore()
 	publish()
+	capacity()
+	capacityShort()
 }
 
 func use(int) {}
@@ -505,4 +507,36 @@ func publish() {
 		}
 	}()
 	current = &settings{name: "x"} // want `data race on current: write at main.go:\d+ \(main goroutine\) vs read`
+}
+
+// The k-th receive happens before the (k+C)-th send completes: with the
+// buffer of two full, the third and fourth sends wait for both receives.
+func capacity() {
+	x, y := 0, 0
+	c := make(chan bool, 2)
+	c <- true
+	c <- true
+	go func() {
+		x = 1
+		<-c
+	}()
+	go func() {
+		y = 1
+		<-c
+	}()
+	c <- true
+	c <- true
+	use(x + y)
+}
+
+func capacityShort() {
+	x := 0
+	c := make(chan bool, 2)
+	c <- true
+	go func() {
+		x = 1 // want `data race on x`
+		<-c
+	}()
+	c <- true // fits in the buffer: waits for no receive
+	use(x)
 }
