@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 )
@@ -28,6 +30,7 @@ type ops [SpinWait + 1][]int32
 // thousands of inlined places costs a pass per trace, not per pair.
 func (res *Result) link(objs *objects) {
 	l := &linker{res: res, objs: objs, byObj: make(map[int32]map[*Trace]*ops), spawnedAt: make(map[*pointer.Origin]ref)}
+	deadCases(res.Traces, objs)
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
@@ -407,4 +410,69 @@ func (l *linker) addedBeforeStart(o *pointer.Origin, obj int32) bool {
 		o = s.t.Origin
 	}
 	return false
+}
+
+// deadCases finds the cases of blocking selects that can never be
+// chosen: a receive from a channel made here that nothing sends on or
+// closes, a send on an unbuffered one that nothing receives from. A
+// select left with one live case performs it for sure, and its event
+// is no longer a "maybe".
+func deadCases(traces []*Trace, objs *objects) {
+	type use struct{ sends, recvs, closes bool }
+	uses := make(map[int32]*use)
+	for _, t := range traces {
+		for _, ev := range t.Events {
+			if ev.Obj < 0 {
+				continue
+			}
+			u := uses[ev.Obj]
+			if u == nil {
+				u = new(use)
+				uses[ev.Obj] = u
+			}
+			switch ev.Kind {
+			case Send:
+				u.sends = true
+			case Recv:
+				u.recvs = true
+			case Close:
+				u.closes = true
+			}
+		}
+	}
+	dead := func(ev *Event) bool {
+		c, ok := objs.capacity(ev.Obj) // made here: no code we cannot see has it
+		if ev.Obj < 0 || !ok {
+			return false
+		}
+		u := uses[ev.Obj]
+		if ev.Kind == Recv {
+			return !u.sends && !u.closes
+		}
+		return c == 0 && !u.recvs
+	}
+	for _, t := range traces {
+		for i := 0; i < len(t.Events); {
+			sel, ok := t.Events[i].Instr.(*ssa.Select)
+			if !ok || !t.Events[i].Select {
+				i++
+				continue
+			}
+			j := i
+			for j < len(t.Events) && t.Events[j].Instr == t.Events[i].Instr && t.Events[j].Select {
+				j++
+			}
+			live := -1
+			n := 0
+			for k := i; k < j; k++ {
+				if !dead(&t.Events[k]) {
+					live, n = k, n+1
+				}
+			}
+			if sel.Blocking && n == 1 && j-i == len(sel.States) {
+				t.Events[live].Select = false
+			}
+			i = j
+		}
+	}
 }

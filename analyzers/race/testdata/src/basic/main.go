@@ -47,6 +47,8 @@ func main() {
 	publish()
 	capacity()
 	capacityShort()
+	deadCase()
+	liveCases()
 }
 
 func use(int) {}
@@ -538,5 +540,38 @@ func capacityShort() {
 		<-c
 	}()
 	c <- true // fits in the buffer: waits for no receive
+	use(x)
+}
+
+// A select case on a channel nothing ever sends on cannot be chosen:
+// the select performs its other case for sure.
+func deadCase() {
+	x := 0
+	done := make(chan bool)
+	never := make(chan bool)
+	go func() {
+		x = 1
+		done <- true
+	}()
+	select {
+	case <-done:
+	case <-never:
+	}
+	use(x)
+}
+
+func liveCases() {
+	x := 0
+	done := make(chan bool)
+	other := make(chan bool, 1)
+	other <- true
+	go func() {
+		x = 1 // want `data race on x`
+		done <- true
+	}()
+	select {
+	case <-done:
+	case <-other:
+	}
 	use(x)
 }
