@@ -441,8 +441,11 @@ func deadCases(traces []*Trace, objs *objects) {
 		}
 	}
 	dead := func(ev *Event) bool {
+		if ev.Obj < 0 {
+			return false
+		}
 		c, ok := objs.capacity(ev.Obj) // made here: no code we cannot see has it
-		if ev.Obj < 0 || !ok {
+		if !ok {
 			return false
 		}
 		u := uses[ev.Obj]

@@ -49,6 +49,8 @@ func main() {
 	capacityShort()
 	deadCase()
 	liveCases()
+	unknownCase(make(chan bool))
+	unknownCase(make(chan bool))
 }
 
 func use(int) {}
@@ -572,6 +574,22 @@ func liveCases() {
 	select {
 	case <-done:
 	case <-other:
+	}
+	use(x)
+}
+
+// A select on a channel that may be one of several objects (a parameter
+// given two) is left alone.
+func unknownCase(in chan bool) {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		x = 1 // want `data race on x`
+		done <- true
+	}()
+	select {
+	case <-done:
+	case <-in:
 	}
 	use(x)
 }
