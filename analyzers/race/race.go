@@ -71,7 +71,7 @@ const maxPairs = 10_000
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	for _, sh := range c.ptr.Shared() {
-		perIter := allocatedInLoop(sh.Loc.Obj)
+		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs := 0
 		for i, a := range sh.Accesses {
 			for _, b := range sh.Accesses[i+1:] {
@@ -347,30 +347,9 @@ func describe(loc pointer.Location) string {
 // allocatedInLoop reports whether the object is made anew in each
 // iteration of a loop: then an access in one iteration does not touch
 // what the next iteration accesses.
-func allocatedInLoop(obj *pointer.Object) bool {
+func (c *checker) allocatedInLoop(obj *pointer.Object) bool {
 	instr, ok := obj.Site.(ssa.Instruction)
-	if !ok || instr.Block() == nil {
-		return false
-	}
-	return instr.Block().Index < len(instr.Parent().Blocks) && inLoop(instr.Block())
-}
-
-// inLoop reports whether block b lies on a cycle of its function.
-func inLoop(b *ssa.BasicBlock) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := slices.Clone(b.Succs)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if !seen[x] {
-			seen[x] = true
-			work = append(work, x.Succs...)
-		}
-	}
-	return false
+	return ok && instr.Block() != nil && c.hb.InLoop(instr.Block())
 }
 
 func (c *checker) inPackage(p token.Pos) bool {

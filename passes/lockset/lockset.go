@@ -70,16 +70,6 @@ func (r *Result) Before(instr ssa.Instruction) Set {
 	return r.info(instr.Parent()).before[instr]
 }
 
-// Effect returns what a call of fn does to its caller's locks: the locks
-// it leaves held on every return, and the keys of those it may release,
-// named by fn's parameters ("p0|.1"), free variables or package variables.
-func (r *Result) Effect(fn *ssa.Function) (acquires Set, releases []string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	fi := r.info(fn)
-	return fi.acquires, fi.releases
-}
-
 func (r *Result) info(fn *ssa.Function) *funcInfo {
 	if fi, ok := r.funcs[fn]; ok {
 		return fi
@@ -117,10 +107,8 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 					s = s.without(deferred)
 				case *ssa.Return:
 					returns = append(returns, s)
-				case ssa.CallInstruction:
-					if _, ok := instr.(*ssa.Call); ok {
-						s = r.afterCall(instr.Common(), s)
-					}
+				case *ssa.Call:
+					s = r.afterCall(instr.Common(), s)
 				}
 			}
 			for i, succ := range b.Succs {

@@ -2,6 +2,7 @@ package shb
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -242,17 +243,40 @@ func count(t *Trace, ids []int32) int {
 // its ancestors, by an event of t after ID id: then it cannot have done
 // anything before that event.
 func (l *linker) startedAfter(o *pointer.Origin, t *Trace, id int32) bool {
-	for seen := 0; o != nil && seen < 64; seen++ {
-		s, ok := l.spawnedAt[o]
-		if !ok {
-			return false
-		}
+	for s := range l.spawns(o) {
 		if s.t == t {
 			return s.id > id
 		}
-		o = s.t.Origin
 	}
 	return false
+}
+
+// spawns yields the events that started o, then its parent, and so on
+// up the chain of ancestors this package starts.
+func (l *linker) spawns(o *pointer.Origin) iter.Seq[ref] {
+	return func(yield func(ref) bool) {
+		for seen := 0; o != nil && seen < 64; seen++ {
+			s, ok := l.spawnedAt[o]
+			if !ok || !yield(s) {
+				return
+			}
+			o = s.t.Origin
+		}
+	}
+}
+
+// earliest returns where the first of the events ids of t, or the loop
+// around it, starts; len(t.Events) when there are none.
+func earliest(t *Trace, ids []int32) int32 {
+	first := int32(len(t.Events))
+	for _, id := range ids {
+		start := id
+		if ev := &t.Events[id]; ev.Loop >= 0 {
+			start = t.Loops[ev.Loop].Start
+		}
+		first = min(first, start)
+	}
+	return first
 }
 
 // peer sums up what the other traces do on a channel before r.
@@ -262,6 +286,10 @@ type peer struct {
 	first  int32 // where the first one, or the loop around it, starts
 	closes []int32
 }
+
+// matched reports whether the peer does operations of the kind matched,
+// not only closes.
+func (p peer) matched() bool { return p.first < int32(len(p.t.Events)) }
 
 // peers returns the traces that do operations of kind k on r's object
 // before r, how many such operations they may do in all, and whether a
@@ -274,14 +302,9 @@ func (l *linker) peers(r ref, k Kind) (ps []peer, n int, rivals bool) {
 		if len(o[k]) == 0 && len(o[Close]) == 0 {
 			return
 		}
-		p := peer{t: x, first: int32(len(x.Events)), closes: o[Close]}
-		for _, id := range o[k] {
-			p.last = max(p.last, id)
-			start := id
-			if ev := &x.Events[id]; ev.Loop >= 0 {
-				start = x.Loops[ev.Loop].Start
-			}
-			p.first = min(p.first, start)
+		p := peer{t: x, first: earliest(x, o[k]), closes: o[Close]}
+		if len(o[k]) > 0 {
+			p.last = o[k][len(o[k])-1] // in ID order
 		}
 		n = min(many, n+count(x, o[k]))
 		ps = append(ps, p)
@@ -304,12 +327,12 @@ func (l *linker) recvEdges(r ref) {
 	at := after(r)
 	if !rivals && sends <= recvs {
 		for _, p := range senders {
-			if p.first < int32(len(p.t.Events)) {
+			if p.matched() {
 				l.edge(p.t, p.last, r.t, at)
 			}
 		}
 	}
-	if len(senders) == 1 && len(ownSends) == 0 && senders[0].first < int32(len(senders[0].t.Events)) {
+	if len(senders) == 1 && len(ownSends) == 0 && senders[0].matched() {
 		l.edge(senders[0].t, senders[0].first, r.t, r.id+1)
 	}
 	if r.ev().Loop >= 0 || recvs > sends {
@@ -339,7 +362,7 @@ func (l *linker) sendEdges(s ref) {
 	}
 	if !rivals && len(l.own(s, Recv)) == 0 && enough {
 		for _, p := range receivers {
-			if p.first < int32(len(p.t.Events)) {
+			if p.matched() {
 				l.edge(p.t, p.last, s.t, after(s))
 			}
 		}
@@ -357,15 +380,7 @@ func (l *linker) spinEdges(r ref) {
 		if len(ids) == 0 {
 			return
 		}
-		p := peer{t: x, first: int32(len(x.Events))}
-		for _, id := range ids {
-			start := id
-			if ev := &x.Events[id]; ev.Loop >= 0 {
-				start = x.Loops[ev.Loop].Start
-			}
-			p.first = min(p.first, start)
-		}
-		writers = append(writers, p)
+		writers = append(writers, peer{t: x, first: earliest(x, ids)})
 	})
 	if len(writers) == 1 && len(l.own(r, AtomicWrite)) == 0 {
 		l.edge(writers[0].t, writers[0].first, r.t, after(r))
@@ -399,15 +414,10 @@ func (l *linker) waitEdges(w ref) {
 // addedBeforeStart reports whether an ancestor of o called Add on the
 // WaitGroup obj before starting the goroutine that leads to o.
 func (l *linker) addedBeforeStart(o *pointer.Origin, obj int32) bool {
-	for seen := 0; o != nil && seen < 64; seen++ {
-		s, ok := l.spawnedAt[o]
-		if !ok {
-			return false
-		}
+	for s := range l.spawns(o) {
 		if adds := l.byObj[obj][s.t]; adds != nil && len(adds[WGAdd]) > 0 && adds[WGAdd][0] < s.id {
 			return true
 		}
-		o = s.t.Origin
 	}
 	return false
 }

@@ -86,7 +86,7 @@ func (ls *Locksets) union(a, b LocksetID) LocksetID {
 
 // resolve turns the locks a function holds, named by expressions, into
 // a lockset of the locations those mutexes are in origin o.
-func (ls *Locksets) resolve(ptr *pointer.Result, o *pointer.Origin, s lockset.Set, objs *objects) LocksetID {
+func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) LocksetID {
 	if len(s) == 0 {
 		return 0
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/passes/guard"
-	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -120,19 +119,29 @@ func (t *Trace) EventsAt(instr ssa.Instruction) []int32 { return t.at[instr] }
 func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	ls := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
-	res := &Result{
+	res := newResult(ptr)
+	if ptr.Incomplete != "" || len(ptr.Origins) == 0 {
+		return res, nil
+	}
+	if msg := guard.Do(pass, "shb", func() { build(res, ptr, ls) }); msg != "" {
+		return newResult(ptr), nil
+	}
+	return res, nil
+}
+
+// newResult returns a graph without traces.
+func newResult(ptr *pointer.Result) *Result {
+	return &Result{
 		Locks:   newLocksets(),
 		byOrig:  make(map[*pointer.Origin]*Trace),
 		reaches: make(map[reachKey]map[*Trace]int32),
 		objs:    newObjects(ptr),
 	}
-	if ptr.Incomplete != "" || len(ptr.Origins) == 0 {
-		return res, nil
-	}
-	if msg := guard.Do(pass, "shb", func() { build(res, ptr, ls) }); msg != "" {
-		return &Result{Locks: newLocksets(), byOrig: map[*pointer.Origin]*Trace{}, reaches: map[reachKey]map[*Trace]int32{}, objs: newObjects(ptr)}, nil
-	}
-	return res, nil
+}
+
+// InLoop reports whether block b lies on a cycle of its function.
+func (r *Result) InLoop(b *ssa.BasicBlock) bool {
+	return r.objs.components(b.Parent())[b.Index] >= 0
 }
 
 func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
@@ -344,7 +353,7 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 	held = w.locks.union(held, w.semLocks)
-	return w.locks.union(held, w.locks.resolve(w.ptr, w.o, w.ls.Before(instr), w.objs))
+	return w.locks.union(held, w.locks.resolve(w.o, w.ls.Before(instr), w.objs))
 }
 
 func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
@@ -397,15 +406,16 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		return
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
-		if k, ok := atomicKind(c, fn); ok {
+		if k, ok := w.atomicKind(c, fn); ok {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 			return
 		}
-		if k, ok := syncKinds[origins.QualifiedName(fn)]; ok {
+		name := origins.QualifiedName(fn)
+		if k, ok := syncKinds[name]; ok {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 			return
 		}
-		if origins.QualifiedName(fn) == "sync.Once.Do" {
+		if name == "sync.Once.Do" {
 			w.onceDo(c, held, loop)
 			return
 		}
@@ -459,7 +469,7 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 // atomicKind classifies a call of sync/atomic: a write (Store, Add, Swap,
 // CompareAndSwap, And, Or), or a read that a loop spins on, waiting for
 // a write (for atomic.LoadInt32(&s) != 1 {}). Other reads order nothing.
-func atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
+func (w *walker) atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
 	obj := fn.Object()
 	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
 		return 0, false
@@ -467,12 +477,12 @@ func atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
 	name := obj.Name()
 	switch {
 	case strings.HasPrefix(name, "CompareAndSwap"):
-		if spins(c) {
+		if w.spins(c) {
 			return SpinWait, true
 		}
 		return AtomicWrite, true
 	case strings.HasPrefix(name, "Load"):
-		if spins(c) {
+		if w.spins(c) {
 			return SpinWait, true
 		}
 		return 0, false
@@ -482,12 +492,12 @@ func atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
 
 // spins reports whether the result of call c decides, directly or
 // through a comparison or negation, a branch that leaves a loop.
-func spins(c ssa.CallInstruction) bool {
+func (w *walker) spins(c ssa.CallInstruction) bool {
 	v, ok := c.(*ssa.Call)
 	if !ok || c.Block() == nil {
 		return false
 	}
-	comp := loops.Components(v.Parent())
+	comp := w.objs.components(v.Parent())
 	loop := comp[c.Block().Index]
 	if loop < 0 {
 		return false
