@@ -30,6 +30,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 )
 
 func main() {
@@ -63,4 +65,20 @@ func usage() {
 
 Without -origo, vet and racecorpus build origo: run them in the origo repository.`)
 	os.Exit(2)
+}
+
+// origoBinary returns the absolute path of the origo binary to measure:
+// path if given (go vet runs elsewhere, so a relative path would not do),
+// or one built from the repository of the current directory into dir.
+func origoBinary(path, dir string) (string, error) {
+	if path != "" {
+		return filepath.Abs(path)
+	}
+	path = filepath.Join(dir, "origo")
+	build := exec.Command("go", "build", "-o", path, "github.com/origo-dev/origo/cmd/origo")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("building origo (run from the origo repository, or give -origo): %v", err)
+	}
+	return path, nil
 }

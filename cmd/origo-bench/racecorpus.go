@@ -71,15 +71,8 @@ func benchRaceCorpus(args []string) error {
 	if err := writeModule(mod, corpusDir, names); err != nil {
 		return err
 	}
-	if *origo == "" {
-		*origo = filepath.Join(tmp, "origo")
-		build := exec.Command("go", "build", "-o", *origo, "github.com/origo-dev/origo/cmd/origo")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building origo (run from the origo repository, or give -origo): %v", err)
-		}
-	} else if *origo, err = filepath.Abs(*origo); err != nil {
-		return err // go vet runs in the scratch module: a relative path would not do
+	if *origo, err = origoBinary(*origo, tmp); err != nil {
+		return err
 	}
 	res, err := runVetJSON(mod, *origo)
 	if err != nil {

@@ -35,13 +35,8 @@ func benchVet(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo == "" {
-		*origo = filepath.Join(tmp, "origo")
-		build := exec.Command("go", "build", "-o", *origo, "github.com/origo-dev/origo/cmd/origo")
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building origo: %v", err)
-		}
+	if *origo, err = origoBinary(*origo, tmp); err != nil {
+		return err
 	}
 	gotooldir, err := exec.Command("go", "env", "GOTOOLDIR").Output()
 	if err != nil {
