@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -128,6 +129,12 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 	for _, x := range ea[:min(len(ea), maxEvents)] {
 		for _, y := range eb[:min(len(eb), maxEvents)] {
 			la, lb := ta.Events[x].Locks, tb.Events[y].Locks
+			if a.Ext != nil {
+				la = c.hb.WithExternal(la, a.Ext.Locks)
+			}
+			if b.Ext != nil {
+				lb = c.hb.WithExternal(lb, b.Ext.Locks)
+			}
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
 			}
@@ -215,8 +222,8 @@ func (c *checker) report(r *report) {
 	what := describe(r.loc)
 	msg := fmt.Sprintf("data race on %s: %s at %s (%s) vs %s at %s (%s); locks held: %s vs %s",
 		what,
-		kind(r.a), c.pos(accessPos(r.a)), c.goroutine(r.a.Origin),
-		kind(r.b), c.pos(accessPos(r.b)), c.goroutine(r.b.Origin),
+		kind(r.a), c.where(r.a), c.goroutine(r.a.Origin),
+		kind(r.b), c.where(r.b), c.goroutine(r.b.Origin),
 		c.lockNames(r.locksA), c.lockNames(r.locksB))
 	if isMap(r.loc) {
 		msg = "concurrent map access: " + msg
@@ -284,6 +291,19 @@ func accessPos(acc pointer.Access) token.Pos {
 		}
 	}
 	return acc.Instr.Parent().Pos()
+}
+
+// where says where an access is: file:line, and for an access made by
+// a function of another package, where it is and where it was called.
+func (c *checker) where(acc pointer.Access) string {
+	if acc.Ext == nil {
+		return c.pos(accessPos(acc))
+	}
+	at := acc.Ext.At
+	if i := strings.LastIndexByte(at, ':'); i > 0 {
+		at = at[:i] // no column
+	}
+	return fmt.Sprintf("%s (in %s, called at %s)", filepath.Base(at), facts.ShortName(acc.Ext.Func.String()), c.pos(accessPos(acc)))
 }
 
 // pos formats a position as file:line, the file's base name.

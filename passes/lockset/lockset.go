@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"golang.org/x/tools/go/analysis"
@@ -23,6 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	Requires:         []*analysis.Analyzer{buildir.Analyzer},
 	ResultType:       reflect.TypeFor[*Result](),
+	FactTypes:        []analysis.Fact{new(facts.Effects)},
 	RunDespiteErrors: true,
 }
 
@@ -38,6 +40,10 @@ type Held struct {
 	Value ssa.Value
 	// Read is set when the mutex is held by RLock only.
 	Read bool
+	// Path, when set, is the rest of the key from Value: the mutex is
+	// reached from Value by these steps. A lock that a function of
+	// another package takes is named so, from the caller's argument.
+	Path string
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -47,8 +53,9 @@ type Set []Held
 // Result gives the locksets of the package's functions, computed on
 // demand; it is safe for concurrent use.
 type Result struct {
-	mu    sync.Mutex
-	funcs map[*ssa.Function]*funcInfo
+	mu       sync.Mutex
+	funcs    map[*ssa.Function]*funcInfo
+	imported map[string]importedEffects // the effects of the direct imports' functions, by SSA name
 }
 
 type funcInfo struct {
@@ -56,10 +63,9 @@ type funcInfo struct {
 	acquires Set      // held on every return, named from the parameters or variables
 	releases []string // keys the function may unlock, named the same way
 	busy     bool     // being analyzed: a recursive call sees no effect
-}
 
-func run(pass *analysis.Pass) (any, error) {
-	return &Result{funcs: make(map[*ssa.Function]*funcInfo)}, nil
+	accesses []access // computed by accessesOf for the package's fact
+	accDone  bool
 }
 
 // Before returns the locks that must be held, relative to the entry of
@@ -150,6 +156,13 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	case TryLock, TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
 	}
+	if eff, bind, ok := r.importedOf(call); ok {
+		s = s.without(eff.releases(bind))
+		for _, h := range eff.acquiresAt(call) {
+			s = s.with(h)
+		}
+		return s
+	}
 	fi, bind := r.calleeInfo(call)
 	if fi == nil {
 		return s
@@ -203,6 +216,9 @@ func (r *Result) releasedBy(call *ssa.CallCommon) []string {
 	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
 		return []string{Key(mu)}
 	}
+	if eff, bind, ok := r.importedOf(call); ok {
+		return eff.releases(bind)
+	}
 	fi, bind := r.calleeInfo(call)
 	if fi == nil {
 		return nil
@@ -250,26 +266,37 @@ func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
 		return nil, nil
 	}
 	bind := func(k string) string {
-		root, path, _ := strings.Cut(k, "|")
-		var actual ssa.Value
+		actual, path, global := Actual(call, bindings, k)
 		switch {
-		case strings.HasPrefix(root, "p"):
-			if i, err := strconv.Atoi(root[1:]); err == nil && i < len(call.Args) {
-				actual = call.Args[i]
-			}
-		case strings.HasPrefix(root, "fv"):
-			if i, err := strconv.Atoi(root[2:]); err == nil && i < len(bindings) {
-				actual = bindings[i]
-			}
-		default:
+		case global:
 			return k // a package variable has one name everywhere
-		}
-		if actual == nil {
+		case actual == nil:
 			return "?" + k
 		}
 		return Key(actual) + path
 	}
 	return callee, bind
+}
+
+// Actual returns the value of the caller's that the root of a callee's
+// key k stands for at call (a closure's free variables are bindings),
+// and the rest of k's path; global is set when k is rooted at a package
+// variable, which needs no renaming.
+func Actual(call *ssa.CallCommon, bindings []ssa.Value, k string) (actual ssa.Value, path string, global bool) {
+	root, path, _ := strings.Cut(k, "|")
+	switch {
+	case strings.HasPrefix(root, "p"):
+		if i, err := strconv.Atoi(root[1:]); err == nil && i >= 0 && i < len(call.Args) {
+			actual = call.Args[i]
+		}
+	case strings.HasPrefix(root, "fv"):
+		if i, err := strconv.Atoi(root[2:]); err == nil && i >= 0 && i < len(bindings) {
+			actual = bindings[i]
+		}
+	case strings.HasPrefix(root, "g:"):
+		return nil, path, true
+	}
+	return actual, path, false
 }
 
 // tryLockEdge reports the lock that the i'th successor of b holds because
@@ -368,7 +395,7 @@ func keyParts(v ssa.Value) (root, path string) {
 		return r, p + "." + strconv.Itoa(v.Field)
 	case *ssa.Field:
 		r, p := keyParts(v.X)
-		return r, p + "." + strconv.Itoa(v.Field)
+		return r, p + ":" + strconv.Itoa(v.Field)
 	case *ssa.IndexAddr:
 		r, p := keyParts(v.X)
 		return r, p + "[]"

@@ -162,6 +162,7 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	if obj.Kind == ObjInterface {
 		recv = obj
 	}
+	a.recordExternal(site, fn, recv)
 	if ref, ok := a.summaries.lookup(fn); ok {
 		a.stats.Summarized++
 		a.applySummary(site, summaryName(fn), fn.Signature, recv, ref)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
@@ -19,7 +20,10 @@ type Access struct {
 	Loc    Location
 	Write  bool
 	Atomic bool
-	node   nodeID
+	// Ext is set for an access that a function of another package makes
+	// when Instr calls it.
+	Ext  *External
+	node nodeID
 }
 
 // Pos returns the position of the access.
@@ -97,6 +101,7 @@ func (a *state) collectAccesses() []Access {
 		origin *Origin
 		loc    nodeID
 		write  bool
+		ext    string
 	}
 	seen := make(map[key]bool)
 	var out []Access
@@ -120,7 +125,7 @@ func (a *state) collectAccesses() []Access {
 								continue
 							}
 							for _, o := range origins {
-								k := key{instr, o, loc, write}
+								k := key{instr, o, loc, write, ""}
 								if seen[k] {
 									continue
 								}
@@ -133,6 +138,24 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
+	a.externalAccesses(func(c *extCall, acc *lockset.ImportedAccess, n nodeID, size int, locks []ExternalLock) {
+		ext := &External{Func: c.fn, At: acc.At, Locks: locks}
+		for _, o := range a.originsRunning(c.at.cg) {
+			for i := range size {
+				loc, ok := a.within(n, i)
+				if !ok {
+					continue
+				}
+				k := key{c.instr, o, loc, acc.Write, acc.At}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				obj := a.nodes[loc].obj
+				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Ext: ext, node: loc})
+			}
+		}
+	})
 	slices.SortStableFunc(out, func(x, y Access) int {
 		return cmp.Or(cmp.Compare(x.node, y.node), cmp.Compare(x.Origin.ID, y.Origin.ID))
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/analysis"
@@ -22,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "origin-sensitive points-to analysis and origin-shared locations",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/pointer",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer, lockset.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -73,19 +74,22 @@ var DefaultOptions Options
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	orig := pass.ResultOf[origins.Analyzer].(*origins.Result)
-	sums := pass.ResultOf[SummaryAnalyzer].(*Summaries)
+	in := &inputs{
+		sums:    pass.ResultOf[SummaryAnalyzer].(*Summaries),
+		effects: pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+	}
 	res := new(Result)
 	if ir.Pkg == nil || len(orig.Roots) == 0 {
 		return res, nil
 	}
 	analyzeBounded := func() {
-		if !analyzeWithin(ir, orig, sums, res, DefaultOptions) {
+		if !analyzeWithin(ir, orig, in, res, DefaultOptions) {
 			// Too large with an origin per goroutine: again with few
 			// origins, the goroutines past them sharing two.
 			*res = Result{}
 			opts := DefaultOptions
 			opts.MaxOrigins = fewOrigins
-			analyze(ir, orig, sums, res, opts)
+			analyze(ir, orig, in, res, opts)
 		}
 	}
 	if msg := guard.Do(pass, "pointer", analyzeBounded); msg != "" {
@@ -96,7 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // analyzeWithin runs analyze and reports false if it stopped at one of
 // its size limits.
-func analyzeWithin(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *Result, opts Options) (ok bool) {
+func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, stop := r.(guard.Stop); !stop {
@@ -105,7 +109,7 @@ func analyzeWithin(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *R
 			ok = false
 		}
 	}()
-	analyze(ir, orig, sums, res, opts)
+	analyze(ir, orig, in, res, opts)
 	return true
 }
 
@@ -146,6 +150,8 @@ type state struct {
 	rootFuncs map[*Origin][]*ssa.Function
 
 	summaries   *Summaries       // of the direct imports' functions
+	effects     *lockset.Result  // the effects of the direct imports' functions (nil in summary mode)
+	extCalls    []extCall        // calls of functions of other packages, for their effects
 	summaryMode bool             // computing summaries: goroutines are calls
 	summaryCtx  *Context         // the context of the summarized functions
 	statics     map[*Object]bool // objects the package's variables hold (see reachableFromGlobals)
@@ -171,9 +177,17 @@ func newState(prog *ssa.Program, opts Options) *state {
 	}
 }
 
-func analyze(ir *buildir.IR, orig *origins.Result, sums *Summaries, res *Result, opts Options) {
+// inputs is what the analysis of a package learns from its imports'
+// facts.
+type inputs struct {
+	sums    *Summaries      // what their functions do to pointers
+	effects *lockset.Result // what they do to memory and locks
+}
+
+func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) {
 	a := newState(ir.Pkg.Prog, opts)
-	a.summaries = sums
+	a.summaries = in.sums
+	a.effects = in.effects
 	if opts.ContextInsensitive {
 		a.ciContext = &Context{}
 	}
@@ -269,10 +283,7 @@ type Location struct {
 	Leaf int
 }
 
-func (r *Result) location(n nodeID) Location {
-	obj := r.a.nodes[n].obj
-	return Location{Obj: obj, Leaf: int(n - obj.start)}
-}
+func (r *Result) location(n nodeID) Location { return r.a.location(n) }
 
 // Path is the field path of the location within its object, as ".f".
 func (l Location) Path() string { return l.Obj.layout.leaves[l.Leaf].path }

@@ -92,18 +92,54 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 	}
 	var elems []lockElem
 	for _, h := range s {
-		locs := objs.pointsTo(o, h.Value)
+		if h.Value == nil {
+			continue
+		}
+		var locs []int32
+		name := exprName(h.Value)
+		if h.Path != "" {
+			for _, loc := range objs.ptr.PointsToPath(o, h.Value, h.Path) {
+				locs = append(locs, objs.id(loc))
+			}
+			name = lockset.PathName(name, h.Value.Type(), h.Path)
+		} else {
+			locs = objs.pointsTo(o, h.Value)
+		}
 		if len(locs) == 0 {
 			continue // nothing known: it protects nothing we can name
 		}
 		elems = append(elems, lockElem{locs: slices.Sorted(slices.Values(locs)), read: h.Read})
 		for _, l := range locs {
 			if _, ok := ls.names[l]; !ok {
-				ls.names[l] = exprName(h.Value)
+				ls.names[l] = name
 			}
 		}
 	}
 	return ls.intern(elems)
+}
+
+// WithExternal returns lockset id with the locks that a function of
+// another package holds (see pointer.External) added.
+func (r *Result) WithExternal(id LocksetID, locks []pointer.ExternalLock) LocksetID {
+	if len(locks) == 0 {
+		return id
+	}
+	ls := r.Locks
+	var elems []lockElem
+	for _, l := range locks {
+		var ids []int32
+		for _, loc := range l.Locs {
+			ids = append(ids, r.objs.id(loc))
+		}
+		slices.Sort(ids)
+		elems = append(elems, lockElem{locs: slices.Compact(ids), read: l.Read})
+		for _, i := range ids {
+			if _, ok := ls.names[i]; !ok {
+				ls.names[i] = l.Name
+			}
+		}
+	}
+	return ls.union(id, ls.intern(elems))
 }
 
 // Exclusive reports whether two events holding locksets a and b cannot

@@ -1,0 +1,105 @@
+// Package xuse races, or does not, through the functions of xlib: the
+// accesses and locks are inside another package.
+package main
+
+import (
+	"sync"
+
+	"xlib"
+)
+
+func main() {
+	lockedInLibrary()
+	unlockedInLibrary()
+	lockHelper(new(xlib.Counter), new(xlib.Point))
+	lockHelperForgotten(new(xlib.Counter), new(xlib.Point))
+	writeInLibrary()
+	writeInLibraryThenSend()
+	tableLocked()
+	tableUnlocked()
+}
+
+// The library's method locks: silent.
+func lockedInLibrary() {
+	c := new(xlib.Counter)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.Inc()
+	}()
+	c.Inc()
+	wg.Wait()
+	_ = c.Value()
+}
+
+// The library's method does not lock.
+func unlockedInLibrary() {
+	c := new(xlib.Counter)
+	go func() {
+		c.Bump() // want `data race on Counter.n: write at xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(main goroutine\)`
+	}()
+	c.Bump()
+}
+
+// Both sides hold the counter's mutex through the library's lock
+// helper, which returns locked: silent.
+func lockHelper(c *xlib.Counter, p *xlib.Point) {
+	go func() {
+		c.Lock()
+		p.X++
+		c.Unlock()
+	}()
+	c.Lock()
+	p.X = 1
+	c.Unlock()
+}
+
+// One side forgets the helper.
+func lockHelperForgotten(c *xlib.Counter, p *xlib.Point) {
+	go func() {
+		c.Lock()
+		p.Y++
+		c.Unlock()
+	}()
+	p.Y = 1 // want `data race on Point.Y: write at xuse.go:\d+ \(main goroutine\) vs write at xuse.go:\d+ \(goroutine started at xuse.go:\d+\); locks held: \{\} vs \{c.mu\}`
+}
+
+// The library writes a field this package reads, with no order.
+func writeInLibrary() {
+	p := new(xlib.Point)
+	go xlib.Set(p, 1) // not seen: a goroutine whose entry is in another package
+	go func() {
+		xlib.Set(p, 2) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\)`
+	}()
+	println(p.X)
+}
+
+// The same, ordered by a channel: silent.
+func writeInLibraryThenSend() {
+	p := new(xlib.Point)
+	done := make(chan bool)
+	go func() {
+		xlib.Set(p, 2)
+		done <- true
+	}()
+	<-done
+	println(p.X)
+}
+
+// Readers and writers of a map behind the library's RWMutex: silent.
+func tableLocked() {
+	t := &xlib.Table{M: map[string]int{}}
+	go t.Put("a", 1)
+	go func() { t.Put("b", 2) }()
+	_ = t.Get("a")
+}
+
+// A writer that forgets the lock races with the readers.
+func tableUnlocked() {
+	t := &xlib.Table{M: map[string]int{}}
+	go func() {
+		t.PutUnlocked("a", 1) // want `concurrent map access: data race on a map\[string\]int: write at xlib.go:\d+ \(in \(\*xlib.Table\).PutUnlocked, called at xuse.go:\d+\).*locks held: \{\} vs \{t.mu \(read\)\}`
+	}()
+	_ = t.Get("a")
+}

@@ -1,0 +1,59 @@
+package facts
+
+// Effects is the package fact of passes/lockset: what a call of each of
+// the package's exported functions and methods does to the mutexes and
+// memory its arguments reach, so that an importer sees the locks a
+// helper takes and the fields a method writes. Expressions are keys in
+// the callee's terms, as lockset names them: a root (parameter "p0",
+// receiver first; package variable "g:path.name") then a path of steps
+// after "|": ".3" the address of field 3, ":3" field 3 of a struct
+// value, "[]" the address of an element, "@" a load.
+type Effects struct {
+	V       uint16
+	Strings []string      // keys and positions; index 0 is ""
+	Funcs   []FuncEffects // sorted by Name's string
+}
+
+// AFact implements analysis.Fact.
+func (*Effects) AFact() {}
+
+// Valid reports whether e was written by this format version.
+func (e *Effects) Valid() bool { return e != nil && e.V == Version }
+
+// Str returns string i of the table.
+func (e *Effects) Str(i uint32) string {
+	if int(i) < len(e.Strings) {
+		return e.Strings[i]
+	}
+	return ""
+}
+
+// FuncEffects is the effect of one function, callees included.
+type FuncEffects struct {
+	Name     uint32      // the function's SSA name
+	Acquires []HeldLock  // held on every return: a lock helper
+	Releases []uint32    // keys of the locks it may unlock
+	Accesses []MemAccess // at most MaxAccesses, the first of each kind
+}
+
+// MaxAccesses bounds the accesses of one function's effect.
+const MaxAccesses = 32
+
+// HeldLock is a mutex held, by key.
+type HeldLock struct {
+	Key  uint32
+	Read bool // held by RLock only
+}
+
+// MemAccess is a read or write of the memory a key points to, with the
+// locks the function holds there.
+type MemAccess struct {
+	Key   uint32 // the address (or, with Whole, the map or channel) accessed
+	Pos   uint32 // "file:line:col" of the access, in the callee's package
+	Write bool
+	// Whole is set when the access is of a whole object that the key's
+	// value refers to: a map update or lookup, a channel close.
+	Whole  bool
+	Atomic bool
+	Locks  []HeldLock
+}

@@ -1,0 +1,274 @@
+package pointer
+
+import (
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/lockset"
+	"golang.org/x/tools/container/intsets"
+	"golang.org/x/tools/go/ssa"
+)
+
+// External describes an access that a function of another package
+// makes when this package calls it, from the callee's fact (see
+// lockset's facts.Effects): the access's Instr is the call.
+type External struct {
+	Func *ssa.Function // the callee
+	At   string        // where the access is: "file:line:col" in the callee's package
+	// Locks are the mutexes the callee holds there.
+	Locks []ExternalLock
+}
+
+// ExternalLock is a mutex held by a callee of another package.
+type ExternalLock struct {
+	Locs []Location // where the mutex may be
+	Read bool
+	Name string // how the callee names it, as "c.mu"
+}
+
+// extCall is a call of a function without a body here.
+type extCall struct {
+	at    at
+	instr ssa.CallInstruction
+	fn    *ssa.Function
+	recv  *Object // the interface object an invoke goes through, or nil
+	args  []ssa.Value
+}
+
+// recordExternal notes a call of fn, a function of another package, so
+// that collectAccesses adds the accesses its effect summary lists.
+func (a *state) recordExternal(site *callSite, fn *ssa.Function, recv *Object) {
+	if a.effects == nil || a.summaryMode || site.instr == nil {
+		return
+	}
+	if _, isGo := site.instr.(*ssa.Go); isGo {
+		return
+	}
+	a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, recv: recv, args: site.args})
+}
+
+// externalAccesses calls f with the accesses that the calls of other
+// packages' functions make, from their effects.
+func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedAccess, n nodeID, size int, locks []ExternalLock)) {
+	for i := range a.extCalls {
+		c := &a.extCalls[i]
+		for _, acc := range a.effects.ImportedFunc(c.fn) {
+			addrs, t, ok := a.follow(c, acc.Key)
+			if !ok {
+				continue
+			}
+			var locks []ExternalLock
+			for _, h := range acc.Locks {
+				if ls, _, ok := a.follow(c, h.Key); ok && len(ls) > 0 {
+					el := ExternalLock{Read: h.Read, Name: a.keyName(c.fn, h.Key)}
+					for _, l := range ls {
+						el.Locs = append(el.Locs, a.location(l))
+					}
+					locks = append(locks, el)
+				}
+			}
+			for _, n := range addrs {
+				obj := a.nodes[n].obj
+				if obj == nil || obj.Kind == ObjFunc {
+					continue
+				}
+				if acc.Whole {
+					f(c, &acc, obj.start, obj.layout.size(), locks)
+				} else {
+					f(c, &acc, n, a.size(lockset.Pointee(t)), locks)
+				}
+			}
+		}
+	}
+}
+
+func (a *state) location(n nodeID) Location {
+	obj := a.nodes[n].obj
+	return Location{Obj: obj, Leaf: int(n - obj.start)}
+}
+
+// follow returns the locations that a callee's key reaches at call c,
+// and the type of the pointer to them.
+func (a *state) follow(c *extCall, key string) (addrs []nodeID, t types.Type, ok bool) {
+	root, path, _ := strings.Cut(key, "|")
+	switch {
+	case strings.HasPrefix(root, "g:"):
+		obj, ok := a.globals[strings.TrimPrefix(root, "g:")]
+		if !ok || obj.Kind != ObjGlobal {
+			return nil, nil, false // not a variable this package has typed
+		}
+		return a.walkPath([]nodeID{obj.start}, false, types.NewPointer(obj.Type), path)
+	case strings.HasPrefix(root, "p"):
+		n, pt, ok := a.param(c, root[1:])
+		if !ok {
+			return nil, nil, false
+		}
+		return a.walkPath([]nodeID{n}, true, pt, path)
+	}
+	return nil, nil, false
+}
+
+// walkPath follows the steps of a key's path (see lockset.Step) from an
+// expression of type t: the value in nodes when val is set, or else a
+// pointer to the addresses in nodes. It returns the addresses the final
+// pointer may hold and its type.
+func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([]nodeID, types.Type, bool) {
+	steps, ok := lockset.Steps(path)
+	if !ok {
+		return nil, nil, false
+	}
+	toAddrs := func() {
+		if !val {
+			return
+		}
+		var set intsets.Sparse
+		for _, n := range nodes {
+			set.UnionWith(&a.nodes[n].pts)
+		}
+		var out []nodeID
+		for _, l := range set.AppendTo(nil) {
+			out = append(out, nodeID(l))
+		}
+		nodes, val = out, false
+	}
+	for _, s := range steps {
+		next, ok := s.Next(t)
+		if !ok {
+			return nil, nil, false
+		}
+		switch s.Op {
+		case '.':
+			toAddrs()
+			off := a.layouts.offsetOf(lockset.Pointee(t), s.Index)
+			var out []nodeID
+			for _, n := range nodes {
+				if m, ok := a.within(n, off); ok {
+					out = append(out, m)
+				}
+			}
+			nodes = out
+		case ':':
+			if !val {
+				return nil, nil, false
+			}
+			off := a.layouts.offsetOf(t, s.Index)
+			var out []nodeID
+			for _, n := range nodes {
+				if a.fits(n, off) {
+					out = append(out, n+nodeID(off))
+				}
+			}
+			nodes = out
+		case '[':
+			toAddrs() // an array's one element is at its start
+		case '@':
+			toAddrs()
+			val = true // the value loaded is the block at each address
+		}
+		t = next
+	}
+	toAddrs()
+	return nodes, t, true
+}
+
+// PointsToPath returns the locations reached from v, when its function
+// runs in origin o, by the steps of a lockset key's path.
+func (r *Result) PointsToPath(o *Origin, v ssa.Value, path string) []Location {
+	a := r.a
+	if a == nil {
+		return nil
+	}
+	var addrs []nodeID
+	if g, ok := v.(*ssa.Global); ok {
+		obj, ok := a.globals[g.String()]
+		if !ok {
+			return nil
+		}
+		addrs, _, _ = a.walkPath([]nodeID{obj.start}, false, g.Type(), path)
+	} else {
+		var nodes []nodeID
+		for _, cg := range a.cgList {
+			if cg.fn != v.Parent() || cg.ctx.Origin != o && a.ciContext == nil {
+				continue
+			}
+			for tag := range int8(merged + 1) {
+				if n, ok := cg.values[valueKey{v, tag}]; ok {
+					nodes = append(nodes, n)
+				}
+			}
+		}
+		addrs, _, _ = a.walkPath(nodes, true, v.Type(), path)
+	}
+	slices.Sort(addrs)
+	var locs []Location
+	for _, n := range slices.Compact(addrs) {
+		locs = append(locs, r.location(n))
+	}
+	return locs
+}
+
+// param returns the value node and type of the callee's parameter i
+// (the receiver first) at call c.
+func (a *state) param(c *extCall, index string) (nodeID, types.Type, bool) {
+	i, err := strconv.Atoi(index)
+	if err != nil {
+		return 0, nil, false
+	}
+	sig := c.fn.Signature
+	var pt types.Type
+	if recv := sig.Recv(); recv != nil {
+		if i == 0 {
+			pt = recv.Type()
+		} else if i-1 < sig.Params().Len() {
+			pt = sig.Params().At(i - 1).Type()
+		}
+	} else if i < sig.Params().Len() {
+		pt = sig.Params().At(i).Type()
+	}
+	if pt == nil || types.IsInterface(pt) {
+		return 0, nil, false
+	}
+	args := c.args
+	if c.recv != nil {
+		if i == 0 {
+			return c.recv.start, pt, true // the boxed value
+		}
+		i--
+	}
+	if i >= len(args) {
+		return 0, nil, false
+	}
+	n, ok := a.lookupVal(c.at, args[i])
+	return n, pt, ok
+}
+
+// keyName renders a callee's key with its parameters' names: "c.mu".
+func (a *state) keyName(fn *ssa.Function, key string) string {
+	root, path, _ := strings.Cut(key, "|")
+	var name string
+	var t types.Type
+	sig := fn.Signature
+	switch {
+	case strings.HasPrefix(root, "g:"):
+		name = root[strings.LastIndex(root, ".")+1:]
+		if obj, ok := a.globals[strings.TrimPrefix(root, "g:")]; ok && obj.Kind == ObjGlobal {
+			t = types.NewPointer(obj.Type)
+		}
+	case root == "p0" && sig.Recv() != nil:
+		name, t = sig.Recv().Name(), sig.Recv().Type()
+	case strings.HasPrefix(root, "p"):
+		i, _ := strconv.Atoi(root[1:])
+		if sig.Recv() != nil {
+			i--
+		}
+		if i >= 0 && i < sig.Params().Len() {
+			name, t = sig.Params().At(i).Name(), sig.Params().At(i).Type()
+		}
+	}
+	if t == nil || name == "" || name == "_" {
+		return ""
+	}
+	return lockset.PathName(name, t, path)
+}
