@@ -33,11 +33,38 @@ type FuncEffects struct {
 	Name     uint32      // the function's SSA name
 	Acquires []HeldLock  // held on every return: a lock helper
 	Releases []uint32    // keys of the locks it may unlock
-	Accesses []MemAccess // at most MaxAccesses, the first of each kind
+	Accesses []MemAccess // in program order, at most MaxAccesses, the first of each kind
+	Syncs    []SyncOp    // in program order, at most MaxSyncs
 }
 
-// MaxAccesses bounds the accesses of one function's effect.
-const MaxAccesses = 32
+// Bounds on one function's effect.
+const (
+	MaxAccesses = 32
+	MaxSyncs    = 16
+)
+
+// SyncKind is a synchronization operation that importers order
+// accesses by.
+type SyncKind uint8
+
+// The synchronization operations of an effect.
+const (
+	SyncSend  SyncKind = iota + 1 // channel send
+	SyncRecv                      // channel receive
+	SyncClose                     // channel close
+	SyncAdd                       // WaitGroup.Add
+	SyncDone                      // WaitGroup.Done
+	SyncWait                      // WaitGroup.Wait
+)
+
+// SyncOp is a synchronization operation on the channel or WaitGroup a
+// key points to, placed in program order after the first After accesses.
+type SyncOp struct {
+	Kind  SyncKind
+	Key   uint32
+	Pos   uint32
+	After uint32
+}
 
 // HeldLock is a mutex held, by key.
 type HeldLock struct {

@@ -47,6 +47,7 @@ func sampleFacts() []analysis.Fact {
 				Acquires: []facts.HeldLock{{Key: 2, Read: true}},
 				Releases: []uint32{2},
 				Accesses: []facts.MemAccess{{Key: 3, Pos: 4, Write: true, Locks: []facts.HeldLock{{Key: 2}}}},
+				Syncs:    []facts.SyncOp{{Kind: facts.SyncDone, Key: 2, Pos: 4, After: 1}},
 			}},
 		},
 	}

@@ -122,7 +122,7 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 	if ta == nil || tb == nil {
 		return 0, 0, false
 	}
-	ea, eb := ta.EventsAt(a.Instr), tb.EventsAt(b.Instr)
+	ea, eb := eventsOf(ta, a), eventsOf(tb, b)
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, false // not on a path the trace followed
 	}
@@ -148,6 +148,23 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 		}
 	}
 	return 0, 0, false
+}
+
+// eventsOf returns the events of an access in its trace: those of its
+// instruction, or for an access made by a function of another package,
+// those of that access at the call.
+func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
+	evs := t.EventsAt(acc.Instr)
+	if acc.Ext == nil {
+		return evs
+	}
+	var out []int32
+	for _, id := range evs {
+		if int(t.Events[id].Ext) == acc.Ext.Index+1 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) {

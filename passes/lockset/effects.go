@@ -10,19 +10,21 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
-// An access is a read or write, by a function or its callees, of memory
-// that a caller can name: rooted at a parameter, a free variable or a
-// package variable.
-type access struct {
-	key                  string    // the pointer that is dereferenced (see facts.Effects)
-	pos                  token.Pos // where, in this package
-	at                   string    // where, when in another package: "file:line:col"
+// An effect is a read or write, or a synchronization operation, by a
+// function or its callees, on memory that a caller can name: rooted at a
+// parameter, a free variable or a package variable.
+type effect struct {
+	sync                 facts.SyncKind // 0 for an access
+	key                  string         // the pointer that is dereferenced (see facts.Effects)
+	pos                  token.Pos      // where, in this package
+	at                   string         // where, when in another package: "file:line:col"
 	write, whole, atomic bool
-	locks                Set // the rooted locks held there
+	locks                Set // the rooted locks held at an access
 }
 
 // importedEffects is the effect of a function of a direct import.
@@ -84,23 +86,27 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 			continue
 		}
 		fi := r.info(fn)
-		accs := r.accessesOf(fn)
-		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(accs) == 0 {
+		effs := r.effectsOf(fn)
+		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(effs) == 0 {
 			continue
 		}
 		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Acquires: lock(fi.acquires)}
 		for _, k := range fi.releases {
 			fe.Releases = append(fe.Releases, in.Intern(k))
 		}
-		for _, acc := range accs {
-			at := acc.at
+		for _, e := range effs {
+			at := e.at
 			if at == "" {
-				p := fset.Position(acc.pos)
+				p := fset.Position(e.pos)
 				at = fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 			}
+			if e.sync != 0 {
+				fe.Syncs = append(fe.Syncs, facts.SyncOp{Kind: e.sync, Key: in.Intern(e.key), Pos: in.Intern(at), After: uint32(len(fe.Accesses))})
+				continue
+			}
 			fe.Accesses = append(fe.Accesses, facts.MemAccess{
-				Key: in.Intern(acc.key), Pos: in.Intern(at),
-				Write: acc.write, Whole: acc.whole, Atomic: acc.atomic, Locks: lock(acc.locks),
+				Key: in.Intern(e.key), Pos: in.Intern(at),
+				Write: e.write, Whole: e.whole, Atomic: e.atomic, Locks: lock(e.locks),
 			})
 		}
 		funcs = append(funcs, fe)
@@ -138,41 +144,65 @@ func importable(fn *ssa.Function) bool {
 	return true
 }
 
-// accessesOf returns the rooted accesses of fn and its callees, with
-// the locks held at each, at most facts.MaxAccesses of them. r.mu must
-// be held.
-func (r *Result) accessesOf(fn *ssa.Function) []access {
+// effectsOf returns the rooted accesses and synchronization operations
+// of fn and its callees in program order, with the locks held at each
+// access; at most facts.MaxAccesses accesses and facts.MaxSyncs
+// operations. r.mu must be held.
+func (r *Result) effectsOf(fn *ssa.Function) []effect {
 	fi := r.info(fn)
-	if fi.accDone {
-		return fi.accesses // done, or in progress: a recursive call adds nothing
+	if fi.effDone {
+		return fi.effects // done, or in progress: a recursive call adds nothing
 	}
-	fi.accDone = true
-	var out []access
+	fi.effDone = true
+	var out []effect
+	accesses, syncs := 0, 0
 	seen := make(map[string]bool)
-	add := func(acc access) {
-		if !isRooted(acc.key) || len(out) >= facts.MaxAccesses {
+	add := func(e effect) {
+		if !isRooted(e.key) {
 			return
 		}
-		acc.locks = rooted(acc.locks)
-		k := fmt.Sprint(acc.key, acc.write, acc.whole, acc.atomic, acc.locks.keys())
+		if e.sync != 0 {
+			if syncs < facts.MaxSyncs {
+				syncs++
+				out = append(out, e)
+			}
+			return
+		}
+		if accesses >= facts.MaxAccesses {
+			return
+		}
+		// An access repeated in one stretch without synchronization adds
+		// nothing: the first stands for it.
+		e.locks = rooted(e.locks)
+		k := fmt.Sprint(syncs, e.key, e.write, e.whole, e.atomic, e.locks.keys())
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, acc)
+			accesses++
+			out = append(out, e)
 		}
 	}
-	for _, b := range fn.Blocks {
+	var defers []*ssa.Defer
+	for _, b := range loops.ReversePostorder(fn) {
 		for _, instr := range b.Instrs {
 			held := fi.before[instr]
 			own := func(v ssa.Value, write, whole, atomic bool) {
-				add(access{key: Key(v), pos: instr.Pos(), write: write, whole: whole, atomic: atomic, locks: held})
+				add(effect{key: Key(v), pos: instr.Pos(), write: write, whole: whole, atomic: atomic, locks: held})
+			}
+			sync := func(k facts.SyncKind, v ssa.Value) {
+				add(effect{sync: k, key: Key(v), pos: instr.Pos()})
 			}
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				add(access{key: Key(instr.Addr), pos: storePos(instr), write: true, locks: held})
+				add(effect{key: Key(instr.Addr), pos: storePos(instr), write: true, locks: held})
 			case *ssa.UnOp:
-				if instr.Op == token.MUL {
+				switch instr.Op {
+				case token.MUL:
 					own(instr.X, false, false, false)
+				case token.ARROW:
+					sync(facts.SyncRecv, instr.X)
 				}
+			case *ssa.Send:
+				sync(facts.SyncSend, instr.Chan)
 			case *ssa.MapUpdate:
 				own(instr.Map, true, true, false)
 			case *ssa.Lookup:
@@ -180,22 +210,35 @@ func (r *Result) accessesOf(fn *ssa.Function) []access {
 					own(instr.X, false, true, false)
 				}
 			case *ssa.Call:
-				r.callAccesses(instr, held, own, add)
+				r.callEffects(instr, held, own, sync, add)
+			case *ssa.Defer:
+				defers = append(defers, instr)
+			case *ssa.RunDefers:
+				for i := len(defers) - 1; i >= 0; i-- {
+					r.callEffects(defers[i], held, own, sync, add)
+				}
 			}
 		}
 	}
-	fi.accesses = out
+	fi.effects = out
 	return out
 }
 
-// callAccesses adds the accesses of a call made holding held: those of
-// a builtin or sync/atomic function, and those of a callee, renamed.
-func (r *Result) callAccesses(call *ssa.Call, held Set, own func(v ssa.Value, write, whole, atomic bool), add func(access)) {
+// waitGroupOps are the methods of sync.WaitGroup that order accesses.
+var waitGroupOps = map[string]facts.SyncKind{"Add": facts.SyncAdd, "Done": facts.SyncDone, "Wait": facts.SyncWait}
+
+// callEffects adds the effects of a call made holding held: those of a
+// builtin, a sync/atomic function or a WaitGroup method, and those of a
+// callee, renamed.
+func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.Value, write, whole, atomic bool), sync func(facts.SyncKind, ssa.Value), add func(effect)) {
 	c := call.Common()
 	switch fn := c.Value.(type) {
 	case *ssa.Builtin:
 		switch fn.Name() {
-		case "delete", "clear", "close":
+		case "close":
+			own(c.Args[0], true, true, false)
+			sync(facts.SyncClose, c.Args[0])
+		case "delete", "clear":
 			own(c.Args[0], true, true, false)
 		case "len":
 			if _, ok := c.Args[0].Type().Underlying().(*types.Map); ok {
@@ -213,34 +256,42 @@ func (r *Result) callAccesses(call *ssa.Call, held Set, own func(v ssa.Value, wr
 			return
 		}
 		if isSyncPackage(fn) {
-			return // the state of a mutex or WaitGroup is synchronization, not data
+			// The state of a mutex or WaitGroup is synchronization, not data.
+			if recv := fn.Signature.Recv(); recv != nil && isSync("WaitGroup", recv.Type()) && len(c.Args) > 0 {
+				if k, ok := waitGroupOps[fn.Name()]; ok {
+					sync(k, c.Args[0])
+				}
+			}
+			return
 		}
 	}
-	rename := func(acc access, bind func(string) string) {
-		acc.key = bind(acc.key)
-		var locks Set
-		for _, h := range acc.locks {
-			h.Key = bind(h.Key)
-			locks = locks.with(h)
+	rename := func(e effect, bind func(string) string) {
+		e.key = bind(e.key)
+		if e.sync == 0 {
+			var locks Set
+			for _, h := range e.locks {
+				h.Key = bind(h.Key)
+				locks = locks.with(h)
+			}
+			for _, h := range held {
+				locks = locks.with(h)
+			}
+			e.locks = locks
 		}
-		for _, h := range held {
-			locks = locks.with(h)
+		if e.at == "" && !e.pos.IsValid() {
+			e.pos = call.Pos()
 		}
-		acc.locks = locks
-		if acc.at == "" && !acc.pos.IsValid() {
-			acc.pos = call.Pos()
-		}
-		add(acc)
+		add(e)
 	}
 	if eff, bind, ok := r.importedOf(c); ok {
-		for _, acc := range eff.accesses() {
-			rename(acc, bind)
+		for _, e := range eff.effects() {
+			rename(e, bind)
 		}
 		return
 	}
 	if callee, bind := calleeOf(c); callee != nil && len(callee.Blocks) > 0 {
-		for _, acc := range r.accessesOf(callee) {
-			rename(acc, bind)
+		for _, e := range r.effectsOf(callee) {
+			rename(e, bind)
 		}
 	}
 }
@@ -300,10 +351,11 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(string)
 	return eff, bind, true
 }
 
-// ImportedFunc returns the accesses that a call of fn, a function of a
-// direct import, makes, in fn's terms: the key of each, where it is,
-// and the locks fn holds there. It is nil for other functions.
-func (r *Result) ImportedFunc(fn *ssa.Function) []ImportedAccess {
+// Imported returns what a call of fn, a function of a direct import,
+// does, in fn's terms and program order: its accesses, with where each
+// is and the locks fn holds there, and its synchronization operations.
+// It is nil for other functions.
+func (r *Result) Imported(fn *ssa.Function) []ImportedEffect {
 	if len(fn.Blocks) > 0 || fn.Origin() != nil {
 		return nil
 	}
@@ -313,31 +365,53 @@ func (r *Result) ImportedFunc(fn *ssa.Function) []ImportedAccess {
 	if !ok {
 		return nil
 	}
-	var out []ImportedAccess
-	for _, acc := range eff.accesses() {
-		out = append(out, ImportedAccess{Key: acc.key, At: acc.at, Write: acc.write, Whole: acc.whole, Atomic: acc.atomic, Locks: acc.locks})
+	var out []ImportedEffect
+	n := 0
+	for _, e := range eff.effects() {
+		ie := ImportedEffect{Sync: e.sync, Key: e.key, At: e.at, Write: e.write, Whole: e.whole, Atomic: e.atomic, Locks: e.locks}
+		if e.sync == 0 {
+			ie.Index = n
+			n++
+		}
+		out = append(out, ie)
 	}
 	return out
 }
 
-// ImportedAccess is an access made by a function of another package, in
-// that function's terms (see facts.Effects).
-type ImportedAccess struct {
+// ImportedEffect is an access or synchronization operation made by a
+// function of another package, in that function's terms (see
+// facts.Effects).
+type ImportedEffect struct {
+	Sync                 facts.SyncKind // 0 for an access
+	Index                int            // of an access, among the function's accesses
 	Key                  string
 	At                   string // "file:line:col"
 	Write, Whole, Atomic bool
 	Locks                Set // by Key only: Value is nil
 }
 
-func (e importedEffects) accesses() []access {
-	var out []access
-	for _, a := range e.fn.Accesses {
-		out = append(out, access{
+// effects returns the accesses and operations of e in program order.
+func (e importedEffects) effects() []effect {
+	var out []effect
+	syncs := e.fn.Syncs
+	for i, a := range e.fn.Accesses {
+		for len(syncs) > 0 && syncs[0].After <= uint32(i) {
+			out = append(out, e.sync(syncs[0]))
+			syncs = syncs[1:]
+		}
+		out = append(out, effect{
 			key: e.set.Str(a.Key), at: e.set.Str(a.Pos),
 			write: a.Write, whole: a.Whole, atomic: a.Atomic, locks: e.held(a.Locks),
 		})
 	}
+	for _, op := range syncs {
+		out = append(out, e.sync(op))
+	}
 	return out
+}
+
+func (e importedEffects) sync(op facts.SyncOp) effect {
+	return effect{sync: op.Kind, key: e.set.Str(op.Key), at: e.set.Str(op.Pos)}
 }
 
 func (e importedEffects) held(locks []facts.HeldLock) Set {

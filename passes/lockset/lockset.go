@@ -64,8 +64,8 @@ type funcInfo struct {
 	releases []string // keys the function may unlock, named the same way
 	busy     bool     // being analyzed: a recursive call sees no effect
 
-	accesses []access // computed by accessesOf for the package's fact
-	accDone  bool
+	effects []effect // computed by effectsOf for the package's fact
+	effDone bool
 }
 
 // Before returns the locks that must be held, relative to the entry of

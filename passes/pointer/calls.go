@@ -162,7 +162,7 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	if obj.Kind == ObjInterface {
 		recv = obj
 	}
-	a.recordExternal(site, fn, recv)
+	a.recordExternal(site, fn)
 	if ref, ok := a.summaries.lookup(fn); ok {
 		a.stats.Summarized++
 		a.applySummary(site, summaryName(fn), fn.Signature, recv, ref)

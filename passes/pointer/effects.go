@@ -15,8 +15,9 @@ import (
 // makes when this package calls it, from the callee's fact (see
 // lockset's facts.Effects): the access's Instr is the call.
 type External struct {
-	Func *ssa.Function // the callee
-	At   string        // where the access is: "file:line:col" in the callee's package
+	Func  *ssa.Function // the callee
+	Index int           // the access's index among the callee's (see lockset.ImportedEffect)
+	At    string        // where the access is: "file:line:col" in the callee's package
 	// Locks are the mutexes the callee holds there.
 	Locks []ExternalLock
 }
@@ -33,28 +34,30 @@ type extCall struct {
 	at    at
 	instr ssa.CallInstruction
 	fn    *ssa.Function
-	recv  *Object // the interface object an invoke goes through, or nil
 	args  []ssa.Value
 }
 
 // recordExternal notes a call of fn, a function of another package, so
 // that collectAccesses adds the accesses its effect summary lists.
-func (a *state) recordExternal(site *callSite, fn *ssa.Function, recv *Object) {
+func (a *state) recordExternal(site *callSite, fn *ssa.Function) {
 	if a.effects == nil || a.summaryMode || site.instr == nil {
 		return
 	}
-	if _, isGo := site.instr.(*ssa.Go); isGo {
-		return
+	if _, isGo := site.instr.(*ssa.Go); isGo || site.instr.Common().StaticCallee() != fn {
+		return // the happens-before pass places only static calls' effects
 	}
-	a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, recv: recv, args: site.args})
+	a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, args: site.args})
 }
 
 // externalAccesses calls f with the accesses that the calls of other
 // packages' functions make, from their effects.
-func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedAccess, n nodeID, size int, locks []ExternalLock)) {
+func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedEffect, n nodeID, size int, locks []ExternalLock)) {
 	for i := range a.extCalls {
 		c := &a.extCalls[i]
-		for _, acc := range a.effects.ImportedFunc(c.fn) {
+		for _, acc := range a.effects.Imported(c.fn) {
+			if acc.Sync != 0 {
+				continue
+			}
 			addrs, t, ok := a.follow(c, acc.Key)
 			if !ok {
 				continue
@@ -230,17 +233,10 @@ func (a *state) param(c *extCall, index string) (nodeID, types.Type, bool) {
 	if pt == nil || types.IsInterface(pt) {
 		return 0, nil, false
 	}
-	args := c.args
-	if c.recv != nil {
-		if i == 0 {
-			return c.recv.start, pt, true // the boxed value
-		}
-		i--
-	}
-	if i >= len(args) {
+	if i >= len(c.args) {
 		return 0, nil, false
 	}
-	n, ok := a.lookupVal(c.at, args[i])
+	n, ok := a.lookupVal(c.at, c.args[i])
 	return n, pt, ok
 }
 

@@ -138,8 +138,8 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
-	a.externalAccesses(func(c *extCall, acc *lockset.ImportedAccess, n nodeID, size int, locks []ExternalLock) {
-		ext := &External{Func: c.fn, At: acc.At, Locks: locks}
+	a.externalAccesses(func(c *extCall, acc *lockset.ImportedEffect, n nodeID, size int, locks []ExternalLock) {
+		ext := &External{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
 		for _, o := range a.originsRunning(c.at.cg) {
 			for i := range size {
 				loc, ok := a.within(n, i)

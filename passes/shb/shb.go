@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
@@ -64,6 +65,9 @@ type Event struct {
 	// Select marks a send or receive that is a case of a select
 	// statement: it may not happen, so no edge leads into it.
 	Select bool
+	// Ext numbers, from 1, the access of a function of another package
+	// that Instr calls (see pointer.External); 0 for others.
+	Ext int32
 }
 
 // Span is the range of event IDs of a loop, both ends included.
@@ -147,6 +151,9 @@ func (r *Result) InLoop(b *ssa.BasicBlock) bool {
 func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
 	for _, acc := range ptr.Accesses() {
+		if acc.Ext != nil {
+			continue // placed by walker.imported
+		}
 		m := accesses[acc.Origin]
 		if m == nil {
 			m = make(map[ssa.Instruction]bool)
@@ -361,7 +368,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	if ev.Kind == Access {
 		if at := w.tr.at[ev.Instr]; len(at) > 0 {
 			last := &w.tr.Events[at[len(at)-1]]
-			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop {
+			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Ext == ev.Ext {
 				return last.ID
 			}
 		}
@@ -423,10 +430,47 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.call(fn, held, loop)
 			return
 		}
+		w.imported(c, fn, held, loop)
 	}
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, held, loop)
 	}
+}
+
+// imported adds the accesses and synchronization operations that fn, a
+// function of another package, performs when c calls it, from its
+// effect summary, in its order.
+func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, held LocksetID, loop int32) {
+	for _, e := range w.ls.Imported(fn) {
+		if e.Sync == 0 {
+			w.add(Event{Kind: Access, Instr: c, Obj: -1, Ext: int32(e.Index + 1)}, held, loop)
+			continue
+		}
+		if k, ok := importedKinds[e.Sync]; ok {
+			w.add(Event{Kind: k, Instr: c, Obj: w.keyObject(c.Common(), e.Key)}, held, loop)
+		}
+	}
+}
+
+var importedKinds = map[facts.SyncKind]Kind{
+	facts.SyncSend: Send, facts.SyncRecv: Recv, facts.SyncClose: Close,
+	facts.SyncAdd: WGAdd, facts.SyncDone: WGDone, facts.SyncWait: WGWait,
+}
+
+// keyObject returns the one location that a callee's key (see
+// lockset.Held) points to at call, or -1.
+func (w *walker) keyObject(call *ssa.CallCommon, key string) int32 {
+	actual, path, _ := lockset.Actual(call, nil, key)
+	if actual == nil {
+		return -1
+	}
+	if path == "" {
+		return w.objs.of(w.o, actual)
+	}
+	if locs := w.ptr.PointsToPath(w.o, actual, path); len(locs) == 1 {
+		return w.objs.id(locs[0])
+	}
+	return -1
 }
 
 var syncKinds = map[string]Kind{

@@ -66,3 +66,42 @@ func (t *Table) Put(k string, v int) {
 func (t *Table) PutUnlocked(k string, v int) {
 	t.M[k] = v
 }
+
+// Publish writes p.X, then sends on ch.
+func Publish(p *Point, ch chan<- bool) {
+	p.X = 1
+	ch <- true
+}
+
+// SendFirst sends on ch, then writes p.X.
+func SendFirst(p *Point, ch chan<- bool) {
+	ch <- true
+	p.X = 1
+}
+
+// Finish writes p.X, then closes done.
+func Finish(p *Point, done chan struct{}) {
+	p.X = 3
+	close(done)
+}
+
+// CloseFirst closes done, then writes p.X.
+func CloseFirst(p *Point, done chan struct{}) {
+	close(done)
+	p.X = 3
+}
+
+// Work writes p.Y; its deferred Done runs after.
+func Work(p *Point, wg *sync.WaitGroup) {
+	defer wg.Done()
+	p.Y = 2
+}
+
+// DoneFirst marks wg done, then writes p.Y.
+func DoneFirst(p *Point, wg *sync.WaitGroup) {
+	wg.Done()
+	p.Y = 2
+}
+
+// Wait waits for wg.
+func Wait(wg *sync.WaitGroup) { wg.Wait() }

@@ -17,6 +17,12 @@ func main() {
 	writeInLibraryThenSend()
 	tableLocked()
 	tableUnlocked()
+	publish()
+	sendFirst()
+	finish()
+	closeFirst()
+	work()
+	doneFirst()
 }
 
 // The library's method locks: silent.
@@ -102,4 +108,66 @@ func tableUnlocked() {
 		t.PutUnlocked("a", 1) // want `concurrent map access: data race on a map\[string\]int: write at xlib.go:\d+ \(in \(\*xlib.Table\).PutUnlocked, called at xuse.go:\d+\).*locks held: \{\} vs \{t.mu \(read\)\}`
 	}()
 	_ = t.Get("a")
+}
+
+// The library writes, then sends; the receive orders the read: silent.
+func publish() {
+	p := new(xlib.Point)
+	ch := make(chan bool)
+	go func() { xlib.Publish(p, ch) }()
+	<-ch
+	println(p.X)
+}
+
+// The library sends before it writes.
+func sendFirst() {
+	p := new(xlib.Point)
+	ch := make(chan bool, 1)
+	go func() {
+		xlib.SendFirst(p, ch) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.SendFirst, called at xuse.go:\d+\)`
+	}()
+	<-ch
+	println(p.X)
+}
+
+// The library writes, then closes; the receive sees the close: silent.
+func finish() {
+	p := new(xlib.Point)
+	done := make(chan struct{})
+	go func() { xlib.Finish(p, done) }()
+	<-done
+	println(p.X)
+}
+
+// The library closes before it writes.
+func closeFirst() {
+	p := new(xlib.Point)
+	done := make(chan struct{})
+	go func() {
+		xlib.CloseFirst(p, done) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.CloseFirst`
+	}()
+	<-done
+	println(p.X)
+}
+
+// The library's deferred Done, and its Wait, join: silent.
+func work() {
+	p := new(xlib.Point)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { xlib.Work(p, &wg) }()
+	xlib.Wait(&wg)
+	println(p.Y)
+}
+
+// The library marks the group done before it writes.
+func doneFirst() {
+	p := new(xlib.Point)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		xlib.DoneFirst(p, &wg) // want `data race on Point.Y: write at xlib.go:\d+ \(in xlib.DoneFirst`
+	}()
+	wg.Wait()
+	println(p.Y)
 }
