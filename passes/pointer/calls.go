@@ -131,6 +131,7 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 	if len(fn.Blocks) == 0 {
 		a.stats.ExternalSpawns++
+		a.externalSpawn(site, fn)
 		return
 	}
 	flags := site.spawn.flags

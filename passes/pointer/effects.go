@@ -35,6 +35,43 @@ type extCall struct {
 	instr ssa.CallInstruction
 	fn    *ssa.Function
 	args  []ssa.Value
+	// origin, when set, is the goroutine that a go statement starts in
+	// fn; otherwise the call runs in the origins that run at.cg.
+	origin *Origin
+}
+
+// externalSpawn starts a goroutine in fn, a function of another package
+// (go srv.Serve(l)), when its effect is known: an origin whose accesses
+// are those of the effect, with the spawner's arguments.
+func (a *state) externalSpawn(site *callSite, fn *ssa.Function) {
+	if a.effects == nil || a.summaryMode || site.instr.Common().StaticCallee() != fn || len(a.effects.Imported(fn)) == 0 {
+		return
+	}
+	parent := site.caller.ctx.Origin
+	for _, c := range site.spawn.copies {
+		o := a.newOrigin(parent, site.spawn.kind, site.spawn.pos, fn, c, site.spawn.flags)
+		if o.Parent != parent || o.Entry != fn {
+			continue // past the budget: an origin shared with others
+		}
+		if a.externalEntries[o] == nil {
+			a.externalEntries[o] = site.instr
+			a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, args: site.args, origin: o})
+		}
+		k := siteKey{parent, site.instr}
+		if !slices.Contains(a.spawns[k], o) {
+			a.spawns[k] = append(a.spawns[k], o)
+		}
+	}
+}
+
+// ExternalEntry returns the go statement that starts origin o in a
+// function of another package, which the spawner's origin (o.Parent)
+// evaluated the arguments of; nil for other origins.
+func (r *Result) ExternalEntry(o *Origin) ssa.CallInstruction {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.externalEntries[o]
 }
 
 // recordExternal notes a call of fn, a function of another package, so

@@ -140,7 +140,11 @@ func (a *state) collectAccesses() []Access {
 	}
 	a.externalAccesses(func(c *extCall, acc *lockset.ImportedEffect, n nodeID, size int, locks []ExternalLock) {
 		ext := &External{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
-		for _, o := range a.originsRunning(c.at.cg) {
+		origins := a.originsRunning(c.at.cg)
+		if c.origin != nil {
+			origins = []*Origin{c.origin}
+		}
+		for _, o := range origins {
 			for i := range size {
 				loc, ok := a.within(n, i)
 				if !ok {

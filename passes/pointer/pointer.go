@@ -149,31 +149,33 @@ type state struct {
 	spawns    map[siteKey][]*Origin
 	rootFuncs map[*Origin][]*ssa.Function
 
-	summaries   *Summaries       // of the direct imports' functions
-	effects     *lockset.Result  // the effects of the direct imports' functions (nil in summary mode)
-	extCalls    []extCall        // calls of functions of other packages, for their effects
-	summaryMode bool             // computing summaries: goroutines are calls
-	summaryCtx  *Context         // the context of the summarized functions
-	statics     map[*Object]bool // objects the package's variables hold (see reachableFromGlobals)
-	pkgPath     string           // the package being summarized
+	summaries       *Summaries                      // of the direct imports' functions
+	effects         *lockset.Result                 // the effects of the direct imports' functions (nil in summary mode)
+	extCalls        []extCall                       // calls of functions of other packages, for their effects
+	externalEntries map[*Origin]ssa.CallInstruction // see ExternalEntry
+	summaryMode     bool                            // computing summaries: goroutines are calls
+	summaryCtx      *Context                        // the context of the summarized functions
+	statics         map[*Object]bool                // objects the package's variables hold (see reachableFromGlobals)
+	pkgPath         string                          // the package being summarized
 }
 
 func newState(prog *ssa.Program, opts Options) *state {
 	return &state{
-		prog:        prog,
-		opts:        opts,
-		contexts:    make(map[contextKey]*Context),
-		factories:   make(map[*ssa.Function]bool),
-		originIndex: make(map[originKey]*Origin),
-		cgnodes:     make(map[cgKey]*cgnode),
-		funcObjs:    make(map[*ssa.Function]*Object),
-		globals:     make(map[string]*Object),
-		allocs:      make(map[allocKey]*Object),
-		callees:     make(map[*cgnode][]*cgnode),
-		originEntry: make(map[*Origin]*cgnode),
-		calls:       make(map[siteKey][]*ssa.Function),
-		spawns:      make(map[siteKey][]*Origin),
-		rootFuncs:   make(map[*Origin][]*ssa.Function),
+		prog:            prog,
+		opts:            opts,
+		contexts:        make(map[contextKey]*Context),
+		factories:       make(map[*ssa.Function]bool),
+		originIndex:     make(map[originKey]*Origin),
+		cgnodes:         make(map[cgKey]*cgnode),
+		funcObjs:        make(map[*ssa.Function]*Object),
+		globals:         make(map[string]*Object),
+		allocs:          make(map[allocKey]*Object),
+		callees:         make(map[*cgnode][]*cgnode),
+		originEntry:     make(map[*Origin]*cgnode),
+		calls:           make(map[siteKey][]*ssa.Function),
+		spawns:          make(map[siteKey][]*Origin),
+		rootFuncs:       make(map[*Origin][]*ssa.Function),
+		externalEntries: make(map[*Origin]ssa.CallInstruction),
 	}
 }
 

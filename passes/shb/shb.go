@@ -179,6 +179,11 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 		for _, fn := range entries {
 			w.call(fn, 0, -1)
 		}
+		if c := ptr.ExternalEntry(o); c != nil {
+			// A goroutine started in a function of another package: its
+			// arguments are values of the spawner's.
+			w.imported(c, o.Entry, o.Parent, 0, -1)
+		}
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
 	}
@@ -430,7 +435,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.call(fn, held, loop)
 			return
 		}
-		w.imported(c, fn, held, loop)
+		w.imported(c, fn, w.o, held, loop)
 	}
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, held, loop)
@@ -439,15 +444,16 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 
 // imported adds the accesses and synchronization operations that fn, a
 // function of another package, performs when c calls it, from its
-// effect summary, in its order.
-func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, held LocksetID, loop int32) {
+// effect summary, in its order. The arguments of c are values of origin
+// caller.
+func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *pointer.Origin, held LocksetID, loop int32) {
 	for _, e := range w.ls.Imported(fn) {
 		if e.Sync == 0 {
 			w.add(Event{Kind: Access, Instr: c, Obj: -1, Ext: int32(e.Index + 1)}, held, loop)
 			continue
 		}
 		if k, ok := importedKinds[e.Sync]; ok {
-			w.add(Event{Kind: k, Instr: c, Obj: w.keyObject(c.Common(), e.Key)}, held, loop)
+			w.add(Event{Kind: k, Instr: c, Obj: w.keyObject(caller, c.Common(), e.Key)}, held, loop)
 		}
 	}
 }
@@ -458,16 +464,16 @@ var importedKinds = map[facts.SyncKind]Kind{
 }
 
 // keyObject returns the one location that a callee's key (see
-// lockset.Held) points to at call, or -1.
-func (w *walker) keyObject(call *ssa.CallCommon, key string) int32 {
+// lockset.Held) points to at call, made in origin o, or -1.
+func (w *walker) keyObject(o *pointer.Origin, call *ssa.CallCommon, key string) int32 {
 	actual, path, _ := lockset.Actual(call, nil, key)
 	if actual == nil {
 		return -1
 	}
 	if path == "" {
-		return w.objs.of(w.o, actual)
+		return w.objs.of(o, actual)
 	}
-	if locs := w.ptr.PointsToPath(w.o, actual, path); len(locs) == 1 {
+	if locs := w.ptr.PointsToPath(o, actual, path); len(locs) == 1 {
 		return w.objs.id(locs[0])
 	}
 	return -1

@@ -18,6 +18,7 @@ func main() {
 	tableLocked()
 	tableUnlocked()
 	publish()
+	publishGo()
 	sendFirst()
 	finish()
 	closeFirst()
@@ -71,13 +72,11 @@ func lockHelperForgotten(c *xlib.Counter, p *xlib.Point) {
 	p.Y = 1 // want `data race on Point.Y: write at xuse.go:\d+ \(main goroutine\) vs write at xuse.go:\d+ \(goroutine started at xuse.go:\d+\); locks held: \{\} vs \{c.mu\}`
 }
 
-// The library writes a field this package reads, with no order.
+// The library writes a field this package reads, with no order, in a
+// goroutine that starts in the library.
 func writeInLibrary() {
 	p := new(xlib.Point)
-	go xlib.Set(p, 1) // not seen: a goroutine whose entry is in another package
-	go func() {
-		xlib.Set(p, 2) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\)`
-	}()
+	go xlib.Set(p, 1) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 }
 
@@ -115,6 +114,15 @@ func publish() {
 	p := new(xlib.Point)
 	ch := make(chan bool)
 	go func() { xlib.Publish(p, ch) }()
+	<-ch
+	println(p.X)
+}
+
+// The same in a goroutine that starts in the library: silent.
+func publishGo() {
+	p := new(xlib.Point)
+	ch := make(chan bool)
+	go xlib.Publish(p, ch)
 	<-ch
 	println(p.X)
 }
