@@ -22,4 +22,21 @@
 // Locksets are local to a function: what a caller holds at the call is
 // added by the happens-before pass, which walks each goroutine's calls
 // (see package shb), and interned there as canonical lockset IDs.
+//
+// # Effects across packages
+//
+// The Analyzer also exports, as a facts.Effects package fact, the effect
+// of each exported function and method: the locks it leaves held and may
+// release, the memory it reads and writes that its callers can name (a
+// key rooted at a parameter or a package variable) with the locks held
+// at each access, and its channel sends, receives and closes and
+// WaitGroup Add/Done/Wait, in program order (blocks in reverse
+// postorder, deferred calls at the return). Callees in the package and
+// in direct imports are folded in, so an effect is closed over the
+// package boundary like the pointer summaries. An importer's lockset
+// applies the locks at calls (Held.Path names a mutex reached from the
+// caller's argument); the pointer and happens-before passes place the
+// accesses and operations at the call (Imported). The state of sync's
+// own types, the runtime's and the testing package's memory are left
+// out: they are synchronization, or per test.
 package lockset

@@ -57,8 +57,11 @@
 // Limits: a function without a body and without a summary (unexported,
 // generic, in a package that is not a direct import, assembly, cgo) is
 // opaque: its results point to fresh unknown objects and the function
-// values given to it may be called, with unknown arguments. Summaries do
-// not yet carry memory accesses, locks, goroutines started, calls of
+// values given to it may be called, with unknown arguments. The memory
+// an imported function accesses comes from its effect (package lockset),
+// placed at the static calls of it, and a go statement of an imported
+// function with an effect starts an origin that runs it. Summaries do
+// not yet carry calls of
 // function arguments (callbacks, range-over-func iterators), bound method
 // values made in another package, or stores into unexported variables
 // that another function reads back (testdata/src/xpkg/knownfn pins them).
