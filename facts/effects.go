@@ -33,6 +33,7 @@ type FuncEffects struct {
 	Name     uint32      // the function's SSA name
 	Acquires []HeldLock  // held on every return: a lock helper
 	Releases []uint32    // keys of the locks it may unlock
+	Takes    []HeldLock  // the locks it may block to acquire (Lock, RLock), with where
 	Accesses []MemAccess // in program order, at most MaxAccesses, the first of each kind
 	Syncs    []SyncOp    // in program order, at most MaxSyncs
 }
@@ -69,7 +70,8 @@ type SyncOp struct {
 // HeldLock is a mutex held, by key.
 type HeldLock struct {
 	Key  uint32
-	Read bool // held by RLock only
+	Read bool   // held by RLock only
+	Pos  uint32 // in Takes: "file:line:col" of the Lock call
 }
 
 // MemAccess is a read or write of the memory a key points to, with the

@@ -87,19 +87,18 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 		}
 		fi := r.info(fn)
 		effs := r.effectsOf(fn)
-		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(effs) == 0 {
+		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 && len(effs) == 0 {
 			continue
 		}
 		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Acquires: lock(fi.acquires)}
+		for _, h := range fi.takes {
+			fe.Takes = append(fe.Takes, facts.HeldLock{Key: in.Intern(h.Key), Read: h.Read, Pos: in.Intern(posString(fset, h.Pos, h.At))})
+		}
 		for _, k := range fi.releases {
 			fe.Releases = append(fe.Releases, in.Intern(k))
 		}
 		for _, e := range effs {
-			at := e.at
-			if at == "" {
-				p := fset.Position(e.pos)
-				at = fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
-			}
+			at := posString(fset, e.pos, e.at)
 			if e.sync != 0 {
 				fe.Syncs = append(fe.Syncs, facts.SyncOp{Kind: e.sync, Key: in.Intern(e.key), Pos: in.Intern(at), After: uint32(len(fe.Accesses))})
 				continue
@@ -119,6 +118,15 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 		return strings.Compare(set.Str(x.Name), set.Str(y.Name))
 	})
 	return set
+}
+
+// posString renders pos as "file:line:col", or returns at when set.
+func posString(fset *token.FileSet, pos token.Pos, at string) string {
+	if at != "" || !pos.IsValid() {
+		return at
+	}
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
 // importable reports whether another package can call fn by name: an
@@ -422,6 +430,14 @@ func (e importedEffects) held(locks []facts.HeldLock) Set {
 	return s
 }
 
+func (e importedEffects) takes(bind func(string) string) Set {
+	var s Set
+	for _, h := range e.fn.Takes {
+		s = s.with(Held{Key: bind(e.set.Str(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
+	}
+	return s
+}
+
 func (e importedEffects) releases(bind func(string) string) []string {
 	var keys []string
 	for _, k := range e.fn.Releases {
@@ -443,7 +459,7 @@ func (e importedEffects) acquiresAt(call *ssa.CallCommon) Set {
 		if actual == nil {
 			continue // nothing here reaches it
 		}
-		s = s.with(Held{Key: Key(actual) + path, Value: actual, Path: path, Read: h.Read})
+		s = s.with(Held{Key: Key(actual) + path, Value: actual, Path: path, Read: h.Read, Pos: call.Pos()})
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package lockset
 
 import (
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -44,6 +45,11 @@ type Held struct {
 	// reached from Value by these steps. A lock that a function of
 	// another package takes is named so, from the caller's argument.
 	Path string
+	// Pos is where the lock was taken: the Lock call, in this function
+	// or a callee. At is set instead ("file:line:col") for a lock that a
+	// function of another package takes.
+	Pos token.Pos
+	At  string
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -62,6 +68,7 @@ type funcInfo struct {
 	before   map[ssa.Instruction]Set
 	acquires Set      // held on every return, named from the parameters or variables
 	releases []string // keys the function may unlock, named the same way
+	takes    Set      // locks the function or its callees may block to acquire
 	busy     bool     // being analyzed: a recursive call sees no effect
 
 	effects []effect // computed by effectsOf for the package's fact
@@ -143,6 +150,58 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 		}
 	}
 	fi.releases = r.mayRelease(fn)
+	fi.takes = r.mayTake(fn)
+}
+
+// mayTake returns the locks, named from fn's parameters and variables,
+// that fn or its callees may block to acquire.
+func (r *Result) mayTake(fn *ssa.Function) Set {
+	var s Set
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if _, isGo := c.(*ssa.Go); !isGo {
+					for _, h := range r.takenBy(c.Common()) {
+						if isRooted(h.Key) {
+							s = s.with(h)
+						}
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// Takes returns the locks that call may block to acquire, in the
+// caller's names, with where each is taken.
+func (r *Result) Takes(call *ssa.CallCommon) Set {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.takenBy(call)
+}
+
+func (r *Result) takenBy(call *ssa.CallCommon) Set {
+	switch op, mu := OpOf(call); op {
+	case Lock, RLock:
+		return Set{{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()}}
+	case None:
+	default:
+		return nil
+	}
+	if eff, bind, ok := r.importedOf(call); ok {
+		return eff.takes(bind)
+	}
+	fi, bind := r.calleeInfo(call)
+	if fi == nil {
+		return nil
+	}
+	var s Set
+	for _, h := range fi.takes {
+		h.Key = bind(h.Key)
+		s = s.with(h)
+	}
+	return s
 }
 
 // afterCall applies a call's effect on the held locks s.
@@ -150,7 +209,7 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	op, mu := OpOf(call)
 	switch op {
 	case Lock, RLock:
-		return s.with(Held{Key: Key(mu), Value: mu, Read: op == RLock})
+		return s.with(Held{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()})
 	case Unlock, RUnlock:
 		return s.without([]string{Key(mu)})
 	case TryLock, TryRLock:
@@ -317,7 +376,7 @@ func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 	if op != TryLock && op != TryRLock {
 		return Held{}, false
 	}
-	return Held{Key: Key(mu), Value: mu, Read: op == TryRLock}, true
+	return Held{Key: Key(mu), Value: mu, Read: op == TryRLock, Pos: call.Pos()}, true
 }
 
 // Op is a lock operation.

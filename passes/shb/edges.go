@@ -35,7 +35,7 @@ func (res *Result) link(objs *objects) {
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
-			if ev.Obj >= 0 && ev.Kind != Access {
+			if ev.Obj >= 0 && ev.Kind != Access && ev.Kind != Acquire {
 				m := l.byObj[ev.Obj]
 				if m == nil {
 					m = make(map[*Trace]*ops)

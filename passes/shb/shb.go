@@ -45,6 +45,7 @@ const (
 	OnceAfter               // the return of Once.Do
 	AtomicWrite             // a sync/atomic operation that writes
 	SpinWait                // an atomic read that decides when a loop ends
+	Acquire                 // Lock or RLock (for the deadlock analysis); Locks is what is held before
 )
 
 // Event is an access or synchronization operation at one place of a
@@ -65,6 +66,8 @@ type Event struct {
 	// Select marks a send or receive that is a case of a select
 	// statement: it may not happen, so no edge leads into it.
 	Select bool
+	// Read marks an Acquire by RLock.
+	Read bool
 	// Ext numbers, from 1, the access of a function of another package
 	// that Instr calls (see pointer.External); 0 for others.
 	Ext int32
@@ -99,7 +102,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire"}
 
 // Result is the static happens-before graph of a package.
 type Result struct {
@@ -377,7 +380,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 				return last.ID
 			}
 		}
-	} else {
+	} else if ev.Kind != Acquire { // locks order nothing: see package lockset
 		w.syncs++
 		w.lastSync = id
 	}
@@ -415,6 +418,14 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		if b.Name() == "close" && len(call.Args) == 1 {
 			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 		}
+		return
+	}
+	if op, mu := lockset.OpOf(call); op == lockset.Lock || op == lockset.RLock {
+		obj := w.objs.of(w.o, mu)
+		if _, ok := w.locks.names[obj]; obj >= 0 && !ok {
+			w.locks.names[obj] = exprName(mu)
+		}
+		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == lockset.RLock}, held, loop)
 		return
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
