@@ -57,11 +57,11 @@ type report struct {
 }
 
 // reportKey groups racy pairs into bugs: the pairs on one location
-// between the same two goroutine sites, and then the reports on one line
-// between them (the variable and the backing array of one append).
+// between the same two goroutine sites. The reports are then grouped by
+// the pair of lines (the variable and the backing array of one append,
+// the copies of a worker).
 type reportKey struct {
 	what         string
-	line         lineKey
 	siteA, siteB token.Pos
 }
 
@@ -91,9 +91,14 @@ func (c *checker) check() {
 			}
 		}
 	}
-	byLine := make(map[reportKey]*report)
-	for k, r := range c.reports {
-		k.what, k.line = "", c.line(accessPos(r.a))
+	// One report per pair of lines: the goroutines that reach them are
+	// many in a program with many workers, the bug is one.
+	byLine := make(map[[2]lineKey]*report)
+	for _, r := range c.reports {
+		k := [2]lineKey{c.line(accessPos(r.a)), c.line(accessPos(r.b))}
+		if cmp.Or(strings.Compare(k[1].file, k[0].file), cmp.Compare(k[1].line, k[0].line)) < 0 {
+			k[0], k[1] = k[1], k[0]
+		}
 		if old, ok := byLine[k]; !ok || c.better(r, old) {
 			byLine[k] = r
 		}

@@ -64,7 +64,7 @@ func benchVet(args []string) error {
 			start := time.Now()
 			err := cmd.Run()
 			walls[i] = append(walls[i], time.Since(start))
-			if o := out.String(); strings.Contains(o, "panic: ") || strings.Contains(o, "internal error in") {
+			if o := out.String(); crashed(o) {
 				return fmt.Errorf("%s crashed or failed inside:\n%s", tool.name, lastLines(o, 40))
 			}
 			us, err := readUnits(log)
@@ -162,4 +162,16 @@ func round(d time.Duration) time.Duration {
 		return d.Round(10 * time.Microsecond)
 	}
 	return d
+}
+
+// crashed reports whether vet's output shows a panic or an internal
+// error of origo, not a diagnostic that happens to mention "panic: " (a
+// race on a field named panic).
+func crashed(out string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "panic: ") || strings.Contains(line, "origo: internal error in") {
+			return true
+		}
+	}
+	return false
 }
