@@ -276,24 +276,7 @@ func kind(a pointer.Access) string {
 func isMap(loc pointer.Location) bool { return loc.Obj.Kind == pointer.ObjMap }
 
 // goroutine describes an origin: where it was started.
-func (c *checker) goroutine(o *pointer.Origin) string {
-	if o.Parent == nil {
-		switch o.Root {
-		case "main", "init":
-			return "main goroutine"
-		case "tests":
-			return "test goroutine"
-		case "":
-			return "a goroutine past the analysis budget"
-		}
-		return o.Root
-	}
-	s := "goroutine started at " + c.pos(o.Site)
-	if o.Multi {
-		s += ", in a loop"
-	}
-	return s
-}
+func (c *checker) goroutine(o *pointer.Origin) string { return o.Describe(c.pass.Fset) }
 
 // accessPos returns where an access is: its own position or, for an
 // instruction the compiler made up (a variadic slice, a spill), the

@@ -25,6 +25,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
@@ -35,6 +36,7 @@ import (
 var suite = []*analysis.Analyzer{
 	factdump.Analyzer,
 	race.Analyzer,
+	deadlock.Analyzer,
 }
 
 func main() {

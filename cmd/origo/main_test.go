@@ -128,9 +128,9 @@ func TestVetMatchesStandalonePointer(t *testing.T) {
 	}
 }
 
-// TestVetMatchesStandaloneRace runs the race analyzer on the demo under
-// both drivers: the same one report, the demo's race.
-func TestVetMatchesStandaloneRace(t *testing.T) {
+// TestVetMatchesStandaloneDemo runs origo on the demo under both
+// drivers: the same two reports, the demo's race and its deadlock.
+func TestVetMatchesStandaloneDemo(t *testing.T) {
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,10 @@ func TestVetMatchesStandaloneRace(t *testing.T) {
 		t.Fatalf("origo wrote to stderr:\n%s", stderr)
 	}
 	vet, standalone := findings(t, dir, vetStdout+vetStderr), findings(t, dir, standOut)
-	want := []string{"bank.go:59:5: data race on Bank.processed: write at bank.go:59 (goroutine started at bank.go:50, in a loop) vs write at bank.go:59 (goroutine started at bank.go:50, in a loop); locks held: {} vs {}"}
+	want := []string{
+		"bank.go:59:5: data race on Bank.processed: write at bank.go:59 (goroutine started at bank.go:50, in a loop) vs write at bank.go:59 (goroutine started at bank.go:50, in a loop); locks held: {} vs {}",
+		"bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this goroutine calls (*demo.Bank).Total, which locks it again (at bank.go:76); sync.Mutex is not reentrant, this blocks forever",
+	}
 	if !slices.Equal(vet, want) {
 		t.Errorf("go vet reports:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
 	}

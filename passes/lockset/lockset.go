@@ -269,6 +269,14 @@ func (r *Result) mayRelease(fn *ssa.Function) []string {
 	return keys
 }
 
+// Releases returns the keys of the locks a call may unlock, in the
+// caller's names.
+func (r *Result) Releases(call *ssa.CallCommon) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.releasedBy(call)
+}
+
 // releasedBy returns the keys of the locks a call may unlock, in the
 // caller's names.
 func (r *Result) releasedBy(call *ssa.CallCommon) []string {

@@ -35,6 +35,31 @@ func (o *Origin) String() string {
 	return s
 }
 
+// Describe says, for a message, which goroutine o is: the main or test
+// goroutine, or where it was started ("goroutine started at a.go:12, in
+// a loop").
+func (o *Origin) Describe(fset *token.FileSet) string {
+	if o.Parent == nil {
+		switch o.Root {
+		case "main", "init":
+			return "main goroutine"
+		case "tests":
+			return "test goroutine"
+		case "":
+			return "a goroutine past the analysis budget"
+		}
+		return o.Root
+	}
+	s := "goroutine started at ?"
+	if p := fset.Position(o.Site); p.IsValid() {
+		s = fmt.Sprintf("goroutine started at %s:%d", baseName(p.Filename), p.Line)
+	}
+	if o.Multi {
+		s += ", in a loop"
+	}
+	return s
+}
+
 // Context is what a function is analyzed under: the origin that runs it
 // (O2's origin sensitivity) and, for factories (functions that return
 // what they allocate), up to two call sites, so that two calls of a

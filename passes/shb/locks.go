@@ -96,7 +96,7 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 			continue
 		}
 		var locs []int32
-		name := exprName(h.Value)
+		name := ExprName(h.Value)
 		if h.Path != "" {
 			for _, loc := range objs.ptr.PointsToPath(o, h.Value, h.Path) {
 				locs = append(locs, objs.id(loc))
@@ -192,24 +192,24 @@ func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 // "c.mu", or "".
 func (ls *Locksets) Name(l int32) string { return ls.names[l] }
 
-// exprName renders the expression that reaches a value: a variable and
+// ExprName renders the expression that reaches a value: a variable and
 // its fields, or "" when the value has no name in the source.
-func exprName(v ssa.Value) string {
+func ExprName(v ssa.Value) string {
 	switch v := v.(type) {
 	case *ssa.FieldAddr:
-		if x := exprName(v.X); x != "" {
+		if x := ExprName(v.X); x != "" {
 			return x + "." + fieldName(v.X.Type(), v.Field)
 		}
 	case *ssa.Field:
-		if x := exprName(v.X); x != "" {
+		if x := ExprName(v.X); x != "" {
 			return x + "." + fieldName(v.X.Type(), v.Field)
 		}
 	case *ssa.UnOp:
-		return exprName(v.X)
+		return ExprName(v.X)
 	case *ssa.ChangeType:
-		return exprName(v.X)
+		return ExprName(v.X)
 	case *ssa.IndexAddr:
-		if x := exprName(v.X); x != "" {
+		if x := ExprName(v.X); x != "" {
 			return x + "[i]"
 		}
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:

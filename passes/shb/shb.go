@@ -350,7 +350,7 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	case k == Send && !found:
 		w.sems = slices.Insert(w.sems, i, obj)
 		if _, ok := w.locks.names[obj]; !ok {
-			w.locks.names[obj] = exprName(ch)
+			w.locks.names[obj] = ExprName(ch)
 		}
 	case k == Recv && found:
 		w.sems = slices.Delete(w.sems, i, i+1)
@@ -423,7 +423,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 	if op, mu := lockset.OpOf(call); op == lockset.Lock || op == lockset.RLock {
 		obj := w.objs.of(w.o, mu)
 		if _, ok := w.locks.names[obj]; obj >= 0 && !ok {
-			w.locks.names[obj] = exprName(mu)
+			w.locks.names[obj] = ExprName(mu)
 		}
 		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == lockset.RLock}, held, loop)
 		return

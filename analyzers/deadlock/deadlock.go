@@ -1,0 +1,311 @@
+package deadlock
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer reports mutex deadlocks; see the package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:     "deadlock",
+	Doc:      "report mutex deadlocks and locks left held",
+	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/deadlock",
+	Run:      run,
+	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+	if ir.Pkg == nil {
+		return nil, nil
+	}
+	c := &checker{
+		pass:    pass,
+		ls:      pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+		writers: make(map[any]token.Pos),
+	}
+	guard.Do(pass, "deadlock", func() {
+		c.findWriters(ir.SrcFuncs)
+		for _, fn := range ir.SrcFuncs {
+			c.checkFunc(fn)
+		}
+	})
+	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
+		guard.Do(pass, "deadlock", func() { c.inversions(hb) })
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass *analysis.Pass
+	ls   *lockset.Result
+	// writers maps the mutexes the package write-locks, by field or
+	// package variable, to one place that does.
+	writers map[any]token.Pos
+}
+
+// checkFunc reports the double locks and the locks left held in fn.
+func (c *checker) checkFunc(fn *ssa.Function) {
+	var defers []*ssa.Defer
+	var returns []*ssa.Return
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Defer:
+				defers = append(defers, instr)
+			case *ssa.Return:
+				returns = append(returns, instr)
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				c.checkCall(instr.Common(), c.ls.Before(instr), instr.Pos(), false)
+			case *ssa.RunDefers:
+				// The deferred calls run last first, each after the
+				// previous ones released what they release.
+				held := c.ls.Before(instr)
+				for i := len(defers) - 1; i >= 0; i-- {
+					d := defers[i]
+					if !d.Block().Dominates(b) {
+						continue
+					}
+					c.checkCall(&d.Call, held, d.Pos(), true)
+					held = without(held, c.ls.Releases(&d.Call))
+				}
+			}
+		}
+	}
+	c.checkReturns(fn, returns)
+}
+
+// checkCall reports a call that blocks on a mutex held.
+func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Pos, deferred bool) {
+	if len(held) == 0 {
+		return
+	}
+	op, mu := lockset.OpOf(call)
+	switch op {
+	case lockset.Lock, lockset.RLock:
+		h, ok := find(held, lockset.Key(mu))
+		if !ok {
+			return
+		}
+		name := lockName(h)
+		switch {
+		case op == lockset.Lock && h.Read:
+			c.report(pos, "RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
+				name, c.pos(pos), c.where(h))
+		case op == lockset.RLock && h.Read:
+			if w, ok := c.writer(mu); ok {
+				c.report(pos, "recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+					name, c.pos(pos), c.where(h), c.pos(w))
+			}
+		default:
+			c.report(pos, "double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
+				name, c.pos(pos), c.where(h))
+		}
+	case lockset.None:
+		callee := "the callee"
+		if fn := call.StaticCallee(); fn != nil {
+			callee = facts.ShortName(fn.String())
+		}
+		how := "calls"
+		if deferred {
+			how = "runs the deferred"
+		}
+		for _, t := range c.ls.Takes(call) {
+			h, ok := find(held, t.Key)
+			if !ok {
+				continue
+			}
+			if h.Read && t.Read {
+				if t.Value == nil {
+					continue
+				}
+				if w, ok := c.writer(t.Value); ok {
+					c.report(pos, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+						lockName(h), c.where(h), how, callee, c.where(t), c.pos(w))
+					return
+				}
+				continue
+			}
+			c.report(pos, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
+				lockName(h), c.where(h), how, callee, c.where(t))
+			return
+		}
+	}
+}
+
+// checkReturns reports the returns of fn that leave a mutex locked that
+// other returns unlock.
+func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
+	if len(returns) < 2 {
+		return
+	}
+	sets := make([]lockset.Set, len(returns))
+	for i, ret := range returns {
+		sets[i] = c.ls.Before(ret)
+	}
+	reported := make(map[string]bool)
+	for i, ret := range returns {
+		if reportsSuccess(ret) {
+			continue // a conditional lock helper: locked means it worked
+		}
+		for _, h := range sets[i] {
+			if reported[h.Key] || strings.HasPrefix(h.Key, "v:") || strings.HasPrefix(h.Key, "?") {
+				continue
+			}
+			unlocked := slices.ContainsFunc(sets, func(s lockset.Set) bool {
+				_, ok := find(s, h.Key)
+				return !ok
+			})
+			if !unlocked {
+				continue
+			}
+			reported[h.Key] = true
+			c.report(ret.Pos(), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+				lockName(h), c.where(h), fn.Name())
+		}
+	}
+}
+
+// reportsSuccess reports whether a return says "done": a nil error or a
+// true bool among its results.
+func reportsSuccess(ret *ssa.Return) bool {
+	for _, v := range ret.Results {
+		k, ok := v.(*ssa.Const)
+		if !ok {
+			continue
+		}
+		if types.Identical(k.Type(), types.Universe.Lookup("error").Type()) && k.IsNil() {
+			return true
+		}
+		if b, ok := k.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 && k.Value != nil && constant.BoolVal(k.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// findWriters records the mutexes the package write-locks.
+func (c *checker) findWriters(funcs []*ssa.Function) {
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if op, mu := lockset.OpOf(call.Common()); op == lockset.Lock || op == lockset.TryLock {
+					if id := mutexIdentity(mu); id != nil {
+						if _, ok := c.writers[id]; !ok {
+							c.writers[id] = instr.Pos()
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// writer returns where the package write-locks the mutex mu, as
+// identified by its field or variable.
+func (c *checker) writer(mu ssa.Value) (token.Pos, bool) {
+	id := mutexIdentity(mu)
+	if id == nil {
+		return token.NoPos, false
+	}
+	pos, ok := c.writers[id]
+	return pos, ok
+}
+
+// mutexIdentity names a mutex by the struct field or package variable
+// it is, or nil.
+func mutexIdentity(mu ssa.Value) any {
+	switch v := mu.(type) {
+	case *ssa.FieldAddr:
+		if st, ok := lockset.Pointee(v.X.Type()).Underlying().(*types.Struct); ok && v.Field < st.NumFields() {
+			return st.Field(v.Field)
+		}
+	case *ssa.Global:
+		return v
+	}
+	return nil
+}
+
+func find(s lockset.Set, key string) (lockset.Held, bool) {
+	for _, h := range s {
+		if h.Key == key {
+			return h, true
+		}
+	}
+	return lockset.Held{}, false
+}
+
+func without(s lockset.Set, keys []string) lockset.Set {
+	var out lockset.Set
+	for _, h := range s {
+		if !slices.Contains(keys, h.Key) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// lockName renders how the code names a held mutex.
+func lockName(h lockset.Held) string {
+	if h.Value == nil {
+		return "the mutex"
+	}
+	name := shb.ExprName(h.Value)
+	if h.Path != "" {
+		name = lockset.PathName(name, h.Value.Type(), h.Path)
+	}
+	if name == "" {
+		return "the mutex"
+	}
+	return name
+}
+
+// where says where a lock was taken.
+func (c *checker) where(h lockset.Held) string {
+	if h.At != "" {
+		at := h.At
+		if i := strings.LastIndexByte(at, ':'); i > 0 {
+			at = at[:i]
+		}
+		return filepath.Base(at)
+	}
+	return c.pos(h.Pos)
+}
+
+func (c *checker) pos(p token.Pos) string {
+	if !p.IsValid() {
+		return "?"
+	}
+	posn := c.pass.Fset.Position(p)
+	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
+}
+
+func (c *checker) report(pos token.Pos, format string, args ...any) {
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,18 @@
+package deadlock_test
+
+import (
+	"testing"
+
+	"github.com/origo-dev/origo/analyzers/deadlock"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestDeadlock(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dl")
+}
+
+// TestAcrossPackages checks a second acquisition hidden inside an
+// imported package's function.
+func TestAcrossPackages(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlx")
+}

@@ -1,0 +1,50 @@
+// Package deadlock defines an Analyzer that reports mutex deadlocks:
+// a goroutine that locks a mutex it already holds, two goroutines that
+// take two mutexes in opposite orders, a read lock upgraded to a write
+// lock, and a function that returns with a mutex locked on some paths.
+//
+// # Analyzer deadlock
+//
+// deadlock: report mutex deadlocks and locks left held
+//
+// sync.Mutex is not reentrant: locking a mutex the goroutine holds blocks
+// it forever. The analyzer follows the locks each function must hold
+// (package lockset) and reports:
+//
+//   - double lock: Lock (or RLock) of a mutex that is held on every path
+//     to it, directly, through a call whose callee (in this package or
+//     another, through its effect summary) locks it, or through a deferred
+//     call that runs while it is still held;
+//   - RWMutex upgrade: Lock of a mutex the goroutine holds for reading;
+//   - recursive read lock: RLock of a mutex already read-locked, when the
+//     package also write-locks that mutex (a writer waiting between the
+//     two RLocks blocks both);
+//   - lock left held: a return that leaves a mutex locked that other
+//     returns of the function unlock. A function that returns locked on
+//     every path is a lock helper, not a bug; a return that reports
+//     success (nil error, true) while holding the lock is a conditional
+//     helper's;
+//   - lock-order inversion: goroutine A locks m2 while holding m1, and
+//     goroutine B locks m1 while holding m2, the two acquisitions not
+//     ordered by happens-before and not both behind a common lock. Mutexes
+//     are abstract locations of the pointer analysis, so two instances of
+//     one type are two locks unless they may alias.
+//
+// WRONG: Report holds b.mu and calls Total, which locks it again.
+//
+//	func (b *Bank) Report() string {
+//		b.mu.Lock()
+//		defer b.mu.Unlock()
+//		return fmt.Sprint(b.Total())
+//	}
+//
+// RIGHT: an unexported totalLocked that expects b.mu held.
+//
+// TryLock never blocks and is not an acquisition here. A goroutine that
+// takes two locks in both orders itself (by comparing IDs, say) decides
+// the order at run time and is not reported for them.
+//
+// Known limits: cycles of three or more locks are not reported yet, nor
+// blocking operations (channel, WaitGroup.Wait) while holding a lock
+// that the unblocking goroutine needs; a panic path is not a return.
+package deadlock

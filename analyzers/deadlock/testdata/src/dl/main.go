@@ -1,0 +1,281 @@
+// Package main holds one scenario per kind of deadlock: the deadlocking
+// version carries a want, its safe twin none.
+package main
+
+import (
+	"errors"
+	"sync"
+)
+
+type Bank struct {
+	mu       sync.Mutex
+	accounts []int
+}
+
+// Locks b.mu twice in a row.
+func (b *Bank) doubleLock() {
+	b.mu.Lock()
+	b.mu.Lock() // want `double lock: b.mu is locked at main.go:\d+ while already held \(locked at main.go:\d+\)`
+	b.mu.Unlock()
+}
+
+// Unlocks in between: safe.
+func (b *Bank) relock() {
+	b.mu.Lock()
+	b.mu.Unlock()
+	b.mu.Lock()
+	b.mu.Unlock()
+}
+
+func (b *Bank) Total() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.accounts)
+}
+
+// Report holds b.mu and calls Total, which locks it again.
+func (b *Bank) Report() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Total() // want `double lock: b.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.Bank\).Total, which locks it again \(at main.go:\d+\)`
+}
+
+// Unlocks before the call: safe.
+func (b *Bank) ReportUnlocked() int {
+	b.mu.Lock()
+	n := len(b.accounts)
+	b.mu.Unlock()
+	return n + b.Total()
+}
+
+// The deferred flush runs before the deferred Unlock, still holding b.mu.
+func (b *Bank) closeDeferred() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	defer b.Total() // want `double lock: b.mu is held \(locked at main.go:\d+\) when this goroutine runs the deferred \(\*dl.Bank\).Total`
+}
+
+// The deferred call runs after the Unlock: safe.
+func (b *Bank) closeInOrder() {
+	defer b.Total()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+}
+
+// TryLock while holding the lock does not block: safe.
+func (b *Bank) tryAgain() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mu.TryLock() {
+		return true
+	}
+	return false
+}
+
+type Cache struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// Upgrading a read lock blocks forever.
+func (c *Cache) upgrade(k string) {
+	c.mu.RLock()
+	if _, ok := c.m[k]; !ok {
+		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)`
+		c.m[k] = 1
+		c.mu.Unlock()
+	}
+	c.mu.RUnlock()
+}
+
+// Releasing the read lock first: safe.
+func (c *Cache) upgradeSafely(k string) {
+	c.mu.RLock()
+	_, ok := c.m[k]
+	c.mu.RUnlock()
+	if !ok {
+		c.mu.Lock()
+		c.m[k] = 1
+		c.mu.Unlock()
+	}
+}
+
+func (c *Cache) get(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[k]
+}
+
+// A second read lock while holding one: a writer in between blocks both.
+func (c *Cache) getBoth(a, b string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[a] + c.get(b) // want `recursive read lock: c.mu is read-locked \(at main.go:\d+\) when this goroutine calls \(\*dl.Cache\).get, which read-locks it again \(at main.go:\d+\); a writer waiting in Lock \(as at main.go:\d+\) between the two blocks both`
+}
+
+var errEmpty = errors.New("empty")
+
+// The early return leaves b.mu locked.
+func (b *Bank) first() (int, error) {
+	b.mu.Lock()
+	if len(b.accounts) == 0 {
+		return 0, errEmpty // want `lock left held: b.mu \(locked at main.go:\d+\) is still locked when first returns here, while its other returns unlock it`
+	}
+	n := b.accounts[0]
+	b.mu.Unlock()
+	return n, nil
+}
+
+// The defer is placed right after the Lock: safe.
+func (b *Bank) firstDeferred() (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.accounts) == 0 {
+		return 0, errEmpty
+	}
+	return b.accounts[0], nil
+}
+
+// A lock helper returns locked on every path: safe.
+func (b *Bank) lock() {
+	b.mu.Lock()
+}
+
+// A conditional lock helper: locked when it reports success.
+func (b *Bank) lockIfAny() error {
+	b.mu.Lock()
+	if len(b.accounts) == 0 {
+		b.mu.Unlock()
+		return errEmpty
+	}
+	return nil
+}
+
+type Account struct {
+	mu      sync.Mutex
+	id      int
+	balance int
+}
+
+// Two goroutines move money in opposite directions, each holding one
+// account's lock while taking the other's.
+func transfer(from, to *Account, n int) {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock() // want `lock order inversion: to.mu is locked at main.go:\d+ while holding from.mu \(goroutine started at main.go:\d+\), and the same two mutexes are taken in the opposite order at main.go:\d+ \(goroutine started at main.go:\d+\); the two goroutines can deadlock`
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+func inverted() {
+	a, b := &Account{id: 1}, &Account{id: 2}
+	go transfer(a, b, 1)
+	go transfer(b, a, 1)
+}
+
+// The same function, with both goroutines going one way: safe.
+func sameOrder() {
+	a, b := &Account{id: 1}, &Account{id: 2}
+	go transferSame(a, b, 1)
+	go transferSame(a, b, 2)
+}
+
+func transferSame(from, to *Account, n int) {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+// Locks in the order of the accounts' IDs, whichever way money moves:
+// safe.
+func transferOrdered(from, to *Account, n int) {
+	first, second := from, to
+	if to.id < from.id {
+		first, second = to, from
+	}
+	first.mu.Lock()
+	defer first.mu.Unlock()
+	second.mu.Lock()
+	defer second.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+func ordered() {
+	a, b := &Account{id: 1}, &Account{id: 2}
+	go transferOrdered(a, b, 1)
+	go transferOrdered(b, a, 1)
+}
+
+// The second goroutine starts after the first is done: safe.
+func oneAfterTheOther() {
+	a, b := &Account{id: 1}, &Account{id: 2}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		transferJoined(a, b, 1)
+	}()
+	wg.Wait()
+	go transferJoined(b, a, 1)
+}
+
+func transferJoined(from, to *Account, n int) {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+// A common lock around both orders keeps them apart: safe.
+var gate sync.Mutex
+
+func transferGated(from, to *Account, n int) {
+	gate.Lock()
+	defer gate.Unlock()
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+func gated() {
+	a, b := &Account{id: 1}, &Account{id: 2}
+	go transferGated(a, b, 1)
+	go transferGated(b, a, 1)
+}
+
+func main() {
+	b := &Bank{}
+	b.doubleLock()
+	b.relock()
+	b.Report()
+	b.ReportUnlocked()
+	b.closeDeferred()
+	b.closeInOrder()
+	b.tryAgain()
+	c := &Cache{m: map[string]int{}}
+	c.upgrade("a")
+	c.upgradeSafely("a")
+	c.getBoth("a", "b")
+	b.first()
+	b.firstDeferred()
+	b.lock()
+	b.mu.Unlock()
+	if b.lockIfAny() == nil {
+		b.mu.Unlock()
+	}
+	inverted()
+	sameOrder()
+	ordered()
+	oneAfterTheOther()
+	gated()
+}
