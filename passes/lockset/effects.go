@@ -34,7 +34,11 @@ type importedEffects struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{funcs: make(map[*ssa.Function]*funcInfo), imported: make(map[string]importedEffects)}
+	r := &Result{
+		funcs:          make(map[*ssa.Function]*funcInfo),
+		imported:       make(map[string]importedEffects),
+		importedByFunc: make(map[*ssa.Function][]ImportedEffect),
+	}
 	for _, imp := range pass.Pkg.Imports() {
 		set := new(facts.Effects)
 		if !pass.ImportPackageFact(imp, set) || !set.Valid() {
@@ -362,15 +366,19 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(string)
 // Imported returns what a call of fn, a function of a direct import,
 // does, in fn's terms and program order: its accesses, with where each
 // is and the locks fn holds there, and its synchronization operations.
-// It is nil for other functions.
+// It is nil for other functions. The slice is shared: do not modify it.
 func (r *Result) Imported(fn *ssa.Function) []ImportedEffect {
 	if len(fn.Blocks) > 0 || fn.Origin() != nil {
 		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if out, ok := r.importedByFunc[fn]; ok {
+		return out
+	}
 	eff, ok := r.imported[fn.String()]
 	if !ok {
+		r.importedByFunc[fn] = nil
 		return nil
 	}
 	var out []ImportedEffect
@@ -383,6 +391,7 @@ func (r *Result) Imported(fn *ssa.Function) []ImportedEffect {
 		}
 		out = append(out, ie)
 	}
+	r.importedByFunc[fn] = out
 	return out
 }
 

@@ -62,6 +62,8 @@ type Result struct {
 	mu       sync.Mutex
 	funcs    map[*ssa.Function]*funcInfo
 	imported map[string]importedEffects // the effects of the direct imports' functions, by SSA name
+
+	importedByFunc map[*ssa.Function][]ImportedEffect // Imported's answers
 }
 
 type funcInfo struct {
