@@ -106,7 +106,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 	switch op {
 	case lockset.Lock, lockset.RLock:
 		h, ok := find(held, lockset.Key(mu))
-		if !ok {
+		if !ok || h.Unsure {
 			return
 		}
 		name := lockName(h)
@@ -134,7 +134,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 		}
 		for _, t := range c.ls.Takes(call) {
 			h, ok := find(held, t.Key)
-			if !ok {
+			if !ok || h.Unsure {
 				continue
 			}
 			if h.Read && t.Read {
@@ -171,7 +171,13 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 			continue // a conditional lock helper: locked means it worked
 		}
 		for _, h := range sets[i] {
-			if reported[h.Key] || strings.HasPrefix(h.Key, "v:") || strings.HasPrefix(h.Key, "?") {
+			if reported[h.Key] || h.Unsure || strings.HasPrefix(h.Key, "v:") || strings.HasPrefix(h.Key, "?") {
+				continue
+			}
+			if h.Value == nil || h.Value.Parent() != fn || h.Path != "" {
+				// Taken by a lock helper: what releases it (often a
+				// method called through an interface, tx.End()) is
+				// beyond what the lockset sees.
 				continue
 			}
 			unlocked := slices.ContainsFunc(sets, func(s lockset.Set) bool {
@@ -182,10 +188,22 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 				continue
 			}
 			reported[h.Key] = true
-			c.report(ret.Pos(), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+			c.report(returnPos(fn, ret), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
 				lockName(h), c.where(h), fn.Name())
 		}
 	}
+}
+
+// returnPos returns where a return is: the statement, or the closing
+// brace of the function for the implicit return at its end.
+func returnPos(fn *ssa.Function, ret *ssa.Return) token.Pos {
+	if ret.Pos().IsValid() {
+		return ret.Pos()
+	}
+	if syntax := fn.Syntax(); syntax != nil {
+		return syntax.End() - 1
+	}
+	return fn.Pos()
 }
 
 // reportsSuccess reports whether a return says "done": a nil error or a

@@ -50,6 +50,11 @@ type Held struct {
 	// function of another package takes.
 	Pos token.Pos
 	At  string
+	// Unsure is set once a call the analysis cannot see into (a method
+	// called through an interface, a function value) may have released
+	// the lock: still held for protecting accesses, not for reporting a
+	// second Lock as a deadlock.
+	Unsure bool
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -216,6 +221,9 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 		return s.without([]string{Key(mu)})
 	case TryLock, TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
+	}
+	if _, builtin := call.Value.(*ssa.Builtin); !builtin && call.StaticCallee() == nil {
+		s = s.unsure()
 	}
 	if eff, bind, ok := r.importedOf(call); ok {
 		s = s.without(eff.releases(bind))
@@ -505,7 +513,7 @@ func rooted(s Set) Set {
 func (s Set) with(h Held) Set {
 	i, found := slices.BinarySearchFunc(s, h.Key, func(x Held, k string) int { return strings.Compare(x.Key, k) })
 	if found {
-		if s[i].Read && !h.Read {
+		if s[i].Read && !h.Read || s[i].Unsure && !h.Unsure {
 			out := slices.Clone(s)
 			out[i] = h
 			return out
@@ -542,11 +550,24 @@ func meet(s, t Set) Set {
 			continue
 		}
 		h.Read = h.Read || t[i].Read
+		h.Unsure = h.Unsure || t[i].Unsure
 		out = append(out, h)
 	}
 	return out
 }
 
 func (s Set) equal(t Set) bool {
-	return slices.EqualFunc(s, t, func(x, y Held) bool { return x.Key == y.Key && x.Read == y.Read })
+	return slices.EqualFunc(s, t, func(x, y Held) bool { return x.Key == y.Key && x.Read == y.Read && x.Unsure == y.Unsure })
+}
+
+// unsure returns s with every lock marked Unsure.
+func (s Set) unsure() Set {
+	if !slices.ContainsFunc(s, func(h Held) bool { return !h.Unsure }) {
+		return s
+	}
+	out := slices.Clone(s)
+	for i := range out {
+		out[i].Unsure = true
+	}
+	return out
 }

@@ -278,4 +278,41 @@ func main() {
 	ordered()
 	oneAfterTheOther()
 	gated()
+	b.read()
+	b.reset(true)
 }
+
+// Txn holds the bank's lock until End, through an interface.
+type Txn interface{ End() }
+
+type txn struct{ b *Bank }
+
+func (t txn) End() { t.b.mu.Unlock() }
+
+func (b *Bank) begin() Txn {
+	b.mu.Lock()
+	return txn{b}
+}
+
+// The lock is taken by a helper and released through an interface: the
+// lockset cannot follow, so this stays silent.
+func (b *Bank) read() int {
+	t := b.begin()
+	if len(b.accounts) == 0 {
+		t.End()
+		return 0
+	}
+	n := b.accounts[0]
+	t.End()
+	return n
+}
+
+// The implicit return at the end leaves the lock held.
+func (b *Bank) reset(keep bool) {
+	b.mu.Lock()
+	if keep {
+		b.mu.Unlock()
+		return
+	}
+	b.accounts = nil
+} // want `lock left held: b.mu \(locked at main.go:\d+\) is still locked when reset returns here`
