@@ -75,7 +75,8 @@ type funcInfo struct {
 	before   map[ssa.Instruction]Set
 	acquires Set      // held on every return, named from the parameters or variables
 	releases []string // keys the function may unlock, named the same way
-	takes    Set      // locks the function or its callees may block to acquire
+	takes    Set      // locks the function or its callees may block to acquire (see mayTake)
+	unlocks  []string // keys the function releases on every path
 	busy     bool     // being analyzed: a recursive call sees no effect
 
 	effects []effect // computed by effectsOf for the package's fact
@@ -157,27 +158,111 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 		}
 	}
 	fi.releases = r.mayRelease(fn)
-	fi.takes = r.mayTake(fn)
+	fi.takes = r.mayTake(fn, fi)
 }
 
 // mayTake returns the locks, named from fn's parameters and variables,
-// that fn or its callees may block to acquire.
-func (r *Result) mayTake(fn *ssa.Function) Set {
-	var s Set
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if _, isGo := c.(*ssa.Go); !isGo {
-					for _, h := range r.takenBy(c.Common()) {
-						if isRooted(h.Key) {
-							s = s.with(h)
-						}
+// that fn or its callees may block to acquire while holding what the
+// caller held: an acquisition after fn released the mutex on every path
+// (a ...AndUnlock function that locks it again later) does not count.
+// It also sets fi.unlocks, the locks fn releases on every path.
+func (r *Result) mayTake(fn *ssa.Function, fi *funcInfo) Set {
+	// released[b]: the keys unlocked on every path from the entry to b.
+	released := make([][]string, len(fn.Blocks))
+	seen := make([]bool, len(fn.Blocks))
+	seen[0] = true
+	order := loops.ReversePostorder(fn)
+	var takes Set
+	var returns [][]string
+	// The pass that changes nothing saw every block with its final
+	// state: its takes and returns are the answer.
+	for changed := true; changed; {
+		changed = false
+		takes, returns = nil, returns[:0]
+		for _, b := range order {
+			if !seen[b.Index] {
+				continue
+			}
+			rel := released[b.Index]
+			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Return); ok {
+					returns = append(returns, rel)
+				}
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, isGo := c.(*ssa.Go); isGo {
+					continue
+				}
+				for _, h := range r.takenBy(c.Common()) {
+					if isRooted(h.Key) && !slices.Contains(rel, h.Key) {
+						takes = takes.with(h)
+					}
+				}
+				if _, isDefer := c.(*ssa.Defer); !isDefer {
+					rel = union(rel, r.unlockedBy(c.Common()))
+				}
+			}
+			for _, succ := range b.Succs {
+				switch {
+				case !seen[succ.Index]:
+					released[succ.Index], seen[succ.Index] = rel, true
+					changed = true
+				default:
+					if m := intersect(released[succ.Index], rel); len(m) != len(released[succ.Index]) {
+						released[succ.Index] = m
+						changed = true
 					}
 				}
 			}
 		}
 	}
-	return s
+	for i, rel := range returns {
+		if i == 0 {
+			fi.unlocks = rel
+		} else {
+			fi.unlocks = intersect(fi.unlocks, rel)
+		}
+	}
+	return takes
+}
+
+// unlockedBy returns the keys of the locks that a call releases on every
+// path, in the caller's names.
+func (r *Result) unlockedBy(call *ssa.CallCommon) []string {
+	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
+		return []string{Key(mu)}
+	}
+	fi, bind := r.calleeInfo(call)
+	if fi == nil {
+		return nil
+	}
+	return bindAll(fi.unlocks, bind)
+}
+
+func union(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Clone(a)
+	for _, k := range b {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Takes returns the locks that call may block to acquire, in the

@@ -280,6 +280,7 @@ func main() {
 	gated()
 	b.read()
 	b.reset(true)
+	b.refresh()
 }
 
 // Txn holds the bank's lock until End, through an interface.
@@ -316,3 +317,18 @@ func (b *Bank) reset(keep bool) {
 	}
 	b.accounts = nil
 } // want `lock left held: b.mu \(locked at main.go:\d+\) is still locked when reset returns here`
+
+// refreshAndUnlock is called holding b.mu and releases it before it
+// locks again, as grpc's resetTransportAndUnlock: safe.
+func (b *Bank) refreshAndUnlock() {
+	b.accounts = b.accounts[:0]
+	b.mu.Unlock()
+	b.mu.Lock()
+	b.accounts = append(b.accounts, 1)
+	b.mu.Unlock()
+}
+
+func (b *Bank) refresh() {
+	b.mu.Lock()
+	b.refreshAndUnlock()
+}
