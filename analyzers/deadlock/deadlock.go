@@ -89,7 +89,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 						continue
 					}
 					c.checkCall(&d.Call, held, d.Pos(), true)
-					held = without(held, c.ls.Releases(&d.Call))
+					held = held.Without(c.ls.Releases(&d.Call))
 				}
 			}
 		}
@@ -105,7 +105,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 	op, mu := lockset.OpOf(call)
 	switch op {
 	case lockset.Lock, lockset.RLock:
-		h, ok := find(held, lockset.Key(mu))
+		h, ok := held.Find(lockset.Key(mu))
 		if !ok || h.Unsure {
 			return
 		}
@@ -133,7 +133,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 			how = "runs the deferred"
 		}
 		for _, t := range c.ls.Takes(call) {
-			h, ok := find(held, t.Key)
+			h, ok := held.Find(t.Key)
 			if !ok || h.Unsure {
 				continue
 			}
@@ -181,7 +181,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 				continue
 			}
 			unlocked := slices.ContainsFunc(sets, func(s lockset.Set) bool {
-				_, ok := find(s, h.Key)
+				_, ok := s.Find(h.Key)
 				return !ok
 			})
 			if !unlocked {
@@ -268,25 +268,6 @@ func mutexIdentity(mu ssa.Value) any {
 		return v
 	}
 	return nil
-}
-
-func find(s lockset.Set, key string) (lockset.Held, bool) {
-	for _, h := range s {
-		if h.Key == key {
-			return h, true
-		}
-	}
-	return lockset.Held{}, false
-}
-
-func without(s lockset.Set, keys []string) lockset.Set {
-	var out lockset.Set
-	for _, h := range s {
-		if !slices.Contains(keys, h.Key) {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // lockName renders how the code names a held mutex.

@@ -263,7 +263,7 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 		}
 		return
 	case *ssa.Function:
-		if write, ok := atomicCall(fn); ok && len(c.Args) > 0 {
+		if write, ok := AtomicOp(fn); ok && len(c.Args) > 0 {
 			own(c.Args[0], write, false, true)
 			return
 		}
@@ -317,9 +317,9 @@ func storePos(s *ssa.Store) token.Pos {
 	return s.Val.Pos()
 }
 
-// atomicCall reports whether fn is an operation of sync/atomic on the
+// AtomicOp reports whether fn is an operation of sync/atomic on the
 // memory its first argument points to, and whether it writes.
-func atomicCall(fn *ssa.Function) (write, ok bool) {
+func AtomicOp(fn *ssa.Function) (write, ok bool) {
 	obj := fn.Object()
 	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
 		return false, false

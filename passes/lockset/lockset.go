@@ -125,7 +125,7 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 				fi.before[instr] = s
 				switch instr := instr.(type) {
 				case *ssa.RunDefers:
-					s = s.without(deferred)
+					s = s.Without(deferred)
 				case *ssa.Return:
 					returns = append(returns, s)
 				case *ssa.Call:
@@ -303,7 +303,7 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	case Lock, RLock:
 		return s.with(Held{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()})
 	case Unlock, RUnlock:
-		return s.without([]string{Key(mu)})
+		return s.Without([]string{Key(mu)})
 	case TryLock, TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
 	}
@@ -311,7 +311,7 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 		s = s.unsure()
 	}
 	if eff, bind, ok := r.importedOf(call); ok {
-		s = s.without(eff.releases(bind))
+		s = s.Without(eff.releases(bind))
 		for _, h := range eff.acquiresAt(call) {
 			s = s.with(h)
 		}
@@ -321,7 +321,7 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	if fi == nil {
 		return s
 	}
-	s = s.without(bindAll(fi.releases, bind))
+	s = s.Without(bindAll(fi.releases, bind))
 	for _, h := range fi.acquires {
 		h.Key = bind(h.Key)
 		s = s.with(h)
@@ -608,8 +608,8 @@ func (s Set) with(h Held) Set {
 	return slices.Insert(slices.Clip(s), i, h)
 }
 
-// without returns s without the locks named by keys.
-func (s Set) without(keys []string) Set {
+// Without returns s without the locks named by keys.
+func (s Set) Without(keys []string) Set {
 	if len(keys) == 0 || len(s) == 0 {
 		return s
 	}
@@ -643,6 +643,15 @@ func meet(s, t Set) Set {
 
 func (s Set) equal(t Set) bool {
 	return slices.EqualFunc(s, t, func(x, y Held) bool { return x.Key == y.Key && x.Read == y.Read && x.Unsure == y.Unsure })
+}
+
+// Find returns the lock of s named key.
+func (s Set) Find(key string) (Held, bool) {
+	i, found := slices.BinarySearchFunc(s, key, func(x Held, k string) int { return strings.Compare(x.Key, k) })
+	if !found {
+		return Held{}, false
+	}
+	return s[i], true
 }
 
 // unsure returns s with every lock marked Unsure.

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/container/intsets"
@@ -248,24 +247,13 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				}
 			}
 		case *ssa.Function:
-			if write, ok := atomicOp(callee); ok && len(call.Args) > 0 {
+			if write, ok := lockset.AtomicOp(callee); ok && len(call.Args) > 0 {
 				if p, ok := call.Args[0].Type().Underlying().(*types.Pointer); ok {
 					each(call.Args[0], a.size(p.Elem()), write, true)
 				}
 			}
 		}
 	}
-}
-
-// atomicOp reports whether fn is an operation of sync/atomic on the
-// memory its first argument points to, and whether it writes.
-func atomicOp(fn *ssa.Function) (write, ok bool) {
-	obj := fn.Object()
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
-		return false, false
-	}
-	name := obj.Name()
-	return !strings.HasPrefix(name, "Load"), true
 }
 
 // computeReaching finds, for the context-insensitive variant, the
