@@ -1,5 +1,10 @@
 package facts
 
+import (
+	"path/filepath"
+	"strings"
+)
+
 // Effects is the package fact of passes/lockset: what a call of each of
 // the package's exported functions and methods does to the mutexes and
 // memory its arguments reach, so that an importer sees the locks a
@@ -85,4 +90,13 @@ type MemAccess struct {
 	Whole  bool
 	Atomic bool
 	Locks  []HeldLock
+}
+
+// ShortPos shortens a "file:line:col" position of an effect to
+// "base:line", as messages show positions.
+func ShortPos(at string) string {
+	if i := strings.LastIndexByte(at, ':'); i > 0 {
+		at = at[:i]
+	}
+	return filepath.Base(at)
 }

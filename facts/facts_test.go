@@ -120,3 +120,14 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+func TestShortPos(t *testing.T) {
+	for in, want := range map[string]string{
+		"/src/x/b.go:12:3": "b.go:12",
+		"b.go:7:1":         "b.go:7",
+	} {
+		if got := facts.ShortPos(in); got != want {
+			t.Errorf("ShortPos(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

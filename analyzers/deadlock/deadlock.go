@@ -288,11 +288,7 @@ func lockName(h lockset.Held) string {
 // where says where a lock was taken.
 func (c *checker) where(h lockset.Held) string {
 	if h.At != "" {
-		at := h.At
-		if i := strings.LastIndexByte(at, ':'); i > 0 {
-			at = at[:i]
-		}
-		return filepath.Base(at)
+		return facts.ShortPos(h.At)
 	}
 	return c.pos(h.Pos)
 }

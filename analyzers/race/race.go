@@ -304,11 +304,7 @@ func (c *checker) where(acc pointer.Access) string {
 	if acc.Ext == nil {
 		return c.pos(accessPos(acc))
 	}
-	at := acc.Ext.At
-	if i := strings.LastIndexByte(at, ':'); i > 0 {
-		at = at[:i] // no column
-	}
-	return fmt.Sprintf("%s (in %s, called at %s)", filepath.Base(at), facts.ShortName(acc.Ext.Func.String()), c.pos(accessPos(acc)))
+	return fmt.Sprintf("%s (in %s, called at %s)", facts.ShortPos(acc.Ext.At), facts.ShortName(acc.Ext.Func.String()), c.pos(accessPos(acc)))
 }
 
 // pos formats a position as file:line, the file's base name.

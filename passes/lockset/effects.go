@@ -350,17 +350,7 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(string)
 	if !ok {
 		return importedEffects{}, nil, false
 	}
-	bind := func(k string) string {
-		actual, path, global := Actual(call, nil, k)
-		switch {
-		case global:
-			return k
-		case actual == nil:
-			return "?" + k
-		}
-		return Key(actual) + path
-	}
-	return eff, bind, true
+	return eff, binder(call, nil), true
 }
 
 // Imported returns what a call of fn, a function of a direct import,

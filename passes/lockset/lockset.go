@@ -427,7 +427,14 @@ func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
 	if callee == nil || call.IsInvoke() {
 		return nil, nil
 	}
-	bind := func(k string) string {
+	return callee, binder(call, bindings)
+}
+
+// binder returns the renaming of a callee's keys into the caller's at
+// call: roots become the actual values (see Actual), a package variable
+// keeps its name, and a root without an actual is marked unrooted "?".
+func binder(call *ssa.CallCommon, bindings []ssa.Value) func(string) string {
+	return func(k string) string {
 		actual, path, global := Actual(call, bindings, k)
 		switch {
 		case global:
@@ -437,7 +444,6 @@ func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
 		}
 		return Key(actual) + path
 	}
-	return callee, bind
 }
 
 // Actual returns the value of the caller's that the root of a callee's

@@ -228,18 +228,7 @@ func (r *Result) PointsToPath(o *Origin, v ssa.Value, path string) []Location {
 		}
 		addrs, _, _ = a.walkPath([]nodeID{obj.start}, false, g.Type(), path)
 	} else {
-		var nodes []nodeID
-		for _, cg := range a.cgList {
-			if cg.fn != v.Parent() || cg.ctx.Origin != o && a.ciContext == nil {
-				continue
-			}
-			for tag := range int8(merged + 1) {
-				if n, ok := cg.values[valueKey{v, tag}]; ok {
-					nodes = append(nodes, n)
-				}
-			}
-		}
-		addrs, _, _ = a.walkPath(nodes, true, v.Type(), path)
+		addrs, _, _ = a.walkPath(a.valueNodes(v, a.inOrigin(o, v.Parent())), true, v.Type(), path)
 	}
 	slices.Sort(addrs)
 	var locs []Location
@@ -256,25 +245,27 @@ func (a *state) param(c *extCall, index string) (nodeID, types.Type, bool) {
 	if err != nil {
 		return 0, nil, false
 	}
-	sig := c.fn.Signature
-	var pt types.Type
-	if recv := sig.Recv(); recv != nil {
-		if i == 0 {
-			pt = recv.Type()
-		} else if i-1 < sig.Params().Len() {
-			pt = sig.Params().At(i - 1).Type()
-		}
-	} else if i < sig.Params().Len() {
-		pt = sig.Params().At(i).Type()
-	}
-	if pt == nil || types.IsInterface(pt) {
-		return 0, nil, false
-	}
-	if i >= len(c.args) {
+	p := paramVar(c.fn.Signature, i)
+	if p == nil || types.IsInterface(p.Type()) || i >= len(c.args) {
 		return 0, nil, false
 	}
 	n, ok := a.lookupVal(c.at, c.args[i])
-	return n, pt, ok
+	return n, p.Type(), ok
+}
+
+// paramVar returns parameter i of sig, counting the receiver first as
+// keys do, or nil.
+func paramVar(sig *types.Signature, i int) *types.Var {
+	if recv := sig.Recv(); recv != nil {
+		if i == 0 {
+			return recv
+		}
+		i--
+	}
+	if i < 0 || i >= sig.Params().Len() {
+		return nil
+	}
+	return sig.Params().At(i)
 }
 
 // keyName renders a callee's key with its parameters' names: "c.mu".
@@ -282,22 +273,17 @@ func (a *state) keyName(fn *ssa.Function, key string) string {
 	root, path, _ := strings.Cut(key, "|")
 	var name string
 	var t types.Type
-	sig := fn.Signature
 	switch {
 	case strings.HasPrefix(root, "g:"):
 		name = root[strings.LastIndex(root, ".")+1:]
 		if obj, ok := a.globals[strings.TrimPrefix(root, "g:")]; ok && obj.Kind == ObjGlobal {
 			t = types.NewPointer(obj.Type)
 		}
-	case root == "p0" && sig.Recv() != nil:
-		name, t = sig.Recv().Name(), sig.Recv().Type()
 	case strings.HasPrefix(root, "p"):
-		i, _ := strconv.Atoi(root[1:])
-		if sig.Recv() != nil {
-			i--
-		}
-		if i >= 0 && i < sig.Params().Len() {
-			name, t = sig.Params().At(i).Name(), sig.Params().At(i).Type()
+		if i, err := strconv.Atoi(root[1:]); err == nil {
+			if p := paramVar(fn.Signature, i); p != nil {
+				name, t = p.Name(), p.Type()
+			}
 		}
 	}
 	if t == nil || name == "" || name == "_" {

@@ -359,10 +359,32 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 		}
 		return nil
 	}
-	fn := v.Parent()
-	return r.pointsTo(v, func(cg *cgnode) bool {
-		return cg.fn == fn && (cg.ctx.Origin == o || r.a.ciContext != nil)
-	})
+	return r.pointsTo(v, r.a.inOrigin(o, v.Parent()))
+}
+
+// inOrigin selects the analysis of fn in origin o (in the one context
+// of the context-insensitive variant).
+func (a *state) inOrigin(o *Origin, fn *ssa.Function) func(*cgnode) bool {
+	return func(cg *cgnode) bool {
+		return cg.fn == fn && (cg.ctx.Origin == o || a.ciContext != nil)
+	}
+}
+
+// valueNodes returns the nodes of v in the functions in context that
+// keep selects, for every loop iteration tag.
+func (a *state) valueNodes(v ssa.Value, keep func(*cgnode) bool) []nodeID {
+	var nodes []nodeID
+	for _, cg := range a.cgList {
+		if !keep(cg) {
+			continue
+		}
+		for tag := range int8(merged + 1) {
+			if n, ok := cg.values[valueKey{v, tag}]; ok {
+				nodes = append(nodes, n)
+			}
+		}
+	}
+	return nodes
 }
 
 // pointsTo returns the union of what v points to in the functions in
@@ -372,15 +394,8 @@ func (r *Result) pointsTo(v ssa.Value, keep func(*cgnode) bool) []Location {
 		return nil
 	}
 	var set intsets.Sparse
-	for _, cg := range r.a.cgList {
-		if !keep(cg) {
-			continue
-		}
-		for tag := range int8(merged + 1) {
-			if n, ok := cg.values[valueKey{v, tag}]; ok {
-				set.UnionWith(&r.a.nodes[n].pts)
-			}
-		}
+	for _, n := range r.a.valueNodes(v, keep) {
+		set.UnionWith(&r.a.nodes[n].pts)
 	}
 	var locs []Location
 	for _, n := range set.AppendTo(nil) {
