@@ -47,7 +47,10 @@ func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
-		guard.Do(pass, "deadlock", func() { c.inversions(hb) })
+		guard.Do(pass, "deadlock", func() {
+			c.inversions(hb)
+			c.blockingOps(hb)
+		})
 	}
 	return nil, nil
 }
@@ -95,6 +98,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		}
 	}
 	c.checkReturns(fn, returns)
+	c.checkUnlocks(fn, defers)
 }
 
 // checkCall reports a call that blocks on a mutex held.

@@ -16,3 +16,9 @@ func TestDeadlock(t *testing.T) {
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlx")
 }
+
+// TestBlockingWhileLocked checks channel operations and WaitGroup.Wait
+// under a lock that the unblocking goroutine needs.
+func TestBlockingWhileLocked(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlblock")
+}

@@ -1,7 +1,9 @@
 // Package deadlock defines an Analyzer that reports mutex deadlocks:
 // a goroutine that locks a mutex it already holds, two goroutines that
 // take two mutexes in opposite orders, a read lock upgraded to a write
-// lock, and a function that returns with a mutex locked on some paths.
+// lock, a function that returns with a mutex locked on some paths, an
+// unlock of a mutex already unlocked, and a goroutine that blocks while
+// holding a mutex that the goroutine it waits for needs.
 //
 // # Analyzer deadlock
 //
@@ -28,7 +30,16 @@
 //     goroutine B locks m1 while holding m2, the two acquisitions not
 //     ordered by happens-before and not both behind a common lock. Mutexes
 //     are abstract locations of the pointer analysis, so two instances of
-//     one type are two locks unless they may alias.
+//     one type are two locks unless they may alias;
+//   - unlock of unlocked mutex: an Unlock on a path that already unlocked
+//     the mutex since the function last locked it, in particular an
+//     explicit Unlock on an early return that the deferred Unlock then
+//     repeats (a fatal error at run time, not a deadlock, but the same
+//     bookkeeping);
+//   - blocking while holding a lock: a send on an unbuffered channel, a
+//     receive, or WaitGroup.Wait while holding a mutex that every
+//     goroutine able to complete the operation holds when it does. Select
+//     cases are never reported: another case may complete.
 //
 // WRONG: Report holds b.mu and calls Total, which locks it again.
 //
@@ -44,7 +55,7 @@
 // takes two locks in both orders itself (by comparing IDs, say) decides
 // the order at run time and is not reported for them.
 //
-// Known limits: cycles of three or more locks are not reported yet, nor
-// blocking operations (channel, WaitGroup.Wait) while holding a lock
-// that the unblocking goroutine needs; a panic path is not a return.
+// Known limits: cycles of three or more locks are not reported yet;
+// Cond.Wait is not a blocking operation here; a panic path is not a
+// return.
 package deadlock

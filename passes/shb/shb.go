@@ -117,6 +117,15 @@ type Result struct {
 // id (in a lockset or Event.Obj) stands for.
 func (r *Result) Location(id int32) pointer.Location { return r.objs.locs[id] }
 
+// Capacity returns the buffer size that the channel number obj (an
+// Event.Obj) was made with, when the package makes it with a constant.
+func (r *Result) Capacity(obj int32) (int64, bool) {
+	if obj < 0 || int(obj) >= len(r.objs.locs) {
+		return 0, false
+	}
+	return r.objs.capacity(obj)
+}
+
 // TraceOf returns the trace of origin o, or nil.
 func (r *Result) TraceOf(o *pointer.Origin) *Trace { return r.byOrig[o] }
 
@@ -341,7 +350,9 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 // accesses between the send and the receive hold it.
 func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
 	obj := w.objs.of(w.o, ch)
-	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, held, loop)
+	// The event holds the function's own locks too, for the deadlock
+	// analysis (a send while holding a mutex).
+	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}

@@ -332,3 +332,66 @@ func (b *Bank) refresh() {
 	b.mu.Lock()
 	b.refreshAndUnlock()
 }
+
+// Unlocks on the error path, and the deferred Unlock unlocks again.
+func (b *Bank) withdraw(n int) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > len(b.accounts) {
+		b.mu.Unlock() // want `unlock of unlocked mutex: b.mu is unlocked at main.go:\d+, and the Unlock deferred at main.go:\d+ unlocks it again when withdraw returns`
+		return errors.New("short")
+	}
+	b.accounts = b.accounts[n:]
+	return nil
+}
+
+// Unlocks early with no defer: safe.
+func (b *Bank) withdrawEarly(n int) error {
+	b.mu.Lock()
+	if n > len(b.accounts) {
+		b.mu.Unlock()
+		return errors.New("short")
+	}
+	b.accounts = b.accounts[n:]
+	b.mu.Unlock()
+	return nil
+}
+
+// Unlocks twice in a row on one path.
+func (b *Bank) unlockTwice(flush bool) {
+	b.mu.Lock()
+	if flush {
+		b.accounts = nil
+	}
+	b.mu.Unlock()
+	b.mu.Unlock() // want `unlock of unlocked mutex: b.mu is unlocked at main.go:\d+, and every path here already unlocked it \(at main.go:\d+\)`
+}
+
+// Unlocks the caller's lock, takes it again and unlocks it: safe.
+func (b *Bank) unlockRelock() {
+	b.mu.Unlock()
+	b.Total()
+	b.mu.Lock()
+	b.mu.Unlock()
+}
+
+// Unlocks on one path only before the second Unlock: not every path, no
+// report (the lock may be the caller's).
+func (b *Bank) unlockMaybe(early bool) {
+	if early {
+		b.mu.Unlock()
+		b.mu.Lock()
+	}
+	b.mu.Unlock()
+}
+
+// Two read locks, two read unlocks: a recursive read lock, but the
+// unlocks are balanced.
+func (c *Cache) readTwice(k string) int {
+	c.mu.RLock()
+	c.mu.RLock() // want `recursive read lock`
+	n := c.m[k]
+	c.mu.RUnlock()
+	c.mu.RUnlock()
+	return n
+}

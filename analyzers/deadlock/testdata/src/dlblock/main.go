@@ -1,0 +1,169 @@
+// Package main holds the blocking-while-locked scenarios: a goroutine
+// that blocks on a channel or a WaitGroup while holding a mutex that the
+// goroutine it waits for needs. Each has a safe twin.
+package main
+
+import "sync"
+
+type Server struct {
+	mu    sync.Mutex
+	state int
+}
+
+// The sender holds s.mu; the receiver locks it before receiving.
+func sendLocked() {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		s.mu.Lock()
+		v := <-ch
+		s.state = v
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	ch <- 1 // want `blocking while holding a lock: main goroutine sends on ch at main.go:\d+ while holding s.mu \(locked at main.go:\d+\); the receive that would unblock it \(at main.go:\d+, goroutine started at main.go:\d+\) runs with s.mu held too`
+	s.mu.Unlock()
+}
+
+// The sender unlocks first: safe.
+func sendUnlocked() {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		s.mu.Lock()
+		v := <-ch
+		s.state = v
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	s.state++
+	s.mu.Unlock()
+	ch <- 1
+}
+
+// The receiver does not need the lock: safe.
+func recvFree() {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		v := <-ch
+		s.mu.Lock()
+		s.state = v
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	ch <- 1
+	s.mu.Unlock()
+}
+
+// A buffered channel takes the send without a receiver, but the receive
+// still waits for the send: the receiver holding s.mu blocks the sender.
+func sendBuffered() {
+	s := &Server{}
+	ch := make(chan int, 1)
+	go func() {
+		s.mu.Lock()
+		s.state = <-ch // want `blocking while holding a lock: goroutine started at main.go:\d+ receives from ch at main.go:\d+ while holding s.mu \(locked at main.go:\d+\); the send that would unblock it \(at main.go:\d+, main goroutine\)`
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	ch <- 1
+	s.mu.Unlock()
+}
+
+// Waits for the workers while holding the lock that they take to finish.
+func waitLocked() {
+	s := &Server{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		defer wg.Done()
+		s.state++
+	}()
+	s.mu.Lock()
+	wg.Wait() // want `blocking while holding a lock: main goroutine waits for wg at main.go:\d+ while holding s.mu \(locked at main.go:\d+\); the Done that would unblock it`
+	s.mu.Unlock()
+}
+
+// The worker calls Done after it unlocks: the defers run last first.
+func waitAfterUnlock() {
+	s := &Server{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.state++
+	}()
+	s.mu.Lock()
+	s.state++
+	s.mu.Unlock()
+	wg.Wait()
+}
+
+// Receives under the lock from a goroutine that sends under it.
+func recvLocked() {
+	s := &Server{}
+	done := make(chan struct{})
+	go func() {
+		s.mu.Lock()
+		s.state++
+		close(done)
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	<-done // want `blocking while holding a lock: main goroutine receives from done at main.go:\d+ while holding s.mu`
+	s.mu.Unlock()
+}
+
+// The same with a select that also watches a timeout channel: another
+// case may complete it, so no report.
+func recvSelect(quit chan struct{}) {
+	s := &Server{}
+	done := make(chan struct{})
+	go func() {
+		s.mu.Lock()
+		close(done)
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	select {
+	case <-done:
+	case <-quit:
+	}
+	s.mu.Unlock()
+}
+
+type Cache struct {
+	mu sync.RWMutex
+	m  map[int]int
+}
+
+// Both sides hold the read lock only: readers do not block readers.
+func readers() {
+	c := &Cache{m: map[int]int{}}
+	ch := make(chan int)
+	go func() {
+		c.mu.RLock()
+		ch <- c.m[0]
+		c.mu.RUnlock()
+	}()
+	c.mu.RLock()
+	<-ch
+	c.mu.RUnlock()
+}
+
+func main() {
+	sendLocked()
+	sendUnlocked()
+	recvFree()
+	sendBuffered()
+	waitLocked()
+	waitAfterUnlock()
+	recvLocked()
+	recvSelect(make(chan struct{}))
+	readers()
+}

@@ -1,0 +1,206 @@
+package deadlock
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/lockset"
+	"golang.org/x/tools/go/ssa"
+)
+
+// unlocked is a mutex that is unlocked on every path to a point of a
+// function: it was unlocked there (at pos) and not locked since.
+type unlocked struct {
+	key  string
+	mu   ssa.Value
+	pos  token.Pos
+	read bool // by RUnlock
+}
+
+// unlockedSet is a set of unlocked mutexes, sorted by key.
+type unlockedSet []unlocked
+
+func (s unlockedSet) find(key string) (unlocked, bool) {
+	i, ok := slices.BinarySearchFunc(s, key, func(u unlocked, k string) int { return strings.Compare(u.key, k) })
+	if !ok {
+		return unlocked{}, false
+	}
+	return s[i], true
+}
+
+func (s unlockedSet) with(u unlocked) unlockedSet {
+	i, ok := slices.BinarySearchFunc(s, u.key, func(u unlocked, k string) int { return strings.Compare(u.key, k) })
+	out := slices.Clone(s)
+	if ok {
+		out[i] = u
+		return out
+	}
+	return slices.Insert(out, i, u)
+}
+
+// without returns s less the members keep rejects.
+func (s unlockedSet) without(drop func(unlocked) bool) unlockedSet {
+	if !slices.ContainsFunc(s, drop) {
+		return s
+	}
+	return slices.DeleteFunc(slices.Clone(s), drop)
+}
+
+// meet keeps the mutexes unlocked on both sides, each with the earlier
+// place it was unlocked, so that the answer does not depend on the order
+// the blocks are visited in.
+func meetUnlocked(s, t unlockedSet) unlockedSet {
+	var out unlockedSet
+	for _, u := range s {
+		if v, ok := t.find(u.key); ok {
+			if v.pos < u.pos {
+				u = v
+			}
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// checkUnlocks reports the Unlocks in fn of a mutex that is already
+// unlocked on every path to them, directly or by a deferred Unlock that
+// runs at a return after the function unlocked the mutex itself: both are
+// fatal errors at run time. Only the function's own Lock and Unlock calls
+// count: a mutex a function unlocks without locking it is its caller's
+// (an ...AndUnlock helper), and a call that may lock it again (a callee
+// that takes it, a dynamic call) forgets it.
+func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
+	if len(fn.Blocks) == 0 || !hasUnlock(fn) {
+		return
+	}
+	readLocks := make(map[string]int) // RLock sites by key: recursive read locks unlock twice
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if op, mu := lockset.OpOf(call.Common()); op == lockset.RLock {
+					readLocks[lockset.Key(mu)]++
+				}
+			}
+		}
+	}
+	type finding struct {
+		pos  token.Pos
+		msg  string
+		args []any
+	}
+	var found []finding
+	in := make([]unlockedSet, len(fn.Blocks))
+	seen := make([]bool, len(fn.Blocks))
+	seen[0] = true
+	order := fn.DomPreorder()
+	for changed := true; changed; {
+		changed = false
+		found = found[:0]
+		for _, b := range order {
+			if !seen[b.Index] {
+				continue
+			}
+			s := in[b.Index]
+			for _, instr := range b.Instrs {
+				held := c.ls.Before(instr)
+				s = s.without(func(u unlocked) bool { _, ok := held.Find(u.key); return ok })
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					// A pointer loaded on the way to the mutex may now
+					// lead to another one.
+					s = s.without(func(u unlocked) bool { return strings.Contains(u.key, "@") })
+				case *ssa.Call:
+					call := instr.Common()
+					op, mu := lockset.OpOf(call)
+					if op == lockset.Unlock || op == lockset.RUnlock {
+						k := lockset.Key(mu)
+						if strings.HasPrefix(k, "?") {
+							continue
+						}
+						read := op == lockset.RUnlock
+						if prev, ok := s.find(k); ok && !(read && prev.read && readLocks[k] > 1) {
+							found = append(found, finding{instr.Pos(), "unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
+								[]any{lockName(lockset.Held{Value: mu}), c.pos(instr.Pos()), c.pos(prev.pos)}})
+						}
+						s = s.with(unlocked{key: k, mu: mu, pos: instr.Pos(), read: read})
+						continue
+					}
+					s = c.forget(call, op, mu, s)
+				case *ssa.RunDefers:
+					for i := len(defers) - 1; i >= 0; i-- {
+						d := defers[i]
+						if !d.Block().Dominates(b) {
+							continue
+						}
+						op, mu := lockset.OpOf(&d.Call)
+						if op == lockset.Unlock || op == lockset.RUnlock {
+							k := lockset.Key(mu)
+							if prev, ok := s.find(k); ok && !(op == lockset.RUnlock && prev.read && readLocks[k] > 1) {
+								found = append(found, finding{prev.pos, "unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
+									[]any{lockName(lockset.Held{Value: mu}), c.pos(prev.pos), c.pos(d.Pos()), fn.Name()}})
+							}
+							continue
+						}
+						s = c.forget(&d.Call, op, mu, s)
+					}
+				}
+			}
+			for _, succ := range b.Succs {
+				switch {
+				case !seen[succ.Index]:
+					in[succ.Index], seen[succ.Index] = s, true
+					changed = true
+				default:
+					if m := meetUnlocked(in[succ.Index], s); len(m) != len(in[succ.Index]) {
+						in[succ.Index] = m
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	reported := make(map[token.Pos]bool)
+	for _, f := range found {
+		if !reported[f.pos] {
+			reported[f.pos] = true
+			c.report(f.pos, f.msg, f.args...)
+		}
+	}
+}
+
+// forget drops from s the mutexes a call that is not an Unlock may lock.
+func (c *checker) forget(call *ssa.CallCommon, op lockset.Op, mu ssa.Value, s unlockedSet) unlockedSet {
+	if len(s) == 0 {
+		return s
+	}
+	if op != lockset.None {
+		k := lockset.Key(mu)
+		return s.without(func(u unlocked) bool { return u.key == k })
+	}
+	if _, builtin := call.Value.(*ssa.Builtin); builtin {
+		return s
+	}
+	if call.StaticCallee() == nil {
+		return nil // it may lock anything
+	}
+	takes := c.ls.Takes(call)
+	return s.without(func(u unlocked) bool {
+		_, ok := takes.Find(u.key)
+		return ok
+	})
+}
+
+// hasUnlock reports whether fn calls Unlock or RUnlock itself.
+func hasUnlock(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, _ := lockset.OpOf(call.Common()); op == lockset.Unlock || op == lockset.RUnlock {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
