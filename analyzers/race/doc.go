@@ -36,6 +36,15 @@
 //		go func() { mu.Lock(); n++; mu.Unlock() }()
 //	}
 //
+// Races of kinds common in Go are named first, with the fix last:
+// "concurrent map access", "concurrent append", "captured loop variable"
+// (a goroutine capturing a loop variable of a file before Go 1.22, which
+// all iterations share), "captured err" and "captured named result" (a
+// goroutine assigning a variable of the function that started it). A
+// WaitGroup.Add made inside the goroutine that Wait waits for, with no
+// Add before the go statement, is reported on its own: Wait may return
+// before it.
+//
 // One report per racy location and pair of goroutines, on one access,
 // with the other as related information. A line comment
 // "//origo:ignore race <reason>" on either access silences the report.

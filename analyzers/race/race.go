@@ -46,6 +46,7 @@ type checker struct {
 	hb      *shb.Result
 	ignored map[lineKey]bool
 	reports map[reportKey]*report
+	vars    *declared // loop variables and named results, once asked
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -113,6 +114,7 @@ func (c *checker) check() {
 	for _, r := range reps {
 		c.report(r)
 	}
+	c.lateAdds()
 }
 
 // maxEvents bounds the places of one access compared: an access in a
@@ -247,8 +249,11 @@ func (c *checker) report(r *report) {
 		kind(r.a), c.where(r.a), c.goroutine(r.a.Origin),
 		kind(r.b), c.where(r.b), c.goroutine(r.b.Origin),
 		c.lockNames(r.locksA), c.lockNames(r.locksB))
-	if isMap(r.loc) {
-		msg = "concurrent map access: " + msg
+	if cl, ok := c.classify(r); ok {
+		msg = cl.name + ": " + msg
+		if cl.hint != "" {
+			msg += "; " + cl.hint
+		}
 	}
 	c.pass.Report(analysis.Diagnostic{
 		Pos:      accessPos(r.a),

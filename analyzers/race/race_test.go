@@ -1,6 +1,7 @@
 package race_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/race"
@@ -15,4 +16,10 @@ func TestRace(t *testing.T) {
 // package's functions, which reach xuse through facts.
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "xuse")
+}
+
+// TestLoopVar121 checks the message for a loop variable that a module at
+// go 1.21 shares across iterations, and the copies that do not share it.
+func TestLoopVar121(t *testing.T) {
+	analysistest.Run(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./...")
 }

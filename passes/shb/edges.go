@@ -405,8 +405,15 @@ func (l *linker) waitEdges(w ref) {
 				}
 			}
 		}
-		if dones := o[WGDone]; ot.t != w.t && len(dones) > 0 && l.addedBeforeStart(ot.t.Origin, obj) {
+		dones := o[WGDone]
+		if ot.t == w.t || len(dones) == 0 {
+			continue
+		}
+		switch adds := o[WGAdd]; {
+		case l.addedBeforeStart(ot.t.Origin, obj):
 			l.edge(ot.t, dones[len(dones)-1], w.t, w.id+1)
+		case len(adds) > 0 && adds[0] < dones[0] && ot.t.Origin.Parent != nil:
+			l.res.LateAdds = append(l.res.LateAdds, LateAdd{Trace: ot.t, Add: adds[0], Waiter: w.t, Wait: w.id})
 		}
 	}
 }

@@ -73,6 +73,15 @@ type Event struct {
 	Ext int32
 }
 
+// LateAdd is an Add in the goroutine of Trace (event Add) on a WaitGroup
+// that Waiter waits for at event Wait.
+type LateAdd struct {
+	Trace  *Trace
+	Add    int32
+	Waiter *Trace
+	Wait   int32
+}
+
 // Span is the range of event IDs of a loop, both ends included.
 type Span struct{ Start, End int32 }
 
@@ -106,11 +115,16 @@ var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done
 
 // Result is the static happens-before graph of a package.
 type Result struct {
-	Traces  []*Trace // in the order of the pointer analysis's origins
-	Locks   *Locksets
-	byOrig  map[*pointer.Origin]*Trace
-	reaches map[reachKey]map[*Trace]int32
-	objs    *objects
+	Traces []*Trace // in the order of the pointer analysis's origins
+	Locks  *Locksets
+	// LateAdds are the WaitGroup.Add calls made inside a goroutine that
+	// the group's Wait waits for, with no Add before it started: Wait
+	// may return before the Add, and nothing orders the goroutine's
+	// events before the Wait's return.
+	LateAdds []LateAdd
+	byOrig   map[*pointer.Origin]*Trace
+	reaches  map[reachKey]map[*Trace]int32
+	objs     *objects
 }
 
 // Location returns the abstract location that the lock or object number

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -32,6 +33,9 @@ func main() {
 	lockHelper()
 	mapWrites()
 	appendShared()
+	capturedErr()
+	ownErr()
+	namedResult()
 	ignored()
 	selectCase()
 	selectOther()
@@ -157,8 +161,8 @@ func wgAddInside() {
 	x := 0
 	var wg sync.WaitGroup
 	go func() {
-		wg.Add(1)
-		x = 1 // want `data race on x`
+		wg.Add(1) // want `WaitGroup.Add inside the goroutine: wg.Add at main.go:\d+ runs in the goroutine started at main.go:\d+, so wg.Wait at main.go:\d+ \(main goroutine\) may return before it`
+		x = 1     // want `data race on x`
 		wg.Done()
 	}()
 	wg.Wait()
@@ -333,7 +337,7 @@ func appendShared() {
 	var s []int
 	for i := range 2 {
 		go func() {
-			s = append(s, i) // want `data race on s`
+			s = append(s, i) // want `concurrent append: data race on s`
 		}()
 	}
 }
@@ -592,4 +596,41 @@ func unknownCase(in chan bool) {
 	case <-in:
 	}
 	use(x)
+}
+
+func step() error { return errors.New("step") }
+
+// The goroutine assigns the function's err while the function does.
+func capturedErr() error {
+	err := step()
+	done := make(chan bool)
+	go func() {
+		err = step() // want `captured err: data race on err: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs write at main.go:\d+ \(main goroutine\).*declare its own with :=`
+		done <- true
+	}()
+	err = step()
+	<-done
+	return err
+}
+
+// The goroutine declares its own err: safe.
+func ownErr() error {
+	err := step()
+	done := make(chan bool)
+	go func() {
+		err := step()
+		_ = err
+		done <- true
+	}()
+	<-done
+	return err
+}
+
+// The goroutine sets the named result after the function may have
+// returned it.
+func namedResult() (n int) {
+	go func() {
+		n = 1 // want `captured named result: data race on n: .*named result n`
+	}()
+	return n
 }

@@ -1,0 +1,3 @@
+module loopvar
+
+go 1.21
