@@ -145,6 +145,9 @@ func (c *checker) lateAdds() {
 		if seen[add.Pos()] || !c.inPackage(add.Pos()) || c.ignored[c.line(add.Pos())] {
 			continue
 		}
+		if c.hb.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {
+			continue // the goroutine signals the waiter after its Add
+		}
 		seen[add.Pos()] = true
 		wg := "the WaitGroup"
 		if call, ok := add.(ssa.CallInstruction); ok && len(call.Common().Args) > 0 {

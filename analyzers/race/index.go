@@ -74,6 +74,18 @@ func disjoint(a, b pointer.Access) bool {
 	return okA && okB && (x.hi < y.lo || y.hi < x.lo)
 }
 
+// selfStore reports whether acc stores back the value just loaded from
+// the same variable: the x = x that go/ssa makes of "return x" for a
+// named result x, which the compiler does not emit.
+func selfStore(acc pointer.Access) bool {
+	st, ok := acc.Instr.(*ssa.Store)
+	if !ok {
+		return false
+	}
+	load, ok := st.Val.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && load.X == st.Addr
+}
+
 // initializing reports whether acc writes a fresh object before
 // anything else can see it: a variable's first store, the stores of a
 // composite literal (&T{f: x}, []T{...}, map[K]V{...}), a copy into a

@@ -83,7 +83,7 @@ func (c *checker) check() {
 				if pairs++; pairs > maxPairs {
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) {
 					continue
 				}
 				if la, lb, ok := c.racy(a, b, perIter); ok {

@@ -36,6 +36,8 @@ func main() {
 	capturedErr()
 	ownErr()
 	namedResult()
+	wgAddSignalled()
+	returnNamed(make(chan int, 1))
 	ignored()
 	selectCase()
 	selectOther()
@@ -631,6 +633,34 @@ func ownErr() error {
 func namedResult() (n int) {
 	go func() {
 		n = 1 // want `captured named result: data race on n: .*named result n`
+	}()
+	return n
+}
+
+// Each goroutine adds, then tells the waiter, which waits only after
+// hearing from all of them: the Adds happen before the Wait.
+func wgAddSignalled() {
+	waiting := make(chan bool, 4)
+	var wg sync.WaitGroup
+	for range 4 {
+		go func() {
+			wg.Add(1)
+			waiting <- true
+			wg.Done()
+		}()
+	}
+	for range 4 {
+		<-waiting
+	}
+	wg.Wait()
+}
+
+// "return n" reads n; go/ssa also stores it back, which is no write.
+func returnNamed(c chan int) (n int) {
+	n = 42
+	go func() {
+		use(n)
+		c <- 1
 	}()
 	return n
 }
