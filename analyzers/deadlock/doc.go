@@ -55,7 +55,11 @@
 // takes two locks in both orders itself (by comparing IDs, say) decides
 // the order at run time and is not reported for them.
 //
-// Known limits: cycles of three or more locks are not reported yet;
+// Lock order cycles of three mutexes across three goroutines are
+// reported the same way ("lock order cycle"), each step checked against
+// the next as a pair is.
+//
+// Known limits: cycles of four or more locks are not reported;
 // Cond.Wait is not a blocking operation here; a panic path is not a
 // return.
 package deadlock

@@ -2,7 +2,9 @@ package deadlock
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
@@ -69,16 +71,14 @@ func (c *checker) inversions(hb *shb.Result) {
 			}
 		}
 	}
+	c.cycles3(hb, byPair, both)
 	for _, f := range reports {
 		a, b := f.a, f.b
 		ia, ib := a.t.Events[a.ev].Instr, b.t.Events[b.ev].Instr
 		if ib.Pos() < ia.Pos() {
 			a, b, ia, ib = b, a, ib, ia
 		}
-		held := hb.Locks.Name(a.from)
-		if held == "" {
-			held = "another mutex"
-		}
+		held := c.heldName(hb, &a.t.Events[a.ev], a.from)
 		c.report(ia.Pos(), "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
 			acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
 			c.pos(ib.Pos()), b.t.Origin.Describe(c.pass.Fset))
@@ -143,4 +143,113 @@ func (c *checker) gated(hb *shb.Result, la, lb shb.LocksetID, skipA, skipB int32
 		}
 	}
 	return false
+}
+
+// maxCycleEdges bounds the edges of each pair tried in a cycle of three:
+// the acquisitions of one pair of locks are usually one call site.
+const maxCycleEdges = 8
+
+// cycles3 reports three goroutines that take three mutexes in a cycle:
+// one locks b holding a, one c holding b, one a holding c. Each edge is
+// checked as in a 2-cycle, pairwise: different goroutines, not taking
+// the reverse order themselves, not behind a common gate lock, not
+// ordered by happens-before; and each acquisition blocks on the holder
+// of the next edge (not both read locks).
+func (c *checker) cycles3(hb *shb.Result, byPair map[[2]int32][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) {
+	pairs := make([][2]int32, 0, len(byPair))
+	for p := range byPair {
+		pairs = append(pairs, p)
+	}
+	slices.SortFunc(pairs, func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	for _, ab := range pairs {
+		a, b := ab[0], ab[1]
+		for _, bc := range pairs {
+			if bc[0] != b {
+				continue
+			}
+			cc := bc[1]
+			// a is the smallest of the three: each cycle once.
+			if cc <= a || cc == b || b < a {
+				continue
+			}
+			ca, ok := byPair[[2]int32{cc, a}]
+			if !ok {
+				continue
+			}
+			if e, ok := c.cycleOf(hb, [3][]orderEdge{byPair[ab], byPair[bc], ca}, both); ok {
+				c.reportCycle(hb, e)
+			}
+		}
+	}
+}
+
+// cycleOf returns one choice of an edge per step that deadlocks.
+func (c *checker) cycleOf(hb *shb.Result, steps [3][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) ([3]orderEdge, bool) {
+	var pick [3]orderEdge
+	for _, x := range steps[0][:min(len(steps[0]), maxCycleEdges)] {
+		for _, y := range steps[1][:min(len(steps[1]), maxCycleEdges)] {
+			for _, z := range steps[2][:min(len(steps[2]), maxCycleEdges)] {
+				pick = [3]orderEdge{x, y, z}
+				if c.cycleDeadlocks(hb, pick, both) {
+					return pick, true
+				}
+			}
+		}
+	}
+	return pick, false
+}
+
+func (c *checker) cycleDeadlocks(hb *shb.Result, e [3]orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
+	for i := range e {
+		x, y := e[i], e[(i+1)%3]
+		if x.t == y.t {
+			return false
+		}
+		if both[x.t][[2]int32{x.to, x.from}] {
+			return false
+		}
+		if x.toRead && y.fromRead {
+			return false // x waits for a read lock that y holds for reading
+		}
+		ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
+		if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
+			return false
+		}
+		if hb.HappensBefore(x.t, x.ev, y.t, y.ev, false) || hb.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
+	var steps []string
+	for _, x := range e {
+		instr := x.t.Events[x.ev].Instr
+		steps = append(steps, fmt.Sprintf("%s is locked at %s while holding %s (%s)",
+			acquired(instr), c.pos(instr.Pos()), c.heldName(hb, &x.t.Events[x.ev], x.from), x.t.Origin.Describe(c.pass.Fset)))
+	}
+	first := e[0].t.Events[e[0].ev].Instr
+	c.report(first.Pos(), "lock order cycle: %s; the three goroutines can deadlock", strings.Join(steps, "; "))
+}
+
+// heldName names the mutex at location l that a goroutine holds when it
+// is at event ev: as the function of ev names it when that is the one
+// lock held, else by the first name the package gives the location.
+func (c *checker) heldName(hb *shb.Result, ev *shb.Event, l int32) string {
+	var own []lockset.Held
+	for _, h := range c.ls.Before(ev.Instr) {
+		if !h.Unsure {
+			own = append(own, h)
+		}
+	}
+	if len(own) == 1 && hb.Locks.Len(ev.Locks) == 1 {
+		if name := lockName(own[0]); name != "the mutex" {
+			return name
+		}
+	}
+	if name := hb.Locks.Name(l); name != "" {
+		return name
+	}
+	return "another mutex"
 }

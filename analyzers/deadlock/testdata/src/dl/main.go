@@ -278,6 +278,8 @@ func main() {
 	ordered()
 	oneAfterTheOther()
 	gated()
+	threeWay()
+	threeOrdered()
 	b.read()
 	b.reset(true)
 	b.refresh()
@@ -394,4 +396,58 @@ func (c *Cache) readTwice(k string) int {
 	c.mu.RUnlock()
 	c.mu.RUnlock()
 	return n
+}
+
+// Three goroutines pass money around a ring: each holds one account's
+// lock while taking the next one's.
+func ring(from, to *Account, n int) {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+func threeWay() {
+	a, b, c := &Account{id: 1}, &Account{id: 2}, &Account{id: 3}
+	go func() { ringA(a, b) }()
+	go func() { ringB(b, c) }()
+	go func() { ringC(c, a) }()
+}
+
+func ringA(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock() // want `lock order cycle: y.mu is locked at main.go:\d+ while holding x.mu \(goroutine started at main.go:\d+\); y.mu is locked at main.go:\d+ while holding x.mu \(goroutine started at main.go:\d+\); y.mu is locked at main.go:\d+ while holding x.mu \(goroutine started at main.go:\d+\); the three goroutines can deadlock`
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+func ringB(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+func ringC(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+// The same three pairs, all taken in one global order (a, b, c): safe.
+func threeOrdered() {
+	a, b, c := &Account{id: 1}, &Account{id: 2}, &Account{id: 3}
+	go func() { ringOrdered(a, b) }()
+	go func() { ringOrdered(b, c) }()
+	go func() { ringOrdered(a, c) }()
+}
+
+func ringOrdered(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
 }
