@@ -1,8 +1,12 @@
 package deadlock
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -42,7 +46,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				if ev.Obj >= 0 {
 					mutexes[ev.Obj] = true
 				}
-			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait:
+			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait, shb.CondWait, shb.CondSignal:
 				if ev.Obj >= 0 {
 					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID})
 				}
@@ -60,9 +64,15 @@ func (c *checker) blockingOps(hb *shb.Result) {
 			if _, isSelect := ev.Instr.(*ssa.Select); isSelect {
 				continue
 			}
+			var own []pointer.Location // Cond.Wait releases the cond's own lock
+			if ev.Kind == shb.CondWait {
+				if own = c.condLocks(t, ev); len(own) == 0 {
+					continue
+				}
+			}
 			locs, reads := hb.Locks.Members(ev.Locks)
 			for i, l := range locs {
-				if len(l) != 1 || !mutexes[l[0]] {
+				if len(l) != 1 || !mutexes[l[0]] || slices.Contains(own, hb.Location(l[0])) {
 					continue
 				}
 				others := unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i])
@@ -95,10 +105,103 @@ func (c *checker) surelyBlocks(hb *shb.Result, ev shb.Event) bool {
 	case shb.Recv:
 		_, ok := hb.Capacity(ev.Obj) // made here: its senders are in view
 		return ok
-	case shb.WGWait:
+	case shb.WGWait, shb.CondWait:
 		return true
 	}
 	return false
+}
+
+// condLocks returns the locations of the Locker that the Cond of a
+// CondWait event uses, or nil when unknown. sync.NewCond is opaque to the
+// pointer analysis, so the Locker is found where the code made the Cond:
+// a Cond made in the same function, or a Cond field that the package
+// sets to sync.NewCond(&x.f), for the mutex field f that Wait's caller
+// holds.
+func (c *checker) condLocks(t *shb.Trace, ev shb.Event) []pointer.Location {
+	call, ok := ev.Instr.(ssa.CallInstruction)
+	if !ok || len(call.Common().Args) == 0 {
+		return nil
+	}
+	cond := call.Common().Args[0]
+	if made, ok := newCondArg(cond); ok {
+		return c.ptr.PointsToIn(t.Origin, made)
+	}
+	load, ok := cond.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	mu, ok := c.condMutexes()[fieldOf(load.X)]
+	if !ok || mu == nil {
+		return nil
+	}
+	for _, h := range c.ls.Before(ev.Instr) {
+		if h.Value != nil && h.Path == "" && fieldOf(h.Value) == mu {
+			return c.ptr.PointsToIn(t.Origin, h.Value)
+		}
+	}
+	return nil
+}
+
+// newCondArg returns x when v is sync.NewCond(x).
+func newCondArg(v ssa.Value) (ssa.Value, bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return nil, false
+	}
+	if fn := call.Call.StaticCallee(); fn == nil || fn.String() != "sync.NewCond" {
+		return nil, false
+	}
+	x := call.Call.Args[0]
+	if mi, ok := x.(*ssa.MakeInterface); ok {
+		x = mi.X
+	}
+	return x, true
+}
+
+// fieldOf returns the struct field that v is the address of, or nil.
+func fieldOf(v ssa.Value) *types.Var {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	st, ok := lockset.Pointee(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// condMutexes maps the Cond fields of the package's structs to the mutex
+// fields their Cond is made with: x.cond = sync.NewCond(&x.mu). A field
+// set with two different mutexes maps to nil.
+func (c *checker) condMutexes() map[*types.Var]*types.Var {
+	if c.conds != nil {
+		return c.conds
+	}
+	c.conds = make(map[*types.Var]*types.Var)
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				arg, ok := newCondArg(st.Val)
+				if !ok {
+					continue
+				}
+				cf, mf := fieldOf(st.Addr), fieldOf(arg)
+				if cf == nil || mf == nil {
+					continue
+				}
+				if old, seen := c.conds[cf]; seen && old != mf {
+					mf = nil
+				}
+				c.conds[cf] = mf
+			}
+		}
+	}
+	return c.conds
 }
 
 // unblockers returns the events of other goroutines that would unblock
@@ -133,6 +236,8 @@ func unblocks(k, by shb.Kind) bool {
 		return by == shb.Send || by == shb.Close
 	case shb.WGWait:
 		return by == shb.WGDone
+	case shb.CondWait:
+		return by == shb.CondSignal
 	}
 	return false
 }
@@ -141,8 +246,8 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	ev := b.t.Events[b.ev]
 	o := b.others[0]
 	oev := o.t.Events[o.ev]
-	what := map[shb.Kind]string{shb.Send: "sends on", shb.Recv: "receives from", shb.WGWait: "waits for"}[ev.Kind]
-	by := map[shb.Kind]string{shb.Send: "send", shb.Recv: "receive", shb.Close: "close", shb.WGDone: "Done"}[oev.Kind]
+	what := map[shb.Kind]string{shb.Send: "sends on", shb.Recv: "receives from", shb.WGWait: "waits for", shb.CondWait: "waits on"}[ev.Kind]
+	by := map[shb.Kind]string{shb.Send: "send", shb.Recv: "receive", shb.Close: "close", shb.WGDone: "Done", shb.CondSignal: "Signal"}[oev.Kind]
 	name := hb.Locks.Name(b.lock)
 	if name == "" {
 		name = "a mutex"

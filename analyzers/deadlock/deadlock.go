@@ -37,6 +37,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:    pass,
 		ls:      pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		writers: make(map[any]token.Pos),
+		funcs:   ir.SrcFuncs,
 	}
 	guard.Do(pass, "deadlock", func() {
 		c.findWriters(ir.SrcFuncs)
@@ -45,6 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	})
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	c.ptr = ptr
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
 		guard.Do(pass, "deadlock", func() {
@@ -58,6 +60,11 @@ func run(pass *analysis.Pass) (any, error) {
 type checker struct {
 	pass *analysis.Pass
 	ls   *lockset.Result
+	ptr  *pointer.Result
+	// funcs are the package's functions; conds maps its Cond fields to
+	// their mutex fields, once asked (see condMutexes).
+	funcs []*ssa.Function
+	conds map[*types.Var]*types.Var
 	// writers maps the mutexes the package write-locks, by field or
 	// package variable, to one place that does.
 	writers map[any]token.Pos

@@ -37,9 +37,10 @@
 //     repeats (a fatal error at run time, not a deadlock, but the same
 //     bookkeeping);
 //   - blocking while holding a lock: a send on an unbuffered channel, a
-//     receive, or WaitGroup.Wait while holding a mutex that every
-//     goroutine able to complete the operation holds when it does. Select
-//     cases are never reported: another case may complete.
+//     receive, WaitGroup.Wait or Cond.Wait while holding a mutex (for
+//     Cond.Wait, another than the Cond's own, which Wait releases) that
+//     every goroutine able to complete the operation holds when it does.
+//     Select cases are never reported: another case may complete.
 //
 // WRONG: Report holds b.mu and calls Total, which locks it again.
 //
@@ -59,7 +60,8 @@
 // reported the same way ("lock order cycle"), each step checked against
 // the next as a pair is.
 //
-// Known limits: cycles of four or more locks are not reported;
-// Cond.Wait is not a blocking operation here; a panic path is not a
-// return.
+// Known limits: cycles of four or more locks are not reported; a
+// Cond.Wait is checked only when the Cond's mutex is known (a Cond made
+// in the function, or a field set to sync.NewCond(&x.mu)); a panic path
+// is not a return.
 package deadlock

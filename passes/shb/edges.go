@@ -24,7 +24,7 @@ func (r ref) ev() *Event { return &r.t.Events[r.id] }
 const many = 1 << 30
 
 // ops are the events of one trace on one object, by kind, in ID order.
-type ops [SpinWait + 1][]int32
+type ops [numKinds][]int32
 
 // link adds the happens-before edges between traces. Matching works on
 // the events of each object grouped by trace, so that a channel used at

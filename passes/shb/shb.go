@@ -46,6 +46,9 @@ const (
 	AtomicWrite             // a sync/atomic operation that writes
 	SpinWait                // an atomic read that decides when a loop ends
 	Acquire                 // Lock or RLock (for the deadlock analysis); Locks is what is held before
+	CondWait                // sync.Cond.Wait (for the deadlock analysis; orders nothing)
+	CondSignal              // sync.Cond.Signal or Broadcast (likewise)
+	numKinds
 )
 
 // Event is an access or synchronization operation at one place of a
@@ -111,7 +114,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal"}
 
 // Result is the static happens-before graph of a package.
 type Result struct {
@@ -405,7 +408,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 				return last.ID
 			}
 		}
-	} else if ev.Kind != Acquire { // locks order nothing: see package lockset
+	} else if ev.Kind < Acquire { // locks and conditions order nothing: see package lockset
 		w.syncs++
 		w.lastSync = id
 	}
@@ -520,6 +523,9 @@ var syncKinds = map[string]Kind{
 	"sync.WaitGroup.Done":                   WGDone,
 	"sync.WaitGroup.Wait":                   WGWait,
 	"golang.org/x/sync/errgroup.Group.Wait": WGWait,
+	"sync.Cond.Wait":                        CondWait,
+	"sync.Cond.Signal":                      CondSignal,
+	"sync.Cond.Broadcast":                   CondSignal,
 }
 
 // onceDo inlines the callback of once.Do(f) holding the Once as a lock

@@ -166,4 +166,56 @@ func main() {
 	recvLocked()
 	recvSelect(make(chan struct{}))
 	readers()
+	condLocked()
+	condOwnLock()
+}
+
+type Queue struct {
+	mu    sync.Mutex // guards items
+	cond  *sync.Cond // on mu
+	big   sync.Mutex // guards the queue's configuration
+	items []int
+}
+
+func newQueue() *Queue {
+	q := &Queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// Waits on the cond while holding q.big, which the producer takes
+// before it signals.
+func condLocked() {
+	q := newQueue()
+	go func() {
+		q.big.Lock()
+		q.mu.Lock()
+		q.items = append(q.items, 1)
+		q.cond.Signal()
+		q.mu.Unlock()
+		q.big.Unlock()
+	}()
+	q.big.Lock()
+	q.mu.Lock()
+	for len(q.items) == 0 {
+		q.cond.Wait() // want `blocking while holding a lock: main goroutine waits on q.cond at main.go:\d+ while holding q.big \(locked at main.go:\d+\); the Signal that would unblock it`
+	}
+	q.mu.Unlock()
+	q.big.Unlock()
+}
+
+// Holds only the cond's own lock, which Wait releases: safe.
+func condOwnLock() {
+	q := newQueue()
+	go func() {
+		q.mu.Lock()
+		q.items = append(q.items, 1)
+		q.cond.Signal()
+		q.mu.Unlock()
+	}()
+	q.mu.Lock()
+	for len(q.items) == 0 {
+		q.cond.Wait()
+	}
+	q.mu.Unlock()
 }
