@@ -47,6 +47,7 @@ type checker struct {
 	ignored map[lineKey]bool
 	reports map[reportKey]*report
 	vars    *declared // loop variables and named results, once asked
+	live    map[*ssa.Function][]bool
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -83,7 +84,7 @@ func (c *checker) check() {
 				if pairs++; pairs > maxPairs {
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
 				if la, lb, ok := c.racy(a, b, perIter); ok {

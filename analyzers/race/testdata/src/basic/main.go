@@ -37,6 +37,8 @@ func main() {
 	ownErr()
 	namedResult()
 	wgAddSignalled()
+	shortCircuit()
+	shortCircuitRead()
 	returnNamed(make(chan int, 1))
 	ignored()
 	selectCase()
@@ -663,4 +665,33 @@ func returnNamed(c chan int) (n int) {
 		c <- 1
 	}()
 	return n
+}
+
+// y is still 0: the read of x is behind a condition that is always
+// false, and never runs.
+func shortCircuit() {
+	c := make(chan bool)
+	x, y := 0, 0
+	go func() {
+		x = 1
+		c <- true
+	}()
+	if y == 1 && x == 1 {
+		use(x)
+	}
+	<-c
+}
+
+// The same read first: it runs.
+func shortCircuitRead() {
+	c := make(chan bool)
+	x, y := 0, 0
+	go func() {
+		x = 1 // want `data race on x`
+		c <- true
+	}()
+	if x == 1 || y == 1 {
+		use(y)
+	}
+	<-c
 }
