@@ -19,7 +19,7 @@
 // goroutines may run at the same time; the accesses may touch the same
 // field, element or variable (origin-sensitive pointer analysis); one
 // writes; no happens-before edge of the Go memory model orders them (go
-// statement, channel send/receive/close, WaitGroup, Once); no mutex is
+// statement, channel send/receive/close, WaitGroup, Once, Cond); no mutex is
 // held at both; they are not both sync/atomic operations.
 //
 // WRONG: the goroutines increment n together.
@@ -57,7 +57,11 @@
 // function (go srv.Serve(l)) runs that summary. Such an access is shown
 // as "write at b.go:12 (in b.(*T).Set, called at a.go:30)".
 //
-// Known limits: sync.Cond orders nothing yet; a select orders through a
+// A Cond orders what its one signaller did before Signal or Broadcast
+// before what the waiter does after Wait; with two signallers it orders
+// nothing.
+//
+// Known limits: a select orders through a
 // case only when that case has a body of its own, or is the one live
 // case; an element of a slice or map stands for all elements (constant
 // indices aside), so goroutines writing disjoint elements are reported.

@@ -72,6 +72,8 @@ func (res *Result) link(objs *objects) {
 				l.sendEdges(r)
 			case WGWait:
 				l.waitEdges(r)
+			case CondWait:
+				l.condEdges(r)
 			case SpinWait:
 				l.spinEdges(r)
 			case OnceAfter:
@@ -416,6 +418,29 @@ func (l *linker) waitEdges(w ref) {
 			l.res.LateAdds = append(l.res.LateAdds, LateAdd{Trace: ot.t, Add: adds[0], Waiter: w.t, Wait: w.id})
 		}
 	}
+}
+
+// condEdges adds the edge into a Cond.Wait from the one goroutine that
+// signals the Cond: Wait returns after a Signal or Broadcast, and both
+// run under the Cond's lock, so what the signaller did before its first
+// Signal happens before what the waiter does after Wait (and after the
+// wait loop, which exits on what the signaller set under the lock). With
+// two signallers, or one started in a loop, the Wait may have been woken
+// by any: no edge.
+func (l *linker) condEdges(w ref) {
+	var from *Trace
+	var first int32
+	n := 0
+	l.each(w, func(x *Trace, o *ops) {
+		if sigs := o[CondSignal]; len(sigs) > 0 {
+			from, first = x, sigs[0]
+			n++
+		}
+	})
+	if n != 1 || from.Origin.Multi || len(l.own(w, CondSignal)) > 0 {
+		return
+	}
+	l.edge(from, first, w.t, w.id+1)
 }
 
 // addedBeforeStart reports whether an ancestor of o called Add on the

@@ -38,6 +38,8 @@ func main() {
 	namedResult()
 	wgAddSignalled()
 	shortCircuit()
+	condSignal()
+	condAfterSignal()
 	shortCircuitRead()
 	returnNamed(make(chan int, 1))
 	ignored()
@@ -694,4 +696,52 @@ func shortCircuitRead() {
 		use(y)
 	}
 	<-c
+}
+
+// The signaller writes x before it signals; the waiter writes it after
+// its wait loop.
+func condSignal() {
+	x := 0
+	ready := false
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	go func() {
+		x = 1
+		mu.Lock()
+		ready = true
+		cond.Signal()
+		mu.Unlock()
+	}()
+	mu.Lock()
+	for !ready {
+		cond.Wait()
+	}
+	mu.Unlock()
+	x = 2
+	use(x)
+}
+
+// The signaller writes x after it signals: a race.
+func condAfterSignal() {
+	x := 0
+	ready := false
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	done := make(chan bool)
+	go func() {
+		mu.Lock()
+		ready = true
+		cond.Signal()
+		mu.Unlock()
+		x = 3 // want `data race on x`
+		done <- true
+	}()
+	mu.Lock()
+	for !ready {
+		cond.Wait()
+	}
+	mu.Unlock()
+	x = 2
+	<-done
+	use(x)
 }
