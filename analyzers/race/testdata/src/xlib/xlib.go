@@ -105,3 +105,15 @@ func DoneFirst(p *Point, wg *sync.WaitGroup) {
 
 // Wait waits for wg.
 func Wait(wg *sync.WaitGroup) { wg.Wait() }
+
+// Config loads itself once, whoever asks first.
+type Config struct {
+	once sync.Once
+	Val  int
+}
+
+// Load sets c.Val on the first call; every call returns after it.
+func (c *Config) Load() int {
+	c.once.Do(func() { c.Val = 42 })
+	return c.Val
+}

@@ -24,6 +24,7 @@ func main() {
 	closeFirst()
 	work()
 	doneFirst()
+	onceInLibrary()
 }
 
 // The library's method locks: silent.
@@ -178,4 +179,18 @@ func doneFirst() {
 	}()
 	wg.Wait()
 	println(p.Y)
+}
+
+// Both goroutines load through the library's Once: silent. (The write in
+// the Once callback is not part of Load's effect yet, so a read that
+// bypasses Load is not reported either: a known false negative.)
+func onceInLibrary() {
+	c := new(xlib.Config)
+	done := make(chan bool)
+	go func() {
+		c.Load()
+		done <- true
+	}()
+	c.Load()
+	<-done
 }
