@@ -26,7 +26,13 @@
 //     goroutine that calls Done was started; the end of a WaitGroup.Go or
 //     errgroup goroutine → return of Wait;
 //   - the end of a sync.Once.Do callback → return of every Do on the same
-//     Once (and the callback holds the Once as a lock: it runs once).
+//     Once (and the callback holds the Once as a lock: it runs once);
+//   - the first Signal or Broadcast of a Cond → return of its Wait, when
+//     one goroutine (not started in a loop) signals it: Cond via its lock.
+//
+// A WaitGroup.Add inside a goroutine that the group's Wait waits for,
+// with no Add before the goroutine started, gives no edge; it is listed
+// in Result.LateAdds for the race analyzer to report.
 //
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the

@@ -46,8 +46,8 @@ const (
 	AtomicWrite             // a sync/atomic operation that writes
 	SpinWait                // an atomic read that decides when a loop ends
 	Acquire                 // Lock or RLock (for the deadlock analysis); Locks is what is held before
-	CondWait                // sync.Cond.Wait (for the deadlock analysis; orders nothing)
-	CondSignal              // sync.Cond.Signal or Broadcast (likewise)
+	CondWait                // sync.Cond.Wait
+	CondSignal              // sync.Cond.Signal or Broadcast
 	numKinds
 )
 
@@ -408,7 +408,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 				return last.ID
 			}
 		}
-	} else if ev.Kind < Acquire { // locks and conditions order nothing: see package lockset
+	} else if ev.Kind != Acquire { // locks order nothing: see package lockset
 		w.syncs++
 		w.lastSync = id
 	}
