@@ -25,14 +25,15 @@ type other struct {
 	ev int32
 }
 
-// blockingOps reports a goroutine that blocks on a channel operation or
-// WaitGroup.Wait while holding a mutex that every goroutine able to
-// unblock it holds at the operation that would: whichever locks the
-// mutex first, neither proceeds.
+// blockingOps reports a goroutine that blocks on a channel operation,
+// WaitGroup.Wait or Cond.Wait while holding a mutex that every goroutine
+// able to unblock it holds at the operation that would: whichever locks
+// the mutex first, neither proceeds.
 //
 // Only operations that surely block count: a send on a channel the
 // package makes unbuffered, a receive from a channel the package makes,
-// a Wait; never a select case, which another case may complete. The
+// a Wait (not holding the Cond's own lock, which Cond.Wait releases);
+// never a select case, which another case may complete. The
 // mutex must be one location that the package locks with Lock or RLock
 // (not a semaphore channel or a Once), and two read locks do not block
 // each other.
