@@ -55,12 +55,13 @@ type SyncKind uint8
 
 // The synchronization operations of an effect.
 const (
-	SyncSend  SyncKind = iota + 1 // channel send
-	SyncRecv                      // channel receive
-	SyncClose                     // channel close
-	SyncAdd                       // WaitGroup.Add
-	SyncDone                      // WaitGroup.Done
-	SyncWait                      // WaitGroup.Wait
+	SyncSend      SyncKind = iota + 1 // channel send
+	SyncRecv                          // channel receive
+	SyncClose                         // channel close
+	SyncAdd                           // WaitGroup.Add
+	SyncDone                          // WaitGroup.Done
+	SyncWait                          // WaitGroup.Wait
+	SyncOnceAfter                     // the return of Once.Do
 )
 
 // SyncOp is a synchronization operation on the channel or WaitGroup a
@@ -77,6 +78,10 @@ type HeldLock struct {
 	Key  uint32
 	Read bool   // held by RLock only
 	Pos  uint32 // in Takes: "file:line:col" of the Lock call
+	// Once is set for the sync.Once whose Do callback makes the access:
+	// not a mutex, but the callback runs once and before every Do
+	// returns (see SyncOnceAfter).
+	Once bool
 }
 
 // MemAccess is a read or write of the memory a key points to, with the

@@ -46,8 +46,8 @@ func sampleFacts() []analysis.Fact {
 				Name:     1,
 				Acquires: []facts.HeldLock{{Key: 2, Read: true}},
 				Releases: []uint32{2},
-				Accesses: []facts.MemAccess{{Key: 3, Pos: 4, Write: true, Locks: []facts.HeldLock{{Key: 2}}}},
-				Syncs:    []facts.SyncOp{{Kind: facts.SyncDone, Key: 2, Pos: 4, After: 1}},
+				Accesses: []facts.MemAccess{{Key: 3, Pos: 4, Write: true, Locks: []facts.HeldLock{{Key: 2}, {Key: 3, Once: true}}}},
+				Syncs:    []facts.SyncOp{{Kind: facts.SyncDone, Key: 2, Pos: 4, After: 1}, {Kind: facts.SyncOnceAfter, Key: 3, Pos: 4, After: 1}},
 			}},
 		},
 	}

@@ -146,7 +146,7 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
 			}
-			if c.hb.OnceOrdered(ta, x, tb, y) || c.hb.OnceOrdered(tb, y, ta, x) {
+			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
 				continue
 			}
 			if c.hb.HappensBefore(ta, x, tb, y, perIter) || c.hb.HappensBefore(tb, y, ta, x, perIter) {

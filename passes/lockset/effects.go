@@ -80,7 +80,7 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 	lock := func(s Set) []facts.HeldLock {
 		var out []facts.HeldLock
 		for _, h := range s {
-			out = append(out, facts.HeldLock{Key: in.Intern(h.Key), Read: h.Read})
+			out = append(out, facts.HeldLock{Key: in.Intern(h.Key), Read: h.Read, Once: h.Once})
 		}
 		return out
 	}
@@ -267,6 +267,10 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 			own(c.Args[0], write, false, true)
 			return
 		}
+		if fn.String() == "(*sync.Once).Do" && len(c.Args) == 2 {
+			r.onceEffects(call, held, sync, add)
+			return
+		}
 		if isSyncPackage(fn) {
 			// The state of a mutex or WaitGroup is synchronization, not data.
 			if recv := fn.Signature.Recv(); recv != nil && isSync("WaitGroup", recv.Type()) && len(c.Args) > 0 {
@@ -306,6 +310,33 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 			rename(e, bind)
 		}
 	}
+}
+
+// onceEffects adds the effects of once.Do(f): f's accesses, holding the
+// Once as a lock (f runs once), then the return of Do, which every call
+// reaches after f's end.
+func (r *Result) onceEffects(call ssa.CallInstruction, held Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+	c := call.Common()
+	once := Held{Key: Key(c.Args[0]), Once: true}
+	callee, bind := calleeOf(&ssa.CallCommon{Value: c.Args[1]})
+	if callee != nil && len(callee.Blocks) > 0 {
+		for _, e := range r.effectsOf(callee) {
+			e.key = bind(e.key)
+			if e.sync == 0 {
+				locks := held.with(once)
+				for _, h := range e.locks {
+					h.Key = bind(h.Key)
+					locks = locks.with(h)
+				}
+				e.locks = locks
+			}
+			if e.at == "" && !e.pos.IsValid() {
+				e.pos = call.Pos()
+			}
+			add(e)
+		}
+	}
+	sync(facts.SyncOnceAfter, c.Args[0])
 }
 
 // storePos returns where a store is: the assignment, or the value
@@ -424,7 +455,7 @@ func (e importedEffects) sync(op facts.SyncOp) effect {
 func (e importedEffects) held(locks []facts.HeldLock) Set {
 	var s Set
 	for _, h := range locks {
-		s = s.with(Held{Key: e.set.Str(h.Key), Read: h.Read})
+		s = s.with(Held{Key: e.set.Str(h.Key), Read: h.Read, Once: h.Once})
 	}
 	return s
 }

@@ -55,6 +55,9 @@ type Held struct {
 	// the lock: still held for protecting accesses, not for reporting a
 	// second Lock as a deadlock.
 	Unsure bool
+	// Once marks, in the locks of an effect's access only, the
+	// sync.Once whose Do callback makes the access.
+	Once bool
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -442,6 +445,9 @@ func binder(call *ssa.CallCommon, bindings []ssa.Value) func(string) string {
 		case actual == nil:
 			return "?" + k
 		}
+		if p, ok := spilled(actual); ok && strings.HasPrefix(path, "@") {
+			return Key(p) + path[1:] // a load of the captured parameter
+		}
 		return Key(actual) + path
 	}
 }
@@ -568,6 +574,9 @@ func keyParts(v ssa.Value) (root, path string) {
 		r, p := keyParts(v.X)
 		return r, p + "[]"
 	case *ssa.UnOp:
+		if p, ok := spilled(v.X); ok {
+			return keyParts(p) // the parameter itself
+		}
 		r, p := keyParts(v.X)
 		return r, p + "@"
 	case *ssa.ChangeType:
@@ -582,6 +591,74 @@ func keyParts(v ssa.Value) (root, path string) {
 		return "g:" + v.RelString(nil), ""
 	}
 	return "v:" + v.Name(), ""
+}
+
+// spilled returns the parameter or free variable that v, a variable
+// the function's closures capture, holds for good: go/ssa gives a
+// captured parameter a heap variable that is stored once at entry, and
+// a load of it is the parameter. Not when anything else stores to it,
+// here or through the closures.
+func spilled(v ssa.Value) (ssa.Value, bool) {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok || !alloc.Heap {
+		return nil, false
+	}
+	var param ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc || param != nil {
+				return nil, false
+			}
+			switch ref.Val.(type) {
+			case *ssa.Parameter, *ssa.FreeVar:
+				param = ref.Val
+			default:
+				return nil, false
+			}
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.MakeClosure:
+			if !readOnlyCapture(ref, alloc) {
+				return nil, false
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return param, param != nil
+}
+
+// readOnlyCapture reports whether the closure mc only loads the
+// variable v that it captures.
+func readOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != v {
+			continue
+		}
+		if i >= len(fn.FreeVars) {
+			return false
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.UnOp:
+				if ref.Op != token.MUL {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isRooted reports whether key names a mutex that a caller can name too.

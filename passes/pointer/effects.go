@@ -26,6 +26,7 @@ type External struct {
 type ExternalLock struct {
 	Locs []Location // where the mutex may be
 	Read bool
+	Once bool   // a sync.Once whose Do callback makes the access (see facts.HeldLock)
 	Name string // how the callee names it, as "c.mu"
 }
 
@@ -102,7 +103,7 @@ func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedEffect,
 			var locks []ExternalLock
 			for _, h := range acc.Locks {
 				if ls, _, ok := a.follow(c, h.Key); ok && len(ls) > 0 {
-					el := ExternalLock{Read: h.Read, Name: a.keyName(c.fn, h.Key)}
+					el := ExternalLock{Read: h.Read, Once: h.Once, Name: a.keyName(c.fn, h.Key)}
 					for _, l := range ls {
 						el.Locs = append(el.Locs, a.location(l))
 					}

@@ -62,12 +62,12 @@ func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
 	return m
 }
 
-// OnceOrdered reports whether event x of trace a runs inside a
-// sync.Once.Do callback and event y of trace b comes after a return of
+// OnceOrdered reports whether an event holding lockset held runs inside
+// a sync.Once.Do callback and event y of trace b comes after a return of
 // Do on the same Once: the callback runs once, and every Do returns
 // after it, wherever the callback's events are (in a loop or not).
-func (r *Result) OnceOrdered(a *Trace, x int32, b *Trace, y int32) bool {
-	for _, e := range r.Locks.sets[a.Events[x].Locks] {
+func (r *Result) OnceOrdered(held LocksetID, b *Trace, y int32) bool {
+	for _, e := range r.Locks.sets[held] {
 		if !e.once {
 			continue
 		}

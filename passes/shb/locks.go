@@ -132,7 +132,14 @@ func (r *Result) WithExternal(id LocksetID, locks []pointer.ExternalLock) Lockse
 			ids = append(ids, r.objs.id(loc))
 		}
 		slices.Sort(ids)
-		elems = append(elems, lockElem{locs: slices.Compact(ids), read: l.Read})
+		ids = slices.Compact(ids)
+		if l.Once {
+			if len(ids) == 1 { // OnceOrdered needs the one Once
+				elems = append(elems, lockElem{locs: ids, once: true})
+			}
+			continue
+		}
+		elems = append(elems, lockElem{locs: ids, read: l.Read})
 		for _, i := range ids {
 			if _, ok := ls.names[i]; !ok {
 				ls.names[i] = l.Name
@@ -179,9 +186,13 @@ func (ls *Locksets) Len(id LocksetID) int { return len(ls.sets[id]) }
 
 // Members returns the locks of lockset id: for each, the numbers of the
 // locations the mutex may be (see Result.Location) and whether it is
-// held for reading only.
+// held for reading only. The Once of a Do callback, which the set holds
+// too, is not a mutex and is left out.
 func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	for _, e := range ls.sets[id] {
+		if e.once {
+			continue
+		}
 		locs = append(locs, e.locs)
 		read = append(read, e.read)
 	}

@@ -500,6 +500,7 @@ func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *point
 var importedKinds = map[facts.SyncKind]Kind{
 	facts.SyncSend: Send, facts.SyncRecv: Recv, facts.SyncClose: Close,
 	facts.SyncAdd: WGAdd, facts.SyncDone: WGDone, facts.SyncWait: WGWait,
+	facts.SyncOnceAfter: OnceAfter,
 }
 
 // keyObject returns the one location that a callee's key (see

@@ -25,6 +25,7 @@ func main() {
 	work()
 	doneFirst()
 	onceInLibrary()
+	onceBypassed()
 }
 
 // The library's method locks: silent.
@@ -181,9 +182,7 @@ func doneFirst() {
 	println(p.Y)
 }
 
-// Both goroutines load through the library's Once: silent. (The write in
-// the Once callback is not part of Load's effect yet, so a read that
-// bypasses Load is not reported either: a known false negative.)
+// Both goroutines load through the library's Once: silent.
 func onceInLibrary() {
 	c := new(xlib.Config)
 	done := make(chan bool)
@@ -192,5 +191,17 @@ func onceInLibrary() {
 		done <- true
 	}()
 	c.Load()
+	<-done
+}
+
+// One goroutine reads the field while the other loads it.
+func onceBypassed() {
+	c := new(xlib.Config)
+	done := make(chan bool)
+	go func() {
+		c.Load() // want `data race on Config.Val: write at xlib.go:\d+ \(in \(\*xlib.Config\).Load, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\); locks held: {} vs {}`
+		done <- true
+	}()
+	println(c.Val)
 	<-done
 }
