@@ -26,6 +26,8 @@ func main() {
 	doneFirst()
 	onceInLibrary()
 	onceBypassed()
+	wgGoLibrary()
+	wgGoEarlyRead()
 }
 
 // The library's method locks: silent.
@@ -204,4 +206,22 @@ func onceBypassed() {
 	}()
 	println(c.Val)
 	<-done
+}
+
+// WaitGroup.Go runs a library write; Wait orders it before the read.
+func wgGoLibrary() {
+	p := new(xlib.Point)
+	var wg sync.WaitGroup
+	wg.Go(func() { xlib.Set(p, 1) })
+	wg.Wait()
+	println(p.X)
+}
+
+// The read comes before Wait.
+func wgGoEarlyRead() {
+	p := new(xlib.Point)
+	var wg sync.WaitGroup
+	wg.Go(func() { xlib.Set(p, 1) }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
+	println(p.X)
+	wg.Wait()
 }
