@@ -5,6 +5,7 @@ package main
 import (
 	"sync"
 
+	"golang.org/x/sync/errgroup"
 	"xlib"
 )
 
@@ -28,6 +29,8 @@ func main() {
 	onceBypassed()
 	wgGoLibrary()
 	wgGoEarlyRead()
+	errgroupLibrary()
+	errgroupEarlyRead()
 }
 
 // The library's method locks: silent.
@@ -224,4 +227,23 @@ func wgGoEarlyRead() {
 	wg.Go(func() { xlib.Set(p, 1) }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 	wg.Wait()
+}
+
+// An errgroup goroutine runs a library write; Wait orders it before the
+// read.
+func errgroupLibrary() {
+	p := new(xlib.Point)
+	var g errgroup.Group
+	g.Go(func() error { xlib.Set(p, 1); return nil })
+	g.Wait()
+	println(p.X)
+}
+
+// The read comes before Wait.
+func errgroupEarlyRead() {
+	p := new(xlib.Point)
+	var g errgroup.Group
+	g.Go(func() error { xlib.Set(p, 1); return nil }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
+	println(p.X)
+	g.Wait()
 }
