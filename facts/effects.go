@@ -55,13 +55,15 @@ type SyncKind uint8
 
 // The synchronization operations of an effect.
 const (
-	SyncSend      SyncKind = iota + 1 // channel send
-	SyncRecv                          // channel receive
-	SyncClose                         // channel close
-	SyncAdd                           // WaitGroup.Add
-	SyncDone                          // WaitGroup.Done
-	SyncWait                          // WaitGroup.Wait
-	SyncOnceAfter                     // the return of Once.Do
+	SyncSend       SyncKind = iota + 1 // channel send
+	SyncRecv                           // channel receive
+	SyncClose                          // channel close
+	SyncAdd                            // WaitGroup.Add
+	SyncDone                           // WaitGroup.Done
+	SyncWait                           // WaitGroup.Wait
+	SyncOnceAfter                      // the return of Once.Do
+	SyncCondWait                       // Cond.Wait
+	SyncCondSignal                     // Cond.Signal or Broadcast
 )
 
 // SyncOp is a synchronization operation on the channel or WaitGroup a

@@ -123,6 +123,9 @@ func (c *checker) condLocks(t *shb.Trace, ev shb.Event) []pointer.Location {
 	if !ok || len(call.Common().Args) == 0 {
 		return nil
 	}
+	if fn := call.Common().StaticCallee(); fn == nil || fn.String() != "(*sync.Cond).Wait" {
+		return nil // a function of another package that waits inside
+	}
 	cond := call.Common().Args[0]
 	if made, ok := newCondArg(cond); ok {
 		return c.ptr.PointsToIn(t.Origin, made)

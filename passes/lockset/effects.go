@@ -239,6 +239,9 @@ func (r *Result) effectsOf(fn *ssa.Function) []effect {
 // waitGroupOps are the methods of sync.WaitGroup that order accesses.
 var waitGroupOps = map[string]facts.SyncKind{"Add": facts.SyncAdd, "Done": facts.SyncDone, "Wait": facts.SyncWait}
 
+// condOps are the methods of sync.Cond that order accesses.
+var condOps = map[string]facts.SyncKind{"Wait": facts.SyncCondWait, "Signal": facts.SyncCondSignal, "Broadcast": facts.SyncCondSignal}
+
 // callEffects adds the effects of a call made holding held: those of a
 // builtin, a sync/atomic function or a WaitGroup method, and those of a
 // callee, renamed.
@@ -273,8 +276,12 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 		}
 		if isSyncPackage(fn) {
 			// The state of a mutex or WaitGroup is synchronization, not data.
-			if recv := fn.Signature.Recv(); recv != nil && isSync("WaitGroup", recv.Type()) && len(c.Args) > 0 {
-				if k, ok := waitGroupOps[fn.Name()]; ok {
+			if recv := fn.Signature.Recv(); recv != nil && len(c.Args) > 0 {
+				ops := waitGroupOps
+				if isSync("Cond", recv.Type()) {
+					ops = condOps
+				}
+				if k, ok := ops[fn.Name()]; ok && (isSync("WaitGroup", recv.Type()) || isSync("Cond", recv.Type())) {
 					sync(k, c.Args[0])
 				}
 			}

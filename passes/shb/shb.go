@@ -500,7 +500,7 @@ func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *point
 var importedKinds = map[facts.SyncKind]Kind{
 	facts.SyncSend: Send, facts.SyncRecv: Recv, facts.SyncClose: Close,
 	facts.SyncAdd: WGAdd, facts.SyncDone: WGDone, facts.SyncWait: WGWait,
-	facts.SyncOnceAfter: OnceAfter,
+	facts.SyncOnceAfter: OnceAfter, facts.SyncCondWait: CondWait, facts.SyncCondSignal: CondSignal,
 }
 
 // keyObject returns the one location that a callee's key (see

@@ -117,3 +117,34 @@ func (c *Config) Load() int {
 	c.once.Do(func() { c.Val = 42 })
 	return c.Val
 }
+
+// Queue hands values from producers to consumers through a Cond.
+type Queue struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	items []int
+}
+
+func NewQueue() *Queue {
+	q := &Queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *Queue) Put(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.cond.Signal()
+	q.mu.Unlock()
+}
+
+func (q *Queue) Get() int {
+	q.mu.Lock()
+	for len(q.items) == 0 {
+		q.cond.Wait()
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	q.mu.Unlock()
+	return v
+}

@@ -31,6 +31,8 @@ func main() {
 	wgGoEarlyRead()
 	errgroupLibrary()
 	errgroupEarlyRead()
+	condInLibrary()
+	condWriteAfterPut()
 }
 
 // The library's method locks: silent.
@@ -246,4 +248,32 @@ func errgroupEarlyRead() {
 	g.Go(func() error { xlib.Set(p, 1); return nil }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 	g.Wait()
+}
+
+// The producer writes p.X before Put; the consumer reads it after Get:
+// the library's Cond orders them.
+func condInLibrary() {
+	q := xlib.NewQueue()
+	p := new(xlib.Point)
+	go func() {
+		p.X = 1
+		q.Put(1)
+	}()
+	q.Get()
+	println(p.X)
+}
+
+// The producer writes p.X after Put.
+func condWriteAfterPut() {
+	q := xlib.NewQueue()
+	p := new(xlib.Point)
+	done := make(chan bool)
+	go func() {
+		q.Put(1)
+		p.X = 2 // want `data race on Point.X`
+		done <- true
+	}()
+	q.Get()
+	println(p.X)
+	<-done
 }
