@@ -52,8 +52,9 @@
 // Functions of other packages count through their effect summaries
 // (see package lockset): a call of an imported function performs, at the
 // call, the accesses it makes to what its arguments and exported
-// variables reach, holding the locks it holds there, and its channel and
-// WaitGroup operations in its order; a goroutine started in an imported
+// variables reach, holding the locks it holds there, and its channel,
+// WaitGroup, Cond and Once operations in its order (a Once callback's
+// accesses hold the Once); a goroutine started in an imported
 // function (go srv.Serve(l)) runs that summary. Such an access is shown
 // as "write at b.go:12 (in b.(*T).Set, called at a.go:30)".
 //

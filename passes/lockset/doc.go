@@ -29,9 +29,12 @@
 // of each exported function and method: the locks it leaves held and may
 // release, the memory it reads and writes that its callers can name (a
 // key rooted at a parameter or a package variable) with the locks held
-// at each access, and its channel sends, receives and closes and
-// WaitGroup Add/Done/Wait, in program order (blocks in reverse
-// postorder, deferred calls at the return). Callees in the package and
+// at each access, and its channel sends, receives and closes,
+// WaitGroup Add/Done/Wait, Cond Wait/Signal/Broadcast and the returns of
+// Once.Do, in program order (blocks in reverse postorder, deferred calls
+// at the return). A Once.Do callback's accesses hold the Once as a lock
+// marked Once. A parameter that closures capture is keyed as the
+// parameter, not as the heap variable go/ssa copies it into. Callees in the package and
 // in direct imports are folded in, so an effect is closed over the
 // package boundary like the pointer summaries. An importer's lockset
 // applies the locks at calls (Held.Path names a mutex reached from the
