@@ -148,6 +148,11 @@ func (c *checker) lateAdds() {
 		if c.hb.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {
 			continue // the goroutine signals the waiter after its Add
 		}
+		if call, ok := add.(ssa.CallInstruction); !ok || call.Common().StaticCallee() == nil || call.Common().StaticCallee().String() != "(*sync.WaitGroup).Add" {
+			// An Add inside a library function (grpc's Serve) is the
+			// library's protocol: its Wait waits for the calls begun.
+			continue
+		}
 		seen[add.Pos()] = true
 		wg := "the WaitGroup"
 		if call, ok := add.(ssa.CallInstruction); ok && len(call.Common().Args) > 0 {

@@ -148,3 +148,13 @@ func (q *Queue) Get() int {
 	q.mu.Unlock()
 	return v
 }
+
+// Server counts the Serve calls in progress; Stop waits for those begun.
+type Server struct{ serving sync.WaitGroup }
+
+func (s *Server) Serve() {
+	s.serving.Add(1)
+	defer s.serving.Done()
+}
+
+func (s *Server) Stop() { s.serving.Wait() }

@@ -33,6 +33,7 @@ func main() {
 	errgroupEarlyRead()
 	condInLibrary()
 	condWriteAfterPut()
+	serveInGoroutine()
 }
 
 // The library's method locks: silent.
@@ -276,4 +277,12 @@ func condWriteAfterPut() {
 	q.Get()
 	println(p.X)
 	<-done
+}
+
+// The Add inside a library's Serve is its protocol, not the caller's
+// mistake: silent.
+func serveInGoroutine() {
+	s := new(xlib.Server)
+	go s.Serve()
+	s.Stop()
 }
