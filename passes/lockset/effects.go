@@ -288,24 +288,7 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 			return
 		}
 	}
-	rename := func(e effect, bind func(string) string) {
-		e.key = bind(e.key)
-		if e.sync == 0 {
-			var locks Set
-			for _, h := range e.locks {
-				h.Key = bind(h.Key)
-				locks = locks.with(h)
-			}
-			for _, h := range held {
-				locks = locks.with(h)
-			}
-			e.locks = locks
-		}
-		if e.at == "" && !e.pos.IsValid() {
-			e.pos = call.Pos()
-		}
-		add(e)
-	}
+	rename := func(e effect, bind func(string) string) { add(renamed(e, bind, held, call)) }
 	if eff, bind, ok := r.importedOf(c); ok {
 		for _, e := range eff.effects() {
 			rename(e, bind)
@@ -328,22 +311,32 @@ func (r *Result) onceEffects(call ssa.CallInstruction, held Set, sync func(facts
 	callee, bind := calleeOf(&ssa.CallCommon{Value: c.Args[1]})
 	if callee != nil && len(callee.Blocks) > 0 {
 		for _, e := range r.effectsOf(callee) {
-			e.key = bind(e.key)
-			if e.sync == 0 {
-				locks := held.with(once)
-				for _, h := range e.locks {
-					h.Key = bind(h.Key)
-					locks = locks.with(h)
-				}
-				e.locks = locks
-			}
-			if e.at == "" && !e.pos.IsValid() {
-				e.pos = call.Pos()
-			}
-			add(e)
+			add(renamed(e, bind, held.with(once), call))
 		}
 	}
 	sync(facts.SyncOnceAfter, c.Args[0])
+}
+
+// renamed returns a callee's effect e at call: its keys in the caller's
+// names (bind), an access holding the caller's locks held too, and the
+// call's position where the callee had none.
+func renamed(e effect, bind func(string) string, held Set, call ssa.CallInstruction) effect {
+	e.key = bind(e.key)
+	if e.sync == 0 {
+		var locks Set
+		for _, h := range e.locks {
+			h.Key = bind(h.Key)
+			locks = locks.with(h)
+		}
+		for _, h := range held {
+			locks = locks.with(h)
+		}
+		e.locks = locks
+	}
+	if e.at == "" && !e.pos.IsValid() {
+		e.pos = call.Pos()
+	}
+	return e
 }
 
 // storePos returns where a store is: the assignment, or the value
