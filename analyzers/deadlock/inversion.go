@@ -3,6 +3,7 @@ package deadlock
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -47,18 +48,15 @@ func (c *checker) inversions(hb *shb.Result) {
 	type found struct{ a, b orderEdge }
 	var reports []found
 	seen := make(map[[2]string]bool)
-	pairs := make([][2]int32, 0, len(byPair))
-	for p := range byPair {
-		if p[0] < p[1] {
-			pairs = append(pairs, p)
-		}
-	}
-	slices.SortFunc(pairs, func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	pairs := slices.SortedFunc(maps.Keys(byPair), func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
 	for _, p := range pairs {
+		if p[0] > p[1] {
+			continue // met from the other side
+		}
 		rev := byPair[[2]int32{p[1], p[0]}]
 		for _, a := range byPair[p] {
 			for _, b := range rev {
-				if !c.deadlocks(hb, a, b, both) {
+				if !c.deadlocks(hb, []orderEdge{a, b}, both) {
 					continue
 				}
 				pa, pb := c.pos(a.t.Events[a.ev].Instr.Pos()), c.pos(b.t.Events[b.ev].Instr.Pos())
@@ -71,7 +69,7 @@ func (c *checker) inversions(hb *shb.Result) {
 			}
 		}
 	}
-	c.cycles3(hb, byPair, both)
+	c.cycles3(hb, pairs, byPair, both)
 	for _, f := range reports {
 		a, b := f.a, f.b
 		ia, ib := a.t.Events[a.ev].Instr, b.t.Events[b.ev].Instr
@@ -97,26 +95,34 @@ func acquired(instr ssa.Instruction) string {
 	return "a mutex"
 }
 
-// deadlocks reports whether the goroutines of a (from→to) and b (to→from)
-// can each block on the lock the other holds.
-func (c *checker) deadlocks(hb *shb.Result, a, b orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
-	if a.t == b.t {
-		return false // one goroutine does one thing at a time
+// deadlocks reports whether the goroutines of a cycle of order edges,
+// each acquiring the mutex that the next one holds, can all block at
+// once. Each edge against the next: two different goroutines; the first
+// does not take the reverse order itself (a goroutine that takes both
+// orders picks one at run time, by comparing the instances' IDs, say);
+// it blocks (not a read lock that the next holds for reading); no common
+// gate lock keeps them apart; happens-before orders neither.
+func (c *checker) deadlocks(hb *shb.Result, ring []orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
+	for i, x := range ring {
+		y := ring[(i+1)%len(ring)]
+		if x.t == y.t {
+			return false // one goroutine does one thing at a time
+		}
+		if both[x.t][[2]int32{x.to, x.from}] {
+			return false
+		}
+		if x.toRead && y.fromRead {
+			return false
+		}
+		ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
+		if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
+			return false
+		}
+		if hb.HappensBefore(x.t, x.ev, y.t, y.ev, false) || hb.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
+			return false
+		}
 	}
-	// Each must block: not both read locks, on either mutex.
-	if a.fromRead && b.toRead || b.fromRead && a.toRead {
-		return false
-	}
-	// A goroutine that takes both orders itself picks one at run time
-	// (by comparing the instances' IDs, say).
-	if both[a.t][[2]int32{a.to, a.from}] || both[b.t][[2]int32{b.to, b.from}] {
-		return false
-	}
-	ea, eb := &a.t.Events[a.ev], &b.t.Events[b.ev]
-	if c.gated(hb, ea.Locks, eb.Locks, a.from, b.from) {
-		return false
-	}
-	return !hb.HappensBefore(a.t, a.ev, b.t, b.ev, false) && !hb.HappensBefore(b.t, b.ev, a.t, a.ev, false)
+	return true
 }
 
 // gated reports whether the two acquisitions also hold a common lock
@@ -150,17 +156,10 @@ func (c *checker) gated(hb *shb.Result, la, lb shb.LocksetID, skipA, skipB int32
 const maxCycleEdges = 8
 
 // cycles3 reports three goroutines that take three mutexes in a cycle:
-// one locks b holding a, one c holding b, one a holding c. Each edge is
-// checked as in a 2-cycle, pairwise: different goroutines, not taking
-// the reverse order themselves, not behind a common gate lock, not
-// ordered by happens-before; and each acquisition blocks on the holder
-// of the next edge (not both read locks).
-func (c *checker) cycles3(hb *shb.Result, byPair map[[2]int32][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) {
-	pairs := make([][2]int32, 0, len(byPair))
-	for p := range byPair {
-		pairs = append(pairs, p)
-	}
-	slices.SortFunc(pairs, func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+// one locks b holding a, one c holding b, one a holding c, checked edge
+// against edge as a 2-cycle is (see deadlocks). pairs are the keys of
+// byPair, sorted.
+func (c *checker) cycles3(hb *shb.Result, pairs [][2]int32, byPair map[[2]int32][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) {
 	for _, ab := range pairs {
 		a, b := ab[0], ab[1]
 		for _, bc := range pairs {
@@ -190,36 +189,13 @@ func (c *checker) cycleOf(hb *shb.Result, steps [3][]orderEdge, both map[*shb.Tr
 		for _, y := range steps[1][:min(len(steps[1]), maxCycleEdges)] {
 			for _, z := range steps[2][:min(len(steps[2]), maxCycleEdges)] {
 				pick = [3]orderEdge{x, y, z}
-				if c.cycleDeadlocks(hb, pick, both) {
+				if c.deadlocks(hb, pick[:], both) {
 					return pick, true
 				}
 			}
 		}
 	}
 	return pick, false
-}
-
-func (c *checker) cycleDeadlocks(hb *shb.Result, e [3]orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
-	for i := range e {
-		x, y := e[i], e[(i+1)%3]
-		if x.t == y.t {
-			return false
-		}
-		if both[x.t][[2]int32{x.to, x.from}] {
-			return false
-		}
-		if x.toRead && y.fromRead {
-			return false // x waits for a read lock that y holds for reading
-		}
-		ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
-		if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
-			return false
-		}
-		if hb.HappensBefore(x.t, x.ev, y.t, y.ev, false) || hb.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
