@@ -102,6 +102,12 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 				continue
 			}
 			s := in[b.Index]
+			// again returns where the mutex k was already unlocked, if
+			// this unlock repeats it; two RUnlocks balance two RLocks.
+			again := func(k string, read bool) (unlocked, bool) {
+				prev, ok := s.find(k)
+				return prev, ok && !(read && prev.read && readLocks[k] > 1)
+			}
 			for _, instr := range b.Instrs {
 				held := c.ls.Before(instr)
 				s = s.without(func(u unlocked) bool { _, ok := held.Find(u.key); return ok })
@@ -119,7 +125,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 							continue
 						}
 						read := op == lockset.RUnlock
-						if prev, ok := s.find(k); ok && !(read && prev.read && readLocks[k] > 1) {
+						if prev, ok := again(k, read); ok {
 							found = append(found, finding{instr.Pos(), "unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
 								[]any{lockName(lockset.Held{Value: mu}), c.pos(instr.Pos()), c.pos(prev.pos)}})
 						}
@@ -136,7 +142,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						op, mu := lockset.OpOf(&d.Call)
 						if op == lockset.Unlock || op == lockset.RUnlock {
 							k := lockset.Key(mu)
-							if prev, ok := s.find(k); ok && !(op == lockset.RUnlock && prev.read && readLocks[k] > 1) {
+							if prev, ok := again(k, op == lockset.RUnlock); ok {
 								found = append(found, finding{prev.pos, "unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
 									[]any{lockName(lockset.Held{Value: mu}), c.pos(prev.pos), c.pos(d.Pos()), fn.Name()}})
 							}
