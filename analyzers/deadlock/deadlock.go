@@ -49,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.ptr = ptr
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
+		c.order = hb.NewOrder()
 		guard.Do(pass, "deadlock", func() {
 			c.inversions(hb)
 			c.blockingOps(hb)
@@ -58,9 +59,10 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass *analysis.Pass
-	ls   *lockset.Result
-	ptr  *pointer.Result
+	order *shb.Order // happens-before queries, memoized for this run
+	pass  *analysis.Pass
+	ls    *lockset.Result
+	ptr   *pointer.Result
 	// funcs are the package's functions; conds maps its Cond fields to
 	// their mutex fields, once asked (see condMutexes).
 	funcs []*ssa.Function

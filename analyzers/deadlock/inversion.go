@@ -118,7 +118,7 @@ func (c *checker) deadlocks(hb *shb.Result, ring []orderEdge, both map[*shb.Trac
 		if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
 			return false
 		}
-		if hb.HappensBefore(x.t, x.ev, y.t, y.ev, false) || hb.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
+		if c.order.HappensBefore(x.t, x.ev, y.t, y.ev, false) || c.order.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
 			return false
 		}
 	}

@@ -145,7 +145,7 @@ func (c *checker) lateAdds() {
 		if seen[add.Pos()] || !c.inPackage(add.Pos()) || c.ignored[c.line(add.Pos())] {
 			continue
 		}
-		if c.hb.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {
+		if c.order.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {
 			continue // the goroutine signals the waiter after its Add
 		}
 		if call, ok := add.(ssa.CallInstruction); !ok || call.Common().StaticCallee() == nil || call.Common().StaticCallee().String() != "(*sync.WaitGroup).Add" {

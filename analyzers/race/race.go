@@ -34,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, ignored: ignoredLines(pass)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass)}
 		c.check()
 	})
 	return nil, nil
@@ -44,6 +44,7 @@ type checker struct {
 	pass    *analysis.Pass
 	ptr     *pointer.Result
 	hb      *shb.Result
+	order   *shb.Order // happens-before queries, memoized for this run
 	ignored map[lineKey]bool
 	reports map[reportKey]*report
 	vars    *declared // loop variables and named results, once asked
@@ -136,20 +137,14 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 	}
 	for _, x := range ea[:min(len(ea), maxEvents)] {
 		for _, y := range eb[:min(len(eb), maxEvents)] {
-			la, lb := ta.Events[x].Locks, tb.Events[y].Locks
-			if a.Ext != nil {
-				la = c.hb.WithExternal(la, a.Ext.Locks)
-			}
-			if b.Ext != nil {
-				lb = c.hb.WithExternal(lb, b.Ext.Locks)
-			}
+			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
 			}
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
 				continue
 			}
-			if c.hb.HappensBefore(ta, x, tb, y, perIter) || c.hb.HappensBefore(tb, y, ta, x, perIter) {
+			if c.order.HappensBefore(ta, x, tb, y, perIter) || c.order.HappensBefore(tb, y, ta, x, perIter) {
 				continue
 			}
 			return la, lb, true

@@ -23,7 +23,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	origoBin = filepath.Join(dir, "origo")
-	build := exec.Command("go", "build", "-o", origoBin, ".")
+	args := []string{"build", "-o", origoBin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		panic("building origo: " + err.Error())
@@ -53,8 +57,8 @@ func runCmd(t *testing.T, cmd *exec.Cmd, dir string) (stdout, stderr string, cod
 	case err != nil:
 		t.Fatalf("%s: %v", cmd, err)
 	}
-	if s := errb.String(); strings.Contains(s, "panic:") || strings.Contains(s, "goroutine 1 [") {
-		t.Errorf("%s crashed:\n%s", cmd, s)
+	if s := errb.String(); strings.Contains(s, "panic:") || strings.Contains(s, "goroutine 1 [") || strings.Contains(s, "WARNING: DATA RACE") {
+		t.Errorf("%s crashed or raced:\n%s", cmd, s)
 	}
 	return out.String(), errb.String(), code
 }

@@ -35,9 +35,9 @@ type importedEffects struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{
-		funcs:          make(map[*ssa.Function]*funcInfo),
-		imported:       make(map[string]importedEffects),
-		importedByFunc: make(map[*ssa.Function][]ImportedEffect),
+		funcs:    make(map[*ssa.Function]*funcInfo),
+		imported: make(map[string]importedEffects),
+		byName:   make(map[string][]ImportedEffect),
 	}
 	for _, imp := range pass.Pkg.Imports() {
 		set := new(facts.Effects)
@@ -45,18 +45,30 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for i := range set.Funcs {
-			r.imported[set.Str(set.Funcs[i].Name)] = importedEffects{set, &set.Funcs[i]}
+			name := set.Str(set.Funcs[i].Name)
+			eff := importedEffects{set, &set.Funcs[i]}
+			r.imported[name] = eff
+			r.byName[name] = eff.list()
 		}
 	}
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
-	if ir.Pkg == nil || noEffects[pass.Pkg.Path()] {
+	if ir.Pkg == nil {
 		return r, nil
 	}
-	guard.Do(pass, "lockset", func() {
+	failed := guard.Do(pass, "lockset", func() {
+		r.solveAll(ir.Pkg, ir.SrcFuncs)
+		if noEffects[pass.Pkg.Path()] {
+			return
+		}
 		if set := r.export(pass.Fset, ir); set != nil {
 			pass.ExportPackageFact(set)
 		}
 	})
+	if failed != "" {
+		// What was half solved must not be read: consumers solve what
+		// they ask for in scratch tables of their own.
+		r.funcs = make(map[*ssa.Function]*funcInfo)
+	}
 	return r, nil
 }
 
@@ -74,8 +86,7 @@ func isSyncPackage(fn *ssa.Function) bool {
 // export returns the effects of the functions that importers can call,
 // or nil when none has any.
 func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	sv := &solver{r: r, funcs: r.funcs}
 	var in facts.Interner
 	lock := func(s Set) []facts.HeldLock {
 		var out []facts.HeldLock
@@ -89,8 +100,8 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 		if !importable(fn) {
 			continue
 		}
-		fi := r.info(fn)
-		effs := r.effectsOf(fn)
+		fi := sv.info(fn)
+		effs := sv.effectsOf(fn)
 		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 && len(effs) == 0 {
 			continue
 		}
@@ -159,9 +170,10 @@ func importable(fn *ssa.Function) bool {
 // effectsOf returns the rooted accesses and synchronization operations
 // of fn and its callees in program order, with the locks held at each
 // access; at most facts.MaxAccesses accesses and facts.MaxSyncs
-// operations. r.mu must be held.
-func (r *Result) effectsOf(fn *ssa.Function) []effect {
-	fi := r.info(fn)
+// operations. It runs during the pass's Run only: it keeps its answer
+// in the funcInfo.
+func (sv *solver) effectsOf(fn *ssa.Function) []effect {
+	fi := sv.info(fn)
 	if fi.effDone {
 		return fi.effects // done, or in progress: a recursive call adds nothing
 	}
@@ -222,12 +234,12 @@ func (r *Result) effectsOf(fn *ssa.Function) []effect {
 					own(instr.X, false, true, false)
 				}
 			case *ssa.Call:
-				r.callEffects(instr, held, own, sync, add)
+				sv.callEffects(instr, held, own, sync, add)
 			case *ssa.Defer:
 				defers = append(defers, instr)
 			case *ssa.RunDefers:
 				for i := len(defers) - 1; i >= 0; i-- {
-					r.callEffects(defers[i], held, own, sync, add)
+					sv.callEffects(defers[i], held, own, sync, add)
 				}
 			}
 		}
@@ -245,7 +257,7 @@ var condOps = map[string]facts.SyncKind{"Wait": facts.SyncCondWait, "Signal": fa
 // callEffects adds the effects of a call made holding held: those of a
 // builtin, a sync/atomic function or a WaitGroup method, and those of a
 // callee, renamed.
-func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.Value, write, whole, atomic bool), sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.Value, write, whole, atomic bool), sync func(facts.SyncKind, ssa.Value), add func(effect)) {
 	c := call.Common()
 	switch fn := c.Value.(type) {
 	case *ssa.Builtin:
@@ -271,7 +283,7 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 			return
 		}
 		if fn.String() == "(*sync.Once).Do" && len(c.Args) == 2 {
-			r.onceEffects(call, held, sync, add)
+			sv.onceEffects(call, held, sync, add)
 			return
 		}
 		if isSyncPackage(fn) {
@@ -289,14 +301,14 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 		}
 	}
 	rename := func(e effect, bind func(string) string) { add(renamed(e, bind, held, call)) }
-	if eff, bind, ok := r.importedOf(c); ok {
+	if eff, bind, ok := sv.r.importedOf(c); ok {
 		for _, e := range eff.effects() {
 			rename(e, bind)
 		}
 		return
 	}
 	if callee, bind := calleeOf(c); callee != nil && len(callee.Blocks) > 0 {
-		for _, e := range r.effectsOf(callee) {
+		for _, e := range sv.effectsOf(callee) {
 			rename(e, bind)
 		}
 	}
@@ -305,12 +317,12 @@ func (r *Result) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.
 // onceEffects adds the effects of once.Do(f): f's accesses, holding the
 // Once as a lock (f runs once), then the return of Do, which every call
 // reaches after f's end.
-func (r *Result) onceEffects(call ssa.CallInstruction, held Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+func (sv *solver) onceEffects(call ssa.CallInstruction, held Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
 	c := call.Common()
 	once := Held{Key: Key(c.Args[0]), Once: true}
 	callee, bind := calleeOf(&ssa.CallCommon{Value: c.Args[1]})
 	if callee != nil && len(callee.Blocks) > 0 {
-		for _, e := range r.effectsOf(callee) {
+		for _, e := range sv.effectsOf(callee) {
 			add(renamed(e, bind, held.with(once), call))
 		}
 	}
@@ -392,27 +404,21 @@ func (r *Result) Imported(fn *ssa.Function) []ImportedEffect {
 	if len(fn.Blocks) > 0 || fn.Origin() != nil {
 		return nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if out, ok := r.importedByFunc[fn]; ok {
-		return out
-	}
-	eff, ok := r.imported[fn.String()]
-	if !ok {
-		r.importedByFunc[fn] = nil
-		return nil
-	}
+	return r.byName[fn.String()]
+}
+
+// list returns what Imported gives for e's function.
+func (e importedEffects) list() []ImportedEffect {
 	var out []ImportedEffect
 	n := 0
-	for _, e := range eff.effects() {
-		ie := ImportedEffect{Sync: e.sync, Key: e.key, At: e.at, Write: e.write, Whole: e.whole, Atomic: e.atomic, Locks: e.locks}
-		if e.sync == 0 {
+	for _, eff := range e.effects() {
+		ie := ImportedEffect{Sync: eff.sync, Key: eff.key, At: eff.at, Write: eff.write, Whole: eff.whole, Atomic: eff.atomic, Locks: eff.locks}
+		if eff.sync == 0 {
 			ie.Index = n
 			n++
 		}
 		out = append(out, ie)
 	}
-	r.importedByFunc[fn] = out
 	return out
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -64,14 +63,58 @@ type Held struct {
 // between instructions: never modify one.
 type Set []Held
 
-// Result gives the locksets of the package's functions, computed on
-// demand; it is safe for concurrent use.
+// Result gives the locksets of the package's functions. Every function
+// of the package is solved in Run, and the Result is read-only after:
+// it is safe for concurrent use. A function that go/ssa makes later (a
+// wrapper the pointer analysis asks for) is solved when asked, in a
+// scratch table of the asker's that is not kept.
 type Result struct {
-	mu       sync.Mutex
 	funcs    map[*ssa.Function]*funcInfo
-	imported map[string]importedEffects // the effects of the direct imports' functions, by SSA name
+	imported map[string]importedEffects  // the effects of the direct imports' functions, by SSA name
+	byName   map[string][]ImportedEffect // the same, as Imported gives them
+}
 
-	importedByFunc map[*ssa.Function][]ImportedEffect // Imported's answers
+// solver computes the locksets of functions, into its table: the
+// Result's during Run, a scratch one after (see Result.scratch).
+type solver struct {
+	r     *Result
+	funcs map[*ssa.Function]*funcInfo
+}
+
+// scratch returns a solver that reads r's solutions and keeps what it
+// solves to itself.
+func (r *Result) scratch() *solver {
+	return &solver{r: r, funcs: make(map[*ssa.Function]*funcInfo)}
+}
+
+// solveAll solves the functions of the package: those in its source,
+// its initializer, and the instantiations and wrappers they refer to.
+func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
+	sv := &solver{r: r, funcs: r.funcs}
+	work := slices.Clone(srcFuncs)
+	if init := pkg.Func("init"); init != nil {
+		work = append(work, init)
+	}
+	seen := make(map[*ssa.Function]bool)
+	for len(work) > 0 {
+		fn := work[0]
+		work = work[1:]
+		if seen[fn] {
+			continue
+		}
+		seen[fn] = true
+		sv.info(fn)
+		var ops []*ssa.Value
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok && len(f.Blocks) > 0 && !seen[f] {
+						work = append(work, f)
+					}
+				}
+			}
+		}
+	}
 }
 
 type funcInfo struct {
@@ -89,19 +132,24 @@ type funcInfo struct {
 // Before returns the locks that must be held, relative to the entry of
 // its function, just before instr executes.
 func (r *Result) Before(instr ssa.Instruction) Set {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.info(instr.Parent()).before[instr]
+	fi, ok := r.funcs[instr.Parent()]
+	if !ok {
+		fi = r.scratch().info(instr.Parent())
+	}
+	return fi.before[instr]
 }
 
-func (r *Result) info(fn *ssa.Function) *funcInfo {
-	if fi, ok := r.funcs[fn]; ok {
+func (sv *solver) info(fn *ssa.Function) *funcInfo {
+	if fi, ok := sv.r.funcs[fn]; ok {
+		return fi
+	}
+	if fi, ok := sv.funcs[fn]; ok {
 		return fi
 	}
 	fi := &funcInfo{before: make(map[ssa.Instruction]Set), busy: true}
-	r.funcs[fn] = fi
+	sv.funcs[fn] = fi
 	if len(fn.Blocks) > 0 {
-		r.solve(fn, fi)
+		sv.solve(fn, fi)
 	}
 	fi.busy = false
 	return fi
@@ -109,8 +157,8 @@ func (r *Result) info(fn *ssa.Function) *funcInfo {
 
 // solve runs the must-held dataflow over fn's blocks to a fixed point:
 // locksets only shrink at merges, so it terminates.
-func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
-	deferred := r.deferredReleases(fn)
+func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
+	deferred := sv.deferredReleases(fn)
 	in := make([]Set, len(fn.Blocks))
 	seen := make([]bool, len(fn.Blocks))
 	seen[0] = true
@@ -132,7 +180,7 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 				case *ssa.Return:
 					returns = append(returns, s)
 				case *ssa.Call:
-					s = r.afterCall(instr.Common(), s)
+					s = sv.afterCall(instr.Common(), s)
 				}
 			}
 			for i, succ := range b.Succs {
@@ -160,8 +208,8 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 			fi.acquires = meet(fi.acquires, s)
 		}
 	}
-	fi.releases = r.mayRelease(fn)
-	fi.takes = r.mayTake(fn, fi)
+	fi.releases = sv.mayRelease(fn)
+	fi.takes = sv.mayTake(fn, fi)
 }
 
 // mayTake returns the locks, named from fn's parameters and variables,
@@ -169,7 +217,7 @@ func (r *Result) solve(fn *ssa.Function, fi *funcInfo) {
 // caller held: an acquisition after fn released the mutex on every path
 // (a ...AndUnlock function that locks it again later) does not count.
 // It also sets fi.unlocks, the locks fn releases on every path.
-func (r *Result) mayTake(fn *ssa.Function, fi *funcInfo) Set {
+func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 	// released[b]: the keys unlocked on every path from the entry to b.
 	released := make([][]string, len(fn.Blocks))
 	seen := make([]bool, len(fn.Blocks))
@@ -198,13 +246,13 @@ func (r *Result) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 				if _, isGo := c.(*ssa.Go); isGo {
 					continue
 				}
-				for _, h := range r.takenBy(c.Common()) {
+				for _, h := range sv.takenBy(c.Common()) {
 					if isRooted(h.Key) && !slices.Contains(rel, h.Key) {
 						takes = takes.with(h)
 					}
 				}
 				if _, isDefer := c.(*ssa.Defer); !isDefer {
-					rel = union(rel, r.unlockedBy(c.Common()))
+					rel = union(rel, sv.unlockedBy(c.Common()))
 				}
 			}
 			for _, succ := range b.Succs {
@@ -233,11 +281,11 @@ func (r *Result) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 
 // unlockedBy returns the keys of the locks that a call releases on every
 // path, in the caller's names.
-func (r *Result) unlockedBy(call *ssa.CallCommon) []string {
+func (sv *solver) unlockedBy(call *ssa.CallCommon) []string {
 	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
 		return []string{Key(mu)}
 	}
-	fi, bind := r.calleeInfo(call)
+	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
 		return nil
 	}
@@ -271,12 +319,10 @@ func intersect(a, b []string) []string {
 // Takes returns the locks that call may block to acquire, in the
 // caller's names, with where each is taken.
 func (r *Result) Takes(call *ssa.CallCommon) Set {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.takenBy(call)
+	return r.scratch().takenBy(call)
 }
 
-func (r *Result) takenBy(call *ssa.CallCommon) Set {
+func (sv *solver) takenBy(call *ssa.CallCommon) Set {
 	switch op, mu := OpOf(call); op {
 	case Lock, RLock:
 		return Set{{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()}}
@@ -284,10 +330,10 @@ func (r *Result) takenBy(call *ssa.CallCommon) Set {
 	default:
 		return nil
 	}
-	if eff, bind, ok := r.importedOf(call); ok {
+	if eff, bind, ok := sv.r.importedOf(call); ok {
 		return eff.takes(bind)
 	}
-	fi, bind := r.calleeInfo(call)
+	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
 		return nil
 	}
@@ -300,7 +346,7 @@ func (r *Result) takenBy(call *ssa.CallCommon) Set {
 }
 
 // afterCall applies a call's effect on the held locks s.
-func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
+func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	op, mu := OpOf(call)
 	switch op {
 	case Lock, RLock:
@@ -313,14 +359,14 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 	if _, builtin := call.Value.(*ssa.Builtin); !builtin && call.StaticCallee() == nil {
 		s = s.unsure()
 	}
-	if eff, bind, ok := r.importedOf(call); ok {
+	if eff, bind, ok := sv.r.importedOf(call); ok {
 		s = s.Without(eff.releases(bind))
 		for _, h := range eff.acquiresAt(call) {
 			s = s.with(h)
 		}
 		return s
 	}
-	fi, bind := r.calleeInfo(call)
+	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
 		return s
 	}
@@ -334,12 +380,12 @@ func (r *Result) afterCall(call *ssa.CallCommon, s Set) Set {
 
 // deferredReleases returns the keys that fn's deferred calls may
 // unlock when it returns.
-func (r *Result) deferredReleases(fn *ssa.Function) []string {
+func (sv *solver) deferredReleases(fn *ssa.Function) []string {
 	var keys []string
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if d, ok := instr.(*ssa.Defer); ok {
-				keys = append(keys, r.releasedBy(&d.Call)...)
+				keys = append(keys, sv.releasedBy(&d.Call)...)
 			}
 		}
 	}
@@ -348,13 +394,13 @@ func (r *Result) deferredReleases(fn *ssa.Function) []string {
 
 // mayRelease returns the keys, named from fn's parameters and
 // variables, of the locks that fn or its callees may unlock.
-func (r *Result) mayRelease(fn *ssa.Function) []string {
+func (sv *solver) mayRelease(fn *ssa.Function) []string {
 	var keys []string
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if c, ok := instr.(ssa.CallInstruction); ok {
 				if _, isGo := c.(*ssa.Go); !isGo {
-					for _, k := range r.releasedBy(c.Common()) {
+					for _, k := range sv.releasedBy(c.Common()) {
 						if isRooted(k) && !slices.Contains(keys, k) {
 							keys = append(keys, k)
 						}
@@ -370,21 +416,19 @@ func (r *Result) mayRelease(fn *ssa.Function) []string {
 // Releases returns the keys of the locks a call may unlock, in the
 // caller's names.
 func (r *Result) Releases(call *ssa.CallCommon) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.releasedBy(call)
+	return r.scratch().releasedBy(call)
 }
 
 // releasedBy returns the keys of the locks a call may unlock, in the
 // caller's names.
-func (r *Result) releasedBy(call *ssa.CallCommon) []string {
+func (sv *solver) releasedBy(call *ssa.CallCommon) []string {
 	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
 		return []string{Key(mu)}
 	}
-	if eff, bind, ok := r.importedOf(call); ok {
+	if eff, bind, ok := sv.r.importedOf(call); ok {
 		return eff.releases(bind)
 	}
-	fi, bind := r.calleeInfo(call)
+	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
 		return nil
 	}
@@ -394,12 +438,12 @@ func (r *Result) releasedBy(call *ssa.CallCommon) []string {
 // calleeInfo returns the effect of the function a call statically calls,
 // with the renaming of its keys into the caller's; nil when the callee
 // is unknown, has no body here, or is being analyzed (recursion).
-func (r *Result) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(string) string) {
+func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(string) string) {
 	callee, bind := calleeOf(call)
 	if callee == nil || len(callee.Blocks) == 0 {
 		return nil, nil
 	}
-	if fi := r.info(callee); !fi.busy {
+	if fi := sv.info(callee); !fi.busy {
 		return fi, bind
 	}
 	return nil, nil

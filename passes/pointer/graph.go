@@ -200,7 +200,9 @@ func (a *state) within(loc nodeID, off int) (nodeID, bool) {
 	}
 	n := loc + nodeID(off)
 	if off < 0 || n >= obj.start+nodeID(obj.layout.size()) {
-		a.stats.OutOfBounds++
+		if !a.frozen {
+			a.stats.OutOfBounds++
+		}
 		return 0, false
 	}
 	return n, true
@@ -241,7 +243,9 @@ func (a *state) fits(n nodeID, i int) bool {
 	if int(n) < len(a.nodes) && n+nodeID(i) < a.nodes[n].end {
 		return true
 	}
-	a.stats.Clamped++
+	if !a.frozen {
+		a.stats.Clamped++
+	}
 	return false
 }
 

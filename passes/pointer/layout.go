@@ -25,8 +25,12 @@ type leaf struct {
 
 func (l *layout) size() int { return len(l.leaves) }
 
-// layouts caches layouts by type.
-type layouts struct{ m typeutil.Map }
+// layouts caches layouts by type. Once frozen (the analysis is done and
+// its Result is shared) it computes what it lacks without keeping it.
+type layouts struct {
+	m      typeutil.Map
+	frozen bool
+}
 
 func (ls *layouts) of(t types.Type) *layout {
 	if l, ok := ls.m.At(t).(*layout); ok {
@@ -34,7 +38,9 @@ func (ls *layouts) of(t types.Type) *layout {
 	}
 	l := new(layout)
 	ls.flatten(l, t, "", 0)
-	ls.m.Set(t, l)
+	if !ls.frozen {
+		ls.m.Set(t, l)
+	}
 	return l
 }
 

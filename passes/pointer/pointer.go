@@ -157,6 +157,7 @@ type state struct {
 	summaryCtx      *Context                        // the context of the summarized functions
 	statics         map[*Object]bool                // objects the package's variables hold (see reachableFromGlobals)
 	pkgPath         string                          // the package being summarized
+	frozen          bool                            // analysis done: queries write nothing (no Stats)
 }
 
 func newState(prog *ssa.Program, opts Options) *state {
@@ -208,6 +209,9 @@ func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts
 	res.Stats = a.stats
 	res.ContextInsensitive = opts.ContextInsensitive
 	res.accesses = a.collectAccesses()
+	// The Result is read-only from here: the passes that query it run
+	// concurrently under go vet.
+	a.frozen, a.layouts.frozen = true, true
 }
 
 // addRoots starts the root origins. Roots that run one after the other

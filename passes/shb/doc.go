@@ -37,4 +37,11 @@
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.
+//
+// The Result is complete when Run returns and never written after:
+// every lockset an access holds, its callee's locks included, is
+// interned by then (Result.AccessLocks). Reachability along the edges is
+// answered by an Order, whose memo belongs to the analyzer that made it
+// (Result.NewOrder), since go vet runs the analyzers of a package
+// concurrently.
 package shb

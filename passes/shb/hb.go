@@ -2,9 +2,24 @@ package shb
 
 import "slices"
 
+// Order answers happens-before queries on a graph. The walk behind a
+// query is memoized, per Order: the memo is the asker's, so Order is not
+// safe for concurrent use, and each analyzer makes its own with
+// Result.NewOrder. The Result itself is never written after its Run,
+// since go vet runs the analyzers of one package concurrently.
+type Order struct {
+	r       *Result
+	reaches map[reachKey]map[*Trace]int32
+}
+
 type reachKey struct {
 	t     *Trace
 	first int // index in t.Out of the first edge that fires
+}
+
+// NewOrder returns an Order for queries on r.
+func (r *Result) NewOrder() *Order {
+	return &Order{r: r, reaches: make(map[reachKey]map[*Trace]int32)}
 }
 
 // HappensBefore reports whether event e1 of trace a happens before
@@ -12,19 +27,19 @@ type reachKey struct {
 // says the events access a location made anew in each iteration of
 // the loops around e1, so that the next iteration of e1 does not touch
 // it again after an edge leaves the loop.
-func (r *Result) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
+func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
 	ev := &a.Events[e1]
 	last := ev.ID
 	if ev.Loop >= 0 && !perIteration {
 		last = a.Loops[ev.Loop].End
 	}
-	at, ok := r.reach(a, last)[b]
+	at, ok := o.reach(a, last)[b]
 	return ok && at <= e2
 }
 
 // reach returns, for each trace, the first ID of its events that the
 // events of t up to last happen before.
-func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
+func (o *Order) reach(t *Trace, last int32) map[*Trace]int32 {
 	first, _ := slices.BinarySearchFunc(t.Out, last, func(e Edge, id int32) int {
 		if e.Before <= id {
 			return -1
@@ -32,7 +47,7 @@ func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
 		return 1
 	})
 	k := reachKey{t, first}
-	if m, ok := r.reaches[k]; ok {
+	if m, ok := o.reaches[k]; ok {
 		return m
 	}
 	m := make(map[*Trace]int32)
@@ -58,7 +73,7 @@ func (r *Result) reach(t *Trace, last int32) map[*Trace]int32 {
 			work = append(work, item{e.To, next})
 		}
 	}
-	r.reaches[k] = m
+	o.reaches[k] = m
 	return m
 }
 

@@ -1,15 +1,14 @@
 package shb
 
 import (
-	"go/types"
-
 	"fmt"
-	"golang.org/x/tools/go/ssa"
+	"go/types"
 	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
+	"golang.org/x/tools/go/ssa"
 )
 
 // LocksetID names a canonical lockset (SWORD): few distinct lock
@@ -25,22 +24,22 @@ type lockElem struct {
 	once bool // the Once of a Do callback (see walker.onceDo)
 }
 
-// Locksets interns locksets.
+// Locksets interns locksets. It is filled while the pass builds the
+// graph and read-only after: every lockset an event or an access holds
+// is interned by then (see Result.AccessLocks).
 type Locksets struct {
-	sets      [][]lockElem
-	index     map[string]LocksetID
-	unions    map[[2]LocksetID]LocksetID
-	exclusive map[[2]LocksetID]bool
-	names     map[int32]string // lock location → how the code names it
+	sets   [][]lockElem
+	index  map[string]LocksetID
+	unions map[[2]LocksetID]LocksetID
+	names  map[int32]string // lock location → how the code names it
 }
 
 func newLocksets() *Locksets {
 	return &Locksets{
-		sets:      [][]lockElem{nil},
-		index:     map[string]LocksetID{"": 0},
-		unions:    make(map[[2]LocksetID]LocksetID),
-		exclusive: make(map[[2]LocksetID]bool),
-		names:     make(map[int32]string),
+		sets:   [][]lockElem{nil},
+		index:  map[string]LocksetID{"": 0},
+		unions: make(map[[2]LocksetID]LocksetID),
+		names:  make(map[int32]string),
 	}
 }
 
@@ -118,12 +117,9 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 	return ls.intern(elems)
 }
 
-// WithExternal returns lockset id with the locks that a function of
-// another package holds (see pointer.External) added.
-func (r *Result) WithExternal(id LocksetID, locks []pointer.ExternalLock) LocksetID {
-	if len(locks) == 0 {
-		return id
-	}
+// externalSet interns the locks that a function of another package
+// holds at one of its accesses (see pointer.External).
+func (r *Result) externalSet(locks []pointer.ExternalLock) LocksetID {
 	ls := r.Locks
 	var elems []lockElem
 	for _, l := range locks {
@@ -146,7 +142,53 @@ func (r *Result) WithExternal(id LocksetID, locks []pointer.ExternalLock) Lockse
 			}
 		}
 	}
-	return ls.union(id, ls.intern(elems))
+	return ls.intern(elems)
+}
+
+// externalKey is an event of an access made by a function of another
+// package.
+type externalKey struct {
+	ext *pointer.External
+	t   *Trace
+	ev  int32
+}
+
+// internExternal adds, for every event of an access that a function of
+// another package makes, the lockset of the event with the locks that
+// function holds there, so that AccessLocks only reads.
+func (r *Result) internExternal(ptr *pointer.Result) {
+	sets := make(map[*pointer.External]LocksetID)
+	for _, acc := range ptr.Accesses() {
+		if acc.Ext == nil || len(acc.Ext.Locks) == 0 {
+			continue
+		}
+		t := r.byOrig[acc.Origin]
+		if t == nil {
+			continue
+		}
+		set, ok := sets[acc.Ext]
+		if !ok {
+			set = r.externalSet(acc.Ext.Locks)
+			sets[acc.Ext] = set
+		}
+		for _, id := range t.at[acc.Instr] {
+			if int(t.Events[id].Ext) == acc.Ext.Index+1 {
+				r.external[externalKey{acc.Ext, t, id}] = r.Locks.union(t.Events[id].Locks, set)
+			}
+		}
+	}
+}
+
+// AccessLocks returns the lockset held at event ev of trace t, an event
+// of access acc: the event's, and for an access that a function of
+// another package makes, with the locks that function holds there.
+func (r *Result) AccessLocks(t *Trace, ev int32, acc pointer.Access) LocksetID {
+	if acc.Ext != nil {
+		if id, ok := r.external[externalKey{acc.Ext, t, ev}]; ok {
+			return id
+		}
+	}
+	return t.Events[ev].Locks
 }
 
 // Exclusive reports whether two events holding locksets a and b cannot
@@ -156,20 +198,14 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	if a == 0 || b == 0 {
 		return false
 	}
-	k := [2]LocksetID{min(a, b), max(a, b)}
-	if ex, ok := ls.exclusive[k]; ok {
-		return ex
-	}
-	ex := false
 	for _, x := range ls.sets[a] {
 		for _, y := range ls.sets[b] {
 			if (!x.read || !y.read) && overlaps(x.locs, y.locs) {
-				ex = true
+				return true
 			}
 		}
 	}
-	ls.exclusive[k] = ex
-	return ex
+	return false
 }
 
 func overlaps(a, b []int32) bool {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -116,7 +117,9 @@ type Edge struct {
 // Kinds names the kinds of events, for debugging output.
 var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal"}
 
-// Result is the static happens-before graph of a package.
+// Result is the static happens-before graph of a package. It is
+// read-only once the pass's Run returns, and safe for concurrent use;
+// happens-before queries go through an Order of the asker's.
 type Result struct {
 	Traces []*Trace // in the order of the pointer analysis's origins
 	Locks  *Locksets
@@ -126,7 +129,7 @@ type Result struct {
 	// events before the Wait's return.
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
-	reaches  map[reachKey]map[*Trace]int32
+	external map[externalKey]LocksetID // see AccessLocks
 	objs     *objects
 }
 
@@ -165,16 +168,20 @@ func run(pass *analysis.Pass) (any, error) {
 // newResult returns a graph without traces.
 func newResult(ptr *pointer.Result) *Result {
 	return &Result{
-		Locks:   newLocksets(),
-		byOrig:  make(map[*pointer.Origin]*Trace),
-		reaches: make(map[reachKey]map[*Trace]int32),
-		objs:    newObjects(ptr),
+		Locks:    newLocksets(),
+		byOrig:   make(map[*pointer.Origin]*Trace),
+		external: make(map[externalKey]LocksetID),
+		objs:     newObjects(ptr),
 	}
 }
 
 // InLoop reports whether block b lies on a cycle of its function.
 func (r *Result) InLoop(b *ssa.BasicBlock) bool {
-	return r.objs.components(b.Parent())[b.Index] >= 0
+	comp, ok := r.objs.comps[b.Parent()]
+	if !ok {
+		comp = loops.Components(b.Parent()) // not walked: not kept, r is read-only
+	}
+	return comp[b.Index] >= 0
 }
 
 func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
@@ -216,6 +223,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
 	}
+	res.internExternal(ptr)
 	res.link(objs)
 }
 
