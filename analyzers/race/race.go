@@ -68,9 +68,9 @@ type reportKey struct {
 	siteA, siteB token.Pos
 }
 
-// maxPairs bounds the pairs checked on one location: a location touched
+// maxPairsPerLocation bounds the pairs checked on one location: a location touched
 // everywhere (a logger, a global config) must not make the check square.
-const maxPairs = 10_000
+const maxPairsPerLocation = 10_000
 
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
@@ -82,7 +82,7 @@ func (c *checker) check() {
 				if a.Origin == b.Origin || !a.Write && !b.Write || a.Atomic && b.Atomic {
 					continue
 				}
-				if pairs++; pairs > maxPairs {
+				if pairs++; pairs > maxPairsPerLocation {
 					break
 				}
 				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
@@ -119,9 +119,9 @@ func (c *checker) check() {
 	c.lateAdds()
 }
 
-// maxEvents bounds the places of one access compared: an access in a
+// maxEventsPerAccess bounds the places of one access compared: an access in a
 // helper inlined at many calls.
-const maxEvents = 16
+const maxEventsPerAccess = 16
 
 // racy reports whether some execution of a in its goroutine and of b in
 // its goroutine are not ordered by happens-before and hold no common
@@ -135,8 +135,8 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, false // not on a path the trace followed
 	}
-	for _, x := range ea[:min(len(ea), maxEvents)] {
-		for _, y := range eb[:min(len(eb), maxEvents)] {
+	for _, x := range ea[:min(len(ea), maxEventsPerAccess)] {
+		for _, y := range eb[:min(len(eb), maxEventsPerAccess)] {
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue

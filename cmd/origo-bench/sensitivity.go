@@ -35,13 +35,14 @@ func benchSensitivity(args []string) error {
 	fmt.Printf("%d packages (%d with errors left out)\n\n", len(roots), len(pkgs)-len(roots))
 	fmt.Printf("%-22s %10s %10s %10s %12s %10s\n", "variant", "origins", "functions", "objects", "shared locs", "time")
 	for _, variant := range []struct {
-		name string
-		opts pointer.Options
+		name, contextInsensitive string
 	}{
-		{"origin-sensitive", pointer.Options{}},
-		{"context-insensitive", pointer.Options{ContextInsensitive: true}},
+		{"origin-sensitive", "false"},
+		{"context-insensitive", "true"},
 	} {
-		pointer.DefaultOptions = variant.opts
+		if err := pointer.Analyzer.Flags.Set("contextinsensitive", variant.contextInsensitive); err != nil {
+			return err
+		}
 		start := time.Now()
 		graph, err := checker.Analyze([]*analysis.Analyzer{pointer.Analyzer}, roots, nil)
 		if err != nil {
@@ -60,6 +61,5 @@ func benchSensitivity(args []string) error {
 		}
 		fmt.Printf("%-22s %10d %10d %10d %12d %10s\n", variant.name, origins, functions, objects, shared, time.Since(start).Round(time.Millisecond))
 	}
-	pointer.DefaultOptions = pointer.Options{}
-	return nil
+	return pointer.Analyzer.Flags.Set("contextinsensitive", "false")
 }

@@ -146,7 +146,7 @@ func (a *state) isFresh(v ssa.Value) bool {
 // ancestor's origin.
 func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
 	limit := a.opts.MaxOrigins
-	if limit == 0 {
+	if limit <= 0 {
 		limit = maxOrigins
 	}
 	if len(a.nodes) > originBudget || len(a.origins) >= limit {

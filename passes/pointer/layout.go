@@ -44,16 +44,16 @@ func (ls *layouts) of(t types.Type) *layout {
 	return l
 }
 
-// maxDepth bounds the nesting of struct and array types that are
+// maxLayoutDepth bounds the nesting of struct and array types that are
 // flattened; deeper parts are one opaque leaf.
-const maxDepth = 8
+const maxLayoutDepth = 8
 
 func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 	top := depth == 0
 	before := len(l.leaves)
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
-		if depth > maxDepth {
+		if depth > maxLayoutDepth {
 			break
 		}
 		for i := range u.NumFields() {
@@ -64,7 +64,7 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 			ls.flatten(l, f.Type(), path+"."+f.Name(), depth+1)
 		}
 	case *types.Array:
-		if depth > maxDepth {
+		if depth > maxLayoutDepth {
 			break
 		}
 		ls.flatten(l, u.Elem(), path+"[*]", depth+1)
@@ -76,7 +76,7 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 			ls.flatten(l, u.At(i).Type(), fmt.Sprintf("%s#%d", path, i), depth+1)
 		}
 	}
-	// A leaf type, or one deeper than maxDepth, is one leaf; so is an
+	// A leaf type, or one deeper than maxLayoutDepth, is one leaf; so is an
 	// empty struct or tuple, at any depth, so that the size of a type is
 	// the same alone and inside another (a struct{} channel element in a
 	// select's tuple must take the node its load fills).
@@ -103,7 +103,7 @@ func mayPoint(t types.Type) bool {
 	case *types.Basic:
 		return u.Kind() == types.UnsafePointer
 	case *types.Struct, *types.Array, *types.Tuple:
-		return true // an opaque leaf beyond maxDepth
+		return true // an opaque leaf beyond maxLayoutDepth
 	}
 	_, isParam := t.(*types.TypeParam)
 	return isParam

@@ -1,6 +1,7 @@
 package pointer
 
 import (
+	"flag"
 	"fmt"
 	"go/types"
 	"reflect"
@@ -25,6 +26,21 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer, lockset.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
+	Flags:      optionFlags(),
+}
+
+// optionFlags declares the Analyzer's options (see Options), for
+// measurement: "origo-bench sensitivity" sets them.
+func optionFlags() (fs flag.FlagSet) {
+	fs.Bool("contextinsensitive", false, "analyze every function once, in one origin: the baseline that origin sensitivity is measured against")
+	fs.Int("maxorigins", maxOrigins, "bound on the goroutine origins of a package; past it, goroutines share origins")
+	return fs
+}
+
+// optionsOf returns the options that the flags of pass's analyzer set.
+func optionsOf(pass *analysis.Pass) Options {
+	get := func(name string) any { return pass.Analyzer.Flags.Lookup(name).Value.(flag.Getter).Get() }
+	return Options{ContextInsensitive: get("contextinsensitive").(bool), MaxOrigins: get("maxorigins").(int)}
 }
 
 // Stats counts what the analysis built and what it could not see.
@@ -58,7 +74,8 @@ type Result struct {
 	accesses []Access
 }
 
-// Options select variants of the analysis, for measurement.
+// Options select variants of the analysis, for measurement; the
+// Analyzer's flags set them.
 type Options struct {
 	// ContextInsensitive analyzes every function once, in one origin,
 	// and starts goroutines in it: the baseline that origin sensitivity
@@ -67,9 +84,6 @@ type Options struct {
 	// MaxOrigins bounds the origins of the package (0: maxOrigins).
 	MaxOrigins int
 }
-
-// DefaultOptions is what Analyzer runs with; cmd/origo-bench changes it.
-var DefaultOptions Options
 
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
@@ -82,12 +96,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if ir.Pkg == nil || len(orig.Roots) == 0 {
 		return res, nil
 	}
+	opts := optionsOf(pass)
 	analyzeBounded := func() {
-		if !analyzeWithin(ir, orig, in, res, DefaultOptions) {
+		if !analyzeWithin(ir, orig, in, res, opts) {
 			// Too large with an origin per goroutine: again with few
 			// origins, the goroutines past them sharing two.
 			*res = Result{}
-			opts := DefaultOptions
 			opts.MaxOrigins = fewOrigins
 			analyze(ir, orig, in, res, opts)
 		}

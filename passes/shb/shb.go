@@ -230,9 +230,9 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 // Limits on a trace: inlining every call of a goroutine is what makes
 // order a comparison of integers, and what must not grow without bound.
 const (
-	maxEvents      = 50_000    // per trace
-	maxTotalEvents = 2_000_000 // per package
-	maxDepth       = 24
+	maxTraceEvents   = 50_000    // events of one trace
+	maxPackageEvents = 2_000_000 // events of all the traces of a package
+	maxInlineDepth   = 24        // calls inlined into one another
 )
 
 // walker builds the trace of one origin.
@@ -277,7 +277,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if st, ok := w.walked[fn]; ok && st == (walkState{w.syncs, held, loop}) {
 		return // the same accesses, in the same region: nothing new
 	}
-	if len(w.stack) >= maxDepth || len(w.tr.Events) >= maxEvents || *w.total >= maxTotalEvents {
+	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
 		w.tr.Truncated = true
 		w.cuts++
 		return
