@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/go/ssa"
 )
@@ -90,18 +91,10 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 		args []any
 	}
 	var found []finding
-	in := make([]unlockedSet, len(fn.Blocks))
-	seen := make([]bool, len(fn.Blocks))
-	seen[0] = true
-	order := fn.DomPreorder()
-	for changed := true; changed; {
-		changed = false
-		found = found[:0]
-		for _, b := range order {
-			if !seen[b.Index] {
-				continue
-			}
-			s := in[b.Index]
+	p := dataflow.Forward[unlockedSet]{
+		Order: fn.DomPreorder(),
+		Round: func() { found = found[:0] },
+		Transfer: func(b *ssa.BasicBlock, s unlockedSet) unlockedSet {
 			// again returns where the mutex k was already unlocked, if
 			// this unlock repeats it; two RUnlocks balance two RLocks.
 			again := func(k string, read bool) (unlocked, bool) {
@@ -152,20 +145,12 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 					}
 				}
 			}
-			for _, succ := range b.Succs {
-				switch {
-				case !seen[succ.Index]:
-					in[succ.Index], seen[succ.Index] = s, true
-					changed = true
-				default:
-					if m := meetUnlocked(in[succ.Index], s); len(m) != len(in[succ.Index]) {
-						in[succ.Index] = m
-						changed = true
-					}
-				}
-			}
-		}
+			return s
+		},
+		Meet:  meetUnlocked,
+		Equal: func(x, y unlockedSet) bool { return len(x) == len(y) }, // meets only shrink
 	}
+	p.Solve(fn)
 	reported := make(map[token.Pos]bool)
 	for _, f := range found {
 		if !reported[f.pos] {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -159,19 +160,11 @@ func (sv *solver) info(fn *ssa.Function) *funcInfo {
 // locksets only shrink at merges, so it terminates.
 func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 	deferred := sv.deferredReleases(fn)
-	in := make([]Set, len(fn.Blocks))
-	seen := make([]bool, len(fn.Blocks))
-	seen[0] = true
-	order := loops.ReversePostorder(fn)
 	var returns []Set
-	for changed := true; changed; {
-		changed = false
-		returns = returns[:0]
-		for _, b := range order {
-			if !seen[b.Index] {
-				continue
-			}
-			s := in[b.Index]
+	p := dataflow.Forward[Set]{
+		Order: loops.ReversePostorder(fn),
+		Round: func() { returns = returns[:0] },
+		Transfer: func(b *ssa.BasicBlock, s Set) Set {
 			for _, instr := range b.Instrs {
 				fi.before[instr] = s
 				switch instr := instr.(type) {
@@ -183,24 +176,18 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 					s = sv.afterCall(instr.Common(), s)
 				}
 			}
-			for i, succ := range b.Succs {
-				out := s
-				if h, ok := tryLockEdge(b, i); ok {
-					out = out.with(h)
-				}
-				switch {
-				case !seen[succ.Index]:
-					in[succ.Index], seen[succ.Index] = out, true
-					changed = true
-				default:
-					if m := meet(in[succ.Index], out); !m.equal(in[succ.Index]) {
-						in[succ.Index] = m
-						changed = true
-					}
-				}
+			return s
+		},
+		Edge: func(b *ssa.BasicBlock, i int, out Set) Set {
+			if h, ok := tryLockEdge(b, i); ok {
+				out = out.with(h)
 			}
-		}
+			return out
+		},
+		Meet:  meet,
+		Equal: Set.equal,
 	}
+	p.Solve(fn)
 	for i, s := range returns {
 		if i == 0 {
 			fi.acquires = rooted(s)
@@ -218,23 +205,14 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 // (a ...AndUnlock function that locks it again later) does not count.
 // It also sets fi.unlocks, the locks fn releases on every path.
 func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
-	// released[b]: the keys unlocked on every path from the entry to b.
-	released := make([][]string, len(fn.Blocks))
-	seen := make([]bool, len(fn.Blocks))
-	seen[0] = true
-	order := loops.ReversePostorder(fn)
+	// The state of a block is the keys unlocked on every path from the
+	// entry to it.
 	var takes Set
 	var returns [][]string
-	// The pass that changes nothing saw every block with its final
-	// state: its takes and returns are the answer.
-	for changed := true; changed; {
-		changed = false
-		takes, returns = nil, returns[:0]
-		for _, b := range order {
-			if !seen[b.Index] {
-				continue
-			}
-			rel := released[b.Index]
+	p := dataflow.Forward[[]string]{
+		Order: loops.ReversePostorder(fn),
+		Round: func() { takes, returns = nil, returns[:0] },
+		Transfer: func(b *ssa.BasicBlock, rel []string) []string {
 			for _, instr := range b.Instrs {
 				if _, ok := instr.(*ssa.Return); ok {
 					returns = append(returns, rel)
@@ -255,20 +233,12 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 					rel = union(rel, sv.unlockedBy(c.Common()))
 				}
 			}
-			for _, succ := range b.Succs {
-				switch {
-				case !seen[succ.Index]:
-					released[succ.Index], seen[succ.Index] = rel, true
-					changed = true
-				default:
-					if m := intersect(released[succ.Index], rel); len(m) != len(released[succ.Index]) {
-						released[succ.Index] = m
-						changed = true
-					}
-				}
-			}
-		}
+			return rel
+		},
+		Meet:  intersect,
+		Equal: func(x, y []string) bool { return len(x) == len(y) }, // meets only shrink
 	}
+	p.Solve(fn)
 	for i, rel := range returns {
 		if i == 0 {
 			fi.unlocks = rel

@@ -74,13 +74,16 @@ func (s Step) Next(t types.Type) (types.Type, bool) {
 	return nil, false
 }
 
-// Pointee returns what a pointer or slice type refers to: the
-// pointed-to type or the element; the invalid type for other types.
+// Pointee returns what a pointer, slice or channel type refers to: the
+// pointed-to type or the element; the invalid type for other types. It
+// is the one such function of origo's passes.
 func Pointee(t types.Type) types.Type {
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
 		return u.Elem()
 	case *types.Slice:
+		return u.Elem()
+	case *types.Chan:
 		return u.Elem()
 	}
 	return types.Typ[types.Invalid]

@@ -1,6 +1,7 @@
 package pointer
 
 import (
+	"github.com/origo-dev/origo/passes/lockset"
 	"go/types"
 	"slices"
 
@@ -182,7 +183,7 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 // an unknown object of its pointee's type, one per (site, context, leaf).
 func (a *state) unknownBlock(block nodeID, t types.Type, site ssa.Value, ctx *Context, label string) {
 	for i, lf := range a.layouts.of(t).leaves {
-		contents := pointee(lf.typ)
+		contents := contents(lf.typ)
 		if contents == nil {
 			continue
 		}
@@ -192,17 +193,15 @@ func (a *state) unknownBlock(block nodeID, t types.Type, site ssa.Value, ctx *Co
 	}
 }
 
-// pointee returns the type of what a leaf of type t points to, or nil.
-func pointee(t types.Type) types.Type {
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return u.Elem()
-	case *types.Slice:
-		return u.Elem()
-	case *types.Chan:
-		return u.Elem()
-	case *types.Map:
+// contents returns the type of what a leaf of type t points to (see
+// lockset.Pointee), a map's being its key and value; nil when t points
+// to nothing.
+func contents(t types.Type) types.Type {
+	if _, ok := t.Underlying().(*types.Map); ok {
 		return mapContents(t)
+	}
+	if p := lockset.Pointee(t); p != types.Typ[types.Invalid] {
+		return p
 	}
 	return nil
 }

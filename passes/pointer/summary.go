@@ -221,7 +221,7 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 		for i, p := range fn.Params {
 			block := a.valueNode(cg, p, 0)
 			for j, lf := range a.layouts.of(p.Type()).leaves {
-				t := pointee(lf.typ)
+				t := contents(lf.typ)
 				if t == nil {
 					continue
 				}
@@ -334,7 +334,7 @@ func (a *state) subObjects(r *rootObjects, obj *Object, depth int) {
 		return
 	}
 	for k, lf := range obj.layout.leaves {
-		t := pointee(lf.typ)
+		t := contents(lf.typ)
 		if t == nil {
 			continue
 		}

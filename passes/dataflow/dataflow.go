@@ -1,0 +1,71 @@
+// Package dataflow solves forward dataflow problems over the blocks of
+// an SSA function: the one fixed-point loop that origo's flow-sensitive
+// passes (must-held locks, locks released on every path, mutexes already
+// unlocked) share.
+package dataflow
+
+import "golang.org/x/tools/go/ssa"
+
+// Forward is a forward dataflow problem with states of type S. The
+// entry block starts with the zero S; a block not yet reached from it is
+// not visited.
+type Forward[S any] struct {
+	// Order lists the blocks in the order each round visits them, the
+	// entry first: reverse postorder converges fastest.
+	Order []*ssa.BasicBlock
+	// Round, when set, is called before each round. The solver stops
+	// after a round that changed nothing, which saw every block with its
+	// final state: what Transfer collects (returns, findings) is reset
+	// here and is complete when Solve returns.
+	Round func()
+	// Transfer returns the state at the end of b from in, the state at
+	// its start.
+	Transfer func(b *ssa.BasicBlock, in S) S
+	// Edge, when set, returns the state that flows from b's end, out,
+	// along its edge to b.Succs[i].
+	Edge func(b *ssa.BasicBlock, i int, out S) S
+	// Meet combines the states that two edges bring into a block.
+	Meet func(x, y S) S
+	// Equal reports whether a meet left the state unchanged.
+	Equal func(x, y S) bool
+}
+
+// Solve runs the problem to a fixed point over the blocks of fn and
+// returns the state at the start of each block, by block index.
+func (p *Forward[S]) Solve(fn *ssa.Function) []S {
+	in := make([]S, len(fn.Blocks))
+	if len(fn.Blocks) == 0 {
+		return in
+	}
+	seen := make([]bool, len(fn.Blocks))
+	seen[p.Order[0].Index] = true
+	for changed := true; changed; {
+		changed = false
+		if p.Round != nil {
+			p.Round()
+		}
+		for _, b := range p.Order {
+			if !seen[b.Index] {
+				continue
+			}
+			s := p.Transfer(b, in[b.Index])
+			for i, succ := range b.Succs {
+				out := s
+				if p.Edge != nil {
+					out = p.Edge(b, i, out)
+				}
+				switch {
+				case !seen[succ.Index]:
+					in[succ.Index], seen[succ.Index] = out, true
+					changed = true
+				default:
+					if m := p.Meet(in[succ.Index], out); !p.Equal(m, in[succ.Index]) {
+						in[succ.Index] = m
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	return in
+}
