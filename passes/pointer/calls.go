@@ -1,11 +1,11 @@
 package pointer
 
 import (
-	"github.com/origo-dev/origo/passes/lockset"
 	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/go/ssa"
 )
