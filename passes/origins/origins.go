@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/internal/syncapi"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
@@ -196,7 +197,7 @@ func (a *state) call(fi *funcInfo, call *ssa.CallCommon, pos token.Pos, multi bo
 		return
 	}
 	a.addCall(fi, callee, multi)
-	if !isOnceDo(callee) {
+	if _, _, once := syncapi.OnceDo(call); !once {
 		// A callback may be called any number of times.
 		a.callbacks(fi, call.Args, true)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/internal/syncapi"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/go/ssa"
 )
@@ -37,7 +38,7 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 // argument on new goroutines (WaitGroup.Go, http.HandleFunc, t.Run, ...):
 // the argument is the entry of new origins.
 func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function) bool {
-	sp, ok := origins.SpawnerOf(callee)
+	sp, ok := syncapi.Spawn(callee)
 	if !ok || sp.Arg >= len(instr.Common().Args) {
 		return false
 	}
