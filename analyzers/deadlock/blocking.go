@@ -8,6 +8,7 @@ import (
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -120,13 +121,13 @@ func (c *checker) surelyBlocks(hb *shb.Result, ev shb.Event) bool {
 // holds.
 func (c *checker) condLocks(t *shb.Trace, ev shb.Event) []pointer.Location {
 	call, ok := ev.Instr.(ssa.CallInstruction)
-	if !ok || len(call.Common().Args) == 0 {
+	if !ok {
 		return nil
 	}
-	if fn := call.Common().StaticCallee(); fn == nil || fn.String() != "(*sync.Cond).Wait" {
+	op, cond := syncapi.Cond(call.Common())
+	if op != syncapi.CondWait {
 		return nil // a function of another package that waits inside
 	}
-	cond := call.Common().Args[0]
 	if made, ok := newCondArg(cond); ok {
 		return c.ptr.PointsToIn(t.Origin, made)
 	}
@@ -149,13 +150,13 @@ func (c *checker) condLocks(t *shb.Trace, ev shb.Event) []pointer.Location {
 // newCondArg returns x when v is sync.NewCond(x).
 func newCondArg(v ssa.Value) (ssa.Value, bool) {
 	call, ok := v.(*ssa.Call)
-	if !ok || len(call.Call.Args) != 1 {
+	if !ok {
 		return nil, false
 	}
-	if fn := call.Call.StaticCallee(); fn == nil || fn.String() != "sync.NewCond" {
+	x, ok := syncapi.NewCond(&call.Call)
+	if !ok {
 		return nil, false
 	}
-	x := call.Call.Args[0]
 	if mi, ok := x.(*ssa.MakeInterface); ok {
 		x = mi.X
 	}

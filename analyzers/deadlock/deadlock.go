@@ -15,6 +15,7 @@ import (
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -115,19 +116,19 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 	if len(held) == 0 {
 		return
 	}
-	op, mu := lockset.OpOf(call)
+	op, mu := syncapi.MutexOp(call)
 	switch op {
-	case lockset.Lock, lockset.RLock:
+	case syncapi.Lock, syncapi.RLock:
 		h, ok := held.Find(lockset.Key(mu))
 		if !ok || h.Unsure {
 			return
 		}
 		name := lockName(h)
 		switch {
-		case op == lockset.Lock && h.Read:
+		case op == syncapi.Lock && h.Read:
 			c.report(pos, "RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
 				name, c.pos(pos), c.where(h))
-		case op == lockset.RLock && h.Read:
+		case op == syncapi.RLock && h.Read:
 			if w, ok := c.writer(mu); ok {
 				c.report(pos, "recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
 					name, c.pos(pos), c.where(h), c.pos(w))
@@ -136,7 +137,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 			c.report(pos, "double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.pos(pos), c.where(h))
 		}
-	case lockset.None:
+	case syncapi.NoLockOp:
 		callee := "the callee"
 		if fn := call.StaticCallee(); fn != nil {
 			callee = facts.ShortName(fn.String())
@@ -246,7 +247,7 @@ func (c *checker) findWriters(funcs []*ssa.Function) {
 				if !ok {
 					continue
 				}
-				if op, mu := lockset.OpOf(call.Common()); op == lockset.Lock || op == lockset.TryLock {
+				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.Lock || op == syncapi.TryLock {
 					if id := mutexIdentity(mu); id != nil {
 						if _, ok := c.writers[id]; !ok {
 							c.writers[id] = instr.Pos()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -86,7 +87,7 @@ func (c *checker) inversions(hb *shb.Result) {
 // acquired names the mutex that a Lock call takes.
 func acquired(instr ssa.Instruction) string {
 	if call, ok := instr.(ssa.CallInstruction); ok {
-		if _, mu := lockset.OpOf(call.Common()); mu != nil {
+		if _, mu := syncapi.MutexOp(call.Common()); mu != nil {
 			if name := shb.ExprName(mu); name != "" {
 				return name
 			}

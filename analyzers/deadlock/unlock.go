@@ -7,6 +7,7 @@ import (
 
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -79,7 +80,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
-				if op, mu := lockset.OpOf(call.Common()); op == lockset.RLock {
+				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.RLock {
 					readLocks[lockset.Key(mu)]++
 				}
 			}
@@ -111,13 +112,13 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 					s = s.without(func(u unlocked) bool { return strings.Contains(u.key, "@") })
 				case *ssa.Call:
 					call := instr.Common()
-					op, mu := lockset.OpOf(call)
-					if op == lockset.Unlock || op == lockset.RUnlock {
+					op, mu := syncapi.MutexOp(call)
+					if op == syncapi.Unlock || op == syncapi.RUnlock {
 						k := lockset.Key(mu)
 						if strings.HasPrefix(k, "?") {
 							continue
 						}
-						read := op == lockset.RUnlock
+						read := op == syncapi.RUnlock
 						if prev, ok := again(k, read); ok {
 							found = append(found, finding{instr.Pos(), "unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
 								[]any{lockName(lockset.Held{Value: mu}), c.pos(instr.Pos()), c.pos(prev.pos)}})
@@ -132,10 +133,10 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						if !d.Block().Dominates(b) {
 							continue
 						}
-						op, mu := lockset.OpOf(&d.Call)
-						if op == lockset.Unlock || op == lockset.RUnlock {
+						op, mu := syncapi.MutexOp(&d.Call)
+						if op == syncapi.Unlock || op == syncapi.RUnlock {
 							k := lockset.Key(mu)
-							if prev, ok := again(k, op == lockset.RUnlock); ok {
+							if prev, ok := again(k, op == syncapi.RUnlock); ok {
 								found = append(found, finding{prev.pos, "unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
 									[]any{lockName(lockset.Held{Value: mu}), c.pos(prev.pos), c.pos(d.Pos()), fn.Name()}})
 							}
@@ -161,11 +162,11 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 }
 
 // forget drops from s the mutexes a call that is not an Unlock may lock.
-func (c *checker) forget(call *ssa.CallCommon, op lockset.Op, mu ssa.Value, s unlockedSet) unlockedSet {
+func (c *checker) forget(call *ssa.CallCommon, op syncapi.LockOp, mu ssa.Value, s unlockedSet) unlockedSet {
 	if len(s) == 0 {
 		return s
 	}
-	if op != lockset.None {
+	if op != syncapi.NoLockOp {
 		k := lockset.Key(mu)
 		return s.without(func(u unlocked) bool { return u.key == k })
 	}
@@ -187,7 +188,7 @@ func hasUnlock(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(ssa.CallInstruction); ok {
-				if op, _ := lockset.OpOf(call.Common()); op == lockset.Unlock || op == lockset.RUnlock {
+				if op, _ := syncapi.MutexOp(call.Common()); op == syncapi.Unlock || op == syncapi.RUnlock {
 					return true
 				}
 			}

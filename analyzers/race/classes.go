@@ -9,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -148,7 +149,7 @@ func (c *checker) lateAdds() {
 		if c.order.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {
 			continue // the goroutine signals the waiter after its Add
 		}
-		if call, ok := add.(ssa.CallInstruction); !ok || call.Common().StaticCallee() == nil || call.Common().StaticCallee().String() != "(*sync.WaitGroup).Add" {
+		if call, ok := add.(ssa.CallInstruction); !ok || !isWaitGroupAdd(call.Common()) {
 			// An Add inside a library function (grpc's Serve) is the
 			// library's protocol: its Wait waits for the calls begun.
 			continue
@@ -168,4 +169,10 @@ func (c *checker) lateAdds() {
 			Related: []analysis.RelatedInformation{{Pos: wait.Pos(), Message: "the Wait"}},
 		})
 	}
+}
+
+// isWaitGroupAdd reports whether call is wg.Add(n) on a sync.WaitGroup.
+func isWaitGroupAdd(call *ssa.CallCommon) bool {
+	op, _ := syncapi.WaitGroup(call)
+	return op == syncapi.WaitGroupAdd
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -248,11 +249,11 @@ func (sv *solver) effectsOf(fn *ssa.Function) []effect {
 	return out
 }
 
-// waitGroupOps are the methods of sync.WaitGroup that order accesses.
-var waitGroupOps = map[string]facts.SyncKind{"Add": facts.SyncAdd, "Done": facts.SyncDone, "Wait": facts.SyncWait}
+// waitGroupKinds are the effects of the methods of sync.WaitGroup.
+var waitGroupKinds = map[syncapi.WaitGroupOp]facts.SyncKind{syncapi.WaitGroupAdd: facts.SyncAdd, syncapi.WaitGroupDone: facts.SyncDone, syncapi.WaitGroupWait: facts.SyncWait}
 
-// condOps are the methods of sync.Cond that order accesses.
-var condOps = map[string]facts.SyncKind{"Wait": facts.SyncCondWait, "Signal": facts.SyncCondSignal, "Broadcast": facts.SyncCondSignal}
+// condKinds are the effects of the methods of sync.Cond.
+var condKinds = map[syncapi.CondOp]facts.SyncKind{syncapi.CondWait: facts.SyncCondWait, syncapi.CondSignal: facts.SyncCondSignal, syncapi.CondBroadcast: facts.SyncCondSignal}
 
 // callEffects adds the effects of a call made holding held: those of a
 // builtin, a sync/atomic function or a WaitGroup method, and those of a
@@ -261,10 +262,12 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 	c := call.Common()
 	switch fn := c.Value.(type) {
 	case *ssa.Builtin:
+		if ch, ok := syncapi.Close(c); ok {
+			own(ch, true, true, false)
+			sync(facts.SyncClose, ch)
+			return
+		}
 		switch fn.Name() {
-		case "close":
-			own(c.Args[0], true, true, false)
-			sync(facts.SyncClose, c.Args[0])
 		case "delete", "clear":
 			own(c.Args[0], true, true, false)
 		case "len":
@@ -278,24 +281,20 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 		}
 		return
 	case *ssa.Function:
-		if write, ok := AtomicOp(fn); ok && len(c.Args) > 0 {
-			own(c.Args[0], write, false, true)
+		if op := syncapi.Atomic(fn); op != syncapi.NotAtomic && len(c.Args) > 0 {
+			own(c.Args[0], op.Writes(), false, true)
 			return
 		}
-		if fn.String() == "(*sync.Once).Do" && len(c.Args) == 2 {
+		if _, _, ok := syncapi.OnceDo(c); ok {
 			sv.onceEffects(call, held, sync, add)
 			return
 		}
 		if isSyncPackage(fn) {
 			// The state of a mutex or WaitGroup is synchronization, not data.
-			if recv := fn.Signature.Recv(); recv != nil && len(c.Args) > 0 {
-				ops := waitGroupOps
-				if isSync("Cond", recv.Type()) {
-					ops = condOps
-				}
-				if k, ok := ops[fn.Name()]; ok && (isSync("WaitGroup", recv.Type()) || isSync("Cond", recv.Type())) {
-					sync(k, c.Args[0])
-				}
+			if op, wg := syncapi.WaitGroup(c); op != syncapi.NotWaitGroup {
+				sync(waitGroupKinds[op], wg)
+			} else if op, cond := syncapi.Cond(c); op != syncapi.NotCond {
+				sync(condKinds[op], cond)
 			}
 			return
 		}
@@ -358,16 +357,6 @@ func storePos(s *ssa.Store) token.Pos {
 		return s.Pos()
 	}
 	return s.Val.Pos()
-}
-
-// AtomicOp reports whether fn is an operation of sync/atomic on the
-// memory its first argument points to, and whether it writes.
-func AtomicOp(fn *ssa.Function) (write, ok bool) {
-	obj := fn.Object()
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
-		return false, false
-	}
-	return !strings.HasPrefix(obj.Name(), "Load"), true
 }
 
 func (s Set) keys() []string {

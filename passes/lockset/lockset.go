@@ -2,7 +2,6 @@ package lockset
 
 import (
 	"go/token"
-	"go/types"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -252,7 +252,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 // unlockedBy returns the keys of the locks that a call releases on every
 // path, in the caller's names.
 func (sv *solver) unlockedBy(call *ssa.CallCommon) []string {
-	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
+	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []string{Key(mu)}
 	}
 	fi, bind := sv.calleeInfo(call)
@@ -293,10 +293,10 @@ func (r *Result) Takes(call *ssa.CallCommon) Set {
 }
 
 func (sv *solver) takenBy(call *ssa.CallCommon) Set {
-	switch op, mu := OpOf(call); op {
-	case Lock, RLock:
-		return Set{{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()}}
-	case None:
+	switch op, mu := syncapi.MutexOp(call); op {
+	case syncapi.Lock, syncapi.RLock:
+		return Set{{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()}}
+	case syncapi.NoLockOp:
 	default:
 		return nil
 	}
@@ -317,13 +317,13 @@ func (sv *solver) takenBy(call *ssa.CallCommon) Set {
 
 // afterCall applies a call's effect on the held locks s.
 func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
-	op, mu := OpOf(call)
+	op, mu := syncapi.MutexOp(call)
 	switch op {
-	case Lock, RLock:
-		return s.with(Held{Key: Key(mu), Value: mu, Read: op == RLock, Pos: call.Pos()})
-	case Unlock, RUnlock:
+	case syncapi.Lock, syncapi.RLock:
+		return s.with(Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()})
+	case syncapi.Unlock, syncapi.RUnlock:
 		return s.Without([]string{Key(mu)})
-	case TryLock, TryRLock:
+	case syncapi.TryLock, syncapi.TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
 	}
 	if _, builtin := call.Value.(*ssa.Builtin); !builtin && call.StaticCallee() == nil {
@@ -392,7 +392,7 @@ func (r *Result) Releases(call *ssa.CallCommon) []string {
 // releasedBy returns the keys of the locks a call may unlock, in the
 // caller's names.
 func (sv *solver) releasedBy(call *ssa.CallCommon) []string {
-	if op, mu := OpOf(call); op == Unlock || op == RUnlock {
+	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []string{Key(mu)}
 	}
 	if eff, bind, ok := sv.r.importedOf(call); ok {
@@ -501,72 +501,11 @@ func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 	if !ok {
 		return Held{}, false
 	}
-	op, mu := OpOf(call.Common())
-	if op != TryLock && op != TryRLock {
+	op, mu := syncapi.MutexOp(call.Common())
+	if op != syncapi.TryLock && op != syncapi.TryRLock {
 		return Held{}, false
 	}
-	return Held{Key: Key(mu), Value: mu, Read: op == TryRLock, Pos: call.Pos()}, true
-}
-
-// Op is a lock operation.
-type Op int
-
-// The operations on sync.Mutex and sync.RWMutex.
-const (
-	None Op = iota
-	Lock
-	RLock
-	Unlock
-	RUnlock
-	TryLock
-	TryRLock
-)
-
-// OpOf recognizes a call of a method of sync.Mutex, sync.RWMutex or
-// sync.Locker and returns the operation and the value of the mutex.
-func OpOf(call *ssa.CallCommon) (Op, ssa.Value) {
-	var name string
-	var mu ssa.Value
-	if call.IsInvoke() {
-		if !isSync("Locker", call.Value.Type()) {
-			return None, nil
-		}
-		name, mu = call.Method.Name(), call.Value
-	} else {
-		fn := call.StaticCallee()
-		if fn == nil || fn.Signature.Recv() == nil || len(call.Args) == 0 {
-			return None, nil
-		}
-		recv := fn.Signature.Recv().Type()
-		if !isSync("Mutex", recv) && !isSync("RWMutex", recv) {
-			return None, nil
-		}
-		name, mu = fn.Name(), call.Args[0]
-	}
-	switch name {
-	case "Lock":
-		return Lock, mu
-	case "RLock":
-		return RLock, mu
-	case "Unlock":
-		return Unlock, mu
-	case "RUnlock":
-		return RUnlock, mu
-	case "TryLock":
-		return TryLock, mu
-	case "TryRLock":
-		return TryRLock, mu
-	}
-	return None, nil
-}
-
-// isSync reports whether t is (a pointer to) the named type sync.name.
-func isSync(name string, t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == name
+	return Held{Key: Key(mu), Value: mu, Read: op == syncapi.TryRLock, Pos: call.Pos()}, true
 }
 
 // Key names the mutex that v points to by the expression that reaches

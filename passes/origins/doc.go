@@ -9,7 +9,7 @@
 // under "go vet" the summary of a package is computed once and kept in
 // the build cache.
 //
-// Origin sources:
+// Origin sources (the spawners are listed in passes/syncapi):
 //
 //   - go statements: go f(x), go func(){...}(), go v.m();
 //   - sync.WaitGroup.Go, errgroup.Group.Go and TryGo;

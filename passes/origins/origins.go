@@ -10,6 +10,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -196,7 +197,7 @@ func (a *state) call(fi *funcInfo, call *ssa.CallCommon, pos token.Pos, multi bo
 		return
 	}
 	a.addCall(fi, callee, multi)
-	if !isOnceDo(callee) {
+	if _, _, once := syncapi.OnceDo(call); !once {
 		// A callback may be called any number of times.
 		a.callbacks(fi, call.Args, true)
 	} else {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -124,16 +125,8 @@ func carriesSync(t types.Type, depth int) bool {
 	}
 	for f := range st.Fields() {
 		ft := f.Type()
-		if named, ok := ft.(*types.Named); ok && named.Obj().Pkg() != nil {
-			switch named.Obj().Pkg().Path() {
-			case "sync":
-				switch named.Obj().Name() {
-				case "Mutex", "RWMutex":
-					return true
-				}
-			case "sync/atomic":
-				return true
-			}
+		if syncapi.ConcurrentField(ft) {
+			return true
 		}
 		if f.Embedded() && carriesSync(ft, depth+1) {
 			return true

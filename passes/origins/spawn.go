@@ -5,73 +5,14 @@ import (
 	"go/types"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
-
-// Spawner describes a library function that runs a function value
-// argument in other goroutines.
-type Spawner struct {
-	Kind  facts.SpawnKind
-	Arg   int // index in CallCommon.Args of the function (receiver included)
-	Flags facts.SiteFlags
-	// Handler: the argument is an http.Handler; the entry is its
-	// ServeHTTP method.
-	Handler bool
-}
-
-// SpawnerOf reports whether fn is a library function that starts
-// goroutines running one of its arguments, and how.
-func SpawnerOf(fn *ssa.Function) (Spawner, bool) {
-	sp, ok := spawners[QualifiedName(fn)]
-	return sp, ok
-}
-
-// spawners is keyed by "pkgpath.Func" or "pkgpath.Type.Method".
-var spawners = map[string]Spawner{
-	"sync.WaitGroup.Go":                      {Kind: facts.SpawnWaitGroupGo, Arg: 1},
-	"golang.org/x/sync/errgroup.Group.Go":    {Kind: facts.SpawnErrgroupGo, Arg: 1},
-	"golang.org/x/sync/errgroup.Group.TryGo": {Kind: facts.SpawnErrgroupGo, Arg: 1},
-	"time.AfterFunc":                         {Kind: facts.SpawnAfterFunc, Arg: 1},
-	"context.AfterFunc":                      {Kind: facts.SpawnContextAfterFunc, Arg: 1},
-	"net/http.HandleFunc":                    {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple},
-	"net/http.ServeMux.HandleFunc":           {Kind: facts.SpawnHTTPHandler, Arg: 2, Flags: facts.Multiple},
-	"net/http.Handle":                        {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
-	"net/http.ServeMux.Handle":               {Kind: facts.SpawnHTTPHandler, Arg: 2, Flags: facts.Multiple, Handler: true},
-	"net/http.ListenAndServe":                {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
-	"net/http.ListenAndServeTLS":             {Kind: facts.SpawnHTTPHandler, Arg: 3, Flags: facts.Multiple, Handler: true},
-	"net/http.Serve":                         {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
-	"net/http.ServeTLS":                      {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
-	"testing.T.Run":                          {Kind: facts.SpawnSubtest, Arg: 2},
-	"testing.B.Run":                          {Kind: facts.SpawnSubtest, Arg: 2},
-	"testing.B.RunParallel":                  {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple},
-	"testing.F.Fuzz":                         {Kind: facts.SpawnFuzz, Arg: 1},
-}
-
-// QualifiedName returns "pkgpath.Func" or "pkgpath.Type.Method" for a
-// declared function, or "".
-func QualifiedName(fn *ssa.Function) string {
-	obj := funcObject(fn)
-	if obj == nil || obj.Pkg() == nil {
-		return ""
-	}
-	if recv := obj.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		named, ok := t.(*types.Named)
-		if !ok {
-			return ""
-		}
-		return obj.Pkg().Path() + "." + named.Obj().Name() + "." + obj.Name()
-	}
-	return obj.Pkg().Path() + "." + obj.Name()
-}
 
 // spawnCall records a call of a library spawner as a spawn site and
 // reports whether it was one.
 func (a *state) spawnCall(fi *funcInfo, callee *ssa.Function, call *ssa.CallCommon, pos token.Pos, multi bool) bool {
-	sp, ok := SpawnerOf(callee)
+	sp, ok := syncapi.Spawn(callee)
 	if !ok || sp.Arg >= len(call.Args) {
 		return false
 	}
@@ -125,7 +66,7 @@ func CallsParallel(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
-				if callee := call.Call.StaticCallee(); callee != nil && QualifiedName(callee) == "testing.T.Parallel" {
+				if callee := call.Call.StaticCallee(); callee != nil && syncapi.TParallel(callee) {
 					return true
 				}
 			}
@@ -133,7 +74,3 @@ func CallsParallel(fn *ssa.Function) bool {
 	}
 	return false
 }
-
-// isOnceDo reports whether fn is sync.Once.Do, which calls its argument
-// at most once.
-func isOnceDo(fn *ssa.Function) bool { return QualifiedName(fn) == "sync.Once.Do" }

@@ -7,6 +7,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -38,7 +39,7 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 // argument on new goroutines (WaitGroup.Go, http.HandleFunc, t.Run, ...):
 // the argument is the entry of new origins.
 func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function) bool {
-	sp, ok := origins.SpawnerOf(callee)
+	sp, ok := syncapi.Spawn(callee)
 	if !ok || sp.Arg >= len(instr.Common().Args) {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
@@ -223,12 +224,13 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		call := instr.Common()
 		switch callee := call.Value.(type) {
 		case *ssa.Builtin:
-			switch callee.Name() {
-			case "delete", "clear":
-				whole(call.Args[0], true)
-			case "close":
+			if ch, ok := syncapi.Close(call); ok {
 				// Closing a channel races with a send, as the race
 				// detector sees it: close writes the channel, send reads.
+				whole(ch, true)
+			}
+			switch callee.Name() {
+			case "delete", "clear":
 				whole(call.Args[0], true)
 			case "len":
 				if _, ok := call.Args[0].Type().Underlying().(*types.Map); ok {
@@ -247,9 +249,9 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				}
 			}
 		case *ssa.Function:
-			if write, ok := lockset.AtomicOp(callee); ok && len(call.Args) > 0 {
+			if op := syncapi.Atomic(callee); op != syncapi.NotAtomic && len(call.Args) > 0 {
 				if p, ok := call.Args[0].Type().Underlying().(*types.Pointer); ok {
-					each(call.Args[0], a.size(p.Elem()), write, true)
+					each(call.Args[0], a.size(p.Elem()), op.Writes(), true)
 				}
 			}
 		}

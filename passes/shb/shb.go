@@ -5,14 +5,13 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
-	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -450,18 +449,18 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		return
 	}
 	call := c.Common()
-	if b, ok := call.Value.(*ssa.Builtin); ok {
-		if b.Name() == "close" && len(call.Args) == 1 {
-			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+	if _, ok := call.Value.(*ssa.Builtin); ok {
+		if ch, ok := syncapi.Close(call); ok {
+			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, ch)}, held, loop)
 		}
 		return
 	}
-	if op, mu := lockset.OpOf(call); op == lockset.Lock || op == lockset.RLock {
+	if op, mu := syncapi.MutexOp(call); op == syncapi.Lock || op == syncapi.RLock {
 		obj := w.objs.of(w.o, mu)
 		if _, ok := w.locks.names[obj]; obj >= 0 && !ok {
 			w.locks.names[obj] = ExprName(mu)
 		}
-		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == lockset.RLock}, held, loop)
+		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == syncapi.RLock}, held, loop)
 		return
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
@@ -469,12 +468,11 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 			return
 		}
-		name := origins.QualifiedName(fn)
-		if k, ok := syncKinds[name]; ok {
-			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+		if k, obj, ok := syncKind(call); ok {
+			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, obj)}, held, loop)
 			return
 		}
-		if name == "sync.Once.Do" {
+		if _, _, ok := syncapi.OnceDo(call); ok {
 			w.onceDo(c, held, loop)
 			return
 		}
@@ -527,15 +525,24 @@ func (w *walker) keyObject(o *pointer.Origin, call *ssa.CallCommon, key string) 
 	return -1
 }
 
-var syncKinds = map[string]Kind{
-	"sync.WaitGroup.Add":                    WGAdd,
-	"sync.WaitGroup.Done":                   WGDone,
-	"sync.WaitGroup.Wait":                   WGWait,
-	"golang.org/x/sync/errgroup.Group.Wait": WGWait,
-	"sync.Cond.Wait":                        CondWait,
-	"sync.Cond.Signal":                      CondSignal,
-	"sync.Cond.Broadcast":                   CondSignal,
+// syncKind returns the event of a call of a method of sync.WaitGroup,
+// errgroup.Group or sync.Cond, and the object it operates on.
+func syncKind(call *ssa.CallCommon) (Kind, ssa.Value, bool) {
+	if op, wg := syncapi.WaitGroup(call); op != syncapi.NotWaitGroup {
+		return waitGroupKinds[op], wg, true
+	}
+	if g, ok := syncapi.ErrgroupWait(call); ok {
+		return WGWait, g, true
+	}
+	if op, cond := syncapi.Cond(call); op != syncapi.NotCond {
+		return condKinds[op], cond, true
+	}
+	return 0, nil, false
 }
+
+var waitGroupKinds = map[syncapi.WaitGroupOp]Kind{syncapi.WaitGroupAdd: WGAdd, syncapi.WaitGroupDone: WGDone, syncapi.WaitGroupWait: WGWait}
+
+var condKinds = map[syncapi.CondOp]Kind{syncapi.CondWait: CondWait, syncapi.CondSignal: CondSignal, syncapi.CondBroadcast: CondSignal}
 
 // onceDo inlines the callback of once.Do(f) holding the Once as a lock
 // (f runs once: two goroutines never both run it), between the events
@@ -559,8 +566,7 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 	ev := Event{Kind: Spawn, Instr: c, Spawned: w.ptr.Spawned(w.o, c), Obj: -1}
 	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
-		switch origins.QualifiedName(fn) {
-		case "sync.WaitGroup.Go", "golang.org/x/sync/errgroup.Group.Go", "golang.org/x/sync/errgroup.Group.TryGo":
+		if sp, ok := syncapi.Spawn(fn); ok && sp.Group {
 			ev.Obj = w.objs.of(w.o, c.Common().Args[0])
 		}
 	}
@@ -571,18 +577,15 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 // CompareAndSwap, And, Or), or a read that a loop spins on, waiting for
 // a write (for atomic.LoadInt32(&s) != 1 {}). Other reads order nothing.
 func (w *walker) atomicKind(c ssa.CallInstruction, fn *ssa.Function) (Kind, bool) {
-	obj := fn.Object()
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
+	switch syncapi.Atomic(fn) {
+	case syncapi.NotAtomic:
 		return 0, false
-	}
-	name := obj.Name()
-	switch {
-	case strings.HasPrefix(name, "CompareAndSwap"):
+	case syncapi.AtomicCompareAndSwap:
 		if w.spins(c) {
 			return SpinWait, true
 		}
 		return AtomicWrite, true
-	case strings.HasPrefix(name, "Load"):
+	case syncapi.AtomicLoad:
 		if w.spins(c) {
 			return SpinWait, true
 		}
