@@ -6,7 +6,10 @@
 // may lead into them (events marked maybe). The second select's case on
 // never is dead (nothing sends on or closes it), so its case on b
 // happens for sure: expected, the spawn edges and sender b's send → main
-// after the second select, and no edge from sender a.
+// after the second select, and no edge from sender a into main. An edge
+// from main to sender a after its send: if a's send completes, main's
+// select received it (nothing else receives on a), and a receive on an
+// unbuffered channel is synchronized before the completion of the send.
 package main
 
 var x, y int
