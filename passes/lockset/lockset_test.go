@@ -1,0 +1,243 @@
+package lockset_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ssa"
+)
+
+// held is a test-only analyzer that reports the must-held lockset of
+// Result.Before at each call of a sync.Mutex or sync.RWMutex method
+// ("Lock: held {g:basic.mu}", "defer Unlock: ..."), where deferred calls
+// run ("defers run: ...", at the return that follows), and at each
+// return but the recover block's ("return: ..."; an
+// implicit return is reported at the function's closing brace).
+var held = &analysis.Analyzer{
+	Name:       "held",
+	Doc:        "report the locks lockset says are held (test only)",
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer},
+	ResultType: reflect.TypeFor[struct{}](),
+	Run:        runHeld,
+}
+
+var opNames = map[syncapi.LockOp]string{
+	syncapi.Lock: "Lock", syncapi.RLock: "RLock", syncapi.Unlock: "Unlock",
+	syncapi.RUnlock: "RUnlock", syncapi.TryLock: "TryLock", syncapi.TryRLock: "TryRLock",
+}
+
+func runHeld(pass *analysis.Pass) (any, error) {
+	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+	ls := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	for _, fn := range ir.SrcFuncs {
+		for _, b := range fn.Blocks {
+			if b == fn.Recover {
+				continue // reached by a panic only
+			}
+			for i, instr := range b.Instrs {
+				var what string
+				pos := instr.Pos()
+				switch instr := instr.(type) {
+				case ssa.CallInstruction:
+					op, _ := syncapi.MutexOp(instr.Common())
+					if op == syncapi.NoLockOp {
+						continue
+					}
+					what = opNames[op]
+					if _, ok := instr.(*ssa.Defer); ok {
+						what = "defer " + what
+					}
+				case *ssa.RunDefers:
+					what = "defers run"
+					for _, next := range b.Instrs[i+1:] {
+						if ret, ok := next.(*ssa.Return); ok {
+							pos = ret.Pos() // the return that follows
+						}
+					}
+				case *ssa.Return:
+					what = "return"
+				default:
+					continue
+				}
+				if !pos.IsValid() {
+					pos = endOf(fn)
+				}
+				pass.Reportf(pos, "%s: held %s", what, render(ls.Before(instr)))
+			}
+		}
+	}
+	return struct{}{}, nil
+}
+
+// endOf returns the closing brace of fn's body, where its implicit
+// return is reported.
+func endOf(fn *ssa.Function) token.Pos {
+	switch syn := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		return syn.Body.Rbrace
+	case *ast.FuncLit:
+		return syn.Body.Rbrace
+	}
+	return fn.Pos()
+}
+
+// render renders a lockset as "{p0.0, g:basic.rw read}", in the Set's
+// order (by key). "read" marks a lock held by RLock only, "unsure" one
+// that a call the analysis cannot see into may have released.
+func render(s lockset.Set) string {
+	var elems []string
+	for _, h := range s {
+		e := renderKey(h.Key)
+		if h.Read {
+			e += " read"
+		}
+		if h.Unsure {
+			e += " unsure"
+		}
+		elems = append(elems, e)
+	}
+	return "{" + strings.Join(elems, ", ") + "}"
+}
+
+// renderKey renders a lock key (see lockset.Held.Key) for the messages
+// and the want comments. It is the one place that knows the keys' shape:
+// today a root ("p0", "fv1", "g:pkg.name", "v:t3"), "|", and a path
+// (".0" a field's address, "@" a load, ...). It drops the "|", which a
+// want comment's regexp would read as an alternation: "p0|.0" is "p0.0".
+func renderKey(k string) string {
+	return strings.Replace(k, "|", "", 1)
+}
+
+// TestHeld checks the locksets at lock operations and returns.
+func TestHeld(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure")
+}
+
+// TestImportedEffects checks that an importer applies the locks that a
+// function of another package leaves held or releases, through the
+// facts.Effects that lockset exports for it.
+func TestImportedEffects(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), held, "effects/app")
+}
+
+// TestEffectsFact checks the facts.Effects package fact that lockset
+// exports for effects/lib, rendered with short positions. (Line 1 of
+// lib.go wants a package fact; analysistest matches its pattern against
+// the PackageFact, "{package lib ("effects/lib") 0x...}", not against
+// the fact, so the check of its contents is here.)
+func TestEffectsFact(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockset.Analyzer, "effects/lib")
+	var got []string
+	for _, r := range results {
+		if r.Pass.Pkg.Path() != "effects/lib" {
+			continue
+		}
+		for _, f := range r.Facts[nil] {
+			if set, ok := f.(*facts.Effects); ok {
+				got = append(got, renderEffects(set)...)
+			}
+		}
+	}
+	want := []string{
+		"func (*effects/lib.Counter).Inc",
+		"  releases {p0.0}",
+		"  takes {p0.0 at lib.go:21}",
+		"  read p0.1 at lib.go:22 holds {p0.0}",
+		"  write p0.1 at lib.go:22 holds {p0.0}",
+		"func (*effects/lib.Counter).Lock",
+		"  acquires {p0.0}",
+		"  takes {p0.0 at lib.go:14}",
+		"func (*effects/lib.Counter).Unlock",
+		"  releases {p0.0}",
+		"func effects/lib.Start",
+		"  write p0.1 at lib.go:31 holds {}",
+		"  read g:effects/lib.Ready at lib.go:32 holds {}",
+		"  write whole g:effects/lib.Ready@ at lib.go:32 holds {}",
+		"  close g:effects/lib.Ready@ at lib.go:32",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("effects of effects/lib:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// renderEffects renders an Effects fact, one line per function and one
+// per lock, access and synchronization operation.
+func renderEffects(set *facts.Effects) []string {
+	if !set.Valid() {
+		return []string{"invalid version"}
+	}
+	locks := func(hs []facts.HeldLock) string {
+		var elems []string
+		for _, h := range hs {
+			e := renderKey(set.Str(h.Key))
+			if h.Read {
+				e += " read"
+			}
+			if h.Once {
+				e += " once"
+			}
+			if p := set.Str(h.Pos); p != "" {
+				e += " at " + facts.ShortPos(p)
+			}
+			elems = append(elems, e)
+		}
+		return "{" + strings.Join(elems, ", ") + "}"
+	}
+	syncNames := map[facts.SyncKind]string{
+		facts.SyncSend: "send", facts.SyncRecv: "recv", facts.SyncClose: "close",
+		facts.SyncAdd: "add", facts.SyncDone: "done", facts.SyncWait: "wait",
+		facts.SyncOnceAfter: "once-after", facts.SyncCondWait: "cond-wait", facts.SyncCondSignal: "cond-signal",
+	}
+	var out []string
+	for _, fe := range set.Funcs {
+		out = append(out, "func "+set.Str(fe.Name))
+		if len(fe.Acquires) > 0 {
+			out = append(out, "  acquires "+locks(fe.Acquires))
+		}
+		if len(fe.Releases) > 0 {
+			var keys []string
+			for _, k := range fe.Releases {
+				keys = append(keys, renderKey(set.Str(k)))
+			}
+			out = append(out, "  releases {"+strings.Join(keys, ", ")+"}")
+		}
+		if len(fe.Takes) > 0 {
+			out = append(out, "  takes "+locks(fe.Takes))
+		}
+		// Accesses and syncs interleaved in program order: a sync goes
+		// after the first After accesses.
+		si := 0
+		syncsUpTo := func(n int) {
+			for ; si < len(fe.Syncs) && int(fe.Syncs[si].After) <= n; si++ {
+				s := fe.Syncs[si]
+				out = append(out, fmt.Sprintf("  %s %s at %s", syncNames[s.Kind], renderKey(set.Str(s.Key)), facts.ShortPos(set.Str(s.Pos))))
+			}
+		}
+		for i, a := range fe.Accesses {
+			syncsUpTo(i)
+			kind := "read"
+			if a.Write {
+				kind = "write"
+			}
+			if a.Whole {
+				kind += " whole"
+			}
+			if a.Atomic {
+				kind += " atomic"
+			}
+			out = append(out, fmt.Sprintf("  %s %s at %s holds %s", kind, renderKey(set.Str(a.Key)), facts.ShortPos(set.Str(a.Pos)), locks(a.Locks)))
+		}
+		syncsUpTo(len(fe.Accesses) + len(fe.Syncs))
+	}
+	return out
+}
