@@ -61,6 +61,12 @@ func (k Key) Extend(p Path) Key {
 	return k
 }
 
+// Then returns k followed by step s.
+func (k Key) Then(s Step) Key {
+	k.path = k.path.Then(s)
+	return k
+}
+
 // Rebase returns k's path taken from root: a callee's key renamed into
 // the caller's, root being what the callee's root is at the call.
 func (k Key) Rebase(root Key) Key { return root.Extend(k.path) }

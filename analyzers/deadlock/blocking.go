@@ -5,7 +5,7 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -140,7 +140,7 @@ func (c *checker) condLocks(t *shb.Trace, ev shb.Event) []pointer.Location {
 		return nil
 	}
 	for _, h := range c.ls.Before(ev.Instr) {
-		if h.Value != nil && h.Path == "" && fieldOf(h.Value) == mu {
+		if h.Value != nil && h.Path.IsEmpty() && fieldOf(h.Value) == mu {
 			return c.ptr.PointsToIn(t.Origin, h.Value)
 		}
 	}
@@ -169,7 +169,7 @@ func fieldOf(v ssa.Value) *types.Var {
 	if !ok {
 		return nil
 	}
-	st, ok := lockset.Pointee(fa.X.Type()).Underlying().(*types.Struct)
+	st, ok := facts.Pointee(fa.X.Type()).Underlying().(*types.Struct)
 	if !ok || fa.Field >= st.NumFields() {
 		return nil
 	}

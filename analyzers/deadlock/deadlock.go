@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -179,16 +178,16 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 	for i, ret := range returns {
 		sets[i] = c.ls.Before(ret)
 	}
-	reported := make(map[string]bool)
+	reported := make(map[facts.Key]bool)
 	for i, ret := range returns {
 		if reportsSuccess(ret) {
 			continue // a conditional lock helper: locked means it worked
 		}
 		for _, h := range sets[i] {
-			if reported[h.Key] || h.Unsure || strings.HasPrefix(h.Key, "v:") || strings.HasPrefix(h.Key, "?") {
+			if reported[h.Key] || h.Unsure || !h.Key.Rooted() {
 				continue
 			}
-			if h.Value == nil || h.Value.Parent() != fn || h.Path != "" {
+			if h.Value == nil || h.Value.Parent() != fn || !h.Path.IsEmpty() {
 				// Taken by a lock helper: what releases it (often a
 				// method called through an interface, tx.End()) is
 				// beyond what the lockset sees.
@@ -275,7 +274,7 @@ func (c *checker) writer(mu ssa.Value) (token.Pos, bool) {
 func mutexIdentity(mu ssa.Value) any {
 	switch v := mu.(type) {
 	case *ssa.FieldAddr:
-		if st, ok := lockset.Pointee(v.X.Type()).Underlying().(*types.Struct); ok && v.Field < st.NumFields() {
+		if st, ok := facts.Pointee(v.X.Type()).Underlying().(*types.Struct); ok && v.Field < st.NumFields() {
 			return st.Field(v.Field)
 		}
 	case *ssa.Global:
@@ -290,8 +289,8 @@ func lockName(h lockset.Held) string {
 		return "the mutex"
 	}
 	name := shb.ExprName(h.Value)
-	if h.Path != "" {
-		name = lockset.PathName(name, h.Value.Type(), h.Path)
+	if !h.Path.IsEmpty() {
+		name = h.Path.Render(name, h.Value.Type())
 	}
 	if name == "" {
 		return "the mutex"

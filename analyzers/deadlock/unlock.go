@@ -3,8 +3,8 @@ package deadlock
 import (
 	"go/token"
 	"slices"
-	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -14,7 +14,7 @@ import (
 // unlocked is a mutex that is unlocked on every path to a point of a
 // function: it was unlocked there (at pos) and not locked since.
 type unlocked struct {
-	key  string
+	key  facts.Key
 	mu   ssa.Value
 	pos  token.Pos
 	read bool // by RUnlock
@@ -23,8 +23,8 @@ type unlocked struct {
 // unlockedSet is a set of unlocked mutexes, sorted by key.
 type unlockedSet []unlocked
 
-func (s unlockedSet) find(key string) (unlocked, bool) {
-	i, ok := slices.BinarySearchFunc(s, key, func(u unlocked, k string) int { return strings.Compare(u.key, k) })
+func (s unlockedSet) find(key facts.Key) (unlocked, bool) {
+	i, ok := slices.BinarySearchFunc(s, key, func(u unlocked, k facts.Key) int { return u.key.Compare(k) })
 	if !ok {
 		return unlocked{}, false
 	}
@@ -32,7 +32,7 @@ func (s unlockedSet) find(key string) (unlocked, bool) {
 }
 
 func (s unlockedSet) with(u unlocked) unlockedSet {
-	i, ok := slices.BinarySearchFunc(s, u.key, func(u unlocked, k string) int { return strings.Compare(u.key, k) })
+	i, ok := slices.BinarySearchFunc(s, u.key, func(u unlocked, k facts.Key) int { return u.key.Compare(k) })
 	out := slices.Clone(s)
 	if ok {
 		out[i] = u
@@ -76,7 +76,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	if len(fn.Blocks) == 0 || !hasUnlock(fn) {
 		return
 	}
-	readLocks := make(map[string]int) // RLock sites by key: recursive read locks unlock twice
+	readLocks := make(map[facts.Key]int) // RLock sites by key: recursive read locks unlock twice
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
@@ -98,7 +98,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 		Transfer: func(b *ssa.BasicBlock, s unlockedSet) unlockedSet {
 			// again returns where the mutex k was already unlocked, if
 			// this unlock repeats it; two RUnlocks balance two RLocks.
-			again := func(k string, read bool) (unlocked, bool) {
+			again := func(k facts.Key, read bool) (unlocked, bool) {
 				prev, ok := s.find(k)
 				return prev, ok && !(read && prev.read && readLocks[k] > 1)
 			}
@@ -109,13 +109,13 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 				case *ssa.Store:
 					// A pointer loaded on the way to the mutex may now
 					// lead to another one.
-					s = s.without(func(u unlocked) bool { return strings.Contains(u.key, "@") })
+					s = s.without(func(u unlocked) bool { return u.key.Path().Loads() })
 				case *ssa.Call:
 					call := instr.Common()
 					op, mu := syncapi.MutexOp(call)
 					if op == syncapi.Unlock || op == syncapi.RUnlock {
 						k := lockset.Key(mu)
-						if strings.HasPrefix(k, "?") {
+						if !k.Bound() {
 							continue
 						}
 						read := op == syncapi.RUnlock

@@ -21,7 +21,7 @@ import (
 // parameter, a free variable or a package variable.
 type effect struct {
 	sync                 facts.SyncKind // 0 for an access
-	key                  string         // the pointer that is dereferenced (see facts.Effects)
+	key                  facts.Key      // the pointer that is dereferenced
 	pos                  token.Pos      // where, in this package
 	at                   string         // where, when in another package: "file:line:col"
 	write, whole, atomic bool
@@ -92,7 +92,7 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 	lock := func(s Set) []facts.HeldLock {
 		var out []facts.HeldLock
 		for _, h := range s {
-			out = append(out, facts.HeldLock{Key: in.Intern(h.Key), Read: h.Read, Once: h.Once})
+			out = append(out, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
 		return out
 	}
@@ -108,19 +108,19 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 		}
 		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Acquires: lock(fi.acquires)}
 		for _, h := range fi.takes {
-			fe.Takes = append(fe.Takes, facts.HeldLock{Key: in.Intern(h.Key), Read: h.Read, Pos: in.Intern(posString(fset, h.Pos, h.At))})
+			fe.Takes = append(fe.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(posString(fset, h.Pos, h.At))})
 		}
 		for _, k := range fi.releases {
-			fe.Releases = append(fe.Releases, in.Intern(k))
+			fe.Releases = append(fe.Releases, in.Key(k))
 		}
 		for _, e := range effs {
 			at := posString(fset, e.pos, e.at)
 			if e.sync != 0 {
-				fe.Syncs = append(fe.Syncs, facts.SyncOp{Kind: e.sync, Key: in.Intern(e.key), Pos: in.Intern(at), After: uint32(len(fe.Accesses))})
+				fe.Syncs = append(fe.Syncs, facts.SyncOp{Kind: e.sync, Key: in.Key(e.key), Pos: in.Intern(at), After: uint32(len(fe.Accesses))})
 				continue
 			}
 			fe.Accesses = append(fe.Accesses, facts.MemAccess{
-				Key: in.Intern(e.key), Pos: in.Intern(at),
+				Key: in.Key(e.key), Pos: in.Intern(at),
 				Write: e.write, Whole: e.whole, Atomic: e.atomic, Locks: lock(e.locks),
 			})
 		}
@@ -183,7 +183,7 @@ func (sv *solver) effectsOf(fn *ssa.Function) []effect {
 	accesses, syncs := 0, 0
 	seen := make(map[string]bool)
 	add := func(e effect) {
-		if !isRooted(e.key) {
+		if !e.key.Rooted() {
 			return
 		}
 		if e.sync != 0 {
@@ -299,7 +299,7 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 			return
 		}
 	}
-	rename := func(e effect, bind func(string) string) { add(renamed(e, bind, held, call)) }
+	rename := func(e effect, bind func(facts.Key) facts.Key) { add(renamed(e, bind, held, call)) }
 	if eff, bind, ok := sv.r.importedOf(c); ok {
 		for _, e := range eff.effects() {
 			rename(e, bind)
@@ -331,7 +331,7 @@ func (sv *solver) onceEffects(call ssa.CallInstruction, held Set, sync func(fact
 // renamed returns a callee's effect e at call: its keys in the caller's
 // names (bind), an access holding the caller's locks held too, and the
 // call's position where the callee had none.
-func renamed(e effect, bind func(string) string, held Set, call ssa.CallInstruction) effect {
+func renamed(e effect, bind func(facts.Key) facts.Key, held Set, call ssa.CallInstruction) effect {
 	e.key = bind(e.key)
 	if e.sync == 0 {
 		var locks Set
@@ -362,7 +362,7 @@ func storePos(s *ssa.Store) token.Pos {
 func (s Set) keys() []string {
 	var out []string
 	for _, h := range s {
-		k := h.Key
+		k := h.Key.String()
 		if h.Read {
 			k += "(r)"
 		}
@@ -373,7 +373,7 @@ func (s Set) keys() []string {
 
 // importedOf returns the effect of the function of a direct import that
 // call statically calls, and the renaming of its keys into the caller's.
-func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(string) string, bool) {
+func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(facts.Key) facts.Key, bool) {
 	fn := call.StaticCallee()
 	if fn == nil || len(fn.Blocks) > 0 || fn.Origin() != nil || call.IsInvoke() {
 		return importedEffects{}, nil, false
@@ -417,7 +417,7 @@ func (e importedEffects) list() []ImportedEffect {
 type ImportedEffect struct {
 	Sync                 facts.SyncKind // 0 for an access
 	Index                int            // of an access, among the function's accesses
-	Key                  string
+	Key                  facts.Key
 	At                   string // "file:line:col"
 	Write, Whole, Atomic bool
 	Locks                Set // by Key only: Value is nil
@@ -433,7 +433,7 @@ func (e importedEffects) effects() []effect {
 			syncs = syncs[1:]
 		}
 		out = append(out, effect{
-			key: e.set.Str(a.Key), at: e.set.Str(a.Pos),
+			key: e.set.Key(a.Key), at: e.set.Str(a.Pos),
 			write: a.Write, whole: a.Whole, atomic: a.Atomic, locks: e.held(a.Locks),
 		})
 	}
@@ -444,29 +444,29 @@ func (e importedEffects) effects() []effect {
 }
 
 func (e importedEffects) sync(op facts.SyncOp) effect {
-	return effect{sync: op.Kind, key: e.set.Str(op.Key), at: e.set.Str(op.Pos)}
+	return effect{sync: op.Kind, key: e.set.Key(op.Key), at: e.set.Str(op.Pos)}
 }
 
 func (e importedEffects) held(locks []facts.HeldLock) Set {
 	var s Set
 	for _, h := range locks {
-		s = s.with(Held{Key: e.set.Str(h.Key), Read: h.Read, Once: h.Once})
+		s = s.with(Held{Key: e.set.Key(h.Key), Read: h.Read, Once: h.Once})
 	}
 	return s
 }
 
-func (e importedEffects) takes(bind func(string) string) Set {
+func (e importedEffects) takes(bind func(facts.Key) facts.Key) Set {
 	var s Set
 	for _, h := range e.fn.Takes {
-		s = s.with(Held{Key: bind(e.set.Str(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
+		s = s.with(Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
 	}
 	return s
 }
 
-func (e importedEffects) releases(bind func(string) string) []string {
-	var keys []string
+func (e importedEffects) releases(bind func(facts.Key) facts.Key) []facts.Key {
+	var keys []facts.Key
 	for _, k := range e.fn.Releases {
-		keys = append(keys, bind(e.set.Str(k)))
+		keys = append(keys, bind(e.set.Key(k)))
 	}
 	return keys
 }
@@ -476,27 +476,27 @@ func (e importedEffects) releases(bind func(string) string) []string {
 func (e importedEffects) acquiresAt(call *ssa.CallCommon) Set {
 	var s Set
 	for _, h := range e.fn.Acquires {
-		k := e.set.Str(h.Key)
-		actual, path, global := Actual(call, nil, k)
+		k := e.set.Key(h.Key)
+		actual, global := Actual(call, nil, k)
 		if global {
 			actual = globalNamed(call, k)
 		}
 		if actual == nil {
 			continue // nothing here reaches it
 		}
-		s = s.with(Held{Key: Key(actual) + path, Value: actual, Path: path, Read: h.Read, Pos: call.Pos()})
+		s = s.with(Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, Pos: call.Pos()})
 	}
 	return s
 }
 
 // globalNamed returns the package variable a global key is rooted at,
 // when the caller's program has it (an exported variable of an import).
-func globalNamed(call *ssa.CallCommon, k string) ssa.Value {
+func globalNamed(call *ssa.CallCommon, k facts.Key) ssa.Value {
 	fn := call.StaticCallee()
 	if fn == nil || fn.Pkg == nil {
 		return nil
 	}
-	name, _, _ := strings.Cut(strings.TrimPrefix(k, "g:"), "|")
+	_, _, name := k.Root()
 	i := strings.LastIndex(name, ".")
 	if i < 0 || name[:i] != fn.Pkg.Pkg.Path() {
 		return nil

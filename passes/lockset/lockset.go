@@ -4,8 +4,6 @@ import (
 	"go/token"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -31,20 +29,18 @@ var Analyzer = &analysis.Analyzer{
 
 // Held is a mutex held at a point of a function.
 type Held struct {
-	// Key names the mutex by the expression that reaches it: a root
-	// (a parameter "p0", a free variable "fv1", a package variable
-	// "g:path.name", a local value "v:t3") and a path of field
-	// selections, element selections and loads after "|".
-	Key string
+	// Key names the mutex by the expression that reaches it, from a
+	// parameter, a free variable, a package variable or a local value.
+	Key facts.Key
 	// Value points to the mutex: the operand of the Lock call, in the
 	// function that called Lock (a callee, for a lock helper).
 	Value ssa.Value
 	// Read is set when the mutex is held by RLock only.
 	Read bool
-	// Path, when set, is the rest of the key from Value: the mutex is
-	// reached from Value by these steps. A lock that a function of
-	// another package takes is named so, from the caller's argument.
-	Path string
+	// Path, when not empty, is the rest of the key from Value: the
+	// mutex is reached from Value by these steps. A lock that a function
+	// of another package takes is named so, from the caller's argument.
+	Path facts.Path
 	// Pos is where the lock was taken: the Lock call, in this function
 	// or a callee. At is set instead ("file:line:col") for a lock that a
 	// function of another package takes.
@@ -120,11 +116,11 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 
 type funcInfo struct {
 	before   map[ssa.Instruction]Set
-	acquires Set      // held on every return, named from the parameters or variables
-	releases []string // keys the function may unlock, named the same way
-	takes    Set      // locks the function or its callees may block to acquire (see mayTake)
-	unlocks  []string // keys the function releases on every path
-	busy     bool     // being analyzed: a recursive call sees no effect
+	acquires Set         // held on every return, named from the parameters or variables
+	releases []facts.Key // keys the function may unlock, named the same way
+	takes    Set         // locks the function or its callees may block to acquire (see mayTake)
+	unlocks  []facts.Key // keys the function releases on every path
+	busy     bool        // being analyzed: a recursive call sees no effect
 
 	effects []effect // computed by effectsOf for the package's fact
 	effDone bool
@@ -208,11 +204,11 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 	// The state of a block is the keys unlocked on every path from the
 	// entry to it.
 	var takes Set
-	var returns [][]string
-	p := dataflow.Forward[[]string]{
+	var returns [][]facts.Key
+	p := dataflow.Forward[[]facts.Key]{
 		Order: loops.ReversePostorder(fn),
 		Round: func() { takes, returns = nil, returns[:0] },
-		Transfer: func(b *ssa.BasicBlock, rel []string) []string {
+		Transfer: func(b *ssa.BasicBlock, rel []facts.Key) []facts.Key {
 			for _, instr := range b.Instrs {
 				if _, ok := instr.(*ssa.Return); ok {
 					returns = append(returns, rel)
@@ -225,7 +221,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 					continue
 				}
 				for _, h := range sv.takenBy(c.Common()) {
-					if isRooted(h.Key) && !slices.Contains(rel, h.Key) {
+					if h.Key.Rooted() && !slices.Contains(rel, h.Key) {
 						takes = takes.with(h)
 					}
 				}
@@ -236,7 +232,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 			return rel
 		},
 		Meet:  intersect,
-		Equal: func(x, y []string) bool { return len(x) == len(y) }, // meets only shrink
+		Equal: func(x, y []facts.Key) bool { return len(x) == len(y) }, // meets only shrink
 	}
 	p.Solve(fn)
 	for i, rel := range returns {
@@ -251,9 +247,9 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 
 // unlockedBy returns the keys of the locks that a call releases on every
 // path, in the caller's names.
-func (sv *solver) unlockedBy(call *ssa.CallCommon) []string {
+func (sv *solver) unlockedBy(call *ssa.CallCommon) []facts.Key {
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
-		return []string{Key(mu)}
+		return []facts.Key{Key(mu)}
 	}
 	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
@@ -262,7 +258,7 @@ func (sv *solver) unlockedBy(call *ssa.CallCommon) []string {
 	return bindAll(fi.unlocks, bind)
 }
 
-func union(a, b []string) []string {
+func union(a, b []facts.Key) []facts.Key {
 	if len(b) == 0 {
 		return a
 	}
@@ -272,12 +268,12 @@ func union(a, b []string) []string {
 			out = append(out, k)
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, facts.Key.Compare)
 	return out
 }
 
-func intersect(a, b []string) []string {
-	var out []string
+func intersect(a, b []facts.Key) []facts.Key {
+	var out []facts.Key
 	for _, k := range a {
 		if slices.Contains(b, k) {
 			out = append(out, k)
@@ -322,7 +318,7 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	case syncapi.Lock, syncapi.RLock:
 		return s.with(Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()})
 	case syncapi.Unlock, syncapi.RUnlock:
-		return s.Without([]string{Key(mu)})
+		return s.Without([]facts.Key{Key(mu)})
 	case syncapi.TryLock, syncapi.TryRLock:
 		return s // held only on the branch that tested true: see tryLockEdge
 	}
@@ -350,8 +346,8 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 
 // deferredReleases returns the keys that fn's deferred calls may
 // unlock when it returns.
-func (sv *solver) deferredReleases(fn *ssa.Function) []string {
-	var keys []string
+func (sv *solver) deferredReleases(fn *ssa.Function) []facts.Key {
+	var keys []facts.Key
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if d, ok := instr.(*ssa.Defer); ok {
@@ -364,14 +360,14 @@ func (sv *solver) deferredReleases(fn *ssa.Function) []string {
 
 // mayRelease returns the keys, named from fn's parameters and
 // variables, of the locks that fn or its callees may unlock.
-func (sv *solver) mayRelease(fn *ssa.Function) []string {
-	var keys []string
+func (sv *solver) mayRelease(fn *ssa.Function) []facts.Key {
+	var keys []facts.Key
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if c, ok := instr.(ssa.CallInstruction); ok {
 				if _, isGo := c.(*ssa.Go); !isGo {
 					for _, k := range sv.releasedBy(c.Common()) {
-						if isRooted(k) && !slices.Contains(keys, k) {
+						if k.Rooted() && !slices.Contains(keys, k) {
 							keys = append(keys, k)
 						}
 					}
@@ -379,21 +375,21 @@ func (sv *solver) mayRelease(fn *ssa.Function) []string {
 			}
 		}
 	}
-	slices.Sort(keys)
+	slices.SortFunc(keys, facts.Key.Compare)
 	return keys
 }
 
 // Releases returns the keys of the locks a call may unlock, in the
 // caller's names.
-func (r *Result) Releases(call *ssa.CallCommon) []string {
+func (r *Result) Releases(call *ssa.CallCommon) []facts.Key {
 	return r.scratch().releasedBy(call)
 }
 
 // releasedBy returns the keys of the locks a call may unlock, in the
 // caller's names.
-func (sv *solver) releasedBy(call *ssa.CallCommon) []string {
+func (sv *solver) releasedBy(call *ssa.CallCommon) []facts.Key {
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
-		return []string{Key(mu)}
+		return []facts.Key{Key(mu)}
 	}
 	if eff, bind, ok := sv.r.importedOf(call); ok {
 		return eff.releases(bind)
@@ -408,7 +404,7 @@ func (sv *solver) releasedBy(call *ssa.CallCommon) []string {
 // calleeInfo returns the effect of the function a call statically calls,
 // with the renaming of its keys into the caller's; nil when the callee
 // is unknown, has no body here, or is being analyzed (recursion).
-func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(string) string) {
+func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(facts.Key) facts.Key) {
 	callee, bind := calleeOf(call)
 	if callee == nil || len(callee.Blocks) == 0 {
 		return nil, nil
@@ -420,8 +416,8 @@ func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(string) stri
 }
 
 // bindAll renames keys with bind.
-func bindAll(keys []string, bind func(string) string) []string {
-	var out []string
+func bindAll(keys []facts.Key, bind func(facts.Key) facts.Key) []facts.Key {
+	var out []facts.Key
 	for _, k := range keys {
 		out = append(out, bind(k))
 	}
@@ -431,7 +427,7 @@ func bindAll(keys []string, bind func(string) string) []string {
 // calleeOf returns the function a call statically calls and a function
 // that renames the callee's keys into the caller's: parameters become the
 // arguments, a closure's free variables its bindings.
-func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
+func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 	var callee *ssa.Function
 	var bindings []ssa.Value
 	switch v := call.Value.(type) {
@@ -449,42 +445,46 @@ func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(string) string) {
 
 // binder returns the renaming of a callee's keys into the caller's at
 // call: roots become the actual values (see Actual), a package variable
-// keeps its name, and a root without an actual is marked unrooted "?".
-func binder(call *ssa.CallCommon, bindings []ssa.Value) func(string) string {
-	return func(k string) string {
-		actual, path, global := Actual(call, bindings, k)
+// keeps its name, and a root without an actual is marked unbound.
+func binder(call *ssa.CallCommon, bindings []ssa.Value) func(facts.Key) facts.Key {
+	return func(k facts.Key) facts.Key {
+		actual, global := Actual(call, bindings, k)
 		switch {
 		case global:
 			return k // a package variable has one name everywhere
 		case actual == nil:
-			return "?" + k
+			return k.Unbind()
 		}
-		if p, ok := spilled(actual); ok && strings.HasPrefix(path, "@") {
-			return Key(p) + path[1:] // a load of the captured parameter
+		if p, ok := spilled(actual); ok {
+			if rest, ok := k.Path().CutLoad(); ok {
+				return Key(p).Extend(rest) // a load of the captured parameter
+			}
 		}
-		return Key(actual) + path
+		return k.Rebase(Key(actual))
 	}
 }
 
 // Actual returns the value of the caller's that the root of a callee's
-// key k stands for at call (a closure's free variables are bindings),
-// and the rest of k's path; global is set when k is rooted at a package
+// key k stands for at call (a closure's free variables are bindings);
+// k's path leads on from it. global is set when k is rooted at a package
 // variable, which needs no renaming.
-func Actual(call *ssa.CallCommon, bindings []ssa.Value, k string) (actual ssa.Value, path string, global bool) {
-	root, path, _ := strings.Cut(k, "|")
-	switch {
-	case strings.HasPrefix(root, "p"):
-		if i, err := strconv.Atoi(root[1:]); err == nil && i >= 0 && i < len(call.Args) {
+func Actual(call *ssa.CallCommon, bindings []ssa.Value, k facts.Key) (actual ssa.Value, global bool) {
+	if !k.Bound() {
+		return nil, false
+	}
+	switch root, i, _ := k.Root(); root {
+	case facts.Param:
+		if i < len(call.Args) {
 			actual = call.Args[i]
 		}
-	case strings.HasPrefix(root, "fv"):
-		if i, err := strconv.Atoi(root[2:]); err == nil && i >= 0 && i < len(bindings) {
+	case facts.FreeVar:
+		if i < len(bindings) {
 			actual = bindings[i]
 		}
-	case strings.HasPrefix(root, "g:"):
-		return nil, path, true
+	case facts.Global:
+		return nil, true
 	}
-	return actual, path, false
+	return actual, false
 }
 
 // tryLockEdge reports the lock that the i'th successor of b holds because
@@ -510,40 +510,31 @@ func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 
 // Key names the mutex that v points to by the expression that reaches
 // it; see Held.Key.
-func Key(v ssa.Value) string {
-	root, path := keyParts(v)
-	return root + "|" + path
-}
-
-func keyParts(v ssa.Value) (root, path string) {
+func Key(v ssa.Value) facts.Key {
 	switch v := v.(type) {
 	case *ssa.FieldAddr:
-		r, p := keyParts(v.X)
-		return r, p + "." + strconv.Itoa(v.Field)
+		return Key(v.X).Then(facts.Step{Op: facts.FieldAddr, Index: v.Field})
 	case *ssa.Field:
-		r, p := keyParts(v.X)
-		return r, p + ":" + strconv.Itoa(v.Field)
+		return Key(v.X).Then(facts.Step{Op: facts.Field, Index: v.Field})
 	case *ssa.IndexAddr:
-		r, p := keyParts(v.X)
-		return r, p + "[]"
+		return Key(v.X).Then(facts.Step{Op: facts.IndexAddr})
 	case *ssa.UnOp:
 		if p, ok := spilled(v.X); ok {
-			return keyParts(p) // the parameter itself
+			return Key(p) // the parameter itself
 		}
-		r, p := keyParts(v.X)
-		return r, p + "@"
+		return Key(v.X).Then(facts.Step{Op: facts.Load})
 	case *ssa.ChangeType:
-		return keyParts(v.X)
+		return Key(v.X)
 	case *ssa.MakeInterface:
-		return keyParts(v.X)
+		return Key(v.X)
 	case *ssa.Parameter:
-		return "p" + strconv.Itoa(slices.Index(v.Parent().Params, v)), ""
+		return facts.ParamKey(slices.Index(v.Parent().Params, v))
 	case *ssa.FreeVar:
-		return "fv" + strconv.Itoa(slices.Index(v.Parent().FreeVars, v)), ""
+		return facts.FreeVarKey(slices.Index(v.Parent().FreeVars, v))
 	case *ssa.Global:
-		return "g:" + v.RelString(nil), ""
+		return facts.GlobalKey(v.RelString(nil))
 	}
-	return "v:" + v.Name(), ""
+	return facts.LocalKey(v.Name())
 }
 
 // spilled returns the parameter or free variable that v, a variable
@@ -614,16 +605,11 @@ func readOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
 	return true
 }
 
-// isRooted reports whether key names a mutex that a caller can name too.
-func isRooted(key string) bool {
-	return !strings.HasPrefix(key, "v:") && !strings.HasPrefix(key, "?")
-}
-
 // rooted returns the members of s that a caller can name.
 func rooted(s Set) Set {
 	var out Set
 	for _, h := range s {
-		if isRooted(h.Key) {
+		if h.Key.Rooted() {
 			out = append(out, h)
 		}
 	}
@@ -632,7 +618,7 @@ func rooted(s Set) Set {
 
 // with returns s with h added; a write hold replaces a read hold.
 func (s Set) with(h Held) Set {
-	i, found := slices.BinarySearchFunc(s, h.Key, func(x Held, k string) int { return strings.Compare(x.Key, k) })
+	i, found := slices.BinarySearchFunc(s, h.Key, func(x Held, k facts.Key) int { return x.Key.Compare(k) })
 	if found {
 		if s[i].Read && !h.Read || s[i].Unsure && !h.Unsure {
 			out := slices.Clone(s)
@@ -645,7 +631,7 @@ func (s Set) with(h Held) Set {
 }
 
 // Without returns s without the locks named by keys.
-func (s Set) Without(keys []string) Set {
+func (s Set) Without(keys []facts.Key) Set {
 	if len(keys) == 0 || len(s) == 0 {
 		return s
 	}
@@ -682,8 +668,8 @@ func (s Set) equal(t Set) bool {
 }
 
 // Find returns the lock of s named key.
-func (s Set) Find(key string) (Held, bool) {
-	i, found := slices.BinarySearchFunc(s, key, func(x Held, k string) int { return strings.Compare(x.Key, k) })
+func (s Set) Find(key facts.Key) (Held, bool) {
+	i, found := slices.BinarySearchFunc(s, key, func(x Held, k facts.Key) int { return x.Key.Compare(k) })
 	if !found {
 		return Held{}, false
 	}

@@ -114,8 +114,8 @@ func render(s lockset.Set) string {
 // today a root ("p0", "fv1", "g:pkg.name", "v:t3"), "|", and a path
 // (".0" a field's address, "@" a load, ...). It drops the "|", which a
 // want comment's regexp would read as an alternation: "p0|.0" is "p0.0".
-func renderKey(k string) string {
-	return strings.Replace(k, "|", "", 1)
+func renderKey(k facts.Key) string {
+	return strings.Replace(k.String(), "|", "", 1)
 }
 
 // TestHeld checks the locksets at lock operations and returns.
@@ -179,7 +179,7 @@ func renderEffects(set *facts.Effects) []string {
 	locks := func(hs []facts.HeldLock) string {
 		var elems []string
 		for _, h := range hs {
-			e := renderKey(set.Str(h.Key))
+			e := renderKey(set.Key(h.Key))
 			if h.Read {
 				e += " read"
 			}
@@ -207,7 +207,7 @@ func renderEffects(set *facts.Effects) []string {
 		if len(fe.Releases) > 0 {
 			var keys []string
 			for _, k := range fe.Releases {
-				keys = append(keys, renderKey(set.Str(k)))
+				keys = append(keys, renderKey(set.Key(k)))
 			}
 			out = append(out, "  releases {"+strings.Join(keys, ", ")+"}")
 		}
@@ -220,7 +220,7 @@ func renderEffects(set *facts.Effects) []string {
 		syncsUpTo := func(n int) {
 			for ; si < len(fe.Syncs) && int(fe.Syncs[si].After) <= n; si++ {
 				s := fe.Syncs[si]
-				out = append(out, fmt.Sprintf("  %s %s at %s", syncNames[s.Kind], renderKey(set.Str(s.Key)), facts.ShortPos(set.Str(s.Pos))))
+				out = append(out, fmt.Sprintf("  %s %s at %s", syncNames[s.Kind], renderKey(set.Key(s.Key)), facts.ShortPos(set.Str(s.Pos))))
 			}
 		}
 		for i, a := range fe.Accesses {
@@ -235,7 +235,7 @@ func renderEffects(set *facts.Effects) []string {
 			if a.Atomic {
 				kind += " atomic"
 			}
-			out = append(out, fmt.Sprintf("  %s %s at %s holds %s", kind, renderKey(set.Str(a.Key)), facts.ShortPos(set.Str(a.Pos)), locks(a.Locks)))
+			out = append(out, fmt.Sprintf("  %s %s at %s holds %s", kind, renderKey(set.Key(a.Key)), facts.ShortPos(set.Str(a.Pos)), locks(a.Locks)))
 		}
 		syncsUpTo(len(fe.Accesses) + len(fe.Syncs))
 	}

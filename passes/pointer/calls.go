@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
-	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -195,13 +194,13 @@ func (a *state) unknownBlock(block nodeID, t types.Type, site ssa.Value, ctx *Co
 }
 
 // contents returns the type of what a leaf of type t points to (see
-// lockset.Pointee), a map's being its key and value; nil when t points
+// facts.Pointee), a map's being its key and value; nil when t points
 // to nothing.
 func contents(t types.Type) types.Type {
 	if _, ok := t.Underlying().(*types.Map); ok {
 		return mapContents(t)
 	}
-	if p := lockset.Pointee(t); p != types.Typ[types.Invalid] {
+	if p := facts.Pointee(t); p != types.Typ[types.Invalid] {
 		return p
 	}
 	return nil

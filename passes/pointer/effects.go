@@ -3,9 +3,9 @@ package pointer
 import (
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
@@ -118,7 +118,7 @@ func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedEffect,
 				if acc.Whole {
 					f(c, &acc, obj.start, obj.layout.size(), locks)
 				} else {
-					f(c, &acc, n, a.size(lockset.Pointee(t)), locks)
+					f(c, &acc, n, a.size(facts.Pointee(t)), locks)
 				}
 			}
 		}
@@ -132,21 +132,23 @@ func (a *state) location(n nodeID) Location {
 
 // follow returns the locations that a callee's key reaches at call c,
 // and the type of the pointer to them.
-func (a *state) follow(c *extCall, key string) (addrs []nodeID, t types.Type, ok bool) {
-	root, path, _ := strings.Cut(key, "|")
-	switch {
-	case strings.HasPrefix(root, "g:"):
-		obj, ok := a.globals[strings.TrimPrefix(root, "g:")]
+func (a *state) follow(c *extCall, key facts.Key) (addrs []nodeID, t types.Type, ok bool) {
+	if !key.Bound() {
+		return nil, nil, false
+	}
+	switch root, i, name := key.Root(); root {
+	case facts.Global:
+		obj, ok := a.globals[name]
 		if !ok || obj.Kind != ObjGlobal {
 			return nil, nil, false // not a variable this package has typed
 		}
-		return a.walkPath([]nodeID{obj.start}, false, types.NewPointer(obj.Type), path)
-	case strings.HasPrefix(root, "p"):
-		n, pt, ok := a.param(c, root[1:])
+		return a.walkPath([]nodeID{obj.start}, false, types.NewPointer(obj.Type), key.Path())
+	case facts.Param:
+		n, pt, ok := a.param(c, i)
 		if !ok {
 			return nil, nil, false
 		}
-		return a.walkPath([]nodeID{n}, true, pt, path)
+		return a.walkPath([]nodeID{n}, true, pt, key.Path())
 	}
 	return nil, nil, false
 }
@@ -155,11 +157,7 @@ func (a *state) follow(c *extCall, key string) (addrs []nodeID, t types.Type, ok
 // expression of type t: the value in nodes when val is set, or else a
 // pointer to the addresses in nodes. It returns the addresses the final
 // pointer may hold and its type.
-func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([]nodeID, types.Type, bool) {
-	steps, ok := lockset.Steps(path)
-	if !ok {
-		return nil, nil, false
-	}
+func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path facts.Path) ([]nodeID, types.Type, bool) {
 	toAddrs := func() {
 		if !val {
 			return
@@ -174,15 +172,15 @@ func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([
 		}
 		nodes, val = out, false
 	}
-	for _, s := range steps {
+	for _, s := range path.Steps() {
 		next, ok := s.Next(t)
 		if !ok {
 			return nil, nil, false
 		}
 		switch s.Op {
-		case '.':
+		case facts.FieldAddr:
 			toAddrs()
-			off := a.layouts.offsetOf(lockset.Pointee(t), s.Index)
+			off := a.layouts.offsetOf(facts.Pointee(t), s.Index)
 			var out []nodeID
 			for _, n := range nodes {
 				if m, ok := a.within(n, off); ok {
@@ -190,7 +188,7 @@ func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([
 				}
 			}
 			nodes = out
-		case ':':
+		case facts.Field:
 			if !val {
 				return nil, nil, false
 			}
@@ -202,9 +200,9 @@ func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([
 				}
 			}
 			nodes = out
-		case '[':
+		case facts.IndexAddr:
 			toAddrs() // an array's one element is at its start
-		case '@':
+		case facts.Load:
 			toAddrs()
 			val = true // the value loaded is the block at each address
 		}
@@ -216,7 +214,7 @@ func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path string) ([
 
 // PointsToPath returns the locations reached from v, when its function
 // runs in origin o, by the steps of a lockset key's path.
-func (r *Result) PointsToPath(o *Origin, v ssa.Value, path string) []Location {
+func (r *Result) PointsToPath(o *Origin, v ssa.Value, path facts.Path) []Location {
 	a := r.a
 	if a == nil {
 		return nil
@@ -241,11 +239,7 @@ func (r *Result) PointsToPath(o *Origin, v ssa.Value, path string) []Location {
 
 // param returns the value node and type of the callee's parameter i
 // (the receiver first) at call c.
-func (a *state) param(c *extCall, index string) (nodeID, types.Type, bool) {
-	i, err := strconv.Atoi(index)
-	if err != nil {
-		return 0, nil, false
-	}
+func (a *state) param(c *extCall, i int) (nodeID, types.Type, bool) {
 	p := paramVar(c.fn.Signature, i)
 	if p == nil || types.IsInterface(p.Type()) || i >= len(c.args) {
 		return 0, nil, false
@@ -270,25 +264,22 @@ func paramVar(sig *types.Signature, i int) *types.Var {
 }
 
 // keyName renders a callee's key with its parameters' names: "c.mu".
-func (a *state) keyName(fn *ssa.Function, key string) string {
-	root, path, _ := strings.Cut(key, "|")
+func (a *state) keyName(fn *ssa.Function, key facts.Key) string {
 	var name string
 	var t types.Type
-	switch {
-	case strings.HasPrefix(root, "g:"):
-		name = root[strings.LastIndex(root, ".")+1:]
-		if obj, ok := a.globals[strings.TrimPrefix(root, "g:")]; ok && obj.Kind == ObjGlobal {
+	switch root, i, global := key.Root(); root {
+	case facts.Global:
+		name = global[strings.LastIndex(global, ".")+1:]
+		if obj, ok := a.globals[global]; ok && obj.Kind == ObjGlobal {
 			t = types.NewPointer(obj.Type)
 		}
-	case strings.HasPrefix(root, "p"):
-		if i, err := strconv.Atoi(root[1:]); err == nil {
-			if p := paramVar(fn.Signature, i); p != nil {
-				name, t = p.Name(), p.Type()
-			}
+	case facts.Param:
+		if p := paramVar(fn.Signature, i); p != nil {
+			name, t = p.Name(), p.Type()
 		}
 	}
 	if t == nil || name == "" || name == "_" {
 		return ""
 	}
-	return lockset.PathName(name, t, path)
+	return key.Path().Render(name, t)
 }

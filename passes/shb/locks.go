@@ -96,11 +96,11 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 		}
 		var locs []int32
 		name := ExprName(h.Value)
-		if h.Path != "" {
+		if !h.Path.IsEmpty() {
 			for _, loc := range objs.ptr.PointsToPath(o, h.Value, h.Path) {
 				locs = append(locs, objs.id(loc))
 			}
-			name = lockset.PathName(name, h.Value.Type(), h.Path)
+			name = h.Path.Render(name, h.Value.Type())
 		} else {
 			locs = objs.pointsTo(o, h.Value)
 		}

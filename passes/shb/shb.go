@@ -511,15 +511,15 @@ var importedKinds = map[facts.SyncKind]Kind{
 
 // keyObject returns the one location that a callee's key (see
 // lockset.Held) points to at call, made in origin o, or -1.
-func (w *walker) keyObject(o *pointer.Origin, call *ssa.CallCommon, key string) int32 {
-	actual, path, _ := lockset.Actual(call, nil, key)
+func (w *walker) keyObject(o *pointer.Origin, call *ssa.CallCommon, key facts.Key) int32 {
+	actual, _ := lockset.Actual(call, nil, key)
 	if actual == nil {
 		return -1
 	}
-	if path == "" {
+	if key.Path().IsEmpty() {
 		return w.objs.of(o, actual)
 	}
-	if locs := w.ptr.PointsToPath(o, actual, path); len(locs) == 1 {
+	if locs := w.ptr.PointsToPath(o, actual, key.Path()); len(locs) == 1 {
 		return w.objs.id(locs[0])
 	}
 	return -1
