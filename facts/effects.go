@@ -1,18 +1,19 @@
 package facts
 
 import (
+	"fmt"
+	"go/token"
 	"path/filepath"
 	"strings"
 )
 
-// Effects is the package fact of passes/lockset: what a call of each of
-// the package's exported functions and methods does to the mutexes and
-// memory its arguments reach, so that an importer sees the locks a
-// helper takes and the fields a method writes. Expressions are keys in
-// the callee's terms, as lockset names them: a root (parameter "p0",
-// receiver first; package variable "g:path.name") then a path of steps
-// after "|": ".3" the address of field 3, ":3" field 3 of a struct
-// value, "[]" the address of an element, "@" a load.
+// Effects is the package fact of passes/effects: what a call of each of
+// the package's exported functions and methods does to the memory its
+// arguments and the package variables reach, and the synchronization
+// operations it performs on them, so that an importer sees the fields a
+// method writes and the channel it closes. Expressions are Keys in the
+// callee's terms, rooted at a parameter (the receiver first) or a
+// package variable. What the functions do to mutexes is the Locks fact.
 type Effects struct {
 	V       uint16
 	Strings []string      // keys and positions; index 0 is ""
@@ -36,9 +37,6 @@ func (e *Effects) Str(i uint32) string {
 // FuncEffects is the effect of one function, callees included.
 type FuncEffects struct {
 	Name     uint32      // the function's SSA name
-	Acquires []HeldLock  // held on every return: a lock helper
-	Releases []uint32    // keys of the locks it may unlock
-	Takes    []HeldLock  // the locks it may block to acquire (Lock, RLock), with where
 	Accesses []MemAccess // in program order, at most MaxAccesses, the first of each kind
 	Syncs    []SyncOp    // in program order, at most MaxSyncs
 }
@@ -79,7 +77,7 @@ type SyncOp struct {
 type HeldLock struct {
 	Key  uint32
 	Read bool   // held by RLock only
-	Pos  uint32 // in Takes: "file:line:col" of the Lock call
+	Pos  uint32 // in Locks' Takes: "file:line:col" of the Lock call
 	// Once is set for the sync.Once whose Do callback makes the access:
 	// not a mutex, but the callback runs once and before every Do
 	// returns (see SyncOnceAfter).
@@ -97,6 +95,16 @@ type MemAccess struct {
 	Whole  bool
 	Atomic bool
 	Locks  []HeldLock
+}
+
+// Posn renders pos as facts write positions: "file:line:col", or ""
+// for no position.
+func Posn(fset *token.FileSet, pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
 // ShortPos shortens a "file:line:col" position of an effect to

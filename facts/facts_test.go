@@ -39,13 +39,21 @@ func sampleFacts() []analysis.Fact {
 				Results: []facts.SumEdge{{From: -1, FromOff: 0, To: 2, ToOff: 0}},
 			}},
 		},
+		&facts.Locks{
+			V:       facts.Version,
+			Strings: []string{"", "(*example.com/c.T).Inc", "p0|.0", "c.go:9:4"},
+			Funcs: []facts.FuncLocks{{
+				Name:     1,
+				Acquires: []facts.HeldLock{{Key: 2, Read: true}},
+				Releases: []uint32{2},
+				Takes:    []facts.HeldLock{{Key: 2, Pos: 3}},
+			}},
+		},
 		&facts.Effects{
 			V:       facts.Version,
 			Strings: []string{"", "(*example.com/c.T).Inc", "p0|.0", "p0|.1", "c.go:9:4"},
 			Funcs: []facts.FuncEffects{{
 				Name:     1,
-				Acquires: []facts.HeldLock{{Key: 2, Read: true}},
-				Releases: []uint32{2},
 				Accesses: []facts.MemAccess{{Key: 3, Pos: 4, Write: true, Locks: []facts.HeldLock{{Key: 2}, {Key: 3, Once: true}}}},
 				Syncs:    []facts.SyncOp{{Kind: facts.SyncDone, Key: 2, Pos: 4, After: 1}, {Kind: facts.SyncOnceAfter, Key: 3, Pos: 4, After: 1}},
 			}},

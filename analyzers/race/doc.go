@@ -50,7 +50,7 @@
 // "//origo:ignore race <reason>" on either access silences the report.
 //
 // Functions of other packages count through their effect summaries
-// (see package lockset): a call of an imported function performs, at the
+// (see package effects): a call of an imported function performs, at the
 // call, the accesses it makes to what its arguments and exported
 // variables reach, holding the locks it holds there, and its channel,
 // WaitGroup, Cond and Once operations in its order (a Once callback's

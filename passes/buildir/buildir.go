@@ -79,3 +79,26 @@ func build(pass *analysis.Pass, ir *IR) {
 		}
 	}
 }
+
+// Importable reports whether another package can call fn by name, and
+// so see a fact about it: an exported function, or a method with an
+// exported name of a type that is not generic.
+func Importable(fn *ssa.Function) bool {
+	if fn.Parent() != nil || len(fn.Blocks) == 0 || fn.TypeParams().Len() > 0 || fn.TypeArgs() != nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() {
+		return false
+	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := t.(*types.Named); !ok || named.TypeParams().Len() > 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -23,23 +23,17 @@
 // added by the happens-before pass, which walks each goroutine's calls
 // (see package shb), and interned there as canonical lockset IDs.
 //
-// # Effects across packages
+// # Locks across packages
 //
-// The Analyzer also exports, as a facts.Effects package fact, the effect
-// of each exported function and method: the locks it leaves held and may
-// release, the memory it reads and writes that its callers can name (a
-// key rooted at a parameter or a package variable) with the locks held
-// at each access, and its channel sends, receives and closes,
-// WaitGroup Add/Done/Wait, Cond Wait/Signal/Broadcast and the returns of
-// Once.Do, in program order (blocks in reverse postorder, deferred calls
-// at the return). A Once.Do callback's accesses hold the Once as a lock
-// marked Once. A parameter that closures capture is keyed as the
-// parameter, not as the heap variable go/ssa copies it into. Callees in the package and
-// in direct imports are folded in, so an effect is closed over the
-// package boundary like the pointer summaries. An importer's lockset
-// applies the locks at calls (Held.Path names a mutex reached from the
-// caller's argument); the pointer and happens-before passes place the
-// accesses and operations at the call (Imported). The state of sync's
-// own types, the runtime's and the testing package's memory are left
-// out: they are synchronization, or per test.
+// The Analyzer also exports, as a facts.Locks package fact, what each
+// exported function and method does to mutexes its callers can name (a
+// facts.Key rooted at a parameter or a package variable): the locks it
+// leaves held on every return, those it may release, and those it may
+// block to acquire, with where. Callees in the package and in direct
+// imports are folded in, so the fact is closed over the package boundary
+// like the pointer summaries. An importer's lockset applies them at
+// calls (Held.Path names a mutex reached from the caller's argument).
+// What functions do to memory and to other synchronization is package
+// effects'. The runtime's, sync's and the testing package's functions
+// export nothing (see syncapi.Internal).
 package lockset

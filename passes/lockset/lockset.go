@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	Requires:         []*analysis.Analyzer{buildir.Analyzer},
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(facts.Effects)},
+	FactTypes:        []analysis.Fact{new(facts.Locks)},
 	RunDespiteErrors: true,
 }
 
@@ -67,8 +67,7 @@ type Set []Held
 // scratch table of the asker's that is not kept.
 type Result struct {
 	funcs    map[*ssa.Function]*funcInfo
-	imported map[string]importedEffects  // the effects of the direct imports' functions, by SSA name
-	byName   map[string][]ImportedEffect // the same, as Imported gives them
+	imported map[string]importedLocks // what the direct imports' functions do to mutexes, by SSA name
 }
 
 // solver computes the locksets of functions, into its table: the
@@ -121,9 +120,6 @@ type funcInfo struct {
 	takes    Set         // locks the function or its callees may block to acquire (see mayTake)
 	unlocks  []facts.Key // keys the function releases on every path
 	busy     bool        // being analyzed: a recursive call sees no effect
-
-	effects []effect // computed by effectsOf for the package's fact
-	effDone bool
 }
 
 // Before returns the locks that must be held, relative to the entry of
@@ -176,7 +172,7 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 		},
 		Edge: func(b *ssa.BasicBlock, i int, out Set) Set {
 			if h, ok := tryLockEdge(b, i); ok {
-				out = out.with(h)
+				out = out.With(h)
 			}
 			return out
 		},
@@ -186,7 +182,7 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 	p.Solve(fn)
 	for i, s := range returns {
 		if i == 0 {
-			fi.acquires = rooted(s)
+			fi.acquires = s.Rooted()
 		} else {
 			fi.acquires = meet(fi.acquires, s)
 		}
@@ -222,7 +218,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 				}
 				for _, h := range sv.takenBy(c.Common()) {
 					if h.Key.Rooted() && !slices.Contains(rel, h.Key) {
-						takes = takes.with(h)
+						takes = takes.With(h)
 					}
 				}
 				if _, isDefer := c.(*ssa.Defer); !isDefer {
@@ -306,7 +302,7 @@ func (sv *solver) takenBy(call *ssa.CallCommon) Set {
 	var s Set
 	for _, h := range fi.takes {
 		h.Key = bind(h.Key)
-		s = s.with(h)
+		s = s.With(h)
 	}
 	return s
 }
@@ -316,7 +312,7 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	op, mu := syncapi.MutexOp(call)
 	switch op {
 	case syncapi.Lock, syncapi.RLock:
-		return s.with(Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()})
+		return s.With(Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()})
 	case syncapi.Unlock, syncapi.RUnlock:
 		return s.Without([]facts.Key{Key(mu)})
 	case syncapi.TryLock, syncapi.TryRLock:
@@ -328,7 +324,7 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	if eff, bind, ok := sv.r.importedOf(call); ok {
 		s = s.Without(eff.releases(bind))
 		for _, h := range eff.acquiresAt(call) {
-			s = s.with(h)
+			s = s.With(h)
 		}
 		return s
 	}
@@ -339,7 +335,7 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	s = s.Without(bindAll(fi.releases, bind))
 	for _, h := range fi.acquires {
 		h.Key = bind(h.Key)
-		s = s.with(h)
+		s = s.With(h)
 	}
 	return s
 }
@@ -405,7 +401,7 @@ func (sv *solver) releasedBy(call *ssa.CallCommon) []facts.Key {
 // with the renaming of its keys into the caller's; nil when the callee
 // is unknown, has no body here, or is being analyzed (recursion).
 func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(facts.Key) facts.Key) {
-	callee, bind := calleeOf(call)
+	callee, bind := Callee(call)
 	if callee == nil || len(callee.Blocks) == 0 {
 		return nil, nil
 	}
@@ -424,10 +420,10 @@ func bindAll(keys []facts.Key, bind func(facts.Key) facts.Key) []facts.Key {
 	return out
 }
 
-// calleeOf returns the function a call statically calls and a function
+// Callee returns the function a call statically calls and a function
 // that renames the callee's keys into the caller's: parameters become the
 // arguments, a closure's free variables its bindings.
-func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
+func Callee(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 	var callee *ssa.Function
 	var bindings []ssa.Value
 	switch v := call.Value.(type) {
@@ -442,6 +438,10 @@ func calleeOf(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 	}
 	return callee, binder(call, bindings)
 }
+
+// Binder returns the renaming of the keys of the function that call
+// statically calls, a function of another package, into the caller's.
+func Binder(call *ssa.CallCommon) func(facts.Key) facts.Key { return binder(call, nil) }
 
 // binder returns the renaming of a callee's keys into the caller's at
 // call: roots become the actual values (see Actual), a package variable
@@ -605,8 +605,8 @@ func readOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
 	return true
 }
 
-// rooted returns the members of s that a caller can name.
-func rooted(s Set) Set {
+// Rooted returns the members of s that a caller can name.
+func (s Set) Rooted() Set {
 	var out Set
 	for _, h := range s {
 		if h.Key.Rooted() {
@@ -616,8 +616,8 @@ func rooted(s Set) Set {
 	return out
 }
 
-// with returns s with h added; a write hold replaces a read hold.
-func (s Set) with(h Held) Set {
+// With returns s with h added; a write hold replaces a read hold.
+func (s Set) With(h Held) Set {
 	i, found := slices.BinarySearchFunc(s, h.Key, func(x Held, k facts.Key) int { return x.Key.Compare(k) })
 	if found {
 		if s[i].Read && !h.Read || s[i].Unsure && !h.Unsure {

@@ -1,7 +1,6 @@
 package lockset_test
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -125,17 +124,17 @@ func TestHeld(t *testing.T) {
 
 // TestImportedEffects checks that an importer applies the locks that a
 // function of another package leaves held or releases, through the
-// facts.Effects that lockset exports for it.
+// facts.Locks that lockset exports for it.
 func TestImportedEffects(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), held, "effects/app")
 }
 
-// TestEffectsFact checks the facts.Effects package fact that lockset
+// TestLocksFact checks the facts.Locks package fact that lockset
 // exports for effects/lib, rendered with short positions. (Line 1 of
 // lib.go wants a package fact; analysistest matches its pattern against
 // the PackageFact, "{package lib ("effects/lib") 0x...}", not against
 // the fact, so the check of its contents is here.)
-func TestEffectsFact(t *testing.T) {
+func TestLocksFact(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), lockset.Analyzer, "effects/lib")
 	var got []string
 	for _, r := range results {
@@ -143,8 +142,8 @@ func TestEffectsFact(t *testing.T) {
 			continue
 		}
 		for _, f := range r.Facts[nil] {
-			if set, ok := f.(*facts.Effects); ok {
-				got = append(got, renderEffects(set)...)
+			if set, ok := f.(*facts.Locks); ok {
+				got = append(got, renderLocks(set)...)
 			}
 		}
 	}
@@ -152,27 +151,20 @@ func TestEffectsFact(t *testing.T) {
 		"func (*effects/lib.Counter).Inc",
 		"  releases {p0.0}",
 		"  takes {p0.0 at lib.go:21}",
-		"  read p0.1 at lib.go:22 holds {p0.0}",
-		"  write p0.1 at lib.go:22 holds {p0.0}",
 		"func (*effects/lib.Counter).Lock",
 		"  acquires {p0.0}",
 		"  takes {p0.0 at lib.go:14}",
 		"func (*effects/lib.Counter).Unlock",
 		"  releases {p0.0}",
-		"func effects/lib.Start",
-		"  write p0.1 at lib.go:31 holds {}",
-		"  read g:effects/lib.Ready at lib.go:32 holds {}",
-		"  write whole g:effects/lib.Ready@ at lib.go:32 holds {}",
-		"  close g:effects/lib.Ready@ at lib.go:32",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("effects of effects/lib:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("locks of effects/lib:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
-// renderEffects renders an Effects fact, one line per function and one
-// per lock, access and synchronization operation.
-func renderEffects(set *facts.Effects) []string {
+// renderLocks renders a Locks fact, one line per function and one per
+// set of locks it acquires, releases and takes.
+func renderLocks(set *facts.Locks) []string {
 	if !set.Valid() {
 		return []string{"invalid version"}
 	}
@@ -183,9 +175,6 @@ func renderEffects(set *facts.Effects) []string {
 			if h.Read {
 				e += " read"
 			}
-			if h.Once {
-				e += " once"
-			}
 			if p := set.Str(h.Pos); p != "" {
 				e += " at " + facts.ShortPos(p)
 			}
@@ -193,51 +182,22 @@ func renderEffects(set *facts.Effects) []string {
 		}
 		return "{" + strings.Join(elems, ", ") + "}"
 	}
-	syncNames := map[facts.SyncKind]string{
-		facts.SyncSend: "send", facts.SyncRecv: "recv", facts.SyncClose: "close",
-		facts.SyncAdd: "add", facts.SyncDone: "done", facts.SyncWait: "wait",
-		facts.SyncOnceAfter: "once-after", facts.SyncCondWait: "cond-wait", facts.SyncCondSignal: "cond-signal",
-	}
 	var out []string
-	for _, fe := range set.Funcs {
-		out = append(out, "func "+set.Str(fe.Name))
-		if len(fe.Acquires) > 0 {
-			out = append(out, "  acquires "+locks(fe.Acquires))
+	for _, fl := range set.Funcs {
+		out = append(out, "func "+set.Str(fl.Name))
+		if len(fl.Acquires) > 0 {
+			out = append(out, "  acquires "+locks(fl.Acquires))
 		}
-		if len(fe.Releases) > 0 {
+		if len(fl.Releases) > 0 {
 			var keys []string
-			for _, k := range fe.Releases {
+			for _, k := range fl.Releases {
 				keys = append(keys, renderKey(set.Key(k)))
 			}
 			out = append(out, "  releases {"+strings.Join(keys, ", ")+"}")
 		}
-		if len(fe.Takes) > 0 {
-			out = append(out, "  takes "+locks(fe.Takes))
+		if len(fl.Takes) > 0 {
+			out = append(out, "  takes "+locks(fl.Takes))
 		}
-		// Accesses and syncs interleaved in program order: a sync goes
-		// after the first After accesses.
-		si := 0
-		syncsUpTo := func(n int) {
-			for ; si < len(fe.Syncs) && int(fe.Syncs[si].After) <= n; si++ {
-				s := fe.Syncs[si]
-				out = append(out, fmt.Sprintf("  %s %s at %s", syncNames[s.Kind], renderKey(set.Key(s.Key)), facts.ShortPos(set.Str(s.Pos))))
-			}
-		}
-		for i, a := range fe.Accesses {
-			syncsUpTo(i)
-			kind := "read"
-			if a.Write {
-				kind = "write"
-			}
-			if a.Whole {
-				kind += " whole"
-			}
-			if a.Atomic {
-				kind += " atomic"
-			}
-			out = append(out, fmt.Sprintf("  %s %s at %s holds %s", kind, renderKey(set.Key(a.Key)), facts.ShortPos(set.Str(a.Pos)), locks(a.Locks)))
-		}
-		syncsUpTo(len(fe.Accesses) + len(fe.Syncs))
 	}
 	return out
 }

@@ -58,7 +58,7 @@
 // generic, in a package that is not a direct import, assembly, cgo) is
 // opaque: its results point to fresh unknown objects and the function
 // values given to it may be called, with unknown arguments. The memory
-// an imported function accesses comes from its effect (package lockset),
+// an imported function accesses comes from its effect (package effects),
 // placed at the static calls of it, and a go statement of an imported
 // function with an effect starts an origin that runs it. Summaries do
 // not yet carry calls of

@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
-	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/effects"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
 
 // External describes an access that a function of another package
 // makes when this package calls it, from the callee's fact (see
-// lockset's facts.Effects): the access's Instr is the call.
+// package effects): the access's Instr is the call.
 type External struct {
 	Func  *ssa.Function // the callee
 	Index int           // the access's index among the callee's (see lockset.ImportedEffect)
@@ -89,7 +89,7 @@ func (a *state) recordExternal(site *callSite, fn *ssa.Function) {
 
 // externalAccesses calls f with the accesses that the calls of other
 // packages' functions make, from their effects.
-func (a *state) externalAccesses(f func(c *extCall, acc *lockset.ImportedEffect, n nodeID, size int, locks []ExternalLock)) {
+func (a *state) externalAccesses(f func(c *extCall, acc *effects.Op, n nodeID, size int, locks []ExternalLock)) {
 	for i := range a.extCalls {
 		c := &a.extCalls[i]
 		for _, acc := range a.effects.Imported(c.fn) {

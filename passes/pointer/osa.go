@@ -6,7 +6,7 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
@@ -138,7 +138,7 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
-	a.externalAccesses(func(c *extCall, acc *lockset.ImportedEffect, n nodeID, size int, locks []ExternalLock) {
+	a.externalAccesses(func(c *extCall, acc *effects.Op, n nodeID, size int, locks []ExternalLock) {
 		ext := &External{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
 		origins := a.originsRunning(c.at.cg)
 		if c.origin != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
-	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/analysis"
@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "origin-sensitive points-to analysis and origin-shared locations",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/pointer",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer, lockset.Analyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, origins.Analyzer, SummaryAnalyzer, effects.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	Flags:      optionFlags(),
 }
@@ -90,7 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 	orig := pass.ResultOf[origins.Analyzer].(*origins.Result)
 	in := &inputs{
 		sums:    pass.ResultOf[SummaryAnalyzer].(*Summaries),
-		effects: pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+		effects: pass.ResultOf[effects.Analyzer].(*effects.Result),
 	}
 	res := new(Result)
 	if ir.Pkg == nil || len(orig.Roots) == 0 {
@@ -164,7 +164,7 @@ type state struct {
 	rootFuncs map[*Origin][]*ssa.Function
 
 	summaries       *Summaries                      // of the direct imports' functions
-	effects         *lockset.Result                 // the effects of the direct imports' functions (nil in summary mode)
+	effects         *effects.Result                 // the effects of the direct imports' functions (nil in summary mode)
 	extCalls        []extCall                       // calls of functions of other packages, for their effects
 	externalEntries map[*Origin]ssa.CallInstruction // see ExternalEntry
 	summaryMode     bool                            // computing summaries: goroutines are calls
@@ -198,7 +198,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 // facts.
 type inputs struct {
 	sums    *Summaries      // what their functions do to pointers
-	effects *lockset.Result // what they do to memory and locks
+	effects *effects.Result // what they do to memory and synchronization
 }
 
 func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) {

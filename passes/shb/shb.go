@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:              "build the static happens-before graph of the package's goroutines",
 	URL:              "https://pkg.go.dev/github.com/origo-dev/origo/passes/shb",
 	Run:              run,
-	Requires:         []*analysis.Analyzer{pointer.Analyzer, lockset.Analyzer},
+	Requires:         []*analysis.Analyzer{pointer.Analyzer, lockset.Analyzer, effects.Analyzer},
 	ResultType:       reflect.TypeFor[*Result](),
 	RunDespiteErrors: true,
 }
@@ -154,11 +155,12 @@ func (t *Trace) EventsAt(instr ssa.Instruction) []int32 { return t.at[instr] }
 func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	ls := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
 	res := newResult(ptr)
 	if ptr.Incomplete != "" || len(ptr.Origins) == 0 {
 		return res, nil
 	}
-	if msg := guard.Do(pass, "shb", func() { build(res, ptr, ls) }); msg != "" {
+	if msg := guard.Do(pass, "shb", func() { build(res, ptr, ls, eff) }); msg != "" {
 		return newResult(ptr), nil
 	}
 	return res, nil
@@ -183,7 +185,7 @@ func (r *Result) InLoop(b *ssa.BasicBlock) bool {
 	return comp[b.Index] >= 0
 }
 
-func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
+func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Result) {
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
 	for _, acc := range ptr.Accesses() {
 		if acc.Ext != nil {
@@ -201,7 +203,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result) {
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
-			ptr: ptr, ls: ls, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o],
 			empty:  make(map[*ssa.Function]bool),
 			walked: make(map[*ssa.Function]walkState),
@@ -238,6 +240,7 @@ const (
 type walker struct {
 	ptr    *pointer.Result
 	ls     *lockset.Result
+	eff    *effects.Result
 	locks  *Locksets
 	objs   *objects
 	o      *pointer.Origin
@@ -492,7 +495,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 // effect summary, in its order. The arguments of c are values of origin
 // caller.
 func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *pointer.Origin, held LocksetID, loop int32) {
-	for _, e := range w.ls.Imported(fn) {
+	for _, e := range w.eff.Imported(fn) {
 		if e.Sync == 0 {
 			w.add(Event{Kind: Access, Instr: c, Obj: -1, Ext: int32(e.Index + 1)}, held, loop)
 			continue

@@ -1,9 +1,11 @@
-package lockset
+package effects
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -11,10 +13,54 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
+
+// Analyzer computes what each function of the package does to memory
+// and synchronization that its callers can name, and exports it for the
+// exported functions as a facts.Effects package fact. It reports
+// nothing; see the package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:             "effects",
+	Doc:              "summarize what functions do to memory and synchronization, for importers",
+	URL:              "https://pkg.go.dev/github.com/origo-dev/origo/passes/effects",
+	Run:              run,
+	Requires:         []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer},
+	ResultType:       reflect.TypeFor[*Result](),
+	FactTypes:        []analysis.Fact{new(facts.Effects)},
+	RunDespiteErrors: true,
+}
+
+// Result gives the effects of the direct imports' functions. It is
+// read-only once Run returns.
+type Result struct {
+	byName map[string][]Op // by the function's SSA name
+}
+
+// Imported returns what a call of fn, a function of a direct import,
+// does, in fn's terms and program order: its accesses, with where each
+// is and the locks fn holds there, and its synchronization operations.
+// It is nil for other functions. The slice is shared: do not modify it.
+func (r *Result) Imported(fn *ssa.Function) []Op {
+	if len(fn.Blocks) > 0 || fn.Origin() != nil {
+		return nil
+	}
+	return r.byName[fn.String()]
+}
+
+// An Op is an access or synchronization operation made by a function of
+// another package, in that function's terms (see facts.Effects).
+type Op struct {
+	Sync                 facts.SyncKind // 0 for an access
+	Index                int            // of an access, among the function's accesses
+	Key                  facts.Key
+	At                   string // "file:line:col"
+	Write, Whole, Atomic bool
+	Locks                lockset.Set // by Key only: Value is nil
+}
 
 // An effect is a read or write, or a synchronization operation, by a
 // function or its callees, on memory that a caller can name: rooted at a
@@ -25,7 +71,7 @@ type effect struct {
 	pos                  token.Pos      // where, in this package
 	at                   string         // where, when in another package: "file:line:col"
 	write, whole, atomic bool
-	locks                Set // the rooted locks held at an access
+	locks                lockset.Set // the rooted locks held at an access
 }
 
 // importedEffects is the effect of a function of a direct import.
@@ -34,11 +80,20 @@ type importedEffects struct {
 	fn  *facts.FuncEffects
 }
 
+// summarizer computes the effects of the package's functions, during
+// Run.
+type summarizer struct {
+	ls     *lockset.Result
+	byName map[string]importedEffects
+	done   map[*ssa.Function][]effect
+}
+
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{
-		funcs:    make(map[*ssa.Function]*funcInfo),
-		imported: make(map[string]importedEffects),
-		byName:   make(map[string][]ImportedEffect),
+	r := &Result{byName: make(map[string][]Op)}
+	s := &summarizer{
+		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+		byName: make(map[string]importedEffects),
+		done:   make(map[*ssa.Function][]effect),
 	}
 	for _, imp := range pass.Pkg.Imports() {
 		set := new(facts.Effects)
@@ -48,73 +103,45 @@ func run(pass *analysis.Pass) (any, error) {
 		for i := range set.Funcs {
 			name := set.Str(set.Funcs[i].Name)
 			eff := importedEffects{set, &set.Funcs[i]}
-			r.imported[name] = eff
+			s.byName[name] = eff
 			r.byName[name] = eff.list()
 		}
 	}
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
-	if ir.Pkg == nil {
+	if ir.Pkg == nil || syncapi.Internal(pass.Pkg.Path()) {
 		return r, nil
 	}
-	failed := guard.Do(pass, "lockset", func() {
-		r.solveAll(ir.Pkg, ir.SrcFuncs)
-		if noEffects[pass.Pkg.Path()] {
-			return
-		}
-		if set := r.export(pass.Fset, ir); set != nil {
+	guard.Do(pass, "effects", func() {
+		if set := s.export(pass.Fset, ir); set != nil {
 			pass.ExportPackageFact(set)
 		}
 	})
-	if failed != "" {
-		// What was half solved must not be read: consumers solve what
-		// they ask for in scratch tables of their own.
-		r.funcs = make(map[*ssa.Function]*funcInfo)
-	}
 	return r, nil
-}
-
-// noEffects lists the packages whose functions' accesses are not data
-// for their callers: the runtime's, the state of sync's primitives, and
-// the testing package's (each test has its own T, which the pointer
-// analysis does not tell apart).
-var noEffects = map[string]bool{"runtime": true, "sync": true, "internal/sync": true, "sync/atomic": true, "testing": true}
-
-// isSyncPackage reports whether fn belongs to a package of noEffects.
-func isSyncPackage(fn *ssa.Function) bool {
-	return fn.Pkg != nil && noEffects[fn.Pkg.Pkg.Path()]
 }
 
 // export returns the effects of the functions that importers can call,
 // or nil when none has any.
-func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
-	sv := &solver{r: r, funcs: r.funcs}
+func (s *summarizer) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 	var in facts.Interner
-	lock := func(s Set) []facts.HeldLock {
+	lock := func(locks lockset.Set) []facts.HeldLock {
 		var out []facts.HeldLock
-		for _, h := range s {
+		for _, h := range locks {
 			out = append(out, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
 		return out
 	}
 	var funcs []facts.FuncEffects
 	for _, fn := range ir.SrcFuncs {
-		if !importable(fn) {
+		if !buildir.Importable(fn) {
 			continue
 		}
-		fi := sv.info(fn)
-		effs := sv.effectsOf(fn)
-		if len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 && len(effs) == 0 {
+		effs := s.effectsOf(fn)
+		if len(effs) == 0 {
 			continue
 		}
-		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Acquires: lock(fi.acquires)}
-		for _, h := range fi.takes {
-			fe.Takes = append(fe.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(posString(fset, h.Pos, h.At))})
-		}
-		for _, k := range fi.releases {
-			fe.Releases = append(fe.Releases, in.Key(k))
-		}
+		fe := facts.FuncEffects{Name: in.Intern(fn.String())}
 		for _, e := range effs {
-			at := posString(fset, e.pos, e.at)
+			at := cmp.Or(e.at, facts.Posn(fset, e.pos))
 			if e.sync != 0 {
 				fe.Syncs = append(fe.Syncs, facts.SyncOp{Kind: e.sync, Key: in.Key(e.key), Pos: in.Intern(at), After: uint32(len(fe.Accesses))})
 				continue
@@ -136,49 +163,15 @@ func (r *Result) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects {
 	return set
 }
 
-// posString renders pos as "file:line:col", or returns at when set.
-func posString(fset *token.FileSet, pos token.Pos, at string) string {
-	if at != "" || !pos.IsValid() {
-		return at
-	}
-	p := fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
-}
-
-// importable reports whether another package can call fn by name: an
-// exported function, or a method with an exported name of a type that
-// is not generic.
-func importable(fn *ssa.Function) bool {
-	if fn.Parent() != nil || len(fn.Blocks) == 0 || fn.TypeParams().Len() > 0 || fn.TypeArgs() != nil {
-		return false
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() {
-		return false
-	}
-	if recv := fn.Signature.Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if named, ok := t.(*types.Named); !ok || named.TypeParams().Len() > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // effectsOf returns the rooted accesses and synchronization operations
 // of fn and its callees in program order, with the locks held at each
 // access; at most facts.MaxAccesses accesses and facts.MaxSyncs
-// operations. It runs during the pass's Run only: it keeps its answer
-// in the funcInfo.
-func (sv *solver) effectsOf(fn *ssa.Function) []effect {
-	fi := sv.info(fn)
-	if fi.effDone {
-		return fi.effects // done, or in progress: a recursive call adds nothing
+// operations.
+func (s *summarizer) effectsOf(fn *ssa.Function) []effect {
+	if effs, ok := s.done[fn]; ok {
+		return effs // done, or in progress: a recursive call adds nothing
 	}
-	fi.effDone = true
+	s.done[fn] = nil
 	var out []effect
 	accesses, syncs := 0, 0
 	seen := make(map[string]bool)
@@ -198,8 +191,8 @@ func (sv *solver) effectsOf(fn *ssa.Function) []effect {
 		}
 		// An access repeated in one stretch without synchronization adds
 		// nothing: the first stands for it.
-		e.locks = rooted(e.locks)
-		k := fmt.Sprint(syncs, e.key, e.write, e.whole, e.atomic, e.locks.keys())
+		e.locks = e.locks.Rooted()
+		k := fmt.Sprint(syncs, e.key, e.write, e.whole, e.atomic, keys(e.locks))
 		if !seen[k] {
 			seen[k] = true
 			accesses++
@@ -209,16 +202,16 @@ func (sv *solver) effectsOf(fn *ssa.Function) []effect {
 	var defers []*ssa.Defer
 	for _, b := range loops.ReversePostorder(fn) {
 		for _, instr := range b.Instrs {
-			held := fi.before[instr]
+			held := s.ls.Before(instr)
 			own := func(v ssa.Value, write, whole, atomic bool) {
-				add(effect{key: Key(v), pos: instr.Pos(), write: write, whole: whole, atomic: atomic, locks: held})
+				add(effect{key: lockset.Key(v), pos: instr.Pos(), write: write, whole: whole, atomic: atomic, locks: held})
 			}
 			sync := func(k facts.SyncKind, v ssa.Value) {
-				add(effect{sync: k, key: Key(v), pos: instr.Pos()})
+				add(effect{sync: k, key: lockset.Key(v), pos: instr.Pos()})
 			}
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				add(effect{key: Key(instr.Addr), pos: storePos(instr), write: true, locks: held})
+				add(effect{key: lockset.Key(instr.Addr), pos: storePos(instr), write: true, locks: held})
 			case *ssa.UnOp:
 				switch instr.Op {
 				case token.MUL:
@@ -235,17 +228,17 @@ func (sv *solver) effectsOf(fn *ssa.Function) []effect {
 					own(instr.X, false, true, false)
 				}
 			case *ssa.Call:
-				sv.callEffects(instr, held, own, sync, add)
+				s.callEffects(instr, held, own, sync, add)
 			case *ssa.Defer:
 				defers = append(defers, instr)
 			case *ssa.RunDefers:
 				for i := len(defers) - 1; i >= 0; i-- {
-					sv.callEffects(defers[i], held, own, sync, add)
+					s.callEffects(defers[i], held, own, sync, add)
 				}
 			}
 		}
 	}
-	fi.effects = out
+	s.done[fn] = out
 	return out
 }
 
@@ -258,7 +251,7 @@ var condKinds = map[syncapi.CondOp]facts.SyncKind{syncapi.CondWait: facts.SyncCo
 // callEffects adds the effects of a call made holding held: those of a
 // builtin, a sync/atomic function or a WaitGroup method, and those of a
 // callee, renamed.
-func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa.Value, write, whole, atomic bool), sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+func (s *summarizer) callEffects(call ssa.CallInstruction, held lockset.Set, own func(v ssa.Value, write, whole, atomic bool), sync func(facts.SyncKind, ssa.Value), add func(effect)) {
 	c := call.Common()
 	switch fn := c.Value.(type) {
 	case *ssa.Builtin:
@@ -286,10 +279,10 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 			return
 		}
 		if _, _, ok := syncapi.OnceDo(c); ok {
-			sv.onceEffects(call, held, sync, add)
+			s.onceEffects(call, held, sync, add)
 			return
 		}
-		if isSyncPackage(fn) {
+		if fn.Pkg != nil && syncapi.Internal(fn.Pkg.Pkg.Path()) {
 			// The state of a mutex or WaitGroup is synchronization, not data.
 			if op, wg := syncapi.WaitGroup(c); op != syncapi.NotWaitGroup {
 				sync(waitGroupKinds[op], wg)
@@ -300,14 +293,14 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 		}
 	}
 	rename := func(e effect, bind func(facts.Key) facts.Key) { add(renamed(e, bind, held, call)) }
-	if eff, bind, ok := sv.r.importedOf(c); ok {
+	if eff, bind, ok := s.imported(c); ok {
 		for _, e := range eff.effects() {
 			rename(e, bind)
 		}
 		return
 	}
-	if callee, bind := calleeOf(c); callee != nil && len(callee.Blocks) > 0 {
-		for _, e := range sv.effectsOf(callee) {
+	if callee, bind := lockset.Callee(c); callee != nil && len(callee.Blocks) > 0 {
+		for _, e := range s.effectsOf(callee) {
 			rename(e, bind)
 		}
 	}
@@ -316,13 +309,13 @@ func (sv *solver) callEffects(call ssa.CallInstruction, held Set, own func(v ssa
 // onceEffects adds the effects of once.Do(f): f's accesses, holding the
 // Once as a lock (f runs once), then the return of Do, which every call
 // reaches after f's end.
-func (sv *solver) onceEffects(call ssa.CallInstruction, held Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+func (s *summarizer) onceEffects(call ssa.CallInstruction, held lockset.Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
 	c := call.Common()
-	once := Held{Key: Key(c.Args[0]), Once: true}
-	callee, bind := calleeOf(&ssa.CallCommon{Value: c.Args[1]})
+	once := lockset.Held{Key: lockset.Key(c.Args[0]), Once: true}
+	callee, bind := lockset.Callee(&ssa.CallCommon{Value: c.Args[1]})
 	if callee != nil && len(callee.Blocks) > 0 {
-		for _, e := range sv.effectsOf(callee) {
-			add(renamed(e, bind, held.with(once), call))
+		for _, e := range s.effectsOf(callee) {
+			add(renamed(e, bind, held.With(once), call))
 		}
 	}
 	sync(facts.SyncOnceAfter, c.Args[0])
@@ -331,16 +324,16 @@ func (sv *solver) onceEffects(call ssa.CallInstruction, held Set, sync func(fact
 // renamed returns a callee's effect e at call: its keys in the caller's
 // names (bind), an access holding the caller's locks held too, and the
 // call's position where the callee had none.
-func renamed(e effect, bind func(facts.Key) facts.Key, held Set, call ssa.CallInstruction) effect {
+func renamed(e effect, bind func(facts.Key) facts.Key, held lockset.Set, call ssa.CallInstruction) effect {
 	e.key = bind(e.key)
 	if e.sync == 0 {
-		var locks Set
+		var locks lockset.Set
 		for _, h := range e.locks {
 			h.Key = bind(h.Key)
-			locks = locks.with(h)
+			locks = locks.With(h)
 		}
 		for _, h := range held {
-			locks = locks.with(h)
+			locks = locks.With(h)
 		}
 		e.locks = locks
 	}
@@ -359,7 +352,8 @@ func storePos(s *ssa.Store) token.Pos {
 	return s.Val.Pos()
 }
 
-func (s Set) keys() []string {
+// keys renders a lockset for comparing effects.
+func keys(s lockset.Set) []string {
 	var out []string
 	for _, h := range s {
 		k := h.Key.String()
@@ -371,56 +365,33 @@ func (s Set) keys() []string {
 	return out
 }
 
-// importedOf returns the effect of the function of a direct import that
+// imported returns the effect of the function of a direct import that
 // call statically calls, and the renaming of its keys into the caller's.
-func (r *Result) importedOf(call *ssa.CallCommon) (importedEffects, func(facts.Key) facts.Key, bool) {
+func (s *summarizer) imported(call *ssa.CallCommon) (importedEffects, func(facts.Key) facts.Key, bool) {
 	fn := call.StaticCallee()
 	if fn == nil || len(fn.Blocks) > 0 || fn.Origin() != nil || call.IsInvoke() {
 		return importedEffects{}, nil, false
 	}
-	eff, ok := r.imported[fn.String()]
+	eff, ok := s.byName[fn.String()]
 	if !ok {
 		return importedEffects{}, nil, false
 	}
-	return eff, binder(call, nil), true
-}
-
-// Imported returns what a call of fn, a function of a direct import,
-// does, in fn's terms and program order: its accesses, with where each
-// is and the locks fn holds there, and its synchronization operations.
-// It is nil for other functions. The slice is shared: do not modify it.
-func (r *Result) Imported(fn *ssa.Function) []ImportedEffect {
-	if len(fn.Blocks) > 0 || fn.Origin() != nil {
-		return nil
-	}
-	return r.byName[fn.String()]
+	return eff, lockset.Binder(call), true
 }
 
 // list returns what Imported gives for e's function.
-func (e importedEffects) list() []ImportedEffect {
-	var out []ImportedEffect
+func (e importedEffects) list() []Op {
+	var out []Op
 	n := 0
 	for _, eff := range e.effects() {
-		ie := ImportedEffect{Sync: eff.sync, Key: eff.key, At: eff.at, Write: eff.write, Whole: eff.whole, Atomic: eff.atomic, Locks: eff.locks}
+		op := Op{Sync: eff.sync, Key: eff.key, At: eff.at, Write: eff.write, Whole: eff.whole, Atomic: eff.atomic, Locks: eff.locks}
 		if eff.sync == 0 {
-			ie.Index = n
+			op.Index = n
 			n++
 		}
-		out = append(out, ie)
+		out = append(out, op)
 	}
 	return out
-}
-
-// ImportedEffect is an access or synchronization operation made by a
-// function of another package, in that function's terms (see
-// facts.Effects).
-type ImportedEffect struct {
-	Sync                 facts.SyncKind // 0 for an access
-	Index                int            // of an access, among the function's accesses
-	Key                  facts.Key
-	At                   string // "file:line:col"
-	Write, Whole, Atomic bool
-	Locks                Set // by Key only: Value is nil
 }
 
 // effects returns the accesses and operations of e in program order.
@@ -447,62 +418,10 @@ func (e importedEffects) sync(op facts.SyncOp) effect {
 	return effect{sync: op.Kind, key: e.set.Key(op.Key), at: e.set.Str(op.Pos)}
 }
 
-func (e importedEffects) held(locks []facts.HeldLock) Set {
-	var s Set
+func (e importedEffects) held(locks []facts.HeldLock) lockset.Set {
+	var s lockset.Set
 	for _, h := range locks {
-		s = s.with(Held{Key: e.set.Key(h.Key), Read: h.Read, Once: h.Once})
+		s = s.With(lockset.Held{Key: e.set.Key(h.Key), Read: h.Read, Once: h.Once})
 	}
 	return s
-}
-
-func (e importedEffects) takes(bind func(facts.Key) facts.Key) Set {
-	var s Set
-	for _, h := range e.fn.Takes {
-		s = s.with(Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
-	}
-	return s
-}
-
-func (e importedEffects) releases(bind func(facts.Key) facts.Key) []facts.Key {
-	var keys []facts.Key
-	for _, k := range e.fn.Releases {
-		keys = append(keys, bind(e.set.Key(k)))
-	}
-	return keys
-}
-
-// acquiresAt returns the locks the callee of call leaves held, named in
-// the caller's terms, each with the caller's value it is reached from.
-func (e importedEffects) acquiresAt(call *ssa.CallCommon) Set {
-	var s Set
-	for _, h := range e.fn.Acquires {
-		k := e.set.Key(h.Key)
-		actual, global := Actual(call, nil, k)
-		if global {
-			actual = globalNamed(call, k)
-		}
-		if actual == nil {
-			continue // nothing here reaches it
-		}
-		s = s.with(Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, Pos: call.Pos()})
-	}
-	return s
-}
-
-// globalNamed returns the package variable a global key is rooted at,
-// when the caller's program has it (an exported variable of an import).
-func globalNamed(call *ssa.CallCommon, k facts.Key) ssa.Value {
-	fn := call.StaticCallee()
-	if fn == nil || fn.Pkg == nil {
-		return nil
-	}
-	_, _, name := k.Root()
-	i := strings.LastIndex(name, ".")
-	if i < 0 || name[:i] != fn.Pkg.Pkg.Path() {
-		return nil
-	}
-	if g := fn.Pkg.Var(name[i+1:]); g != nil {
-		return g
-	}
-	return nil
 }

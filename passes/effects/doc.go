@@ -1,0 +1,25 @@
+// Package effects defines an Analyzer that summarizes what each function
+// does that its callers can see, as an importer needs it: the memory it
+// reads and writes, named by a facts.Key rooted at a parameter or a
+// package variable, with the locks held at each access (package
+// lockset), and its synchronization operations (channel sends, receives
+// and closes, WaitGroup Add/Done/Wait, Cond Wait/Signal/Broadcast and
+// the returns of Once.Do), in program order: blocks in reverse
+// postorder, deferred calls at the return.
+//
+// It exports the summaries of the package's exported functions and
+// methods as a facts.Effects package fact. Callees in the package and in
+// direct imports are folded in, so a summary is closed over the package
+// boundary like the pointer summaries; an access repeated in one stretch
+// without synchronization is kept once, and a summary keeps at most
+// facts.MaxAccesses accesses and facts.MaxSyncs operations. A Once.Do
+// callback's accesses hold the Once as a lock marked Once. A parameter
+// that closures capture is keyed as the parameter, not as the heap
+// variable go/ssa copies it into.
+//
+// The Result gives the summaries of the direct imports' functions
+// (Result.Imported), which the pointer and happens-before passes place
+// at the calls of them. The memory of the runtime, of sync's own types
+// and of the testing package is left out: it is synchronization, or per
+// test (syncapi.Internal).
+package effects

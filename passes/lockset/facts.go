@@ -1,0 +1,158 @@
+package lockset
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// importedLocks is what a function of a direct import does to mutexes.
+type importedLocks struct {
+	set *facts.Locks
+	fn  *facts.FuncLocks
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	r := &Result{
+		funcs:    make(map[*ssa.Function]*funcInfo),
+		imported: make(map[string]importedLocks),
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		set := new(facts.Locks)
+		if !pass.ImportPackageFact(imp, set) || !set.Valid() {
+			continue
+		}
+		for i := range set.Funcs {
+			r.imported[set.Str(set.Funcs[i].Name)] = importedLocks{set, &set.Funcs[i]}
+		}
+	}
+	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+	if ir.Pkg == nil {
+		return r, nil
+	}
+	failed := guard.Do(pass, "lockset", func() {
+		r.solveAll(ir.Pkg, ir.SrcFuncs)
+		if syncapi.Internal(pass.Pkg.Path()) {
+			return
+		}
+		if set := r.export(pass, ir); set != nil {
+			pass.ExportPackageFact(set)
+		}
+	})
+	if failed != "" {
+		// What was half solved must not be read: consumers solve what
+		// they ask for in scratch tables of their own.
+		r.funcs = make(map[*ssa.Function]*funcInfo)
+	}
+	return r, nil
+}
+
+// export returns what the functions that importers can call do to
+// mutexes, or nil when none does anything.
+func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
+	var in facts.Interner
+	var funcs []facts.FuncLocks
+	for _, fn := range ir.SrcFuncs {
+		if !buildir.Importable(fn) {
+			continue
+		}
+		fi := r.funcs[fn]
+		if fi == nil || len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 {
+			continue
+		}
+		fl := facts.FuncLocks{Name: in.Intern(fn.String())}
+		for _, h := range fi.acquires {
+			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
+		}
+		for _, h := range fi.takes {
+			at := cmp.Or(h.At, facts.Posn(pass.Fset, h.Pos))
+			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(at)})
+		}
+		for _, k := range fi.releases {
+			fl.Releases = append(fl.Releases, in.Key(k))
+		}
+		funcs = append(funcs, fl)
+	}
+	if len(funcs) == 0 {
+		return nil
+	}
+	set := &facts.Locks{V: facts.Version, Strings: in.Strings(), Funcs: funcs}
+	slices.SortFunc(set.Funcs, func(x, y facts.FuncLocks) int {
+		return strings.Compare(set.Str(x.Name), set.Str(y.Name))
+	})
+	return set
+}
+
+// importedOf returns what the function of a direct import that call
+// statically calls does to mutexes, and the renaming of its keys into
+// the caller's.
+func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key) facts.Key, bool) {
+	fn := call.StaticCallee()
+	if fn == nil || len(fn.Blocks) > 0 || fn.Origin() != nil || call.IsInvoke() {
+		return importedLocks{}, nil, false
+	}
+	eff, ok := r.imported[fn.String()]
+	if !ok {
+		return importedLocks{}, nil, false
+	}
+	return eff, binder(call, nil), true
+}
+
+func (e importedLocks) takes(bind func(facts.Key) facts.Key) Set {
+	var s Set
+	for _, h := range e.fn.Takes {
+		s = s.With(Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
+	}
+	return s
+}
+
+func (e importedLocks) releases(bind func(facts.Key) facts.Key) []facts.Key {
+	var keys []facts.Key
+	for _, k := range e.fn.Releases {
+		keys = append(keys, bind(e.set.Key(k)))
+	}
+	return keys
+}
+
+// acquiresAt returns the locks the callee of call leaves held, named in
+// the caller's terms, each with the caller's value it is reached from.
+func (e importedLocks) acquiresAt(call *ssa.CallCommon) Set {
+	var s Set
+	for _, h := range e.fn.Acquires {
+		k := e.set.Key(h.Key)
+		actual, global := Actual(call, nil, k)
+		if global {
+			actual = globalNamed(call, k)
+		}
+		if actual == nil {
+			continue // nothing here reaches it
+		}
+		s = s.With(Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, Pos: call.Pos()})
+	}
+	return s
+}
+
+// globalNamed returns the package variable a global key is rooted at,
+// when the caller's program has it (an exported variable of an import).
+func globalNamed(call *ssa.CallCommon, k facts.Key) ssa.Value {
+	fn := call.StaticCallee()
+	if fn == nil || fn.Pkg == nil {
+		return nil
+	}
+	_, _, name := k.Root()
+	i := strings.LastIndex(name, ".")
+	if i < 0 || name[:i] != fn.Pkg.Pkg.Path() {
+		return nil
+	}
+	if g := fn.Pkg.Var(name[i+1:]); g != nil {
+		return g
+	}
+	return nil
+}
