@@ -158,12 +158,12 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 // those of that access at the call.
 func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
 	evs := t.EventsAt(acc.Instr)
-	if acc.Ext == nil {
+	if acc.Imported == nil {
 		return evs
 	}
 	var out []int32
 	for _, id := range evs {
-		if int(t.Events[id].Ext) == acc.Ext.Index+1 {
+		if int(t.Events[id].Imported) == acc.Imported.Index+1 {
 			out = append(out, id)
 		}
 	}
@@ -302,10 +302,10 @@ func accessPos(acc pointer.Access) token.Pos {
 // where says where an access is: file:line, and for an access made by
 // a function of another package, where it is and where it was called.
 func (c *checker) where(acc pointer.Access) string {
-	if acc.Ext == nil {
+	if acc.Imported == nil {
 		return c.pos(accessPos(acc))
 	}
-	return fmt.Sprintf("%s (in %s, called at %s)", facts.ShortPos(acc.Ext.At), facts.ShortName(acc.Ext.Func.String()), c.pos(accessPos(acc)))
+	return fmt.Sprintf("%s (in %s, called at %s)", facts.ShortPos(acc.Imported.At), facts.ShortName(acc.Imported.Func.String()), c.pos(accessPos(acc)))
 }
 
 // pos formats a position as file:line, the file's base name.

@@ -132,7 +132,7 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 	if len(fn.Blocks) == 0 {
 		a.stats.ExternalSpawns++
-		a.externalSpawn(site, fn)
+		a.importedSpawn(site, fn)
 		return
 	}
 	flags := site.spawn.flags
@@ -164,7 +164,7 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	if obj.Kind == ObjInterface {
 		recv = obj
 	}
-	a.recordExternal(site, fn)
+	a.recordImported(site, fn)
 	if ref, ok := a.summaries.lookup(fn); ok {
 		a.stats.Summarized++
 		a.applySummary(site, summaryName(fn), fn.Signature, recv, ref)

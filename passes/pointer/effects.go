@@ -11,27 +11,27 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// External describes an access that a function of another package
+// Imported describes an access that a function of another package
 // makes when this package calls it, from the callee's fact (see
 // package effects): the access's Instr is the call.
-type External struct {
+type Imported struct {
 	Func  *ssa.Function // the callee
-	Index int           // the access's index among the callee's (see lockset.ImportedEffect)
+	Index int           // the access's index among the callee's (see effects.Op)
 	At    string        // where the access is: "file:line:col" in the callee's package
 	// Locks are the mutexes the callee holds there.
-	Locks []ExternalLock
+	Locks []ImportedLock
 }
 
-// ExternalLock is a mutex held by a callee of another package.
-type ExternalLock struct {
+// ImportedLock is a mutex held by a callee of another package.
+type ImportedLock struct {
 	Locs []Location // where the mutex may be
 	Read bool
 	Once bool   // a sync.Once whose Do callback makes the access (see facts.HeldLock)
 	Name string // how the callee names it, as "c.mu"
 }
 
-// extCall is a call of a function without a body here.
-type extCall struct {
+// importedCall is a call of a function without a body here.
+type importedCall struct {
 	at    at
 	instr ssa.CallInstruction
 	fn    *ssa.Function
@@ -41,10 +41,10 @@ type extCall struct {
 	origin *Origin
 }
 
-// externalSpawn starts a goroutine in fn, a function of another package
+// importedSpawn starts a goroutine in fn, a function of another package
 // (go srv.Serve(l)), when its effect is known: an origin whose accesses
 // are those of the effect, with the spawner's arguments.
-func (a *state) externalSpawn(site *callSite, fn *ssa.Function) {
+func (a *state) importedSpawn(site *callSite, fn *ssa.Function) {
 	if a.effects == nil || a.summaryMode || site.instr.Common().StaticCallee() != fn || len(a.effects.Imported(fn)) == 0 {
 		return
 	}
@@ -54,9 +54,9 @@ func (a *state) externalSpawn(site *callSite, fn *ssa.Function) {
 		if o.Parent != parent || o.Entry != fn {
 			continue // past the budget: an origin shared with others
 		}
-		if a.externalEntries[o] == nil {
-			a.externalEntries[o] = site.instr
-			a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, args: site.args, origin: o})
+		if a.importedEntries[o] == nil {
+			a.importedEntries[o] = site.instr
+			a.importedCalls = append(a.importedCalls, importedCall{at: site.at, instr: site.instr, fn: fn, args: site.args, origin: o})
 		}
 		k := siteKey{parent, site.instr}
 		if !slices.Contains(a.spawns[k], o) {
@@ -65,33 +65,33 @@ func (a *state) externalSpawn(site *callSite, fn *ssa.Function) {
 	}
 }
 
-// ExternalEntry returns the go statement that starts origin o in a
+// ImportedEntry returns the go statement that starts origin o in a
 // function of another package, which the spawner's origin (o.Parent)
 // evaluated the arguments of; nil for other origins.
-func (r *Result) ExternalEntry(o *Origin) ssa.CallInstruction {
+func (r *Result) ImportedEntry(o *Origin) ssa.CallInstruction {
 	if r.a == nil {
 		return nil
 	}
-	return r.a.externalEntries[o]
+	return r.a.importedEntries[o]
 }
 
-// recordExternal notes a call of fn, a function of another package, so
+// recordImported notes a call of fn, a function of another package, so
 // that collectAccesses adds the accesses its effect summary lists.
-func (a *state) recordExternal(site *callSite, fn *ssa.Function) {
+func (a *state) recordImported(site *callSite, fn *ssa.Function) {
 	if a.effects == nil || a.summaryMode || site.instr == nil {
 		return
 	}
 	if _, isGo := site.instr.(*ssa.Go); isGo || site.instr.Common().StaticCallee() != fn {
 		return // the happens-before pass places only static calls' effects
 	}
-	a.extCalls = append(a.extCalls, extCall{at: site.at, instr: site.instr, fn: fn, args: site.args})
+	a.importedCalls = append(a.importedCalls, importedCall{at: site.at, instr: site.instr, fn: fn, args: site.args})
 }
 
-// externalAccesses calls f with the accesses that the calls of other
+// importedAccesses calls f with the accesses that the calls of other
 // packages' functions make, from their effects.
-func (a *state) externalAccesses(f func(c *extCall, acc *effects.Op, n nodeID, size int, locks []ExternalLock)) {
-	for i := range a.extCalls {
-		c := &a.extCalls[i]
+func (a *state) importedAccesses(f func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock)) {
+	for i := range a.importedCalls {
+		c := &a.importedCalls[i]
 		for _, acc := range a.effects.Imported(c.fn) {
 			if acc.Sync != 0 {
 				continue
@@ -100,10 +100,10 @@ func (a *state) externalAccesses(f func(c *extCall, acc *effects.Op, n nodeID, s
 			if !ok {
 				continue
 			}
-			var locks []ExternalLock
+			var locks []ImportedLock
 			for _, h := range acc.Locks {
 				if ls, _, ok := a.follow(c, h.Key); ok && len(ls) > 0 {
-					el := ExternalLock{Read: h.Read, Once: h.Once, Name: a.keyName(c.fn, h.Key)}
+					el := ImportedLock{Read: h.Read, Once: h.Once, Name: a.keyName(c.fn, h.Key)}
 					for _, l := range ls {
 						el.Locs = append(el.Locs, a.location(l))
 					}
@@ -132,7 +132,7 @@ func (a *state) location(n nodeID) Location {
 
 // follow returns the locations that a callee's key reaches at call c,
 // and the type of the pointer to them.
-func (a *state) follow(c *extCall, key facts.Key) (addrs []nodeID, t types.Type, ok bool) {
+func (a *state) follow(c *importedCall, key facts.Key) (addrs []nodeID, t types.Type, ok bool) {
 	if !key.Bound() {
 		return nil, nil, false
 	}
@@ -239,7 +239,7 @@ func (r *Result) PointsToPath(o *Origin, v ssa.Value, path facts.Path) []Locatio
 
 // param returns the value node and type of the callee's parameter i
 // (the receiver first) at call c.
-func (a *state) param(c *extCall, i int) (nodeID, types.Type, bool) {
+func (a *state) param(c *importedCall, i int) (nodeID, types.Type, bool) {
 	p := paramVar(c.fn.Signature, i)
 	if p == nil || types.IsInterface(p.Type()) || i >= len(c.args) {
 		return 0, nil, false

@@ -20,10 +20,10 @@ type Access struct {
 	Loc    Location
 	Write  bool
 	Atomic bool
-	// Ext is set for an access that a function of another package makes
+	// Imported is set for an access that a function of another package makes
 	// when Instr calls it.
-	Ext  *External
-	node nodeID
+	Imported *Imported
+	node     nodeID
 }
 
 // Pos returns the position of the access.
@@ -138,8 +138,8 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
-	a.externalAccesses(func(c *extCall, acc *effects.Op, n nodeID, size int, locks []ExternalLock) {
-		ext := &External{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
+	a.importedAccesses(func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
+		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
 		origins := a.originsRunning(c.at.cg)
 		if c.origin != nil {
 			origins = []*Origin{c.origin}
@@ -156,7 +156,7 @@ func (a *state) collectAccesses() []Access {
 				}
 				seen[k] = true
 				obj := a.nodes[loc].obj
-				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Ext: ext, node: loc})
+				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
 			}
 		}
 	})

@@ -165,8 +165,8 @@ type state struct {
 
 	summaries       *Summaries                      // of the direct imports' functions
 	effects         *effects.Result                 // the effects of the direct imports' functions (nil in summary mode)
-	extCalls        []extCall                       // calls of functions of other packages, for their effects
-	externalEntries map[*Origin]ssa.CallInstruction // see ExternalEntry
+	importedCalls   []importedCall                  // calls of functions of other packages, for their effects
+	importedEntries map[*Origin]ssa.CallInstruction // see ImportedEntry
 	summaryMode     bool                            // computing summaries: goroutines are calls
 	summaryCtx      *Context                        // the context of the summarized functions
 	statics         map[*Object]bool                // objects the package's variables hold (see reachableFromGlobals)
@@ -190,7 +190,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		calls:           make(map[siteKey][]*ssa.Function),
 		spawns:          make(map[siteKey][]*Origin),
 		rootFuncs:       make(map[*Origin][]*ssa.Function),
-		externalEntries: make(map[*Origin]ssa.CallInstruction),
+		importedEntries: make(map[*Origin]ssa.CallInstruction),
 	}
 }
 

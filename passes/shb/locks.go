@@ -117,9 +117,9 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 	return ls.intern(elems)
 }
 
-// externalSet interns the locks that a function of another package
-// holds at one of its accesses (see pointer.External).
-func (r *Result) externalSet(locks []pointer.ExternalLock) LocksetID {
+// importedSet interns the locks that a function of another package
+// holds at one of its accesses (see pointer.Imported).
+func (r *Result) importedSet(locks []pointer.ImportedLock) LocksetID {
 	ls := r.Locks
 	var elems []lockElem
 	for _, l := range locks {
@@ -145,35 +145,35 @@ func (r *Result) externalSet(locks []pointer.ExternalLock) LocksetID {
 	return ls.intern(elems)
 }
 
-// externalKey is an event of an access made by a function of another
+// importedKey is an event of an access made by a function of another
 // package.
-type externalKey struct {
-	ext *pointer.External
+type importedKey struct {
+	ext *pointer.Imported
 	t   *Trace
 	ev  int32
 }
 
-// internExternal adds, for every event of an access that a function of
+// internImported adds, for every event of an access that a function of
 // another package makes, the lockset of the event with the locks that
 // function holds there, so that AccessLocks only reads.
-func (r *Result) internExternal(ptr *pointer.Result) {
-	sets := make(map[*pointer.External]LocksetID)
+func (r *Result) internImported(ptr *pointer.Result) {
+	sets := make(map[*pointer.Imported]LocksetID)
 	for _, acc := range ptr.Accesses() {
-		if acc.Ext == nil || len(acc.Ext.Locks) == 0 {
+		if acc.Imported == nil || len(acc.Imported.Locks) == 0 {
 			continue
 		}
 		t := r.byOrig[acc.Origin]
 		if t == nil {
 			continue
 		}
-		set, ok := sets[acc.Ext]
+		set, ok := sets[acc.Imported]
 		if !ok {
-			set = r.externalSet(acc.Ext.Locks)
-			sets[acc.Ext] = set
+			set = r.importedSet(acc.Imported.Locks)
+			sets[acc.Imported] = set
 		}
 		for _, id := range t.at[acc.Instr] {
-			if int(t.Events[id].Ext) == acc.Ext.Index+1 {
-				r.external[externalKey{acc.Ext, t, id}] = r.Locks.union(t.Events[id].Locks, set)
+			if int(t.Events[id].Imported) == acc.Imported.Index+1 {
+				r.imported[importedKey{acc.Imported, t, id}] = r.Locks.union(t.Events[id].Locks, set)
 			}
 		}
 	}
@@ -183,8 +183,8 @@ func (r *Result) internExternal(ptr *pointer.Result) {
 // of access acc: the event's, and for an access that a function of
 // another package makes, with the locks that function holds there.
 func (r *Result) AccessLocks(t *Trace, ev int32, acc pointer.Access) LocksetID {
-	if acc.Ext != nil {
-		if id, ok := r.external[externalKey{acc.Ext, t, ev}]; ok {
+	if acc.Imported != nil {
+		if id, ok := r.imported[importedKey{acc.Imported, t, ev}]; ok {
 			return id
 		}
 	}

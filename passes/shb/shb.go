@@ -72,9 +72,9 @@ type Event struct {
 	Select bool
 	// Read marks an Acquire by RLock.
 	Read bool
-	// Ext numbers, from 1, the access of a function of another package
-	// that Instr calls (see pointer.External); 0 for others.
-	Ext int32
+	// Imported numbers, from 1, the access of a function of another package
+	// that Instr calls (see pointer.Imported); 0 for others.
+	Imported int32
 }
 
 // LateAdd is an Add in the goroutine of Trace (event Add) on a WaitGroup
@@ -129,7 +129,7 @@ type Result struct {
 	// events before the Wait's return.
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
-	external map[externalKey]LocksetID // see AccessLocks
+	imported map[importedKey]LocksetID // see AccessLocks
 	objs     *objects
 }
 
@@ -171,7 +171,7 @@ func newResult(ptr *pointer.Result) *Result {
 	return &Result{
 		Locks:    newLocksets(),
 		byOrig:   make(map[*pointer.Origin]*Trace),
-		external: make(map[externalKey]LocksetID),
+		imported: make(map[importedKey]LocksetID),
 		objs:     newObjects(ptr),
 	}
 }
@@ -188,7 +188,7 @@ func (r *Result) InLoop(b *ssa.BasicBlock) bool {
 func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Result) {
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
 	for _, acc := range ptr.Accesses() {
-		if acc.Ext != nil {
+		if acc.Imported != nil {
 			continue // placed by walker.imported
 		}
 		m := accesses[acc.Origin]
@@ -216,7 +216,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		for _, fn := range entries {
 			w.call(fn, 0, -1)
 		}
-		if c := ptr.ExternalEntry(o); c != nil {
+		if c := ptr.ImportedEntry(o); c != nil {
 			// A goroutine started in a function of another package: its
 			// arguments are values of the spawner's.
 			w.imported(c, o.Entry, o.Parent, 0, -1)
@@ -224,7 +224,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
 	}
-	res.internExternal(ptr)
+	res.internImported(ptr)
 	res.link(objs)
 }
 
@@ -414,7 +414,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	if ev.Kind == Access {
 		if at := w.tr.at[ev.Instr]; len(at) > 0 {
 			last := &w.tr.Events[at[len(at)-1]]
-			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Ext == ev.Ext {
+			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Imported == ev.Imported {
 				return last.ID
 			}
 		}
@@ -497,7 +497,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *pointer.Origin, held LocksetID, loop int32) {
 	for _, e := range w.eff.Imported(fn) {
 		if e.Sync == 0 {
-			w.add(Event{Kind: Access, Instr: c, Obj: -1, Ext: int32(e.Index + 1)}, held, loop)
+			w.add(Event{Kind: Access, Instr: c, Obj: -1, Imported: int32(e.Index + 1)}, held, loop)
 			continue
 		}
 		if k, ok := importedKinds[e.Sync]; ok {

@@ -109,8 +109,8 @@ func dump(fset *token.FileSet, r *shb.Result) string {
 					fmt.Fprintf(&b, " group %s", r.Location(ev.Obj))
 				}
 			case ev.Kind == shb.Access:
-				if ev.Ext > 0 {
-					fmt.Fprintf(&b, " ext%d", ev.Ext)
+				if ev.Imported > 0 {
+					fmt.Fprintf(&b, " ext%d", ev.Imported)
 				}
 			case ev.Obj >= 0:
 				fmt.Fprintf(&b, " %s", r.Location(ev.Obj))
