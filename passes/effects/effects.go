@@ -278,8 +278,8 @@ func (s *summarizer) callEffects(call ssa.CallInstruction, held lockset.Set, own
 			own(c.Args[0], op.Writes(), false, true)
 			return
 		}
-		if _, _, ok := syncapi.OnceDo(c); ok {
-			s.onceEffects(call, held, sync, add)
+		if once, f, ok := syncapi.OnceDo(c); ok {
+			s.onceEffects(call, once, f, held, sync, add)
 			return
 		}
 		if fn.Pkg != nil && syncapi.Internal(fn.Pkg.Pkg.Path()) {
@@ -309,16 +309,15 @@ func (s *summarizer) callEffects(call ssa.CallInstruction, held lockset.Set, own
 // onceEffects adds the effects of once.Do(f): f's accesses, holding the
 // Once as a lock (f runs once), then the return of Do, which every call
 // reaches after f's end.
-func (s *summarizer) onceEffects(call ssa.CallInstruction, held lockset.Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
-	c := call.Common()
-	once := lockset.Held{Key: lockset.Key(c.Args[0]), Once: true}
-	callee, bind := lockset.Callee(&ssa.CallCommon{Value: c.Args[1]})
+func (s *summarizer) onceEffects(call ssa.CallInstruction, once, f ssa.Value, held lockset.Set, sync func(facts.SyncKind, ssa.Value), add func(effect)) {
+	callee, bind := lockset.Callee(&ssa.CallCommon{Value: f})
 	if callee != nil && len(callee.Blocks) > 0 {
+		inside := held.With(lockset.Held{Key: lockset.Key(once), Once: true})
 		for _, e := range s.effectsOf(callee) {
-			add(renamed(e, bind, held.With(once), call))
+			add(renamed(e, bind, inside, call))
 		}
 	}
-	sync(facts.SyncOnceAfter, c.Args[0])
+	sync(facts.SyncOnceAfter, once)
 }
 
 // renamed returns a callee's effect e at call: its keys in the caller's

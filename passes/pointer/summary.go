@@ -136,14 +136,8 @@ func summaryCandidates(ir *buildir.IR) []*ssa.Function {
 			}
 			continue
 		}
-		obj, ok := fn.Object().(*types.Func)
-		if !ok || !obj.Exported() || origins.TestRootKind(fn.Prog.Fset, fn) != 0 {
+		if !buildir.Importable(fn) || origins.TestRootKind(fn.Prog.Fset, fn) != 0 {
 			continue // no package calls a test
-		}
-		if recv := fn.Signature.Recv(); recv != nil {
-			if named, ok := derefType(recv.Type()).(*types.Named); !ok || named.TypeParams().Len() > 0 {
-				continue
-			}
 		}
 		out = append(out, fn)
 	}
@@ -159,13 +153,6 @@ func hasTypeParams(fn *ssa.Function) bool {
 		}
 	}
 	return false
-}
-
-func derefType(t types.Type) types.Type {
-	if p, ok := t.(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // rootObjects are the objects that stand for what one summarized
