@@ -71,11 +71,15 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		for _, h := range fi.acquires {
 			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
-		for _, h := range fi.takes {
+		var takes Set
+		for _, t := range fi.takes {
+			takes = takes.With(t.Held)
+		}
+		for _, h := range takes {
 			at := cmp.Or(h.At, facts.Posn(pass.Fset, h.Pos))
 			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(at)})
 		}
-		for _, k := range fi.releases {
+		for _, k := range keysOf(fi.releases) {
 			fl.Releases = append(fl.Releases, in.Key(k))
 		}
 		funcs = append(funcs, fl)
@@ -105,20 +109,20 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key
 	return eff, binder(call, nil), true
 }
 
-func (e importedLocks) takes(bind func(facts.Key) facts.Key) Set {
-	var s Set
+func (e importedLocks) takes(bind func(facts.Key) facts.Key) []condHeld {
+	var takes []condHeld
 	for _, h := range e.fn.Takes {
-		s = s.With(Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
+		takes = append(takes, condHeld{Held: Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)}})
 	}
-	return s
+	return takes
 }
 
-func (e importedLocks) releases(bind func(facts.Key) facts.Key) []facts.Key {
-	var keys []facts.Key
+func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
+	var rels []condKey
 	for _, k := range e.fn.Releases {
-		keys = append(keys, bind(e.set.Key(k)))
+		rels = append(rels, condKey{key: bind(e.set.Key(k))})
 	}
-	return keys
+	return rels
 }
 
 // acquiresAt returns the locks the callee of call leaves held, named in

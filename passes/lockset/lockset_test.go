@@ -119,7 +119,7 @@ func renderKey(k facts.Key) string {
 
 // TestHeld checks the locksets at lock operations and returns.
 func TestHeld(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure")
+	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock")
 }
 
 // TestImportedEffects checks that an importer applies the locks that a
