@@ -41,9 +41,12 @@
 // exported function and method does to mutexes its callers can name (a
 // facts.Key rooted at a parameter or a package variable): the locks it
 // leaves held on every return, those it may release, and those it may
-// block to acquire, with where. Callees in the package and in direct
-// imports are folded in, so the fact is closed over the package boundary
-// like the pointer summaries. An importer's lockset applies them at
+// block to acquire, with where; a lock it takes or releases under a
+// condition on its boolean parameters carries the condition
+// (facts.HeldLock.When), so that an importer's call that passes a
+// constant falsifying it does not count the lock. Callees in the
+// package and in direct imports are folded in, so the fact is closed
+// over the package boundary like the pointer summaries. An importer's lockset applies them at
 // calls (Held.Path names a mutex reached from the caller's argument).
 // What functions do to memory and to other synchronization is package
 // effects'. The runtime's, sync's and the testing package's functions

@@ -71,16 +71,12 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		for _, h := range fi.acquires {
 			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
-		var takes Set
 		for _, t := range fi.takes {
-			takes = takes.With(t.Held)
+			at := cmp.Or(t.At, facts.Posn(pass.Fset, t.Pos))
+			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(t.Key), Read: t.Read, Pos: in.Intern(at), When: t.when.export()})
 		}
-		for _, h := range takes {
-			at := cmp.Or(h.At, facts.Posn(pass.Fset, h.Pos))
-			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(at)})
-		}
-		for _, k := range keysOf(fi.releases) {
-			fl.Releases = append(fl.Releases, in.Key(k))
+		for _, r := range fi.releases {
+			fl.Releases = append(fl.Releases, facts.HeldLock{Key: in.Key(r.key), When: r.when.export()})
 		}
 		funcs = append(funcs, fl)
 	}
@@ -112,15 +108,15 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key
 func (e importedLocks) takes(bind func(facts.Key) facts.Key) []condHeld {
 	var takes []condHeld
 	for _, h := range e.fn.Takes {
-		takes = append(takes, condHeld{Held: Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)}})
+		takes = append(takes, condHeld{Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)}, importCond(h.When)})
 	}
 	return takes
 }
 
 func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
 	var rels []condKey
-	for _, k := range e.fn.Releases {
-		rels = append(rels, condKey{key: bind(e.set.Key(k))})
+	for _, h := range e.fn.Releases {
+		rels = append(rels, condKey{bind(e.set.Key(h.Key)), importCond(h.When)})
 	}
 	return rels
 }
@@ -159,4 +155,27 @@ func globalNamed(call *ssa.CallCommon, k facts.Key) ssa.Value {
 		return g
 	}
 	return nil
+}
+
+// export returns c as a fact writes it.
+func (c cond) export() []facts.ParamIs {
+	var out []facts.ParamIs
+	for _, l := range c {
+		out = append(out, facts.MakeParamIs(l.param, l.val))
+	}
+	return out
+}
+
+// importCond returns the condition a fact wrote. One that contradicts
+// itself, which export does not write, is taken as always: the lock
+// counts at every call.
+func importCond(when []facts.ParamIs) cond {
+	var c cond
+	for _, p := range when {
+		var ok bool
+		if c, ok = c.and(cond{{p.Param(), p.Value()}}); !ok {
+			return nil
+		}
+	}
+	return c
 }
