@@ -82,6 +82,11 @@ type HeldLock struct {
 	// not a mutex, but the callback runs once and before every Do
 	// returns (see SyncOnceAfter).
 	Once bool
+	// When, in Locks' Takes and Releases, is the condition on the
+	// function's boolean parameters under which it takes or releases
+	// the lock, sorted by parameter, at most one per parameter: every
+	// one must hold. Empty: on any call.
+	When []ParamIs
 }
 
 // MemAccess is a read or write of the memory a key points to, with the

@@ -45,8 +45,8 @@ func sampleFacts() []analysis.Fact {
 			Funcs: []facts.FuncLocks{{
 				Name:     1,
 				Acquires: []facts.HeldLock{{Key: 2, Read: true}},
-				Releases: []uint32{2},
-				Takes:    []facts.HeldLock{{Key: 2, Pos: 3}},
+				Releases: []facts.HeldLock{{Key: 2, When: []facts.ParamIs{facts.MakeParamIs(1, true)}}},
+				Takes:    []facts.HeldLock{{Key: 2, Pos: 3, When: []facts.ParamIs{facts.MakeParamIs(0, false), facts.MakeParamIs(2, true)}}},
 			}},
 		},
 		&facts.Effects{
@@ -136,6 +136,17 @@ func TestShortPos(t *testing.T) {
 	} {
 		if got := facts.ShortPos(in); got != want {
 			t.Errorf("ShortPos(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParamIs(t *testing.T) {
+	for _, i := range []int{0, 1, 7, 300} {
+		for _, v := range []bool{false, true} {
+			p := facts.MakeParamIs(i, v)
+			if p.Param() != i || p.Value() != v {
+				t.Errorf("MakeParamIs(%d, %v) reads back as (%d, %v)", i, v, p.Param(), p.Value())
+			}
 		}
 	}
 }

@@ -29,9 +29,33 @@ func (l *Locks) Str(i uint32) string {
 func (l *Locks) Key(i uint32) Key { return parseKey(l.Str(i)) }
 
 // FuncLocks is what one function, callees included, does to mutexes.
+// A lock it takes or releases only when some of its boolean parameters
+// have given values ("if needLock { mu.Lock() }") says so in its
+// HeldLock's When, so that a call passing a constant that falsifies
+// the condition does not count it.
 type FuncLocks struct {
 	Name     uint32     // the function's SSA name
 	Acquires []HeldLock // held on every return: a lock helper
-	Releases []uint32   // keys of the locks it may unlock
-	Takes    []HeldLock // the locks it may block to acquire (Lock, RLock), with where
+	Releases []HeldLock // the locks it may unlock (Key, When)
+	Takes    []HeldLock // the locks it may block to acquire (Lock, RLock), with where (Pos) and when (When)
 }
+
+// ParamIs is a condition on a call: the boolean parameter Param of the
+// function (the receiver first) has value Value. It is written as one
+// number, twice the parameter's index, plus one for true.
+type ParamIs uint32
+
+// MakeParamIs returns the condition "parameter i is v".
+func MakeParamIs(i int, v bool) ParamIs {
+	p := ParamIs(i) << 1
+	if v {
+		p |= 1
+	}
+	return p
+}
+
+// Param returns the index of the parameter p is on.
+func (p ParamIs) Param() int { return int(p >> 1) }
+
+// Value returns the value p wants the parameter to have.
+func (p ParamIs) Value() bool { return p&1 != 0 }

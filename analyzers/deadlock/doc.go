@@ -52,6 +52,12 @@
 //
 // RIGHT: an unexported totalLocked that expects b.mu held.
 //
+// A callee that locks only when a boolean parameter says so ("if
+// needLock", "if !hasLock") does not lock at a call that passes the
+// constant that skips the lock, directly or through wrappers that pass
+// the constant or forward their own parameter (see package lockset):
+// holding fs.mu and calling fs.remove(seq, false) is not a double lock.
+//
 // TryLock never blocks and is not an acquisition here. A goroutine that
 // takes two locks in both orders itself (by comparing IDs, say) decides
 // the order at run time and is not reported for them.

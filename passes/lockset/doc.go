@@ -19,6 +19,18 @@
 // locks it may release, so that a caller's lock is not believed held
 // after a call that unlocks it.
 //
+// A lock a function takes or releases only on the branch of an if on
+// one of its boolean parameters ("if needLock { mu.Lock(); defer
+// mu.Unlock() }", "if !hasLock", "if lock && fresh") carries that
+// condition in the function's summary: the blocks reachable only when
+// the parameter has a value are found by pruning the other branch of
+// each if on it (or its negation). A call that passes a constant that
+// falsifies the condition neither takes nor releases the lock; a call
+// that passes one of the caller's own parameters renames the condition
+// onto it, so a wrapper ("func removeLocked(seq) { remove(seq, false) }",
+// or one forwarding its own needLock) has the effect its arguments give
+// it; any other argument may have either value.
+//
 // Locksets are local to a function: what a caller holds at the call is
 // added by the happens-before pass, which walks each goroutine's calls
 // (see package shb), and interned there as canonical lockset IDs.
@@ -29,9 +41,12 @@
 // exported function and method does to mutexes its callers can name (a
 // facts.Key rooted at a parameter or a package variable): the locks it
 // leaves held on every return, those it may release, and those it may
-// block to acquire, with where. Callees in the package and in direct
-// imports are folded in, so the fact is closed over the package boundary
-// like the pointer summaries. An importer's lockset applies them at
+// block to acquire, with where; a lock it takes or releases under a
+// condition on its boolean parameters carries the condition
+// (facts.HeldLock.When), so that an importer's call that passes a
+// constant falsifying it does not count the lock. Callees in the
+// package and in direct imports are folded in, so the fact is closed
+// over the package boundary like the pointer summaries. An importer's lockset applies them at
 // calls (Held.Path names a mutex reached from the caller's argument).
 // What functions do to memory and to other synchronization is package
 // effects'. The runtime's, sync's and the testing package's functions

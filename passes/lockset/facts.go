@@ -71,12 +71,12 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		for _, h := range fi.acquires {
 			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
-		for _, h := range fi.takes {
-			at := cmp.Or(h.At, facts.Posn(pass.Fset, h.Pos))
-			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Pos: in.Intern(at)})
+		for _, t := range fi.takes {
+			at := cmp.Or(t.At, facts.Posn(pass.Fset, t.Pos))
+			fl.Takes = append(fl.Takes, facts.HeldLock{Key: in.Key(t.Key), Read: t.Read, Pos: in.Intern(at), When: t.when.export()})
 		}
-		for _, k := range fi.releases {
-			fl.Releases = append(fl.Releases, in.Key(k))
+		for _, r := range fi.releases {
+			fl.Releases = append(fl.Releases, facts.HeldLock{Key: in.Key(r.key), When: r.when.export()})
 		}
 		funcs = append(funcs, fl)
 	}
@@ -105,20 +105,20 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key
 	return eff, binder(call, nil), true
 }
 
-func (e importedLocks) takes(bind func(facts.Key) facts.Key) Set {
-	var s Set
+func (e importedLocks) takes(bind func(facts.Key) facts.Key) []condHeld {
+	var takes []condHeld
 	for _, h := range e.fn.Takes {
-		s = s.With(Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)})
+		takes = append(takes, condHeld{Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)}, importCond(h.When)})
 	}
-	return s
+	return takes
 }
 
-func (e importedLocks) releases(bind func(facts.Key) facts.Key) []facts.Key {
-	var keys []facts.Key
-	for _, k := range e.fn.Releases {
-		keys = append(keys, bind(e.set.Key(k)))
+func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
+	var rels []condKey
+	for _, h := range e.fn.Releases {
+		rels = append(rels, condKey{bind(e.set.Key(h.Key)), importCond(h.When)})
 	}
-	return keys
+	return rels
 }
 
 // acquiresAt returns the locks the callee of call leaves held, named in
@@ -155,4 +155,27 @@ func globalNamed(call *ssa.CallCommon, k facts.Key) ssa.Value {
 		return g
 	}
 	return nil
+}
+
+// export returns c as a fact writes it.
+func (c cond) export() []facts.ParamIs {
+	var out []facts.ParamIs
+	for _, l := range c {
+		out = append(out, facts.MakeParamIs(l.param, l.val))
+	}
+	return out
+}
+
+// importCond returns the condition a fact wrote. One that contradicts
+// itself, which export does not write, is taken as always: the lock
+// counts at every call.
+func importCond(when []facts.ParamIs) cond {
+	var c cond
+	for _, p := range when {
+		var ok bool
+		if c, ok = c.and(cond{{p.Param(), p.Value()}}); !ok {
+			return nil
+		}
+	}
+	return c
 }

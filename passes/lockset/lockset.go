@@ -116,8 +116,8 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 type funcInfo struct {
 	before   map[ssa.Instruction]Set
 	acquires Set         // held on every return, named from the parameters or variables
-	releases []facts.Key // keys the function may unlock, named the same way
-	takes    Set         // locks the function or its callees may block to acquire (see mayTake)
+	releases []condKey   // keys the function may unlock, named the same way, each under its condition
+	takes    []condHeld  // locks the function or its callees may block to acquire (see mayTake), each under its condition
 	unlocks  []facts.Key // keys the function releases on every path
 	busy     bool        // being analyzed: a recursive call sees no effect
 }
@@ -187,24 +187,28 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 			fi.acquires = meet(fi.acquires, s)
 		}
 	}
-	fi.releases = sv.mayRelease(fn)
-	fi.takes = sv.mayTake(fn, fi)
+	g := guardsOf(fn)
+	fi.releases = sv.mayRelease(fn, g)
+	fi.takes = sv.mayTake(fn, fi, g)
 }
 
 // mayTake returns the locks, named from fn's parameters and variables,
 // that fn or its callees may block to acquire while holding what the
 // caller held: an acquisition after fn released the mutex on every path
 // (a ...AndUnlock function that locks it again later) does not count.
-// It also sets fi.unlocks, the locks fn releases on every path.
-func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
+// Each is taken under the condition on fn's boolean parameters that
+// guards its block (g), and the callee's own, renamed. It also sets
+// fi.unlocks, the locks fn releases on every path.
+func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo, g guards) []condHeld {
 	// The state of a block is the keys unlocked on every path from the
 	// entry to it.
-	var takes Set
+	var takes []condHeld
 	var returns [][]facts.Key
 	p := dataflow.Forward[[]facts.Key]{
 		Order: loops.ReversePostorder(fn),
 		Round: func() { takes, returns = nil, returns[:0] },
 		Transfer: func(b *ssa.BasicBlock, rel []facts.Key) []facts.Key {
+			here, live := g.at(b)
 			for _, instr := range b.Instrs {
 				if _, ok := instr.(*ssa.Return); ok {
 					returns = append(returns, rel)
@@ -216,9 +220,11 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo) Set {
 				if _, isGo := c.(*ssa.Go); isGo {
 					continue
 				}
-				for _, h := range sv.takenBy(c.Common()) {
-					if h.Key.Rooted() && !slices.Contains(rel, h.Key) {
-						takes = takes.With(h)
+				if live {
+					for _, t := range sv.takesAt(c.Common(), here) {
+						if t.Key.Rooted() && !slices.Contains(rel, t.Key) {
+							takes = addTake(takes, t)
+						}
 					}
 				}
 				if _, isDefer := c.(*ssa.Defer); !isDefer {
@@ -285,26 +291,47 @@ func (r *Result) Takes(call *ssa.CallCommon) Set {
 }
 
 func (sv *solver) takenBy(call *ssa.CallCommon) Set {
+	var s Set
+	for _, t := range sv.takesAt(call, nil) {
+		s = s.With(t.Held)
+	}
+	return s
+}
+
+// takesAt returns the locks that call may block to acquire, in the
+// caller's names, each under its condition on the caller's parameters:
+// here, the condition of the call's block, and the callee's, renamed
+// (see bindCond). A lock the callee takes only under a condition that
+// the call's constant arguments falsify is not taken.
+func (sv *solver) takesAt(call *ssa.CallCommon, here cond) []condHeld {
 	switch op, mu := syncapi.MutexOp(call); op {
 	case syncapi.Lock, syncapi.RLock:
-		return Set{{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()}}
+		return []condHeld{{Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()}, here}}
 	case syncapi.NoLockOp:
 	default:
 		return nil
 	}
+	var takes []condHeld
 	if eff, bind, ok := sv.r.importedOf(call); ok {
-		return eff.takes(bind)
+		takes = eff.takes(bind)
+	} else if fi, bind := sv.calleeInfo(call); fi != nil {
+		for _, t := range fi.takes {
+			t.Key = bind(t.Key)
+			takes = append(takes, t)
+		}
 	}
-	fi, bind := sv.calleeInfo(call)
-	if fi == nil {
-		return nil
+	out := takes[:0]
+	for _, t := range takes {
+		when, ok := bindCond(call, t.when)
+		if ok {
+			when, ok = when.and(here)
+		}
+		if ok {
+			t.when = when
+			out = append(out, t)
+		}
 	}
-	var s Set
-	for _, h := range fi.takes {
-		h.Key = bind(h.Key)
-		s = s.With(h)
-	}
-	return s
+	return out
 }
 
 // afterCall applies a call's effect on the held locks s.
@@ -321,8 +348,8 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	if _, builtin := call.Value.(*ssa.Builtin); !builtin && call.StaticCallee() == nil {
 		s = s.unsure()
 	}
-	if eff, bind, ok := sv.r.importedOf(call); ok {
-		s = s.Without(eff.releases(bind))
+	if eff, _, ok := sv.r.importedOf(call); ok {
+		s = s.Without(keysOf(sv.releasesAt(call, nil)))
 		for _, h := range eff.acquiresAt(call) {
 			s = s.With(h)
 		}
@@ -332,7 +359,7 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	if fi == nil {
 		return s
 	}
-	s = s.Without(bindAll(fi.releases, bind))
+	s = s.Without(keysOf(sv.releasesAt(call, nil)))
 	for _, h := range fi.acquires {
 		h.Key = bind(h.Key)
 		s = s.With(h)
@@ -355,24 +382,28 @@ func (sv *solver) deferredReleases(fn *ssa.Function) []facts.Key {
 }
 
 // mayRelease returns the keys, named from fn's parameters and
-// variables, of the locks that fn or its callees may unlock.
-func (sv *solver) mayRelease(fn *ssa.Function) []facts.Key {
-	var keys []facts.Key
+// variables, of the locks that fn or its callees may unlock, each under
+// its condition on fn's boolean parameters (see mayTake).
+func (sv *solver) mayRelease(fn *ssa.Function, g guards) []condKey {
+	var rels []condKey
 	for _, b := range fn.Blocks {
+		here, live := g.at(b)
+		if !live {
+			continue
+		}
 		for _, instr := range b.Instrs {
 			if c, ok := instr.(ssa.CallInstruction); ok {
 				if _, isGo := c.(*ssa.Go); !isGo {
-					for _, k := range sv.releasedBy(c.Common()) {
-						if k.Rooted() && !slices.Contains(keys, k) {
-							keys = append(keys, k)
+					for _, r := range sv.releasesAt(c.Common(), here) {
+						if r.key.Rooted() {
+							rels = addRelease(rels, r)
 						}
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(keys, facts.Key.Compare)
-	return keys
+	return rels
 }
 
 // Releases returns the keys of the locks a call may unlock, in the
@@ -384,17 +415,36 @@ func (r *Result) Releases(call *ssa.CallCommon) []facts.Key {
 // releasedBy returns the keys of the locks a call may unlock, in the
 // caller's names.
 func (sv *solver) releasedBy(call *ssa.CallCommon) []facts.Key {
+	return keysOf(sv.releasesAt(call, nil))
+}
+
+// releasesAt returns the locks a call may unlock, in the caller's
+// names, each under its condition on the caller's parameters (see
+// takesAt).
+func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
-		return []facts.Key{Key(mu)}
+		return []condKey{{Key(mu), here}}
 	}
+	var rels []condKey
 	if eff, bind, ok := sv.r.importedOf(call); ok {
-		return eff.releases(bind)
+		rels = eff.releases(bind)
+	} else if fi, bind := sv.calleeInfo(call); fi != nil {
+		for _, r := range fi.releases {
+			rels = append(rels, condKey{bind(r.key), r.when})
+		}
 	}
-	fi, bind := sv.calleeInfo(call)
-	if fi == nil {
-		return nil
+	out := rels[:0]
+	for _, r := range rels {
+		when, ok := bindCond(call, r.when)
+		if ok {
+			when, ok = when.and(here)
+		}
+		if ok {
+			r.when = when
+			out = append(out, r)
+		}
 	}
-	return bindAll(fi.releases, bind)
+	return out
 }
 
 // calleeInfo returns the effect of the function a call statically calls,

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,14 +120,14 @@ func renderKey(k facts.Key) string {
 
 // TestHeld checks the locksets at lock operations and returns.
 func TestHeld(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure")
+	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock")
 }
 
 // TestImportedEffects checks that an importer applies the locks that a
 // function of another package leaves held or releases, through the
 // facts.Locks that lockset exports for it.
 func TestImportedEffects(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), held, "effects/app")
+	analysistest.Run(t, analysistest.TestData(), held, "effects/app", "needlock/app")
 }
 
 // TestLocksFact checks the facts.Locks package fact that lockset
@@ -162,6 +163,58 @@ func TestLocksFact(t *testing.T) {
 	}
 }
 
+// TestLocksFactConditions checks that the facts.Locks of needlock/lib
+// says under which values of their boolean parameters its functions
+// take and release a lock: Remove when p1 (needLock), Get when not
+// (hasLock), RemoveAs when its own p1, RemoveLocked never.
+func TestLocksFactConditions(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockset.Analyzer, "needlock/lib")
+	var got []string
+	for _, r := range results {
+		for _, f := range r.Facts[nil] {
+			if set, ok := f.(*facts.Locks); ok {
+				got = append(got, renderLocks(set)...)
+			}
+		}
+	}
+	want := []string{
+		"func (*needlock/lib.Store).Get",
+		"  releases {p0.0 if !p1}",
+		"  takes {p0.0 at lib.go:25 if !p1}",
+		"func (*needlock/lib.Store).Lock",
+		"  acquires {p0.0}",
+		"  takes {p0.0 at lib.go:38}",
+		"func (*needlock/lib.Store).Remove",
+		"  releases {p0.0 if p1}",
+		"  takes {p0.0 at lib.go:16 if p1}",
+		"func (*needlock/lib.Store).RemoveAs",
+		"  releases {p0.0 if p1}",
+		"  takes {p0.0 at lib.go:16 if p1}",
+		"func (*needlock/lib.Store).Unlock",
+		"  releases {p0.0}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("locks of needlock/lib:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// renderWhen renders the condition of a lock taken or released, " if
+// p2 && !p3", or "" for always.
+func renderWhen(when []facts.ParamIs) string {
+	var lits []string
+	for _, p := range when {
+		l := "p" + strconv.Itoa(p.Param())
+		if !p.Value() {
+			l = "!" + l
+		}
+		lits = append(lits, l)
+	}
+	if len(lits) == 0 {
+		return ""
+	}
+	return " if " + strings.Join(lits, " && ")
+}
+
 // renderLocks renders a Locks fact, one line per function and one per
 // set of locks it acquires, releases and takes.
 func renderLocks(set *facts.Locks) []string {
@@ -178,6 +231,7 @@ func renderLocks(set *facts.Locks) []string {
 			if p := set.Str(h.Pos); p != "" {
 				e += " at " + facts.ShortPos(p)
 			}
+			e += renderWhen(h.When)
 			elems = append(elems, e)
 		}
 		return "{" + strings.Join(elems, ", ") + "}"
@@ -189,11 +243,7 @@ func renderLocks(set *facts.Locks) []string {
 			out = append(out, "  acquires "+locks(fl.Acquires))
 		}
 		if len(fl.Releases) > 0 {
-			var keys []string
-			for _, k := range fl.Releases {
-				keys = append(keys, renderKey(set.Key(k)))
-			}
-			out = append(out, "  releases {"+strings.Join(keys, ", ")+"}")
+			out = append(out, "  releases "+locks(fl.Releases))
 		}
 		if len(fl.Takes) > 0 {
 			out = append(out, "  takes "+locks(fl.Takes))

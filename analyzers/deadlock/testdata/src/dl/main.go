@@ -451,3 +451,109 @@ func ringOrdered(x, y *Account) {
 	y.mu.Unlock()
 	x.mu.Unlock()
 }
+
+// store locks in remove only when asked to: the callers that hold
+// fs.mu pass false.
+type store struct {
+	mu   sync.Mutex
+	msgs map[uint64]int
+}
+
+func (fs *store) remove(seq uint64, needLock bool) {
+	if needLock {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+	}
+	delete(fs.msgs, seq)
+}
+
+// Holds fs.mu and says so: remove does not lock. Safe.
+func (fs *store) Purge() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.remove(1, false)
+}
+
+// Holds fs.mu and asks remove to lock it again.
+func (fs *store) purgeLocking() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.remove(1, true) // want `double lock: fs.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.store\).remove, which locks it again \(at main.go:\d+\)`
+}
+
+// Does not hold fs.mu: remove locks it. Safe.
+func (fs *store) Delete(seq uint64) { fs.remove(seq, true) }
+
+// hasLock says the caller holds the lock already.
+func (fs *store) get(seq uint64, hasLock bool) int {
+	if !hasLock {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+	}
+	return fs.msgs[seq]
+}
+
+// Safe: passes true for hasLock.
+func (fs *store) getTwice(seq uint64) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.get(seq, true) + fs.get(seq+1, true)
+}
+
+// Passes false for hasLock while holding it.
+func (fs *store) getHeld(seq uint64) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.get(seq, false) // want `double lock: fs.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.store\).get, which locks it again`
+}
+
+// lock && fresh: remove locks only when both hold.
+func (fs *store) touch(seq uint64, lock, fresh bool) {
+	if lock && fresh {
+		fs.mu.Lock()
+		fs.msgs[seq]++
+		fs.mu.Unlock()
+	}
+}
+
+// Safe: lock is false.
+func (fs *store) touchLocked(seq uint64) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.touch(seq, false, seq > 0)
+}
+
+// removeLocked is a wrapper that passes a constant: it never locks.
+func (fs *store) removeLocked(seq uint64) { fs.remove(seq, false) }
+
+// Safe, through the wrapper.
+func (fs *store) PurgeAll() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.removeLocked(1)
+	fs.removeLocked(2)
+}
+
+// removeAs is a wrapper that forwards its own parameter.
+func (fs *store) removeAs(seq uint64, lock bool) { fs.remove(seq, lock) }
+
+// Safe: the wrapper's caller passes false.
+func (fs *store) purgeVia() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.removeAs(1, false)
+}
+
+// The wrapper's caller passes true while holding fs.mu.
+func (fs *store) purgeViaLocking() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.removeAs(1, true) // want `double lock: fs.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.store\).removeAs, which locks it again \(at main.go:\d+\)`
+}
+
+// A variable, not a constant: remove may lock.
+func (fs *store) purgeMaybe(lock bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.remove(1, lock) // want `double lock: fs.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.store\).remove, which locks it again`
+}

@@ -20,3 +20,27 @@ func (s *Store) Flush() {
 	s.data = nil
 	s.mu.Unlock()
 }
+
+// Remove locks the store only when needLock.
+func (s *Store) Remove(i int, needLock bool) {
+	if needLock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	s.data = s.data[:i]
+}
+
+// Len locks the store unless the caller has the lock.
+func (s *Store) Len(hasLock bool) int {
+	if !hasLock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	return len(s.data)
+}
+
+// RemoveLocked is for callers holding the lock: it passes false.
+func (s *Store) RemoveLocked(i int) { s.Remove(i, false) }
+
+// RemoveAs forwards its caller's choice.
+func (s *Store) RemoveAs(i int, lock bool) { s.Remove(i, lock) }
