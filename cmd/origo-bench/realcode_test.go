@@ -160,3 +160,21 @@ func TestJudgeAndTable(t *testing.T) {
 		t.Errorf("total: %q", lines[3])
 	}
 }
+
+// TestVerdictFile checks that the committed verdict file parses and
+// judges only modules of the benchmark.
+func TestVerdictFile(t *testing.T) {
+	vs, err := readVerdicts("testdata/realcode.verdicts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mod := range vs {
+		known := false
+		for _, m := range realModules {
+			known = known || m.path == mod
+		}
+		if !known {
+			t.Errorf("verdicts for %s, which the benchmark does not vet", mod)
+		}
+	}
+}
