@@ -25,6 +25,17 @@
 // TestNoRace functions with one (false alarms). -v lists the missed tests
 // and the false alarms. Without -origo, it builds origo from the
 // repository of the current directory, so run it from there.
+//
+//	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
+//
+// vets released modules (grpc, etcd server, prometheus client_golang, at
+// fixed versions) with origo, each a copy from the module proxy in a
+// scratch directory, and compares every report with its verdict in
+// testdata/realcode.verdicts, judged by reading the code: per module, the
+// reports, how many are judged TRUE, FALSE or UNSURE or not yet judged,
+// and precision = true / (true + false). -v lists the reports not yet
+// judged in verdict-file format; verdicts that match no report are
+// listed as stale. -keep reuses the prepared modules between runs.
 package main
 
 import (
@@ -49,6 +60,8 @@ func main() {
 		err = benchSensitivity(os.Args[2:])
 	case "racecorpus":
 		err = benchRaceCorpus(os.Args[2:])
+	case "realcode":
+		err = benchRealCode(os.Args[2:])
 	default:
 		usage()
 	}
@@ -62,8 +75,9 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage: origo-bench vet [-n runs] [-origo path] [-C dir] [packages]
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
+       origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
 
-Without -origo, vet and racecorpus build origo: run them in the origo repository.`)
+Without -origo, vet, racecorpus and realcode build origo: run them in the origo repository.`)
 	os.Exit(2)
 }
 

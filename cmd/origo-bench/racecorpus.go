@@ -74,7 +74,7 @@ func benchRaceCorpus(args []string) error {
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
 		return err
 	}
-	res, err := runVetJSON(mod, *origo)
+	res, err := runVetJSON(mod, *origo, "-race")
 	if err != nil {
 		return err
 	}
@@ -178,12 +178,13 @@ func writeModule(dir, corpusDir string, names []string) error {
 	return nil
 }
 
-// runVetJSON runs origo as the vet tool on the module in dir. Some corpus
-// files are built only with the race detector (//go:build race), hence
-// -race. With -json go vet exits 0 even when there are findings, so a
+// runVetJSON runs origo as the vet tool on the module in dir, with the
+// extra go vet flags (the race corpus wants -race: some of its files are
+// built only with the race detector, //go:build race). With -json go vet exits 0 even when there are findings, so a
 // failure means that something did not build or an analysis broke.
-func runVetJSON(dir, origo string) (*vetResult, error) {
-	cmd := exec.Command("go", "vet", "-race", "-vettool="+origo, "-json", "./...")
+func runVetJSON(dir, origo string, flags ...string) (*vetResult, error) {
+	args := append([]string{"vet"}, flags...)
+	cmd := exec.Command("go", append(args, "-vettool="+origo, "-json", "./...")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off") // a go.work above a kept directory must not claim it
 	var stdout, stderr bytes.Buffer

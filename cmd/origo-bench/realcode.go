@@ -1,0 +1,565 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The real-code benchmark vets released modules with origo and compares
+// every report with a verdict judged by reading the code: the precision
+// of origo on code that people actually run, the figure that decides
+// whether a user keeps the tool on.
+
+// realModule is a module of the real-code benchmark, at a fixed version
+// so that the reports, and hence the verdicts, stay comparable.
+type realModule struct {
+	path, version string
+}
+
+// realModules are the modules vetted by origo-bench realcode.
+var realModules = []realModule{
+	{"google.golang.org/grpc", "v1.85.0"},
+	{"go.etcd.io/etcd/server/v3", "v3.7.3"},
+	{"github.com/prometheus/client_golang", "v1.25.0"},
+}
+
+// defaultVerdicts is the verdict file, relative to the origo repository.
+const defaultVerdicts = "cmd/origo-bench/testdata/realcode.verdicts"
+
+// preparedMark is written into a scratch module once it is ready to vet,
+// so that a kept one is reused and a half-prepared one is not.
+const preparedMark = ".origo-bench-prepared"
+
+// benchRealCode vets the real modules with origo and scores the reports
+// against the verdict file.
+func benchRealCode(args []string) error {
+	fs := flag.NewFlagSet("realcode", flag.ExitOnError)
+	origo := fs.String("origo", "", "the origo binary (default: built from the repository of the current directory)")
+	keep := fs.String("keep", "", "prepare the scratch modules in this directory and keep them for later runs")
+	verdictsFile := fs.String("verdicts", defaultVerdicts, "the verdict file")
+	only := fs.String("only", "", "vet only the modules whose path contains this string")
+	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format")
+	fs.Parse(args)
+	if fs.NArg() > 0 {
+		usage()
+	}
+	verdicts, err := readVerdicts(*verdictsFile)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "origo-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	root := tmp
+	if *keep != "" {
+		if root, err = filepath.Abs(*keep); err != nil {
+			return err
+		}
+	}
+	if *origo, err = origoBinary(*origo, tmp); err != nil {
+		return err
+	}
+	var rows []realRow
+	var unjudged, stale []string
+	for _, m := range realModules {
+		if !strings.Contains(m.path, *only) {
+			continue
+		}
+		dir := filepath.Join(root, strings.ReplaceAll(m.path, "/", "_")+"@"+m.version)
+		if err := prepareModule(m, dir); err != nil {
+			return err
+		}
+		res, err := runVetJSON(dir, *origo)
+		if err != nil {
+			return err
+		}
+		for name, errs := range res.errors {
+			for _, e := range errs {
+				fmt.Fprintf(os.Stderr, "warning: %s: analyzer %s failed on %s\n", m.path, name, e)
+			}
+		}
+		reps, err := keyReports(dir, res)
+		if err != nil {
+			return err
+		}
+		row, missing, gone := judge(m.path, reps, verdicts[m.path])
+		rows = append(rows, row)
+		for _, r := range missing {
+			unjudged = append(unjudged, fmt.Sprintf("%s\t%s\t?\t%s", m.path, r.key, r.posn))
+		}
+		for _, v := range gone {
+			stale = append(stale, fmt.Sprintf("%s:%d: %s\t%s", *verdictsFile, v.line, m.path, v.key))
+		}
+	}
+	printRealTable(os.Stdout, rows)
+	if *verbose && len(unjudged) > 0 {
+		fmt.Println("\nnot yet judged (replace ? with TRUE, FALSE or UNSURE and the position with a reason):")
+		for _, l := range unjudged {
+			fmt.Println(l)
+		}
+	}
+	for _, l := range stale {
+		fmt.Fprintf(os.Stderr, "warning: stale verdict, no such report: %s\n", l)
+	}
+	if *keep != "" {
+		fmt.Printf("scratch modules kept in %s\n", root)
+	}
+	return nil
+}
+
+// prepareModule makes dir a writable copy of the module, standing on its
+// own: its replace directives (etcd's point at sibling directories of its
+// repository) dropped, no toolchain line, and go.mod and go.sum tidied.
+// A dir prepared before is reused as it is.
+func prepareModule(m realModule, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, preparedMark)); err == nil {
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	out, err := goCmd("", "mod", "download", "-json", m.path+"@"+m.version)
+	if err != nil {
+		return err
+	}
+	var dl struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &dl); err != nil || dl.Dir == "" {
+		return fmt.Errorf("go mod download %s@%s: %v%s", m.path, m.version, err, dl.Error)
+	}
+	if err := copyTree(dl.Dir, dir); err != nil {
+		return err
+	}
+	out, err = goCmd(dir, "mod", "edit", "-json")
+	if err != nil {
+		return err
+	}
+	var mod struct {
+		Replace []struct {
+			Old struct{ Path, Version string }
+		}
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return fmt.Errorf("go mod edit -json in %s: %v", dir, err)
+	}
+	edit := []string{"mod", "edit", "-toolchain=none"}
+	for _, r := range mod.Replace {
+		edit = append(edit, "-dropreplace="+r.Old.Path+atVersion(r.Old.Version))
+	}
+	if _, err := goCmd(dir, edit...); err != nil {
+		return err
+	}
+	if _, err := goCmd(dir, "mod", "tidy"); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, preparedMark), nil, 0o644)
+}
+
+// atVersion is "@v" for a version v, or "" for none.
+func atVersion(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "@" + v
+}
+
+// goCmd runs the go command in dir (the current directory if empty),
+// outside any workspace, and returns its standard output.
+func goCmd(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go %s (in %s): %v\n%s", strings.Join(args, " "), cmp.Or(dir, "."), err, lastLines(stderr.String(), 30))
+	}
+	return stdout.Bytes(), nil
+}
+
+// copyTree copies the directory tree src to dst, writable (the module
+// cache is read-only).
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// realReport is one report of origo on a real module.
+type realReport struct {
+	key  string // stable across unrelated line shifts; see reportKey
+	posn string // module-relative file:line:col, for a person to look
+}
+
+// keyReports gives every diagnostic of the vet result its key, in file
+// order, numbering equal keys (#2, #3...). A diagnostic that go vet
+// reported twice (a package and its test variant) counts once.
+func keyReports(dir string, res *vetResult) ([]realReport, error) {
+	type posDiag struct {
+		analyzer string
+		file     string // module-relative
+		line     int
+		col      int
+		message  string
+	}
+	seen := make(map[posDiag]bool)
+	var ds []posDiag
+	for analyzer, diags := range res.diags {
+		for _, d := range diags {
+			file, line, col, ok := splitPosn(d.Posn)
+			if !ok {
+				return nil, fmt.Errorf("bad position %q in go vet output", d.Posn)
+			}
+			if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+				file = filepath.ToSlash(rel)
+			}
+			pd := posDiag{analyzer, file, line, col, d.Message}
+			if !seen[pd] {
+				seen[pd] = true
+				ds = append(ds, pd)
+			}
+		}
+	}
+	slices.SortFunc(ds, func(a, b posDiag) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col),
+			cmp.Compare(a.analyzer, b.analyzer), cmp.Compare(a.message, b.message))
+	})
+	files := make(map[string]*funcFinder)
+	count := make(map[string]int)
+	var reps []realReport
+	for _, d := range ds {
+		ff := files[d.file]
+		if ff == nil {
+			var err error
+			if ff, err = parseFuncFinder(filepath.Join(dir, filepath.FromSlash(d.file))); err != nil {
+				return nil, err
+			}
+			files[d.file] = ff
+		}
+		key := reportKey(d.file, ff.enclosing(d.line, d.col), d.analyzer, d.message)
+		count[key]++
+		if n := count[key]; n > 1 {
+			key += " #" + strconv.Itoa(n)
+		}
+		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col)})
+	}
+	return reps, nil
+}
+
+// goPosRE matches a position in a message: a Go file name with a line and
+// maybe a column.
+var goPosRE = regexp.MustCompile(`([^\s:()\[\]]+\.go):\d+(:\d+)?`)
+
+// reportKey is the key of a report in the verdict file:
+//
+//	FILE FUNC ANALYZER: MESSAGE
+//
+// FILE is module-relative; FUNC is the function enclosing the report (see
+// funcFinder.enclosing); MESSAGE is the diagnostic with every position
+// file.go:NN or file.go:NN:CC cut to file.go, so that a line shift
+// elsewhere in the file does not change the key. Tabs and newlines become
+// spaces: the verdict file is tab-separated.
+func reportKey(file, fn, analyzer, message string) string {
+	msg := goPosRE.ReplaceAllString(message, "$1")
+	msg = strings.Join(strings.Fields(msg), " ")
+	return fmt.Sprintf("%s %s %s: %s", file, fn, analyzer, msg)
+}
+
+// funcFinder finds the function that encloses a position of one file.
+type funcFinder struct {
+	fset *token.FileSet
+	tf   *token.File
+	file *ast.File
+}
+
+// parseFuncFinder parses the Go file name.
+func parseFuncFinder(name string) (*funcFinder, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return newFuncFinder(name, src)
+}
+
+// newFuncFinder parses src as the Go file name.
+func newFuncFinder(name string, src []byte) (*funcFinder, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	return &funcFinder{fset, fset.File(f.Pos()), f}, nil
+}
+
+// enclosing names the innermost function that holds line:col:
+// F for a function, T.M or (*T).M for a method (type parameters left
+// out), and PARENT$N for the Nth function literal directly inside PARENT,
+// counted in source order as the compiler's SSA names them (F$1, F$1$2).
+// Function literals outside functions (package-level initializers) are
+// init$N, counted over the file. Outside any function, the name is "-".
+func (ff *funcFinder) enclosing(line, col int) string {
+	if line < 1 || line > ff.tf.LineCount() {
+		return "-"
+	}
+	pos := ff.tf.LineStart(line) + token.Pos(col-1)
+	inits := 0
+	for _, decl := range ff.file.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok {
+			if fd.Pos() <= pos && pos < fd.End() {
+				if fd.Body == nil {
+					return funcDeclName(fd)
+				}
+				return litName(fd.Body, funcDeclName(fd), pos)
+			}
+			continue
+		}
+		hit, n := litIn(decl, pos)
+		if hit.lit != nil {
+			return litName(hit.lit, "init$"+strconv.Itoa(inits+hit.index), pos)
+		}
+		inits += n
+	}
+	return "-"
+}
+
+// funcDeclName is F for a function, T.M or (*T).M for a method.
+func funcDeclName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := false
+	if s, ok := t.(*ast.StarExpr); ok {
+		star, t = true, s.X
+	}
+	switch x := t.(type) { // type parameters left out
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	name := "?"
+	if id, ok := t.(*ast.Ident); ok {
+		name = id.Name
+	}
+	if star {
+		return "(*" + name + ")." + fd.Name.Name
+	}
+	return name + "." + fd.Name.Name
+}
+
+// litName names the innermost function literal inside body (a function's
+// body or a literal) that holds pos, or parent if none does.
+func litName(body ast.Node, parent string, pos token.Pos) string {
+	for {
+		var hit litHit
+		if lit, ok := body.(*ast.FuncLit); ok {
+			hit, _ = litIn(lit.Body, pos)
+		} else {
+			hit, _ = litIn(body, pos)
+		}
+		if hit.lit == nil {
+			return parent
+		}
+		parent += "$" + strconv.Itoa(hit.index)
+		body = hit.lit
+	}
+}
+
+// litHit is the function literal holding a position and its 1-based index
+// among the literals directly inside its parent.
+type litHit struct {
+	index int
+	lit   *ast.FuncLit
+}
+
+// litIn counts the function literals directly inside n (not nested in
+// another literal) and returns the one holding pos, if any.
+func litIn(n ast.Node, pos token.Pos) (hit litHit, count int) {
+	ast.Inspect(n, func(c ast.Node) bool {
+		lit, ok := c.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		count++
+		if hit.lit == nil && lit.Pos() <= pos && pos < lit.End() {
+			hit = litHit{count, lit}
+		}
+		return false
+	})
+	return hit, count
+}
+
+// verdict is one judged report of the verdict file.
+type verdict struct {
+	key    string
+	word   string // TRUE, FALSE or UNSURE
+	reason string
+	line   int // in the verdict file
+}
+
+// verdictWords are the verdicts a report may get.
+var verdictWords = []string{"TRUE", "FALSE", "UNSURE"}
+
+// readVerdicts reads the verdict file name, by module and key.
+func readVerdicts(name string) (map[string]map[string]verdict, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v (run from the origo repository, or give -verdicts)", err)
+	}
+	defer f.Close()
+	return parseVerdicts(name, f)
+}
+
+// parseVerdicts parses a verdict file: blank lines, # comments and lines
+//
+//	MODULE<TAB>KEY<TAB>VERDICT<TAB>REASON
+//
+// where VERDICT is TRUE, FALSE or UNSURE, and REASON is required for
+// TRUE and FALSE. A key judged twice for a module is an error.
+func parseVerdicts(name string, r io.Reader) (map[string]map[string]verdict, error) {
+	vs := make(map[string]map[string]verdict)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimRight(sc.Text(), " \r")
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(strings.TrimSpace(text), "#") {
+			continue
+		}
+		fields := strings.SplitN(text, "\t", 4)
+		if len(fields) < 3 {
+			return nil, fmt.Errorf("%s:%d: want MODULE<TAB>KEY<TAB>VERDICT<TAB>REASON, got %d tab-separated fields", name, n, len(fields))
+		}
+		mod, key, word := strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]), strings.TrimSpace(fields[2])
+		reason := ""
+		if len(fields) == 4 {
+			reason = strings.TrimSpace(fields[3])
+		}
+		switch {
+		case mod == "" || key == "":
+			return nil, fmt.Errorf("%s:%d: empty module or key", name, n)
+		case word == "?":
+			return nil, fmt.Errorf("%s:%d: not judged: replace ? with TRUE, FALSE or UNSURE", name, n)
+		case !slices.Contains(verdictWords, word):
+			return nil, fmt.Errorf("%s:%d: unknown verdict %q (want TRUE, FALSE or UNSURE)", name, n, word)
+		case word != "UNSURE" && reason == "":
+			return nil, fmt.Errorf("%s:%d: verdict %s without a reason", name, n, word)
+		}
+		if vs[mod] == nil {
+			vs[mod] = make(map[string]verdict)
+		}
+		if old, dup := vs[mod][key]; dup {
+			return nil, fmt.Errorf("%s:%d: key judged already on line %d: %s", name, n, old.line, key)
+		}
+		vs[mod][key] = verdict{key, word, reason, n}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return vs, nil
+}
+
+// realRow is the score of origo on one module.
+type realRow struct {
+	module                       string
+	reports, true, false, unsure int
+}
+
+// judged is the number of reports with a verdict.
+func (r realRow) judged() int { return r.true + r.false + r.unsure }
+
+// unjudged is the number of reports without a verdict.
+func (r realRow) unjudged() int { return r.reports - r.judged() }
+
+// precision is true / (true + false), formatted, or "-" if no report is
+// judged TRUE or FALSE.
+func (r realRow) precision() string {
+	if r.true+r.false == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(r.true)/float64(r.true+r.false))
+}
+
+// judge scores the reports of a module against its verdicts. It returns
+// the reports without a verdict and the verdicts, in file order, whose
+// key matches no report (stale: the code or origo changed).
+func judge(module string, reps []realReport, vs map[string]verdict) (row realRow, missing []realReport, stale []verdict) {
+	row.module = module
+	row.reports = len(reps)
+	matched := make(map[string]bool)
+	for _, r := range reps {
+		v, ok := vs[r.key]
+		if !ok {
+			missing = append(missing, r)
+			continue
+		}
+		matched[r.key] = true
+		switch v.word {
+		case "TRUE":
+			row.true++
+		case "FALSE":
+			row.false++
+		case "UNSURE":
+			row.unsure++
+		}
+	}
+	for key, v := range vs {
+		if !matched[key] {
+			stale = append(stale, v)
+		}
+	}
+	slices.SortFunc(stale, func(a, b verdict) int { return cmp.Compare(a.line, b.line) })
+	return row, missing, stale
+}
+
+// printRealTable prints the score of each module and their total.
+func printRealTable(w io.Writer, rows []realRow) {
+	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s\n", "module", "reports", "judged", "true", "false", "unsure", "unjudged", "precision")
+	line := func(r realRow) {
+		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision())
+	}
+	total := realRow{module: "total"}
+	for _, r := range rows {
+		line(r)
+		total.reports += r.reports
+		total.true += r.true
+		total.false += r.false
+		total.unsure += r.unsure
+	}
+	line(total)
+}
