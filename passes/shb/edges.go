@@ -2,6 +2,7 @@ package shb
 
 import (
 	"cmp"
+	"go/constant"
 	"iter"
 	"slices"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
 )
 
 // ref is an event of a trace.
@@ -101,6 +103,7 @@ type linker struct {
 	byObj     map[int32]map[*Trace]*ops
 	traces    []objTrace // the keys of byObj's maps, in a deterministic order
 	spawnedAt map[*pointer.Origin]ref
+	doners    map[int32]map[*pointer.Origin]bool // by WaitGroup: the origins that call Done, with their ancestors (see waitedFor)
 }
 
 // each calls f for every trace other than r's with events on r's object
@@ -444,10 +447,102 @@ func (l *linker) condEdges(w ref) {
 }
 
 // addedBeforeStart reports whether an ancestor of o called Add on the
-// WaitGroup obj before starting the goroutine that leads to o.
+// WaitGroup obj before starting the goroutine that leads to o, and
+// enough to cover it (see covered).
 func (l *linker) addedBeforeStart(o *pointer.Origin, obj int32) bool {
 	for s := range l.spawns(o) {
-		if adds := l.byObj[obj][s.t]; adds != nil && len(adds[WGAdd]) > 0 && adds[WGAdd][0] < s.id {
+		if l.covered(s, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// covered reports whether the Adds on the WaitGroup obj that spawn s's
+// trace made before s leave a count for the goroutine s starts. Counted
+// in ID order: a constant Add(n) adds n, a Done of the trace's own takes
+// one, and so does each earlier go statement whose goroutine, or one it
+// starts, calls Done on obj (WaitGroup.Go adds for its own). After
+// wg.Add(1); go a(); go b(), with a and b each calling Done, a's Done
+// may bring the count to zero before b runs: Wait may return then, and
+// b is not covered. Where the count is unknown (an Add of a value that
+// is not a constant, an Add, Done or go statement in a loop, a goroutine
+// that may run many times) the goroutine is taken to be covered.
+func (l *linker) covered(s ref, obj int32) bool {
+	o := l.byObj[obj][s.t]
+	if o == nil || len(o[WGAdd]) == 0 || o[WGAdd][0] >= s.id {
+		return false
+	}
+	n := int64(0)
+	for id := range s.id {
+		ev := &s.t.Events[id]
+		switch {
+		case ev.Kind == WGAdd && ev.Obj == obj:
+			d, ok := addDelta(ev)
+			if !ok || ev.Loop >= 0 {
+				return true
+			}
+			n += d
+		case ev.Kind == WGDone && ev.Obj == obj:
+			if ev.Loop >= 0 {
+				return true
+			}
+			n--
+		case ev.Kind == Spawn && ev.Obj != obj && l.waitedFor(ev, obj):
+			if ev.Loop >= 0 {
+				return true
+			}
+			for _, sp := range ev.Spawned {
+				if sp.Multi {
+					return true
+				}
+			}
+			n--
+		}
+	}
+	return n > 0
+}
+
+// addDelta returns the constant that an Add event adds, if it is one.
+func addDelta(ev *Event) (int64, bool) {
+	c, ok := ev.Instr.(ssa.CallInstruction)
+	if !ok || ev.Imported != 0 {
+		return 0, false
+	}
+	call := c.Common()
+	if op, _ := syncapi.WaitGroup(call); op != syncapi.WaitGroupAdd || len(call.Args) != 2 {
+		return 0, false
+	}
+	k, ok := call.Args[1].(*ssa.Const)
+	if !ok || k.Value == nil {
+		return 0, false
+	}
+	d, exact := constant.Int64Val(constant.ToInt(k.Value))
+	return d, exact
+}
+
+// waitedFor reports whether spawn event ev starts a goroutine that, or
+// one of whose descendants, calls Done on the WaitGroup obj.
+func (l *linker) waitedFor(ev *Event, obj int32) bool {
+	if l.doners == nil {
+		l.doners = make(map[int32]map[*pointer.Origin]bool)
+	}
+	m, ok := l.doners[obj]
+	if !ok {
+		m = make(map[*pointer.Origin]bool)
+		for t, o := range l.byObj[obj] {
+			if len(o[WGDone]) == 0 {
+				continue
+			}
+			m[t.Origin] = true
+			for s := range l.spawns(t.Origin) {
+				m[s.t.Origin] = true
+			}
+		}
+		l.doners[obj] = m
+	}
+	for _, sp := range ev.Spawned {
+		if m[sp] {
 			return true
 		}
 	}

@@ -124,9 +124,10 @@ type Result struct {
 	Traces []*Trace // in the order of the pointer analysis's origins
 	Locks  *Locksets
 	// LateAdds are the WaitGroup.Add calls made inside a goroutine that
-	// the group's Wait waits for, with no Add before it started: Wait
-	// may return before the Add, and nothing orders the goroutine's
-	// events before the Wait's return.
+	// the group's Wait waits for, with no Add before it started that
+	// covers it (see the package documentation): Wait may return before
+	// the Add, and nothing orders the goroutine's events before the
+	// Wait's return.
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
 	imported map[importedKey]LocksetID // see AccessLocks

@@ -18,6 +18,8 @@ func main() {
 	closeRange()
 	wgJoin()
 	wgAddInside()
+	wgAddShort()
+	wgAddCounted()
 	wgGo()
 	locked()
 	unlocked()
@@ -173,6 +175,44 @@ func wgAddInside() {
 	}()
 	wg.Wait()
 	use(x)
+}
+
+// Add(1) covers the first goroutine only: its Done may bring the count
+// to zero before the second goroutine's own Add, and Wait return then.
+func wgAddShort() {
+	x, z := 0, 0
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x = 1
+	}()
+	go func() {
+		wg.Add(1) // want `WaitGroup.Add inside the goroutine: wg.Add at main.go:\d+ runs in the goroutine started at main.go:\d+, so wg.Wait at main.go:\d+ \(main goroutine\) may return before it`
+		z = 1     // want `data race on z`
+		wg.Done()
+	}()
+	wg.Wait()
+	use(x)
+	use(z)
+}
+
+// Add(2) covers both goroutines.
+func wgAddCounted() {
+	x, z := 0, 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		x = 1
+	}()
+	go func() {
+		z = 1
+		wg.Done()
+	}()
+	wg.Wait()
+	use(x)
+	use(z)
 }
 
 func wgGo() {
