@@ -38,6 +38,12 @@
 // with no Add before the goroutine started that covers it, gives no
 // edge; it is listed in Result.LateAdds for the race analyzer to report.
 //
+// A channel with a buffer of one is a lock where a function uses it as
+// a semaphore: a send, then a receive on it in the same function (or a
+// function it calls, as in a deferred release); the events between them
+// hold the channel in their lockset. A send the function never follows
+// with a receive is a handoff and holds nothing.
+//
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.

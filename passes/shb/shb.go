@@ -259,8 +259,17 @@ type walker struct {
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
 
-	sems     []int32   // semaphore channels acquired (see chanOp)
-	semLocks LocksetID // the same, as a lockset
+	sems     []int32       // semaphore channels acquired (see chanOp)
+	semLocks LocksetID     // the same, as a lockset
+	acqs     []acquisition // the sends that acquired them, innermost call last
+}
+
+// acquisition is a send that took a semaphore channel: the events from
+// start on hold it, until a receive on it releases it.
+type acquisition struct {
+	obj      int32
+	start    int32
+	released bool
 }
 
 // walkState is how the last call of a function without synchronization
@@ -293,11 +302,12 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	w.stack = append(w.stack, fn)
 	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
-	// A semaphore is taken and given back in one function; one that is
-	// not given back (a send on a buffer of one as a handoff) is not a
-	// lock beyond it.
-	sems, semLocks := slices.Clone(w.sems), w.semLocks
-	defer func() { w.sems, w.semLocks = sems, semLocks }()
+	// A semaphore is taken and given back in one function (the receive
+	// may be in a function it calls, as in defer func() { <-sem }()): a
+	// semaphore not given back is no lock (see endSems), one the callee
+	// gave back stays given back.
+	sems, semLocks, acqs := slices.Clone(w.sems), w.semLocks, len(w.acqs)
+	defer func() { w.endSems(sems, semLocks, acqs) }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
 	var defers []*ssa.Defer
@@ -374,13 +384,15 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 }
 
 // chanOp adds a send or receive. A channel with a buffer of one used
-// as a semaphore (send to acquire, receive to release) is a lock: the
-// accesses between the send and the receive hold it.
+// as a semaphore (send to acquire, then receive to release, in the same
+// function) is a lock: the accesses between the send and the receive
+// hold it. A send that the function does not follow with a receive is
+// a handoff, and no lock (see endSems).
 func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
 	obj := w.objs.of(w.o, ch)
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
-	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
+	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}
@@ -388,19 +400,62 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	switch {
 	case k == Send && !found:
 		w.sems = slices.Insert(w.sems, i, obj)
+		w.acqs = append(w.acqs, acquisition{obj: obj, start: id + 1})
 		if _, ok := w.locks.names[obj]; !ok {
 			w.locks.names[obj] = ExprName(ch)
 		}
 	case k == Recv && found:
 		w.sems = slices.Delete(w.sems, i, i+1)
+		for j := len(w.acqs) - 1; j >= 0; j-- {
+			if a := &w.acqs[j]; a.obj == obj && !a.released {
+				a.released = true
+				break
+			}
+		}
 	default:
 		return
 	}
+	w.setSemLocks()
+}
+
+func (w *walker) setSemLocks() {
 	var elems []lockElem
 	for _, o := range w.sems {
 		elems = append(elems, lockElem{locs: []int32{o}})
 	}
 	w.semLocks = w.locks.intern(elems)
+}
+
+// endSems ends a call's semaphores: sems are those held when it began
+// and w.acqs[n:] those it acquired. A semaphore it acquired and never
+// released, there or in a function it called, was a handoff: the events
+// since the send do not hold it. One it did release stays held beyond
+// the call no more than it was before, and one of the caller's that it
+// released is released.
+func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
+	for _, a := range w.acqs[n:] {
+		if a.released {
+			continue
+		}
+		for i := a.start; i < int32(len(w.tr.Events)); i++ {
+			ev := &w.tr.Events[i]
+			ev.Locks = w.locks.without(ev.Locks, a.obj)
+		}
+	}
+	w.acqs = w.acqs[:n]
+	w.sems, w.semLocks = sems, semLocks
+	released := slices.DeleteFunc(slices.Clone(sems), func(o int32) bool {
+		for j := n - 1; j >= 0; j-- {
+			if w.acqs[j].obj == o {
+				return w.acqs[j].released
+			}
+		}
+		return false
+	})
+	if len(released) < len(sems) {
+		w.sems = released
+		w.setSemLocks()
+	}
 }
 
 // locksAt returns the lockset at instr: the caller's locks and those its

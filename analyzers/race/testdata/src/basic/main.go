@@ -56,6 +56,8 @@ func main() {
 	elementsApart()
 	elementsTogether()
 	semaphore()
+	semaphoreDeferred()
+	handoff()
 	publish()
 	capacity()
 	capacityShort()
@@ -546,6 +548,33 @@ func semaphore() {
 			<-sem
 		}()
 	}
+}
+
+// The receive that releases may be deferred.
+func semaphoreDeferred() {
+	x := 0
+	sem := make(chan struct{}, 1)
+	for range 2 {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			x++
+		}()
+	}
+}
+
+// A send on a buffer of one that the goroutine never takes back is a
+// handoff, not a lock.
+func handoff() {
+	y := 0
+	ch := make(chan int, 1)
+	for n := range 2 {
+		go func() {
+			ch <- n
+			y += n // want `data race on y`
+		}()
+	}
+	use(<-ch)
 }
 
 type settings struct{ name string }
