@@ -29,8 +29,11 @@
 //     Add, Done or go statement in a loop, or an Add of a value that is
 //     not a constant, is taken to cover; the end of a WaitGroup.Go or
 //     errgroup goroutine → return of Wait;
-//   - the end of a sync.Once.Do callback → return of every Do on the same
-//     Once (and the callback holds the Once as a lock: it runs once);
+//   - a sync.Once.Do callback → return of every Do on the same Once:
+//     the edge orders the callback's events only (Edge.From is its first
+//     event), not what its goroutine did before the Do, which may not be
+//     the one that ran the callback (and the callback holds the Once as
+//     a lock: it runs once);
 //   - the first Signal or Broadcast of a Cond → return of its Wait, when
 //     one goroutine (not started in a loop) signals it: Cond via its lock.
 //

@@ -79,16 +79,15 @@ func (res *Result) link(objs *objects) {
 			case SpinWait:
 				l.spinEdges(r)
 			case OnceAfter:
-				l.each(r, func(x *Trace, o *ops) {
-					if len(o[OnceEnd]) > 0 {
-						l.edge(x, o[OnceEnd][0], t, ev.ID)
-					}
-				})
+				l.onceEdges(r)
 			}
 		}
 	}
 	for _, t := range res.Traces {
 		t.Out = prune(t.Out)
+		for _, e := range t.Out {
+			t.maxFrom = max(t.maxFrom, e.From)
+		}
 	}
 }
 
@@ -133,19 +132,34 @@ func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
 }
 
 // prune sorts edges by Before and drops those another edge to the same
-// trace implies: one that orders more events (a larger Before) before
-// more of the target (a smaller At).
+// trace implies: one that orders more events (a larger Before, and a
+// From no larger) before more of the target (a smaller At).
 func prune(edges []Edge) []Edge {
 	slices.SortFunc(edges, func(x, y Edge) int {
-		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At))
+		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From))
 	})
-	best := make(map[*Trace]int32)
+	type span struct {
+		to   *Trace
+		from int32
+	}
+	best := make(map[*Trace]int32) // by target, the least At of the edges from 0 so far
+	bestFrom := make(map[span]int32)
 	var out []Edge
 	for _, e := range edges {
 		if at, ok := best[e.To]; ok && at <= e.At {
 			continue
 		}
-		best[e.To] = e.At
+		if e.From > 0 {
+			// Edges from the same From leave the same callback, with
+			// the same Before.
+			k := span{e.To, e.From}
+			if at, ok := bestFrom[k]; ok && at <= e.At {
+				continue
+			}
+			bestFrom[k] = e.At
+		} else {
+			best[e.To] = e.At
+		}
 		out = append(out, e)
 	}
 	slices.SortStableFunc(out, func(x, y Edge) int { return cmp.Compare(x.Before, y.Before) })
@@ -421,6 +435,22 @@ func (l *linker) waitEdges(w ref) {
 			l.res.LateAdds = append(l.res.LateAdds, LateAdd{Trace: ot.t, Add: adds[0], Waiter: w.t, Wait: w.id})
 		}
 	}
+}
+
+// onceEdges adds the edges into the return of a Once.Do, r: the
+// completion of the callback happens before the return of every Do on
+// the Once, so the events of every callback of the Once in another trace
+// happen before it (the one that ran, whichever it was). What that trace
+// did before its Do is not ordered: its Do may not be the one that ran
+// the callback.
+func (l *linker) onceEdges(r ref) {
+	l.each(r, func(x *Trace, o *ops) {
+		for _, end := range o[OnceEnd] {
+			if start, ok := x.callback[end]; ok && start < end {
+				x.Out = append(x.Out, Edge{From: start, Before: end, To: r.t, At: r.id})
+			}
+		}
+	})
 }
 
 // condEdges adds the edge into a Cond.Wait from the one goroutine that

@@ -104,11 +104,16 @@ type Trace struct {
 
 	at        map[ssa.Instruction][]int32 // events by instruction
 	onceAfter map[int32][]int32           // OnceAfter events by Once
+	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
+	maxFrom   int32                       // the largest Edge.From in Out
 }
 
-// Edge is a happens-before edge: the events of its trace with IDs below
-// Before happen before the events of To with IDs from At on.
+// Edge is a happens-before edge: the events of its trace with IDs from
+// From on and below Before happen before the events of To with IDs from
+// At on. From is 0 but for the edge that leaves a Once.Do callback,
+// which orders the callback's events and not what came before the Do.
 type Edge struct {
+	From   int32
 	Before int32
 	To     *Trace
 	At     int32
@@ -604,8 +609,9 @@ var waitGroupKinds = map[syncapi.WaitGroupOp]Kind{syncapi.WaitGroupAdd: WGAdd, s
 var condKinds = map[syncapi.CondOp]Kind{syncapi.CondWait: CondWait, syncapi.CondSignal: CondSignal, syncapi.CondBroadcast: CondSignal}
 
 // onceDo inlines the callback of once.Do(f) holding the Once as a lock
-// (f runs once: two goroutines never both run it), between the events
-// that carry Do's happens-before edge.
+// (f runs once: two goroutines never both run it), then the events that
+// carry Do's happens-before edge: the callback's events, from the first
+// to the OnceEnd, happen before the return of every Do on the Once.
 func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	call := c.Common()
 	once := w.objs.of(w.o, call.Args[0])
@@ -613,10 +619,15 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	if once >= 0 {
 		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}, once: true}}))
 	}
+	start := int32(len(w.tr.Events))
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, inside, loop)
 	}
-	w.add(Event{Kind: OnceEnd, Instr: c, Obj: once}, held, loop)
+	end := w.add(Event{Kind: OnceEnd, Instr: c, Obj: once}, held, loop)
+	if w.tr.callback == nil {
+		w.tr.callback = make(map[int32]int32)
+	}
+	w.tr.callback[end] = start
 	w.add(Event{Kind: OnceAfter, Obj: once}, held, loop)
 }
 

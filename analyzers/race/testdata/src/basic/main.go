@@ -29,6 +29,8 @@ func main() {
 	atomics()
 	atomicVsPlain()
 	once()
+	onceBefore()
+	onceThen()
 	perIteration()
 	sharedCounter()
 	tryLock()
@@ -326,6 +328,41 @@ func once() {
 			use(x)
 		}()
 	}
+}
+
+// Do orders the callback, not what the goroutine did before its Do:
+// main's Do may be the one that runs setup.
+func onceBefore() {
+	var o sync.Once
+	x, y := 0, 0
+	setup := func() { x = 1 }
+	go func() {
+		y = 1 // want `data race on y`
+		o.Do(setup)
+	}()
+	o.Do(setup)
+	use(x)
+	use(y)
+}
+
+// The callback, whichever goroutine ran it, happens before main's Do
+// returns, and so before what main starts after.
+func onceThen() {
+	var o sync.Once
+	x, k := 0, 2
+	setup := func() { x = 1 }
+	go func() {
+		use(k)
+		o.Do(setup)
+	}()
+	use(k)
+	o.Do(setup)
+	done := make(chan bool)
+	go func() {
+		use(x)
+		done <- true
+	}()
+	<-done
 }
 
 // Since Go 1.22 each iteration has its own i.
