@@ -22,17 +22,30 @@
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
 //   - close → a receive that observes it (the exit of a receive loop);
-//   - WaitGroup.Done → return of Wait, when the Add happened before the
-//     goroutine that calls Done was started; the end of a WaitGroup.Go or
+//   - WaitGroup.Done → return of Wait, when Adds made before the
+//     goroutine that calls Done was started cover it: counted in program
+//     order, a constant Add(n) covers the next n go statements whose
+//     goroutines call Done (Add(1); go a(); go b() covers a, not b); an
+//     Add, Done or go statement in a loop, or an Add of a value that is
+//     not a constant, is taken to cover; the end of a WaitGroup.Go or
 //     errgroup goroutine → return of Wait;
-//   - the end of a sync.Once.Do callback → return of every Do on the same
-//     Once (and the callback holds the Once as a lock: it runs once);
+//   - a sync.Once.Do callback → return of every Do on the same Once:
+//     the edge orders the callback's events only (Edge.From is its first
+//     event), not what its goroutine did before the Do, which may not be
+//     the one that ran the callback (and the callback holds the Once as
+//     a lock: it runs once);
 //   - the first Signal or Broadcast of a Cond → return of its Wait, when
 //     one goroutine (not started in a loop) signals it: Cond via its lock.
 //
 // A WaitGroup.Add inside a goroutine that the group's Wait waits for,
-// with no Add before the goroutine started, gives no edge; it is listed
-// in Result.LateAdds for the race analyzer to report.
+// with no Add before the goroutine started that covers it, gives no
+// edge; it is listed in Result.LateAdds for the race analyzer to report.
+//
+// A channel with a buffer of one is a lock where a function uses it as
+// a semaphore: a send, then a receive on it in the same function (or a
+// function it calls, as in a deferred release); the events between them
+// hold the channel in their lockset. A send the function never follows
+// with a receive is a handoff and holds nothing.
 //
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the

@@ -2,6 +2,7 @@ package shb
 
 import (
 	"cmp"
+	"go/constant"
 	"iter"
 	"slices"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
 )
 
 // ref is an event of a trace.
@@ -77,16 +79,15 @@ func (res *Result) link(objs *objects) {
 			case SpinWait:
 				l.spinEdges(r)
 			case OnceAfter:
-				l.each(r, func(x *Trace, o *ops) {
-					if len(o[OnceEnd]) > 0 {
-						l.edge(x, o[OnceEnd][0], t, ev.ID)
-					}
-				})
+				l.onceEdges(r)
 			}
 		}
 	}
 	for _, t := range res.Traces {
 		t.Out = prune(t.Out)
+		for _, e := range t.Out {
+			t.maxFrom = max(t.maxFrom, e.From)
+		}
 	}
 }
 
@@ -101,6 +102,7 @@ type linker struct {
 	byObj     map[int32]map[*Trace]*ops
 	traces    []objTrace // the keys of byObj's maps, in a deterministic order
 	spawnedAt map[*pointer.Origin]ref
+	doners    map[int32]map[*pointer.Origin]bool // by WaitGroup: the origins that call Done, with their ancestors (see waitedFor)
 }
 
 // each calls f for every trace other than r's with events on r's object
@@ -130,19 +132,34 @@ func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
 }
 
 // prune sorts edges by Before and drops those another edge to the same
-// trace implies: one that orders more events (a larger Before) before
-// more of the target (a smaller At).
+// trace implies: one that orders more events (a larger Before, and a
+// From no larger) before more of the target (a smaller At).
 func prune(edges []Edge) []Edge {
 	slices.SortFunc(edges, func(x, y Edge) int {
-		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At))
+		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From))
 	})
-	best := make(map[*Trace]int32)
+	type span struct {
+		to   *Trace
+		from int32
+	}
+	best := make(map[*Trace]int32) // by target, the least At of the edges from 0 so far
+	bestFrom := make(map[span]int32)
 	var out []Edge
 	for _, e := range edges {
 		if at, ok := best[e.To]; ok && at <= e.At {
 			continue
 		}
-		best[e.To] = e.At
+		if e.From > 0 {
+			// Edges from the same From leave the same callback, with
+			// the same Before.
+			k := span{e.To, e.From}
+			if at, ok := bestFrom[k]; ok && at <= e.At {
+				continue
+			}
+			bestFrom[k] = e.At
+		} else {
+			best[e.To] = e.At
+		}
 		out = append(out, e)
 	}
 	slices.SortStableFunc(out, func(x, y Edge) int { return cmp.Compare(x.Before, y.Before) })
@@ -420,6 +437,22 @@ func (l *linker) waitEdges(w ref) {
 	}
 }
 
+// onceEdges adds the edges into the return of a Once.Do, r: the
+// completion of the callback happens before the return of every Do on
+// the Once, so the events of every callback of the Once in another trace
+// happen before it (the one that ran, whichever it was). What that trace
+// did before its Do is not ordered: its Do may not be the one that ran
+// the callback.
+func (l *linker) onceEdges(r ref) {
+	l.each(r, func(x *Trace, o *ops) {
+		for _, end := range o[OnceEnd] {
+			if start, ok := x.callback[end]; ok && start < end {
+				x.Out = append(x.Out, Edge{From: start, Before: end, To: r.t, At: r.id})
+			}
+		}
+	})
+}
+
 // condEdges adds the edge into a Cond.Wait from the one goroutine that
 // signals the Cond: Wait returns after a Signal or Broadcast, and both
 // run under the Cond's lock, so what the signaller did before its first
@@ -444,10 +477,102 @@ func (l *linker) condEdges(w ref) {
 }
 
 // addedBeforeStart reports whether an ancestor of o called Add on the
-// WaitGroup obj before starting the goroutine that leads to o.
+// WaitGroup obj before starting the goroutine that leads to o, and
+// enough to cover it (see covered).
 func (l *linker) addedBeforeStart(o *pointer.Origin, obj int32) bool {
 	for s := range l.spawns(o) {
-		if adds := l.byObj[obj][s.t]; adds != nil && len(adds[WGAdd]) > 0 && adds[WGAdd][0] < s.id {
+		if l.covered(s, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// covered reports whether the Adds on the WaitGroup obj that spawn s's
+// trace made before s leave a count for the goroutine s starts. Counted
+// in ID order: a constant Add(n) adds n, a Done of the trace's own takes
+// one, and so does each earlier go statement whose goroutine, or one it
+// starts, calls Done on obj (WaitGroup.Go adds for its own). After
+// wg.Add(1); go a(); go b(), with a and b each calling Done, a's Done
+// may bring the count to zero before b runs: Wait may return then, and
+// b is not covered. Where the count is unknown (an Add of a value that
+// is not a constant, an Add, Done or go statement in a loop, a goroutine
+// that may run many times) the goroutine is taken to be covered.
+func (l *linker) covered(s ref, obj int32) bool {
+	o := l.byObj[obj][s.t]
+	if o == nil || len(o[WGAdd]) == 0 || o[WGAdd][0] >= s.id {
+		return false
+	}
+	n := int64(0)
+	for id := range s.id {
+		ev := &s.t.Events[id]
+		switch {
+		case ev.Kind == WGAdd && ev.Obj == obj:
+			d, ok := addDelta(ev)
+			if !ok || ev.Loop >= 0 {
+				return true
+			}
+			n += d
+		case ev.Kind == WGDone && ev.Obj == obj:
+			if ev.Loop >= 0 {
+				return true
+			}
+			n--
+		case ev.Kind == Spawn && ev.Obj != obj && l.waitedFor(ev, obj):
+			if ev.Loop >= 0 {
+				return true
+			}
+			for _, sp := range ev.Spawned {
+				if sp.Multi {
+					return true
+				}
+			}
+			n--
+		}
+	}
+	return n > 0
+}
+
+// addDelta returns the constant that an Add event adds, if it is one.
+func addDelta(ev *Event) (int64, bool) {
+	c, ok := ev.Instr.(ssa.CallInstruction)
+	if !ok || ev.Imported != 0 {
+		return 0, false
+	}
+	call := c.Common()
+	if op, _ := syncapi.WaitGroup(call); op != syncapi.WaitGroupAdd || len(call.Args) != 2 {
+		return 0, false
+	}
+	k, ok := call.Args[1].(*ssa.Const)
+	if !ok || k.Value == nil {
+		return 0, false
+	}
+	d, exact := constant.Int64Val(constant.ToInt(k.Value))
+	return d, exact
+}
+
+// waitedFor reports whether spawn event ev starts a goroutine that, or
+// one of whose descendants, calls Done on the WaitGroup obj.
+func (l *linker) waitedFor(ev *Event, obj int32) bool {
+	if l.doners == nil {
+		l.doners = make(map[int32]map[*pointer.Origin]bool)
+	}
+	m, ok := l.doners[obj]
+	if !ok {
+		m = make(map[*pointer.Origin]bool)
+		for t, o := range l.byObj[obj] {
+			if len(o[WGDone]) == 0 {
+				continue
+			}
+			m[t.Origin] = true
+			for s := range l.spawns(t.Origin) {
+				m[s.t.Origin] = true
+			}
+		}
+		l.doners[obj] = m
+	}
+	for _, sp := range ev.Spawned {
+		if m[sp] {
 			return true
 		}
 	}

@@ -14,7 +14,8 @@ type Order struct {
 
 type reachKey struct {
 	t     *Trace
-	first int // index in t.Out of the first edge that fires
+	first int   // index in t.Out of the first edge that fires
+	from  int32 // the event, when edges with a larger From do not fire; -1 when all do
 }
 
 // NewOrder returns an Order for queries on r.
@@ -33,20 +34,24 @@ func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIterati
 	if ev.Loop >= 0 && !perIteration {
 		last = a.Loops[ev.Loop].End
 	}
-	at, ok := o.reach(a, last)[b]
+	at, ok := o.reach(a, e1, last)[b]
 	return ok && at <= e2
 }
 
-// reach returns, for each trace, the first ID of its events that the
-// events of t up to last happen before.
-func (o *Order) reach(t *Trace, last int32) map[*Trace]int32 {
+// reach returns, for each trace, the first ID of its events that event
+// id of t, or the events of t from id up to last, happen before.
+func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {
 	first, _ := slices.BinarySearchFunc(t.Out, last, func(e Edge, id int32) int {
 		if e.Before <= id {
 			return -1
 		}
 		return 1
 	})
-	k := reachKey{t, first}
+	from := int32(-1) // every edge from first on fires
+	if id < t.maxFrom {
+		from = id // not those that leave a Once callback after id
+	}
+	k := reachKey{t, first, from}
 	if m, ok := o.reaches[k]; ok {
 		return m
 	}
@@ -54,12 +59,16 @@ func (o *Order) reach(t *Trace, last int32) map[*Trace]int32 {
 	type item struct {
 		t     *Trace
 		first int
+		from  int32
 	}
-	work := []item{{t, first}}
+	work := []item{{t, first, from}}
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, e := range it.t.Out[it.first:] {
+			if it.from >= 0 && e.From > it.from {
+				continue
+			}
 			if cur, ok := m[e.To]; ok && cur <= e.At {
 				continue
 			}
@@ -70,7 +79,7 @@ func (o *Order) reach(t *Trace, last int32) map[*Trace]int32 {
 				}
 				return 1
 			})
-			work = append(work, item{e.To, next})
+			work = append(work, item{e.To, next, -1}) // from e.At on: every edge after fires
 		}
 	}
 	o.reaches[k] = m

@@ -83,6 +83,18 @@ func (ls *Locksets) union(a, b LocksetID) LocksetID {
 	return id
 }
 
+// without returns the ID of lockset a without the semaphore channel obj
+// (see walker.chanOp).
+func (ls *Locksets) without(a LocksetID, obj int32) LocksetID {
+	i := slices.IndexFunc(ls.sets[a], func(e lockElem) bool {
+		return !e.once && !e.read && len(e.locs) == 1 && e.locs[0] == obj
+	})
+	if i < 0 {
+		return a
+	}
+	return ls.intern(slices.Delete(slices.Clone(ls.sets[a]), i, i+1))
+}
+
 // resolve turns the locks a function holds, named by expressions, into
 // a lockset of the locations those mutexes are in origin o.
 func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) LocksetID {

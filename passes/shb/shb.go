@@ -104,11 +104,16 @@ type Trace struct {
 
 	at        map[ssa.Instruction][]int32 // events by instruction
 	onceAfter map[int32][]int32           // OnceAfter events by Once
+	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
+	maxFrom   int32                       // the largest Edge.From in Out
 }
 
-// Edge is a happens-before edge: the events of its trace with IDs below
-// Before happen before the events of To with IDs from At on.
+// Edge is a happens-before edge: the events of its trace with IDs from
+// From on and below Before happen before the events of To with IDs from
+// At on. From is 0 but for the edge that leaves a Once.Do callback,
+// which orders the callback's events and not what came before the Do.
 type Edge struct {
+	From   int32
 	Before int32
 	To     *Trace
 	At     int32
@@ -124,9 +129,10 @@ type Result struct {
 	Traces []*Trace // in the order of the pointer analysis's origins
 	Locks  *Locksets
 	// LateAdds are the WaitGroup.Add calls made inside a goroutine that
-	// the group's Wait waits for, with no Add before it started: Wait
-	// may return before the Add, and nothing orders the goroutine's
-	// events before the Wait's return.
+	// the group's Wait waits for, with no Add before it started that
+	// covers it (see the package documentation): Wait may return before
+	// the Add, and nothing orders the goroutine's events before the
+	// Wait's return.
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
 	imported map[importedKey]LocksetID // see AccessLocks
@@ -258,8 +264,17 @@ type walker struct {
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
 
-	sems     []int32   // semaphore channels acquired (see chanOp)
-	semLocks LocksetID // the same, as a lockset
+	sems     []int32       // semaphore channels acquired (see chanOp)
+	semLocks LocksetID     // the same, as a lockset
+	acqs     []acquisition // the sends that acquired them, innermost call last
+}
+
+// acquisition is a send that took a semaphore channel: the events from
+// start on hold it, until a receive on it releases it.
+type acquisition struct {
+	obj      int32
+	start    int32
+	released bool
 }
 
 // walkState is how the last call of a function without synchronization
@@ -292,11 +307,12 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	w.stack = append(w.stack, fn)
 	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
-	// A semaphore is taken and given back in one function; one that is
-	// not given back (a send on a buffer of one as a handoff) is not a
-	// lock beyond it.
-	sems, semLocks := slices.Clone(w.sems), w.semLocks
-	defer func() { w.sems, w.semLocks = sems, semLocks }()
+	// A semaphore is taken and given back in one function (the receive
+	// may be in a function it calls, as in defer func() { <-sem }()): a
+	// semaphore not given back is no lock (see endSems), one the callee
+	// gave back stays given back.
+	sems, semLocks, acqs := slices.Clone(w.sems), w.semLocks, len(w.acqs)
+	defer func() { w.endSems(sems, semLocks, acqs) }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
 	var defers []*ssa.Defer
@@ -373,13 +389,15 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 }
 
 // chanOp adds a send or receive. A channel with a buffer of one used
-// as a semaphore (send to acquire, receive to release) is a lock: the
-// accesses between the send and the receive hold it.
+// as a semaphore (send to acquire, then receive to release, in the same
+// function) is a lock: the accesses between the send and the receive
+// hold it. A send that the function does not follow with a receive is
+// a handoff, and no lock (see endSems).
 func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
 	obj := w.objs.of(w.o, ch)
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
-	w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
+	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}
@@ -387,19 +405,62 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	switch {
 	case k == Send && !found:
 		w.sems = slices.Insert(w.sems, i, obj)
+		w.acqs = append(w.acqs, acquisition{obj: obj, start: id + 1})
 		if _, ok := w.locks.names[obj]; !ok {
 			w.locks.names[obj] = ExprName(ch)
 		}
 	case k == Recv && found:
 		w.sems = slices.Delete(w.sems, i, i+1)
+		for j := len(w.acqs) - 1; j >= 0; j-- {
+			if a := &w.acqs[j]; a.obj == obj && !a.released {
+				a.released = true
+				break
+			}
+		}
 	default:
 		return
 	}
+	w.setSemLocks()
+}
+
+func (w *walker) setSemLocks() {
 	var elems []lockElem
 	for _, o := range w.sems {
 		elems = append(elems, lockElem{locs: []int32{o}})
 	}
 	w.semLocks = w.locks.intern(elems)
+}
+
+// endSems ends a call's semaphores: sems are those held when it began
+// and w.acqs[n:] those it acquired. A semaphore it acquired and never
+// released, there or in a function it called, was a handoff: the events
+// since the send do not hold it. One it did release stays held beyond
+// the call no more than it was before, and one of the caller's that it
+// released is released.
+func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
+	for _, a := range w.acqs[n:] {
+		if a.released {
+			continue
+		}
+		for i := a.start; i < int32(len(w.tr.Events)); i++ {
+			ev := &w.tr.Events[i]
+			ev.Locks = w.locks.without(ev.Locks, a.obj)
+		}
+	}
+	w.acqs = w.acqs[:n]
+	w.sems, w.semLocks = sems, semLocks
+	released := slices.DeleteFunc(slices.Clone(sems), func(o int32) bool {
+		for j := n - 1; j >= 0; j-- {
+			if w.acqs[j].obj == o {
+				return w.acqs[j].released
+			}
+		}
+		return false
+	})
+	if len(released) < len(sems) {
+		w.sems = released
+		w.setSemLocks()
+	}
 }
 
 // locksAt returns the lockset at instr: the caller's locks and those its
@@ -548,8 +609,9 @@ var waitGroupKinds = map[syncapi.WaitGroupOp]Kind{syncapi.WaitGroupAdd: WGAdd, s
 var condKinds = map[syncapi.CondOp]Kind{syncapi.CondWait: CondWait, syncapi.CondSignal: CondSignal, syncapi.CondBroadcast: CondSignal}
 
 // onceDo inlines the callback of once.Do(f) holding the Once as a lock
-// (f runs once: two goroutines never both run it), between the events
-// that carry Do's happens-before edge.
+// (f runs once: two goroutines never both run it), then the events that
+// carry Do's happens-before edge: the callback's events, from the first
+// to the OnceEnd, happen before the return of every Do on the Once.
 func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	call := c.Common()
 	once := w.objs.of(w.o, call.Args[0])
@@ -557,10 +619,15 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	if once >= 0 {
 		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}, once: true}}))
 	}
+	start := int32(len(w.tr.Events))
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, inside, loop)
 	}
-	w.add(Event{Kind: OnceEnd, Instr: c, Obj: once}, held, loop)
+	end := w.add(Event{Kind: OnceEnd, Instr: c, Obj: once}, held, loop)
+	if w.tr.callback == nil {
+		w.tr.callback = make(map[int32]int32)
+	}
+	w.tr.callback[end] = start
 	w.add(Event{Kind: OnceAfter, Obj: once}, held, loop)
 }
 

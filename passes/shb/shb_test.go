@@ -72,7 +72,8 @@ func TestGraphs(t *testing.T) {
 // dump renders a graph: for each trace in order, its origin, its events
 // (kind, object, loop, lockset, position), its loops, and the edges that
 // leave it: "before e3 -> #2 from e5" says that the events of the trace
-// with IDs below 3 happen before those of origin #2 from ID 5 on.
+// with IDs below 3 happen before those of origin #2 from ID 5 on, and
+// "e1..before e3 -> #2 from e5" the same of the events e1 and e2 only.
 // Positions are file:line with the file's base name.
 func dump(fset *token.FileSet, r *shb.Result) string {
 	var b strings.Builder
@@ -139,7 +140,11 @@ func dump(fset *token.FileSet, r *shb.Result) string {
 			fmt.Fprintf(&b, "  loop%d e%d..e%d\n", i, l.Start, l.End)
 		}
 		for _, e := range t.Out {
-			fmt.Fprintf(&b, "  edge: before e%d -> #%d from e%d\n", e.Before, e.To.Origin.ID, e.At)
+			from := ""
+			if e.From > 0 {
+				from = fmt.Sprintf("e%d..", e.From)
+			}
+			fmt.Fprintf(&b, "  edge: %sbefore e%d -> #%d from e%d\n", from, e.Before, e.To.Origin.ID, e.At)
 		}
 	}
 	if len(r.LateAdds) > 0 {

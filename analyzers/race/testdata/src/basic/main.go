@@ -18,6 +18,8 @@ func main() {
 	closeRange()
 	wgJoin()
 	wgAddInside()
+	wgAddShort()
+	wgAddCounted()
 	wgGo()
 	locked()
 	unlocked()
@@ -27,6 +29,8 @@ func main() {
 	atomics()
 	atomicVsPlain()
 	once()
+	onceBefore()
+	onceThen()
 	perIteration()
 	sharedCounter()
 	tryLock()
@@ -54,6 +58,8 @@ func main() {
 	elementsApart()
 	elementsTogether()
 	semaphore()
+	semaphoreDeferred()
+	handoff()
 	publish()
 	capacity()
 	capacityShort()
@@ -175,6 +181,44 @@ func wgAddInside() {
 	use(x)
 }
 
+// Add(1) covers the first goroutine only: its Done may bring the count
+// to zero before the second goroutine's own Add, and Wait return then.
+func wgAddShort() {
+	x, z := 0, 0
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x = 1
+	}()
+	go func() {
+		wg.Add(1) // want `WaitGroup.Add inside the goroutine: wg.Add at main.go:\d+ runs in the goroutine started at main.go:\d+, so wg.Wait at main.go:\d+ \(main goroutine\) may return before it`
+		z = 1     // want `data race on z`
+		wg.Done()
+	}()
+	wg.Wait()
+	use(x)
+	use(z)
+}
+
+// Add(2) covers both goroutines.
+func wgAddCounted() {
+	x, z := 0, 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		x = 1
+	}()
+	go func() {
+		z = 1
+		wg.Done()
+	}()
+	wg.Wait()
+	use(x)
+	use(z)
+}
+
 func wgGo() {
 	x := 0
 	var wg sync.WaitGroup
@@ -284,6 +328,41 @@ func once() {
 			use(x)
 		}()
 	}
+}
+
+// Do orders the callback, not what the goroutine did before its Do:
+// main's Do may be the one that runs setup.
+func onceBefore() {
+	var o sync.Once
+	x, y := 0, 0
+	setup := func() { x = 1 }
+	go func() {
+		y = 1 // want `data race on y`
+		o.Do(setup)
+	}()
+	o.Do(setup)
+	use(x)
+	use(y)
+}
+
+// The callback, whichever goroutine ran it, happens before main's Do
+// returns, and so before what main starts after.
+func onceThen() {
+	var o sync.Once
+	x, k := 0, 2
+	setup := func() { x = 1 }
+	go func() {
+		use(k)
+		o.Do(setup)
+	}()
+	use(k)
+	o.Do(setup)
+	done := make(chan bool)
+	go func() {
+		use(x)
+		done <- true
+	}()
+	<-done
 }
 
 // Since Go 1.22 each iteration has its own i.
@@ -506,6 +585,33 @@ func semaphore() {
 			<-sem
 		}()
 	}
+}
+
+// The receive that releases may be deferred.
+func semaphoreDeferred() {
+	x := 0
+	sem := make(chan struct{}, 1)
+	for range 2 {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			x++
+		}()
+	}
+}
+
+// A send on a buffer of one that the goroutine never takes back is a
+// handoff, not a lock.
+func handoff() {
+	y := 0
+	ch := make(chan int, 1)
+	for n := range 2 {
+		go func() {
+			ch <- n
+			y += n // want `data race on y`
+		}()
+	}
+	use(<-ch)
 }
 
 type settings struct{ name string }

@@ -7,11 +7,10 @@
 // edge, only child's send → main after its receive, and no edge from
 // main's receive back into child.
 //
-// KNOWN DIFFERENCE (pinned by the golden): a channel of capacity 1 is
-// taken for a semaphore (send to acquire, receive to release), so child's
-// y = 2 after its send "holds {ch}" though the send here is a handoff,
-// never given back in child. Two goroutines that each do "ch <- 1; y = n"
-// would look mutually exclusive on y while they race.
+// child's send is a handoff, never given back in child: y = 2 after it
+// holds no lock. Only a send that the same function follows with a
+// receive on the channel (a semaphore: send to acquire, receive to
+// release) makes the accesses between them hold the channel.
 package main
 
 var x, y int

@@ -4,8 +4,9 @@
 // once.Do(f) is synchronized before the return of any call of
 // once.Do(f)". Each trace inlines the callback (its accesses hold the
 // Once, "+once") then has a once-end and a once-after event. Expected:
-// the spawn edge, and each trace's once-end → the other trace after its
-// once-after (within a trace, order already holds).
+// the spawn edge, and each trace's callback, from its first event to
+// its once-end, → the other trace after its once-after (within a trace,
+// order already holds).
 package main
 
 import "sync"

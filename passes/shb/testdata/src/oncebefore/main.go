@@ -8,9 +8,8 @@
 // after its once-after, covering only the callback's event(s) e1..; and
 // main's once-end → child after its once-after.
 //
-// KNOWN DIFFERENCE (pinned by the golden): an edge "before e<once-end>"
-// covers every event of the trace before the once-end, y = 1 included,
-// so the graph orders child's y = 1 before main's read of y.
+// The edges out of a callback start at its first event ("e1..before
+// e2"): what precedes the Do in the trace is left out.
 package main
 
 import "sync"

@@ -5,12 +5,9 @@
 // worker's Done, the counter may be zero before late has called Add:
 // Wait may return then, and late's z = 1 races with main's read of z.
 // Expected by the memory model: spawn edges, worker's Done → main after
-// its Wait, and NO edge from late (a late add).
-//
-// KNOWN DIFFERENCE (pinned by the golden): shb gives an edge from late's
-// Done to main after its Wait, and no late add: addedBeforeStart (in
-// edges.go) accepts any Add of main's before the go statement, without
-// counting which goroutine it was for.
+// its Wait, and NO edge from late: late's Add is a late add. The Add(1)
+// before the go statements covers one of them, worker, the first in
+// program order (see covered in edges.go).
 package main
 
 import "sync"
