@@ -227,7 +227,11 @@ func dumpSHB(pass *analysis.Pass) {
 			report(ev.Instr.Pos(), "#%d event %d: %s %s%s", o.ID, ev.ID, shb.Kinds[ev.Kind], obj, loop)
 		}
 		for _, e := range t.Out {
-			report(o.Site, "#%d edge: events before %d happen before #%d from %d", o.ID, e.Before, e.To.Origin.ID, e.At)
+			from := ""
+			if e.From > 0 {
+				from = fmt.Sprintf(" from %d", e.From) // a Once callback's events only
+			}
+			report(o.Site, "#%d edge: events%s before %d happen before #%d from %d", o.ID, from, e.Before, e.To.Origin.ID, e.At)
 		}
 	}
 }
