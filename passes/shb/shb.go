@@ -211,9 +211,10 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		w := &walker{
 			ptr: ptr, ls: ls, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o],
-			empty:  make(map[*ssa.Function]bool),
-			walked: make(map[*ssa.Function]walkState),
-			total:  &total, lastSync: -1,
+			empty:        make(map[*ssa.Function]bool),
+			walked:       make(map[*ssa.Function]walkState),
+			spawnsWalked: make(map[*ssa.Function]bool),
+			total:        &total, lastSync: -1,
 		}
 		entries := ptr.RootFuncs(o)
 		if o.Parent != nil || len(entries) == 0 {
@@ -264,6 +265,8 @@ type walker struct {
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
 
+	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
+
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
 	acqs     []acquisition // the sends that acquired them, innermost call last
@@ -297,6 +300,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
 		w.tr.Truncated = true
 		w.cuts++
+		w.spawnsOnly(fn, held, loop)
 		return
 	}
 	for _, f := range w.stack {
@@ -373,6 +377,40 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		w.spawn(instr, held, loop)
 	case *ssa.Call:
 		w.callInstr(instr, w.locksAt(instr, held), loop)
+	}
+}
+
+// spawnsOnly walks fn, a call that the trace is too large or nested too
+// deep to inline, for the goroutines it starts only. Their start events
+// keep the edges that order what came before the cut before them (and
+// the join of a sequential subtest), where a goroutine started past the
+// cut would otherwise be ordered after nothing, not even package
+// initialization; accesses and other synchronization past the cut have
+// no events. A function is walked so once per trace: the first start of
+// an origin is the one its edge leaves from.
+func (w *walker) spawnsOnly(fn *ssa.Function, held LocksetID, loop int32) {
+	if len(fn.Blocks) == 0 || w.spawnsWalked[fn] {
+		return
+	}
+	w.spawnsWalked[fn] = true
+	for _, b := range w.objs.order(fn) {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, isGo := c.(*ssa.Go); isGo || len(w.ptr.Spawned(w.o, c)) > 0 {
+				w.spawn(c, held, loop)
+				continue
+			}
+			if callee := c.Common().StaticCallee(); callee != nil && len(callee.Blocks) > 0 {
+				w.spawnsOnly(callee, held, loop)
+				continue
+			}
+			for _, callee := range w.ptr.Callees(w.o, c) {
+				w.spawnsOnly(callee, held, loop)
+			}
+		}
 	}
 }
 
