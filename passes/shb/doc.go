@@ -10,6 +10,11 @@
 // the other (init, main, the sequential tests). Each event carries the
 // canonical ID of the lockset held there, caller's locks included.
 //
+// Inlining is bounded (events per trace and per package, nesting of
+// calls): past a bound the trace is cut (Trace.Truncated), and the calls
+// cut are walked only for the goroutines they start, whose start events
+// keep their edges; the accesses past the cut have no events.
+//
 // Edges between traces, each requiring the same abstract object on both
 // sides (a single points-to target; unsure means no edge):
 //
