@@ -213,6 +213,25 @@ func bindCond(call *ssa.CallCommon, c cond) (_ cond, ok bool) {
 	return out, true
 }
 
+// atCall keeps, of a callee's entries, those whose condition can hold at
+// call, each under its condition in the caller's terms (see bindCond)
+// and here, the condition of the call's block; when gives an entry's
+// condition.
+func atCall[T any](call *ssa.CallCommon, here cond, entries []T, when func(*T) *cond) []T {
+	out := entries[:0]
+	for _, e := range entries {
+		c, ok := bindCond(call, *when(&e))
+		if ok {
+			c, ok = c.and(here)
+		}
+		if ok {
+			*when(&e) = c
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // condHeld is a lock a function may take, under a condition on its
 // parameters.
 type condHeld struct {

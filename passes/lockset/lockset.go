@@ -320,18 +320,7 @@ func (sv *solver) takesAt(call *ssa.CallCommon, here cond) []condHeld {
 			takes = append(takes, t)
 		}
 	}
-	out := takes[:0]
-	for _, t := range takes {
-		when, ok := bindCond(call, t.when)
-		if ok {
-			when, ok = when.and(here)
-		}
-		if ok {
-			t.when = when
-			out = append(out, t)
-		}
-	}
-	return out
+	return atCall(call, here, takes, func(t *condHeld) *cond { return &t.when })
 }
 
 // afterCall applies a call's effect on the held locks s.
@@ -433,18 +422,7 @@ func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
 			rels = append(rels, condKey{bind(r.key), r.when})
 		}
 	}
-	out := rels[:0]
-	for _, r := range rels {
-		when, ok := bindCond(call, r.when)
-		if ok {
-			when, ok = when.and(here)
-		}
-		if ok {
-			r.when = when
-			out = append(out, r)
-		}
-	}
-	return out
+	return atCall(call, here, rels, func(r *condKey) *cond { return &r.when })
 }
 
 // calleeInfo returns the effect of the function a call statically calls,
