@@ -208,8 +208,19 @@ func (c *checker) better(r, old *report) bool {
 	if r.b.Write != old.b.Write {
 		return r.b.Write
 	}
-	// A total order, so that the choice never depends on map order.
-	return cmp.Or(cmp.Compare(r.b.Pos(), old.b.Pos()), strings.Compare(describe(r.loc), describe(old.loc))) < 0
+	// A total order, so that the choice never depends on map order: the
+	// goroutines and locks are part of the message.
+	return cmp.Or(
+		cmp.Compare(r.b.Pos(), old.b.Pos()),
+		strings.Compare(describe(r.loc), describe(old.loc)),
+		cmp.Compare(c.hb.Locks.Len(r.locksB), c.hb.Locks.Len(old.locksB)),
+		cmp.Compare(site(r.a.Origin), site(old.a.Origin)),
+		cmp.Compare(site(r.b.Origin), site(old.b.Origin)),
+		cmp.Compare(r.a.Origin.ID, old.a.Origin.ID),
+		cmp.Compare(r.b.Origin.ID, old.b.Origin.ID),
+		cmp.Compare(r.locksA, old.locksA),
+		cmp.Compare(r.locksB, old.locksB),
+	) < 0
 }
 
 // named reports whether a location has a name in the source: it is a
