@@ -76,11 +76,12 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	if len(fn.Blocks) == 0 || !hasUnlock(fn) {
 		return
 	}
-	readLocks := make(map[facts.Key]int) // RLock sites by key: recursive read locks unlock twice
+	// RLock and TryRLock sites by key: recursive read locks unlock twice.
+	readLocks := make(map[facts.Key]int)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
-				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.RLock {
+				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.RLock || op == syncapi.TryRLock {
 					readLocks[lockset.Key(mu)]++
 				}
 			}
@@ -97,10 +98,14 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 		Round: func() { found = found[:0] },
 		Transfer: func(b *ssa.BasicBlock, s unlockedSet) unlockedSet {
 			// again returns where the mutex k was already unlocked, if
-			// this unlock repeats it; two RUnlocks balance two RLocks.
+			// this unlock repeats it. Two RUnlocks balance two read
+			// locks: a repeated RUnlock is one too many only when the
+			// function read-locks the mutex itself, once; read locks
+			// taken elsewhere (by a caller, a helper, another goroutine)
+			// are not counted here.
 			again := func(k facts.Key, read bool) (unlocked, bool) {
 				prev, ok := s.find(k)
-				return prev, ok && !(read && prev.read && readLocks[k] > 1)
+				return prev, ok && !(read && prev.read && readLocks[k] != 1)
 			}
 			for _, instr := range b.Instrs {
 				held := c.ls.Before(instr)

@@ -557,3 +557,55 @@ func (fs *store) purgeMaybe(lock bool) {
 	defer fs.mu.Unlock()
 	fs.remove(1, lock) // want `double lock: fs.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.store\).remove, which locks it again`
 }
+
+// Two TryRLocks that succeeded, two RUnlocks: balanced (std's
+// TestRWMutex does this).
+func (c *Cache) tryReadTwice(k string) int {
+	if !c.mu.TryRLock() {
+		return 0
+	}
+	if !c.mu.TryRLock() {
+		c.mu.RUnlock()
+		return 0
+	}
+	n := c.m[k]
+	c.mu.RUnlock()
+	c.mu.RUnlock()
+	return n
+}
+
+// One read lock, two read unlocks: the second is one too many.
+func (c *Cache) readOnceUnlockTwice(k string) int {
+	c.mu.RLock()
+	n := c.m[k]
+	c.mu.RUnlock()
+	c.mu.RUnlock() // want `unlock of unlocked mutex: c.mu is unlocked at main.go:\d+, and every path here already unlocked it`
+	return n
+}
+
+// Releases two read locks its caller took: how many are held is the
+// caller's business.
+func (c *Cache) releaseReaders() {
+	c.mu.RUnlock()
+	c.mu.RUnlock()
+}
+
+// A Locker from RLocker read-locks: locking it twice is two readers, no
+// double lock (std's TestRLocker).
+func (c *Cache) readerLocker(k string) int {
+	rl := c.mu.RLocker()
+	rl.Lock()
+	rl.Lock()
+	n := c.m[k]
+	rl.Unlock()
+	rl.Unlock()
+	return n
+}
+
+// The same through a Locker of the write lock blocks forever.
+func (c *Cache) writerLocker(mu *sync.Mutex) {
+	var l sync.Locker = mu
+	l.Lock()
+	l.Lock() // want `double lock: the mutex is locked at main.go:\d+ while already held`
+	l.Unlock()
+}
