@@ -35,7 +35,11 @@
 //     the mutex since the function last locked it, in particular an
 //     explicit Unlock on an early return that the deferred Unlock then
 //     repeats (a fatal error at run time, not a deadlock, but the same
-//     bookkeeping);
+//     bookkeeping). Read locks count: a second RUnlock is reported only
+//     when the function itself read-locks the mutex once (RLock or
+//     TryRLock), since read locks taken elsewhere are not counted. The
+//     Lock and Unlock of a Locker made by RWMutex.RLocker are RLock and
+//     RUnlock;
 //   - blocking while holding a lock: a send on an unbuffered channel, a
 //     receive, WaitGroup.Wait or Cond.Wait while holding a mutex (for
 //     Cond.Wait, another than the Cond's own, which Wait releases) that
