@@ -123,10 +123,10 @@ func TestHeld(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock")
 }
 
-// TestImportedEffects checks that an importer applies the locks that a
+// TestImportedLocks checks that an importer applies the locks that a
 // function of another package leaves held or releases, through the
 // facts.Locks that lockset exports for it.
-func TestImportedEffects(t *testing.T) {
+func TestImportedLocks(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), held, "effects/app", "needlock/app")
 }
 

@@ -153,7 +153,7 @@ func (a *state) follow(c *importedCall, key facts.Key) (addrs []nodeID, t types.
 	return nil, nil, false
 }
 
-// walkPath follows the steps of a key's path (see lockset.Step) from an
+// walkPath follows the steps of a key's path (see facts.Step) from an
 // expression of type t: the value in nodes when val is set, or else a
 // pointer to the addresses in nodes. It returns the addresses the final
 // pointer may hold and its type.
