@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -32,29 +33,7 @@ func liveBlocks(fn *ssa.Function) []bool {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
-	live := make([]bool, len(fn.Blocks))
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
-	live[0] = true
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		succs := b.Succs
-		if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && len(succs) == 2 {
-			if v, ok := fold(br.Cond); ok {
-				if v {
-					succs = succs[:1]
-				} else {
-					succs = succs[1:]
-				}
-			}
-		}
-		for _, s := range succs {
-			if !live[s.Index] {
-				live[s.Index] = true
-				work = append(work, s)
-			}
-		}
-	}
+	live := dataflow.Reachable(fn, fold)
 	for _, l := range live {
 		if !l {
 			return live

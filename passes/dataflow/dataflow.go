@@ -1,7 +1,8 @@
 // Package dataflow solves forward dataflow problems over the blocks of
 // an SSA function: the one fixed-point loop that origo's flow-sensitive
 // passes (must-held locks, locks released on every path, mutexes already
-// unlocked) share.
+// unlocked) share; and the reachability of blocks through branches
+// whose condition is known (a constant, a constant argument).
 package dataflow
 
 import "golang.org/x/tools/go/ssa"
@@ -68,4 +69,39 @@ func (p *Forward[S]) Solve(fn *ssa.Function) []S {
 		}
 	}
 	return in
+}
+
+// Reachable returns, by block index, the blocks of fn reachable from its
+// entry, where an If whose condition decide decides (ok) takes only the
+// branch its value selects.
+func Reachable(fn *ssa.Function, decide func(cond ssa.Value) (value, ok bool)) []bool {
+	seen := make([]bool, len(fn.Blocks))
+	if len(fn.Blocks) == 0 {
+		return seen
+	}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	seen[0] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		succs := b.Succs
+		if len(b.Instrs) > 0 && len(succs) == 2 {
+			if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+				if v, ok := decide(br.Cond); ok {
+					if v {
+						succs = succs[:1] // the true branch
+					} else {
+						succs = succs[1:]
+					}
+				}
+			}
+		}
+		for _, s := range succs {
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return seen
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -115,32 +116,12 @@ func (g guards) at(b *ssa.BasicBlock) (cond, bool) {
 // entry when parameter p has value v: an if on p (or its negation) takes
 // only the branch v selects. With p nil every branch is taken.
 func reachable(fn *ssa.Function, p *ssa.Parameter, v bool) []bool {
-	seen := make([]bool, len(fn.Blocks))
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
-	seen[0] = true
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		succs := b.Succs
-		if p != nil && len(b.Instrs) > 0 && len(succs) == 2 {
-			if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-				if q, pos := boolParamOf(ifInstr.Cond); q == p {
-					if v == pos {
-						succs = succs[:1] // the true branch
-					} else {
-						succs = succs[1:]
-					}
-				}
-			}
+	return dataflow.Reachable(fn, func(cond ssa.Value) (bool, bool) {
+		if q, pos := boolParamOf(cond); p != nil && q == p {
+			return v == pos, true
 		}
-		for _, s := range succs {
-			if !seen[s.Index] {
-				seen[s.Index] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return seen
+		return false, false
+	})
 }
 
 // testedParam returns the parameter that the if ending b tests, if any.
