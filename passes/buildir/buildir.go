@@ -102,3 +102,19 @@ func Importable(fn *ssa.Function) bool {
 	}
 	return true
 }
+
+// ImportedCallee returns the function of another package that call
+// statically calls, by the name facts give it: a function without a
+// body here, not an instantiation (facts name the generic function).
+func ImportedCallee(call *ssa.CallCommon) (*ssa.Function, bool) {
+	fn := call.StaticCallee()
+	if fn == nil || call.IsInvoke() || !Imported(fn) {
+		return nil, false
+	}
+	return fn, true
+}
+
+// Imported reports whether fn is a function of another package as facts
+// name it (the other side of Importable): no body here, and not an
+// instantiation.
+func Imported(fn *ssa.Function) bool { return len(fn.Blocks) == 0 && fn.Origin() == nil }

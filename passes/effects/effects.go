@@ -45,7 +45,7 @@ type Result struct {
 // is and the locks fn holds there, and its synchronization operations.
 // It is nil for other functions. The slice is shared: do not modify it.
 func (r *Result) Imported(fn *ssa.Function) []Op {
-	if len(fn.Blocks) > 0 || fn.Origin() != nil {
+	if !buildir.Imported(fn) {
 		return nil
 	}
 	return r.byName[fn.String()]
@@ -367,8 +367,8 @@ func keys(s lockset.Set) []string {
 // imported returns the effect of the function of a direct import that
 // call statically calls, and the renaming of its keys into the caller's.
 func (s *summarizer) imported(call *ssa.CallCommon) (importedEffects, func(facts.Key) facts.Key, bool) {
-	fn := call.StaticCallee()
-	if fn == nil || len(fn.Blocks) > 0 || fn.Origin() != nil || call.IsInvoke() {
+	fn, ok := buildir.ImportedCallee(call)
+	if !ok {
 		return importedEffects{}, nil, false
 	}
 	eff, ok := s.byName[fn.String()]

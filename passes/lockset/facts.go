@@ -94,8 +94,8 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 // statically calls does to mutexes, and the renaming of its keys into
 // the caller's.
 func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key) facts.Key, bool) {
-	fn := call.StaticCallee()
-	if fn == nil || len(fn.Blocks) > 0 || fn.Origin() != nil || call.IsInvoke() {
+	fn, ok := buildir.ImportedCallee(call)
+	if !ok {
 		return importedLocks{}, nil, false
 	}
 	eff, ok := r.imported[fn.String()]
