@@ -125,11 +125,26 @@ type funcInfo struct {
 // Before returns the locks that must be held, relative to the entry of
 // its function, just before instr executes.
 func (r *Result) Before(instr ssa.Instruction) Set {
-	fi, ok := r.funcs[instr.Parent()]
+	return r.Func(instr.Parent()).Before(instr)
+}
+
+// Func is the locksets of one function's instructions.
+type Func struct{ before map[ssa.Instruction]Set }
+
+// Before returns the locks that must be held, relative to the entry of
+// its function, just before instr executes.
+func (f Func) Before(instr ssa.Instruction) Set { return f.before[instr] }
+
+// Func returns the locksets of fn's instructions. A function that go/ssa
+// made after Run is solved now, in a scratch table: an asker that walks
+// many of its instructions keeps the Func rather than solving it again
+// at each (see Before).
+func (r *Result) Func(fn *ssa.Function) Func {
+	fi, ok := r.funcs[fn]
 	if !ok {
-		fi = r.scratch().info(instr.Parent())
+		fi = r.scratch().info(fn)
 	}
-	return fi.before[instr]
+	return Func{fi.before}
 }
 
 func (sv *solver) info(fn *ssa.Function) *funcInfo {

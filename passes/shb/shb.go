@@ -192,6 +192,9 @@ func (r *Result) InLoop(b *ssa.BasicBlock) bool {
 }
 
 func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Result) {
+	// The locksets of the functions the walkers inline, asked once each:
+	// a function go/ssa made after lockset's Run is solved when asked.
+	lsFuncs := make(map[*ssa.Function]lockset.Func)
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
 	for _, acc := range ptr.Accesses() {
 		if acc.Imported != nil {
@@ -209,7 +212,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
-			ptr: ptr, ls: ls, eff: eff, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, lsFuncs: lsFuncs, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o],
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
@@ -245,18 +248,19 @@ const (
 
 // walker builds the trace of one origin.
 type walker struct {
-	ptr    *pointer.Result
-	ls     *lockset.Result
-	eff    *effects.Result
-	locks  *Locksets
-	objs   *objects
-	o      *pointer.Origin
-	tr     *Trace
-	access map[ssa.Instruction]bool
-	stack  []*ssa.Function
-	empty  map[*ssa.Function]bool // functions that gave no events
-	cuts   int                    // calls not inlined (recursion, depth, size)
-	total  *int                   // events of every trace of the package
+	ptr     *pointer.Result
+	ls      *lockset.Result
+	lsFuncs map[*ssa.Function]lockset.Func // shared by the walkers of one build
+	eff     *effects.Result
+	locks   *Locksets
+	objs    *objects
+	o       *pointer.Origin
+	tr      *Trace
+	access  map[ssa.Instruction]bool
+	stack   []*ssa.Function
+	empty   map[*ssa.Function]bool // functions that gave no events
+	cuts    int                    // calls not inlined (recursion, depth, size)
+	total   *int                   // events of every trace of the package
 
 	// SWORD's region merging: an access that repeats with the same locks
 	// and no synchronization in between adds nothing, nor does a call
@@ -505,7 +509,13 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 	held = w.locks.union(held, w.semLocks)
-	return w.locks.union(held, w.locks.resolve(w.o, w.ls.Before(instr), w.objs))
+	fn := instr.Parent()
+	f, ok := w.lsFuncs[fn]
+	if !ok {
+		f = w.ls.Func(fn)
+		w.lsFuncs[fn] = f
+	}
+	return w.locks.union(held, w.locks.resolve(w.o, f.Before(instr), w.objs))
 }
 
 func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
