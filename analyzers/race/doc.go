@@ -10,7 +10,13 @@
 // and init, each test, benchmark and fuzz target (parallel tests and
 // subtests run concurrently), and in a library, the exported methods of
 // types that carry a sync.Mutex, RWMutex or atomics, which may be called
-// concurrently. Every go statement, and the library calls that start
+// concurrently. Library mode presumes those callers, so a pair between
+// two of them (or between one and a test or main) is reported only where
+// the code shows the location is meant to be shared: some access to it
+// holds a lock or is atomic. A field written by Start before the
+// goroutine it starts reads it is the caller's setup, not a race; a
+// method that starts a goroutine and then writes what it reads races
+// within one call, and is reported. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run), starts a goroutine; one started in a loop may run concurrently
 // with itself.

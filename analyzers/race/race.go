@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
@@ -76,6 +77,7 @@ func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
+		evidence := sync.OnceValue(func() bool { return c.meantShared(sh) })
 		pairs := 0
 		for i, a := range sh.Accesses {
 			for _, b := range sh.Accesses[i+1:] {
@@ -86,6 +88,9 @@ func (c *checker) check() {
 					break
 				}
 				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+					continue
+				}
+				if presumed(a, b) && !evidence() {
 					continue
 				}
 				if la, lb, ok := c.racy(a, b, perIter); ok {
@@ -117,6 +122,41 @@ func (c *checker) check() {
 		c.report(r)
 	}
 	c.lateAdds()
+}
+
+// presumed reports whether a pair is concurrent only because library
+// mode presumes that two callers may use the package's types at once:
+// one side runs in a caller of the exported methods and the other in
+// another caller or in a test or main. A pair inside one caller (a
+// method and the goroutines it starts) needs no such presumption.
+func presumed(a, b pointer.Access) bool {
+	ra, rb := a.Origin.Ancestor(), b.Origin.Ancestor()
+	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
+}
+
+// meantShared reports whether the code shows that a location is meant
+// to be used by goroutines at once: some access to it is atomic or holds
+// a lock. Library mode reports a presumed pair only then (inconsistent
+// locking, as RacerD and checklocks infer it): a field that every method
+// touches without synchronization is the caller's to guard, as for
+// bytes.Buffer, or is set up before the value is shared.
+func (c *checker) meantShared(sh pointer.Shared) bool {
+	for _, acc := range sh.Accesses {
+		if acc.Atomic {
+			return true
+		}
+		t := c.hb.TraceOf(acc.Origin)
+		if t == nil {
+			continue
+		}
+		evs := eventsOf(t, acc)
+		for _, ev := range evs[:min(len(evs), maxEventsPerAccess)] {
+			if c.hb.Locks.Len(c.hb.AccessLocks(t, ev, acc)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxEventsPerAccess bounds the places of one access compared: an access in a

@@ -35,6 +35,21 @@ func (o *Origin) String() string {
 	return s
 }
 
+// MethodsRoot is the Root of the origins that stand for the callers of a
+// library's concurrent methods (library mode): two copies, each running
+// every exported method of the package's exported types that carry a
+// mutex or an atomic value.
+const MethodsRoot = "concurrent methods"
+
+// Ancestor returns the root origin that o descends from: o itself for a
+// root.
+func (o *Origin) Ancestor() *Origin {
+	for o.Parent != nil {
+		o = o.Parent
+	}
+	return o
+}
+
 // Describe says, for a message, which goroutine o is: the main or test
 // goroutine, or where it was started ("goroutine started at a.go:12, in
 // a loop").

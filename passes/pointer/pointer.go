@@ -243,7 +243,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 		group, copies := r.Kind.String(), 1
 		switch {
 		case r.Kind == origins.RootMethod:
-			group, copies = "concurrent methods", 2
+			group, copies = MethodsRoot, 2
 		case r.Kind == origins.RootTest && r.Parallel:
 			group, copies = "parallel tests", 2
 		case r.Kind == origins.RootTest || r.Kind == origins.RootBenchmark || r.Kind == origins.RootFuzz:

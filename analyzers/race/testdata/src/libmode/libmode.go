@@ -1,0 +1,87 @@
+// Package libmode is a library: the exported methods of its types that
+// carry a mutex or an atomic value may be called by goroutines at once,
+// but a pair between two such callers is reported only where the code
+// shows the location is meant to be shared.
+package libmode
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Counter locks n in Inc and forgets the lock in Reset: inconsistent
+// locking, reported.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *Counter) Reset() {
+	c.n = 0 // want `data race on Counter.n: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.mu\}`
+}
+
+// Flag is read atomically in Ready and written plainly in Set: mixed
+// atomic and plain access, reported.
+type Flag struct {
+	mu sync.Mutex
+	v  int32
+}
+
+func (f *Flag) Ready() bool { return atomic.LoadInt32(&f.v) == 1 }
+
+func (f *Flag) Set() {
+	f.v = 1 // want `data race on Flag.v: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\)`
+}
+
+// Server is set up by Configure and Start before it is shared, the way
+// httptest.Server's Start sets URL: no access to addr or limit holds a
+// lock or is atomic, and the goroutine Start starts reads them after
+// they are written. Silent.
+type Server struct {
+	mu    sync.Mutex
+	addr  string
+	limit int
+	conns int
+}
+
+func (s *Server) Configure(limit int) { s.limit = limit }
+
+func (s *Server) Start(addr string) {
+	s.addr = addr
+	go s.serve()
+}
+
+func (s *Server) serve() {
+	for range s.limit {
+		_ = s.addr
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
+	}
+}
+
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// Worker starts its loop before it writes what the loop reads: a race
+// inside one call of Run, reported without any lock in sight.
+type Worker struct {
+	mu   sync.Mutex
+	name string
+}
+
+func (w *Worker) Run() {
+	go w.loop()
+	w.name = "worker" // want `data race on Worker.name: write at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(goroutine started at libmode.go:\d+\)`
+}
+
+func (w *Worker) loop() { println(w.name) }
