@@ -12,8 +12,8 @@
 // types that carry a sync.Mutex, RWMutex or atomics, which may be called
 // concurrently. Library mode presumes those callers, so a pair between
 // two of them (or between one and a test or main) is reported only where
-// the code shows the location is meant to be shared: some access to it
-// holds a lock or is atomic. A field written by Start before the
+// the code shows the location is meant to be shared: one of the two
+// accesses holds a lock or is atomic (inconsistent locking). A field written by Start before the
 // goroutine it starts reads it is the caller's setup, not a race; a
 // method that starts a goroutine and then writes what it reads races
 // within one call, and is reported. Every go statement, and the library calls that start
@@ -63,6 +63,14 @@
 // accesses hold the Once); a goroutine started in an imported
 // function (go srv.Serve(l)) runs that summary. Such an access is shown
 // as "write at b.go:12 (in b.(*T).Set, called at a.go:30)".
+//
+// The tests of a package run one after the other in one goroutine, and
+// each makes its own objects: a goroutine that one test starts and
+// leaves running works on that test's objects. An access of a test to
+// an object the tests make races only with the goroutines its own test
+// starts, though the pointer analysis merges every test's objects made
+// at one place (an object made by package initialization is every
+// test's, and stays checked against them all).
 //
 // A Cond orders what its one signaller did before Signal or Broadcast
 // before what the waiter does after Wait; with two signallers it orders

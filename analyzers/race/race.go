@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
@@ -50,6 +49,7 @@ type checker struct {
 	reports map[reportKey]*report
 	vars    *declared // loop variables and named results, once asked
 	live    map[*ssa.Function][]bool
+	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -77,7 +77,6 @@ func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
-		evidence := sync.OnceValue(func() bool { return c.meantShared(sh) })
 		pairs := 0
 		for i, a := range sh.Accesses {
 			for _, b := range sh.Accesses[i+1:] {
@@ -90,10 +89,10 @@ func (c *checker) check() {
 				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
-				if presumed(a, b) && !evidence() {
+				if presumed(a, b) && !c.inconsistent(a, b) {
 					continue
 				}
-				if la, lb, ok := c.racy(a, b, perIter); ok {
+				if la, lb, ok := c.racy(sh.Loc.Obj, a, b, perIter); ok {
 					c.add(sh.Loc, a, b, la, lb)
 				}
 			}
@@ -134,26 +133,33 @@ func presumed(a, b pointer.Access) bool {
 	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
 }
 
-// meantShared reports whether the code shows that a location is meant
-// to be used by goroutines at once: some access to it is atomic or holds
-// a lock. Library mode reports a presumed pair only then (inconsistent
-// locking, as RacerD and checklocks infer it): a field that every method
-// touches without synchronization is the caller's to guard, as for
-// bytes.Buffer, or is set up before the value is shared.
-func (c *checker) meantShared(sh pointer.Shared) bool {
-	for _, acc := range sh.Accesses {
-		if acc.Atomic {
+// inconsistent reports whether a pair shows that its location is meant
+// to be used by goroutines at once: one side is atomic, or one side
+// writes holding a lock and the other side holds none (inconsistent
+// locking, as RacerD and checklocks infer it). Library mode reports a
+// presumed pair only then. A field that methods touch without
+// synchronization is the caller's to guard (bytes.Buffer); one written
+// without the lock and read with it is, as a rule, set up before the
+// value is shared (SetID, Start); one written with the lock and read
+// without is mutated while shared, and the read forgot the lock.
+func (c *checker) inconsistent(a, b pointer.Access) bool {
+	if a.Atomic || b.Atomic {
+		return true
+	}
+	la, lb := c.locked(a), c.locked(b)
+	return a.Write && la && !lb || b.Write && lb && !la
+}
+
+// locked reports whether an access holds a lock where its trace makes it.
+func (c *checker) locked(acc pointer.Access) bool {
+	t := c.hb.TraceOf(acc.Origin)
+	if t == nil {
+		return false
+	}
+	evs := eventsOf(t, acc)
+	for _, ev := range evs[:min(len(evs), maxEventsPerAccess)] {
+		if c.hb.Locks.Len(c.hb.AccessLocks(t, ev, acc)) > 0 {
 			return true
-		}
-		t := c.hb.TraceOf(acc.Origin)
-		if t == nil {
-			continue
-		}
-		evs := eventsOf(t, acc)
-		for _, ev := range evs[:min(len(evs), maxEventsPerAccess)] {
-			if c.hb.Locks.Len(c.hb.AccessLocks(t, ev, acc)) > 0 {
-				return true
-			}
 		}
 	}
 	return false
@@ -166,7 +172,7 @@ const maxEventsPerAccess = 16
 // racy reports whether some execution of a in its goroutine and of b in
 // its goroutine are not ordered by happens-before and hold no common
 // lock, with the locksets of that execution.
-func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID, ok bool) {
+func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (la, lb shb.LocksetID, ok bool) {
 	ta, tb := c.hb.TraceOf(a.Origin), c.hb.TraceOf(b.Origin)
 	if ta == nil || tb == nil {
 		return 0, 0, false
@@ -187,10 +193,66 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 			if c.order.HappensBefore(ta, x, tb, y, perIter) || c.order.HappensBefore(tb, y, ta, x, perIter) {
 				continue
 			}
+			if c.beforeRunStarts(obj, ta, x, tb, perIter) || c.beforeRunStarts(obj, tb, y, ta, perIter) {
+				continue
+			}
 			return la, lb, true
 		}
 	}
 	return 0, 0, false
+}
+
+// beforeRunStarts reports whether event x of a root trace t that runs
+// several functions one after the other (the tests) happens before the
+// goroutine of trace u that x's own run starts, when obj is made by t.
+// Each test makes its own objects: a goroutine that an earlier test
+// started (and left running) works on that test's objects, not on the
+// ones x touches, though both are one abstract object. So x races only
+// with the goroutine its own run starts, as one test run alone would.
+func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, perIter bool) bool {
+	if t.Entries == nil || obj.Ctx == nil || obj.Ctx.Origin != t.Origin {
+		return false
+	}
+	child := u.Origin
+	for child.Parent != nil && child.Parent != t.Origin {
+		child = child.Parent
+	}
+	if child.Parent != t.Origin {
+		return false
+	}
+	start, ok := c.runStarts(t)[runStart{child, t.Run(x)}]
+	return ok && t.Last(x, perIter) < start
+}
+
+// runStart names the first start of a goroutine in one run of a root.
+type runStart struct {
+	child *pointer.Origin
+	run   int
+}
+
+// runStarts returns, for a root trace of several runs, the event that
+// first starts each child goroutine in each run.
+func (c *checker) runStarts(t *shb.Trace) map[runStart]int32 {
+	if m, ok := c.starts[t]; ok {
+		return m
+	}
+	m := make(map[runStart]int32)
+	for _, ev := range t.Events {
+		if ev.Kind != shb.Spawn {
+			continue
+		}
+		for _, o := range ev.Spawned {
+			k := runStart{o, t.Run(ev.ID)}
+			if _, ok := m[k]; !ok {
+				m[k] = ev.ID
+			}
+		}
+	}
+	if c.starts == nil {
+		c.starts = make(map[*shb.Trace]map[runStart]int32)
+	}
+	c.starts[t] = m
+	return m
 }
 
 // eventsOf returns the events of an access in its trace: those of its

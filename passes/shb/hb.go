@@ -29,12 +29,7 @@ func (r *Result) NewOrder() *Order {
 // the loops around e1, so that the next iteration of e1 does not touch
 // it again after an edge leaves the loop.
 func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
-	ev := &a.Events[e1]
-	last := ev.ID
-	if ev.Loop >= 0 && !perIteration {
-		last = a.Loops[ev.Loop].End
-	}
-	at, ok := o.reach(a, e1, last)[b]
+	at, ok := o.reach(a, e1, a.Last(e1, perIteration))[b]
 	return ok && at <= e2
 }
 

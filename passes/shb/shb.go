@@ -94,6 +94,11 @@ type Trace struct {
 	Origin *pointer.Origin
 	Events []Event
 	Loops  []Span
+	// Entries holds, for a root that runs several functions one after
+	// the other (the tests, the library's methods), the ID of the first
+	// event of each run: Entries[i] starts the i-th; nil for others.
+	Entries []int32
+
 	// Truncated is set when the trace reached its size limit, or a call
 	// nested too deep: accesses beyond it have no events.
 	Truncated bool
@@ -106,6 +111,26 @@ type Trace struct {
 	onceAfter map[int32][]int32           // OnceAfter events by Once
 	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
 	maxFrom   int32                       // the largest Edge.From in Out
+}
+
+// Run returns the index in Entries of the run that event id belongs to,
+// or -1 when the trace runs one function.
+func (t *Trace) Run(id int32) int {
+	if t.Entries == nil {
+		return -1
+	}
+	i, _ := slices.BinarySearch(t.Entries, id+1) // the first run starting after id
+	return i - 1
+}
+
+// Last returns the last event that event id of t may happen as, in
+// program order: the end of the loop around it, unless the location it
+// accesses is made anew in each iteration.
+func (t *Trace) Last(id int32, perIteration bool) int32 {
+	if ev := &t.Events[id]; ev.Loop >= 0 && !perIteration {
+		return t.Loops[ev.Loop].End
+	}
+	return id
 }
 
 // Edge is a happens-before edge: the events of its trace with IDs from
@@ -224,6 +249,9 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			entries = []*ssa.Function{o.Entry}
 		}
 		for _, fn := range entries {
+			if len(entries) > 1 {
+				t.Entries = append(t.Entries, int32(len(t.Events)))
+			}
 			w.call(fn, 0, -1)
 		}
 		if c := ptr.ImportedEntry(o); c != nil {

@@ -36,7 +36,7 @@ type Flag struct {
 func (f *Flag) Ready() bool { return atomic.LoadInt32(&f.v) == 1 }
 
 func (f *Flag) Set() {
-	f.v = 1 // want `data race on Flag.v: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\)`
+	f.v = 1 // want `data race on Flag.v: write at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(concurrent methods\)`
 }
 
 // Server is set up by Configure and Start before it is shared, the way
@@ -70,6 +70,35 @@ func (s *Server) Conns() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conns
+}
+
+// Registry's count is written under the lock and read by Len without
+// it: mutated while shared, and Len forgot the lock. Reported. Its name
+// is written by SetName without the lock and read by Name with it: a
+// setter called before the registry is shared, as SetID or Start in
+// real code. Silent.
+type Registry struct {
+	mu    sync.Mutex
+	count int
+	name  string
+}
+
+func (r *Registry) Add() {
+	r.mu.Lock()
+	r.count++ // want `data race on Registry.count: write at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(concurrent methods\); locks held: \{r.mu\} vs \{\}`
+	r.mu.Unlock()
+}
+
+func (r *Registry) Len() int {
+	return r.count
+}
+
+func (r *Registry) SetName(name string) { r.name = name }
+
+func (r *Registry) Name() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.name
 }
 
 // Worker starts its loop before it writes what the loop reads: a race
