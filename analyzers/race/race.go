@@ -50,6 +50,8 @@ type checker struct {
 	vars    *declared // loop variables and named results, once asked
 	live    map[*ssa.Function][]bool
 	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
+	sends   map[*shb.Trace][]int32            // see sendsOf
+	carries map[sendKey]map[*pointer.Object]bool
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -196,6 +198,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.beforeRunStarts(obj, ta, x, tb, perIter) || c.beforeRunStarts(obj, tb, y, ta, perIter) {
 				continue
 			}
+			if c.handedOver(obj, ta, x, tb, y, perIter) || c.handedOver(obj, tb, y, ta, x, perIter) {
+				continue
+			}
 			return la, lb, true
 		}
 	}
@@ -222,6 +227,109 @@ func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u 
 	}
 	start, ok := c.runStarts(t)[runStart{child, t.Run(x)}]
 	return ok && t.Last(x, perIter) < start
+}
+
+// handedOver reports whether event x of trace t accesses obj before t
+// sends a value that carries obj on a channel, and event y of trace u
+// comes after u receives from that channel, directly or through
+// goroutines that pass obj on the same way: obj was handed over. The Go
+// memory model orders a send before the receive that gets its value,
+// and u reaches obj through the value it received, so the receive that
+// matters is the one that got the send of obj, whichever it was: the
+// fresh objects a worker builds and sends one after the other are all
+// published, not only the first.
+func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, y int32, perIter bool) bool {
+	// from holds, for each trace obj has reached, the first event that
+	// comes after a receive of it: the hand-overs go on from there.
+	from := map[*shb.Trace]int32{t: t.Last(x, perIter) + 1}
+	work := []*shb.Trace{t}
+	for hops := 0; len(work) > 0 && hops < maxHandOvers; hops++ {
+		var next []*shb.Trace
+		for _, h := range work {
+			for _, s := range c.sendsOf(h) {
+				if s < from[h] || !c.carried(h, s)[obj] {
+					continue
+				}
+				for _, r := range c.hb.Traces {
+					if r == h {
+						continue
+					}
+					rv := firstRecv(r, h.Events[s].Obj)
+					if rv < 0 {
+						continue
+					}
+					if r == u && rv < y {
+						return true
+					}
+					if at, ok := from[r]; !ok || rv+1 < at {
+						from[r] = rv + 1
+						next = append(next, r)
+					}
+				}
+			}
+		}
+		work = next
+	}
+	return false
+}
+
+// maxHandOvers bounds the goroutines a hand-over passes through.
+const maxHandOvers = 4
+
+// firstRecv returns the first receive of trace t from channel ch, or -1.
+func firstRecv(t *shb.Trace, ch int32) int32 {
+	for _, ev := range t.Events {
+		if ev.Kind == shb.Recv && ev.Obj == ch {
+			return ev.ID
+		}
+	}
+	return -1
+}
+
+// sendsOf returns the sends of trace t on one known channel.
+func (c *checker) sendsOf(t *shb.Trace) []int32 {
+	if ids, ok := c.sends[t]; ok {
+		return ids
+	}
+	var ids []int32
+	for _, ev := range t.Events {
+		if _, ok := ev.Instr.(*ssa.Send); ok && ev.Kind == shb.Send && ev.Obj >= 0 {
+			ids = append(ids, ev.ID)
+		}
+	}
+	if c.sends == nil {
+		c.sends = make(map[*shb.Trace][]int32)
+	}
+	c.sends[t] = ids
+	return ids
+}
+
+// Bounds on what a sent value carries: the objects it points to and
+// those reached through a few pointers (a metric and its descriptor).
+const (
+	carriedDepth = 3
+	carriedLimit = 256
+)
+
+// carried returns the objects that the value sent at event s of trace t
+// carries.
+func (c *checker) carried(t *shb.Trace, s int32) map[*pointer.Object]bool {
+	k := sendKey{t, s}
+	if m, ok := c.carries[k]; ok {
+		return m
+	}
+	send := t.Events[s].Instr.(*ssa.Send)
+	m := c.ptr.Reachable(t.Origin, send.X, carriedDepth, carriedLimit)
+	if c.carries == nil {
+		c.carries = make(map[sendKey]map[*pointer.Object]bool)
+	}
+	c.carries[k] = m
+	return m
+}
+
+type sendKey struct {
+	t  *shb.Trace
+	id int32
 }
 
 // runStart names the first start of a goroutine in one run of a root.

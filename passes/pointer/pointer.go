@@ -380,6 +380,43 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 	return r.pointsTo(v, r.a.inOrigin(o, v.Parent()))
 }
 
+// Reachable returns the objects that v may point to when its function
+// runs in origin o, and those reached from them through at most depth
+// pointers stored in them, at most limit objects in all: what a value
+// handed to another goroutine (sent on a channel) carries with it.
+func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object]bool {
+	seen := make(map[*Object]bool)
+	var next []*Object
+	for _, loc := range r.PointsToIn(o, v) {
+		if !seen[loc.Obj] {
+			seen[loc.Obj] = true
+			next = append(next, loc.Obj)
+		}
+	}
+	for ; depth > 0 && len(next) > 0; depth-- {
+		objs := next
+		next = nil
+		for _, obj := range objs {
+			if obj.layout == nil {
+				continue
+			}
+			for leaf := range obj.layout.size() {
+				for _, n := range r.a.nodes[obj.start+nodeID(leaf)].pts.AppendTo(nil) {
+					to := r.a.nodes[n].obj
+					if len(seen) >= limit {
+						return seen
+					}
+					if !seen[to] {
+						seen[to] = true
+						next = append(next, to)
+					}
+				}
+			}
+		}
+	}
+	return seen
+}
+
 // inOrigin selects the analysis of fn in origin o (in the one context
 // of the context-insensitive variant).
 func (a *state) inOrigin(o *Origin, fn *ssa.Function) func(*cgnode) bool {
