@@ -22,3 +22,10 @@ func TestAcrossPackages(t *testing.T) {
 func TestBlockingWhileLocked(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlblock")
 }
+
+// TestTransfer checks locks that a goroutine takes over from its
+// starter: no double lock or lock left held for the starter and its
+// callers, and the goroutine holds the lock until its Unlock.
+func TestTransfer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dltransfer")
+}

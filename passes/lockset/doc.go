@@ -31,6 +31,16 @@
 // or one forwarding its own needLock) has the effect its arguments give
 // it; any other argument may have either value.
 //
+// A go statement whose goroutine may release a lock that the starter
+// holds there, without taking it first, transfers the lock ("mu.Lock();
+// go func() { flush(); mu.Unlock() }()"): the starter no longer holds
+// it after the go statement, and its summary releases it, so that its
+// callers do not hold it either (Result.Transferred; package shb gives
+// the lock to the goroutine). A goroutine that locks the mutex itself
+// before unlocking it takes nothing: it waits for the starter. Only the
+// locks the go statement's own function holds are transferred, not its
+// callers'.
+//
 // Locksets are local to a function: what a caller holds at the call is
 // added by the happens-before pass, which walks each goroutine's calls
 // (see package shb), and interned there as canonical lockset IDs.

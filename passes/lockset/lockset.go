@@ -181,6 +181,8 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 					returns = append(returns, s)
 				case *ssa.Call:
 					s = sv.afterCall(instr.Common(), s)
+				case *ssa.Go:
+					s = s.Without(keysOf(sv.transfersAt(instr.Common(), nil)))
 				}
 			}
 			return s
@@ -233,6 +235,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo, g guards) []condHeld {
 					continue
 				}
 				if _, isGo := c.(*ssa.Go); isGo {
+					rel = union(rel, keysOf(sv.transfersAt(c.Common(), nil)))
 					continue
 				}
 				if live {
@@ -396,13 +399,17 @@ func (sv *solver) mayRelease(fn *ssa.Function, g guards) []condKey {
 			continue
 		}
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if _, isGo := c.(*ssa.Go); !isGo {
-					for _, r := range sv.releasesAt(c.Common(), here) {
-						if r.key.Rooted() {
-							rels = addRelease(rels, r)
-						}
-					}
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			rs := sv.releasesAt
+			if _, isGo := c.(*ssa.Go); isGo {
+				rs = sv.transfersAt
+			}
+			for _, r := range rs(c.Common(), here) {
+				if r.key.Rooted() {
+					rels = addRelease(rels, r)
 				}
 			}
 		}
@@ -438,6 +445,37 @@ func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
 		}
 	}
 	return atCall(call, here, rels, func(r *condKey) *cond { return &r.when })
+}
+
+// transfersAt returns the locks that a go statement's call hands to the
+// goroutine it starts, in the caller's names, each under its condition
+// (see releasesAt): those the goroutine may release without taking them
+// first, so that it releases the starter's ("go func() { flush();
+// mu.Unlock() }()"). A goroutine that locks the mutex itself before it
+// unlocks it waits for the starter's Unlock instead, and takes nothing.
+func (sv *solver) transfersAt(call *ssa.CallCommon, here cond) []condKey {
+	var taken []facts.Key
+	for _, t := range sv.takesAt(call, nil) {
+		taken = append(taken, t.Key)
+	}
+	return slices.DeleteFunc(sv.releasesAt(call, here), func(r condKey) bool {
+		return slices.Contains(taken, r.key)
+	})
+}
+
+// Transferred returns the locks held just before the go statement g
+// that it hands to the goroutine it starts (see transfersAt), named in
+// g's function: the starter no longer holds them after g, and the
+// goroutine holds them from its start until it releases them.
+func (r *Result) Transferred(g *ssa.Go) Set {
+	keys := keysOf(r.scratch().transfersAt(g.Common(), nil))
+	var s Set
+	for _, h := range r.Before(g) {
+		if slices.Contains(keys, h.Key) {
+			s = append(s, h)
+		}
+	}
+	return s
 }
 
 // calleeInfo returns the effect of the function a call statically calls,

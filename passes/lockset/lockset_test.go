@@ -120,7 +120,7 @@ func renderKey(k facts.Key) string {
 
 // TestHeld checks the locksets at lock operations and returns.
 func TestHeld(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock")
+	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock", "transfer")
 }
 
 // TestImportedLocks checks that an importer applies the locks that a
@@ -155,6 +155,8 @@ func TestLocksFact(t *testing.T) {
 		"func (*effects/lib.Counter).Lock",
 		"  acquires {p0.0}",
 		"  takes {p0.0 at lib.go:14}",
+		"func (*effects/lib.Counter).ResetAsync",
+		"  releases {p0.0}",
 		"func (*effects/lib.Counter).Unlock",
 		"  releases {p0.0}",
 	}

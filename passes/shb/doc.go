@@ -52,6 +52,13 @@
 // hold the channel in their lockset. A send the function never follows
 // with a receive is a handoff and holds nothing.
 //
+// A goroutine that its starter hands a lock to (lockset's transfer: the
+// go statement's function holds it, the goroutine unlocks it without
+// locking it first) holds it from its first event until its own Unlock,
+// in the order of the walk: the events after that Unlock, on any path,
+// hold it no more. A goroutine started from several places holds what
+// every one of them hands it.
+//
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.

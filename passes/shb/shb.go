@@ -220,6 +220,9 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// The locksets of the functions the walkers inline, asked once each:
 	// a function go/ssa made after lockset's Run is solved when asked.
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
+	// The locks a go statement hands to the goroutine it starts: the
+	// pointer analysis lists a goroutine's origin after its starter's.
+	handed := make(map[*pointer.Origin]LocksetID)
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
 	for _, acc := range ptr.Accesses() {
 		if acc.Imported != nil {
@@ -238,11 +241,14 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
 			ptr: ptr, ls: ls, lsFuncs: lsFuncs, eff: eff, locks: res.Locks, objs: objs,
-			o: o, tr: t, access: accesses[o],
+			o: o, tr: t, access: accesses[o], handed: handed,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
 			total:        &total, lastSync: -1,
+		}
+		if o.Parent != nil {
+			w.transferred = handed[o]
 		}
 		entries := ptr.RootFuncs(o)
 		if o.Parent != nil || len(entries) == 0 {
@@ -302,6 +308,12 @@ type walker struct {
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
 	acqs     []acquisition // the sends that acquired them, innermost call last
+
+	// transferred are the locks the goroutine's starter handed it (see
+	// handOver), held until the goroutine releases them; handed is
+	// where the starters' walkers note them, shared by one build.
+	transferred LocksetID
+	handed      map[*pointer.Origin]LocksetID
 }
 
 // acquisition is a send that took a semaphore channel: the events from
@@ -315,9 +327,10 @@ type acquisition struct {
 // walkState is how the last call of a function without synchronization
 // events was walked.
 type walkState struct {
-	syncs int // w.syncs after the walk
-	held  LocksetID
-	loop  int32
+	syncs       int // w.syncs after the walk
+	held        LocksetID
+	transferred LocksetID
+	loop        int32
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
@@ -326,7 +339,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
 	}
-	if st, ok := w.walked[fn]; ok && st == (walkState{w.syncs, held, loop}) {
+	if st, ok := w.walked[fn]; ok && st == (walkState{w.syncs, held, w.transferred, loop}) {
 		return // the same accesses, in the same region: nothing new
 	}
 	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
@@ -374,7 +387,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		w.empty[fn] = true
 	}
 	if w.syncs == syncs && w.cuts == cuts {
-		w.walked[fn] = walkState{w.syncs, held, loop}
+		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop}
 	}
 }
 
@@ -536,7 +549,7 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // locksAt returns the lockset at instr: the caller's locks and those its
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
-	held = w.locks.union(held, w.semLocks)
+	held = w.locks.union(w.locks.union(held, w.semLocks), w.transferred)
 	fn := instr.Parent()
 	f, ok := w.lsFuncs[fn]
 	if !ok {
@@ -602,6 +615,8 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == syncapi.RLock}, held, loop)
 		return
+	} else if op == syncapi.Unlock || op == syncapi.RUnlock {
+		w.release(mu)
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
 		if k, ok := w.atomicKind(c, fn); ok {
@@ -621,6 +636,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		w.imported(c, fn, w.o, held, loop)
+		w.releaseImported(c)
 	}
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, held, loop)
@@ -711,6 +727,9 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 // errgroup, Obj is the group whose Wait waits for them.
 func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 	ev := Event{Kind: Spawn, Instr: c, Spawned: w.ptr.Spawned(w.o, c), Obj: -1}
+	if g, ok := c.(*ssa.Go); ok {
+		w.handOver(g, ev.Spawned)
+	}
 	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
 		if sp, ok := syncapi.Spawn(fn); ok && sp.Group {
 			ev.Obj = w.objs.of(w.o, c.Common().Args[0])

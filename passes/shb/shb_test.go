@@ -35,7 +35,7 @@ var render = &analysis.Analyzer{
 func TestGraphs(t *testing.T) {
 	for _, name := range []string{
 		"gostmt", "unbuffered", "buffered", "closed", "waitgroup", "wglate", "wgshared", "wggo",
-		"once", "oncebefore", "cond", "selects", "loop", "mutex",
+		"once", "oncebefore", "cond", "selects", "loop", "mutex", "transfer",
 	} {
 		t.Run(name, func(t *testing.T) {
 			results := analysistest.Run(t, analysistest.TestData(), render, name)

@@ -32,11 +32,15 @@ func (s *S) lockInClosure() {
 	s.mu.Unlock() // want `Unlock: held {p0.0}`
 } // want `return: held {}`
 
-// A closure started as a goroutine has no effect on its starter.
+// A closure started as a goroutine that locks the mutex itself has no
+// effect on its starter: it waits for the starter's Unlock. (One that
+// unlocks the starter's lock takes it over: see package transfer.)
 func (s *S) spawn() {
 	s.mu.Lock() // want `Lock: held {}`
 	go func() {
-		s.mu.Unlock() // want `Unlock: held {}`
+		s.mu.Lock()   // want `Lock: held {}`
+		s.n++         //
+		s.mu.Unlock() // want `Unlock: held {fv0@.0}`
 	}() // want `return: held {}`
 	s.mu.Unlock() // want `Unlock: held {p0.0}`
 } // want `return: held {}`

@@ -24,3 +24,11 @@ func inc(c *lib.Counter) {
 	c.Inc()
 	mu.Unlock() // want `Unlock: held {g:effects/app.mu}`
 } // want `return: held {}`
+
+// ResetAsync takes over c.mu: the caller no longer holds it.
+func reset(c *lib.Counter) {
+	c.Lock()
+	c.ResetAsync()
+	mu.Lock()   // want `Lock: held {}`
+	mu.Unlock() // want `Unlock: held {g:effects/app.mu}`
+} // want `return: held {}`

@@ -33,3 +33,12 @@ func Start(c *Counter) {
 }
 
 func unexported(c *Counter) { c.mu.Lock() }
+
+// ResetAsync hands c.mu, which the caller holds, to a goroutine that
+// resets c.n and releases it.
+func (c *Counter) ResetAsync() {
+	go func() {
+		c.n = 0
+		c.mu.Unlock()
+	}()
+}
