@@ -91,8 +91,8 @@
 // case only when that case has a body of its own, or is the one live
 // case; an element of a map stands for all elements, and so does an
 // element of a slice beyond constant indices and the loop-index rule
-// above (a captured counter of a three-clause loop, a slice allocated by
-// the caller, an index computed from the counter).
+// above (a slice allocated by the caller or in a loop, an index computed
+// from the counter other than by adding a constant).
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.

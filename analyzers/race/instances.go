@@ -305,6 +305,8 @@ func (c *checker) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.Ca
 		header = counterLoop(b)
 	} else if cell, ok := b.(*ssa.Alloc); ok {
 		header = c.perIterationCounter(cell, spawn)
+	} else if cells, ok := b.(*ssa.Phi); ok {
+		header = counterCells(cells)
 	}
 	return holder, header != nil && countsEachRun(header, spawn)
 }
@@ -329,6 +331,118 @@ func (c *checker) perIterationCounter(cell *ssa.Alloc, spawn ssa.CallInstruction
 	return header
 }
 
+// counterCells returns the loop header of a three-clause loop whose
+// per-iteration variable the closure captures: go/ssa makes a new cell
+// for each iteration, copies the last one's value in and steps it
+//
+//	cells = phi [entry: first, body: next]
+//	next = new int (i); *next = *cells; *next = *next + k
+//
+// and the loop only reads the cell of the current iteration, so each
+// cell keeps one value, and the values step one way.
+func counterCells(cells *ssa.Phi) *ssa.BasicBlock {
+	ptr, ok := cells.Type().Underlying().(*types.Pointer)
+	if !ok || !wideInteger(ptr.Elem()) || !onlyRead(cells) {
+		return nil
+	}
+	header := cells.Block()
+	dir := 0
+	for i, pred := range header.Preds {
+		cell, ok := cells.Edges[i].(*ssa.Alloc)
+		if !ok {
+			return nil
+		}
+		if !header.Dominates(pred) {
+			if !storedBefore(cell, header) {
+				return nil
+			}
+			continue
+		}
+		step := steppedCopy(cell, cells)
+		if step == 0 || dir*step < 0 {
+			return nil
+		}
+		dir = step
+	}
+	if dir == 0 {
+		return nil
+	}
+	return header
+}
+
+// onlyRead reports whether the cells a phi selects are only loaded,
+// here and in the closures that capture them.
+func onlyRead(cells *ssa.Phi) bool {
+	for _, r := range *cells.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !readOnlyCapture(r, cells) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// storedBefore reports whether the loop variable's first cell is stored
+// only where the loop at header cannot come back to.
+func storedBefore(cell *ssa.Alloc, header *ssa.BasicBlock) bool {
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || reaches(header, r.Block(), nil) {
+				return false
+			}
+		case *ssa.Phi, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// steppedCopy returns the sign of k when cell is the next iteration's
+// cell of the loop variable, the last one's value plus k (the post
+// statement i++, i += k, i--); else 0.
+func steppedCopy(cell *ssa.Alloc, cells *ssa.Phi) int {
+	var stores []*ssa.Store
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			stores = append(stores, r)
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return 0
+			}
+		case *ssa.Phi, *ssa.DebugRef:
+		default:
+			return 0
+		}
+	}
+	if len(stores) != 2 || stores[0].Block() != stores[1].Block() || !before(stores[0], stores[1]) {
+		return 0
+	}
+	if copied, ok := stores[0].Val.(*ssa.UnOp); !ok || copied.Op != token.MUL || copied.X != cells {
+		return 0
+	}
+	bin, ok := stores[1].Val.(*ssa.BinOp)
+	if !ok {
+		return 0
+	}
+	last, ok := bin.X.(*ssa.UnOp)
+	if !ok || last.Op != token.MUL || last.X != cell {
+		return 0
+	}
+	return stepSign(bin)
+}
+
 // before reports whether instruction x runs before y whenever y runs.
 func before(x, y ssa.Instruction) bool {
 	if x.Block() != y.Block() {
@@ -351,7 +465,10 @@ func before(x, y ssa.Instruction) bool {
 func counterLoop(v ssa.Value) *ssa.BasicBlock {
 	phi, ok := v.(*ssa.Phi)
 	if !ok {
-		phi, _ = offsetOf(v)
+		var step int
+		if phi, step = offsetOf(v); step == 0 {
+			return nil // not a step: i/2 repeats
+		}
 	}
 	if phi == nil || !wideInteger(phi.Type()) {
 		return nil
@@ -378,19 +495,30 @@ func counterLoop(v ssa.Value) *ssa.BasicBlock {
 // phi + k or phi - k.
 func offsetOf(v ssa.Value) (*ssa.Phi, int) {
 	bin, ok := v.(*ssa.BinOp)
-	if !ok || bin.Op != token.ADD && bin.Op != token.SUB {
+	if !ok {
 		return nil, 0
 	}
 	phi, ok := bin.X.(*ssa.Phi)
-	k, okK := bin.Y.(*ssa.Const)
-	if !ok || !okK || k.Value == nil || k.Value.Kind() != constant.Int {
+	if !ok {
 		return nil, 0
 	}
-	sign := constant.Sign(k.Value)
-	if bin.Op == token.SUB {
-		sign = -sign
+	return phi, stepSign(bin)
+}
+
+// stepSign returns the sign of the constant k that bin adds to its
+// first operand, x + k or x - k; 0 for anything else.
+func stepSign(bin *ssa.BinOp) int {
+	k, ok := bin.Y.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return 0
 	}
-	return phi, sign
+	switch bin.Op {
+	case token.ADD:
+		return constant.Sign(k.Value)
+	case token.SUB:
+		return -constant.Sign(k.Value)
+	}
+	return 0
 }
 
 // wideInteger reports whether a counter of type t cannot wrap around to

@@ -25,6 +25,11 @@ func main() {
 	indexReassigned()
 	recursion()
 	respawn()
+	rangeOverSlice([]string{"a", "b"})
+	threeClauseCaptured()
+	halvedArgument()
+	counterChangedInBody()
+	counterOfAnotherLoop()
 }
 
 func f(i int) int { return i }
@@ -278,5 +283,67 @@ func respawn() {
 	results := make([]int, 4)
 	for i := range results {
 		go respawningWorker(results, i)
+	}
+}
+
+func rangeOverSlice(items []string) []int {
+	lengths := make([]int, len(items))
+	var wg sync.WaitGroup
+	for i, x := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lengths[i] = len(x)
+		}()
+	}
+	wg.Wait()
+	return lengths
+}
+
+// Each iteration of a three-clause loop has its own i since Go 1.22.
+func threeClauseCaptured() {
+	results := make([]int, 8)
+	var wg sync.WaitGroup
+	for i := 0; i < len(results); i += 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = i
+		}()
+	}
+	wg.Wait()
+}
+
+func halvedArgument() {
+	results := make([]int, 4)
+	for i := range 8 {
+		go func(j int) {
+			results[j] = j // want `data race on makeslice\[\*\]`
+		}(i / 2)
+	}
+}
+
+// The body steps i back: the next iteration has the same i.
+func counterChangedInBody() {
+	results := make([]int, 4)
+	for i := 0; i < len(results); i++ {
+		go func() {
+			results[i] = i // want `data race on makeslice\[\*\]`
+		}()
+		if i%2 == 1 {
+			i-- // want `data race on i`
+		}
+	}
+}
+
+// The index counts the outer loop, which the inner one repeats.
+func counterOfAnotherLoop() {
+	results := make([]int, 4)
+	for i := range 4 {
+		for range 2 {
+			go func(i int) {
+				results[i] = i // want `data race on makeslice\[\*\]`
+			}(i)
+		}
 	}
 }
