@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -57,7 +58,7 @@ func spawnSites(hb *shb.Result) map[*pointer.Origin]ssa.CallInstruction {
 // the statement's loop gives each goroutine once.
 func (c *checker) ownElements(a, b pointer.Access) bool {
 	oa, ob := a.Origin, b.Origin
-	if oa.Parent == nil || ob.Parent == nil || oa.Entry != ob.Entry || a.Imported != nil || b.Imported != nil {
+	if !startsOne(oa) || !startsOne(ob) || oa.Entry != ob.Entry || a.Imported != nil || b.Imported != nil {
 		return false
 	}
 	spawn := c.spawns[oa]
@@ -70,6 +71,17 @@ func (c *checker) ownElements(a, b pointer.Access) bool {
 	}
 	ib, ok := c.elementOf(b, spawn)
 	return ok && ia == ib
+}
+
+// startsOne reports whether each run of the site that started o starts
+// one goroutine running o's entry once: a go statement, WaitGroup.Go,
+// errgroup's Go; not a timer, which Reset runs again, nor a handler.
+func startsOne(o *pointer.Origin) bool {
+	switch o.Kind {
+	case facts.SpawnGo, facts.SpawnWaitGroupGo, facts.SpawnErrgroupGo:
+		return o.Parent != nil
+	}
+	return false
 }
 
 // element is how an access names its element: the entry's parameter or
