@@ -79,7 +79,9 @@
 // The index must be the loop's counter (stepped by a constant, one way),
 // given to the goroutine as an argument or as the per-iteration variable
 // it captures and only reads, and indexed by the goroutine's own function
-// (which must not run again inside the goroutine); the go statement must
+// (which must not run again inside the goroutine), or the goroutine must
+// be given a pointer to the element (go f(&s[i]), go s[i].run()) that its
+// function uses unchanged; the go statement must
 // run at most once per count (no inner or outer loop around it that
 // restarts the count), and the slice must be one that the function
 // holding the go statement allocates once per call, outside loops, and

@@ -97,19 +97,52 @@ func (c *checker) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (elem
 	if acc.Instr.Parent() != entry {
 		return element{}, false
 	}
-	ia := indexedElement(accessAddr(acc.Instr))
-	if ia == nil {
-		return element{}, false
+	addr := accessAddr(acc.Instr)
+	if ia := indexedElement(addr); ia != nil {
+		slice, ok := c.oncePerCall(ia.X, entry, spawn)
+		index, okIndex := c.loopCounter(ia.Index, entry, spawn)
+		if ok && okIndex {
+			return element{slice, index}, true
+		}
 	}
-	slice, ok := c.oncePerCall(ia.X, entry, spawn)
+	return c.givenElement(baseOf(addr), entry, spawn)
+}
+
+// givenElement returns the element that the go statement gives the
+// goroutine a pointer to, when base is that parameter: go f(&s[i]),
+// go s[i].run(), with s allocated once per call and i the loop counter.
+func (c *checker) givenElement(base ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (element, bool) {
+	param, ok := base.(*ssa.Parameter)
 	if !ok {
 		return element{}, false
 	}
-	index, ok := c.loopCounter(ia.Index, entry, spawn)
-	if !ok {
+	ia, ok := binding(param, entry, spawn).(*ssa.IndexAddr)
+	if !ok || !c.allocatedOnce(ia.X, spawn) && !c.allocatedOnce(c.loadedOnce(ia.X, spawn), spawn) {
 		return element{}, false
 	}
-	return element{slice, index}, true
+	header := c.counterValue(ia.Index)
+	if header == nil || !countsEachRun(header, spawn) {
+		return element{}, false
+	}
+	return element{param, param}, true
+}
+
+// baseOf returns the pointer that addr selects a field or array element
+// of, through any number of selections.
+func baseOf(addr ssa.Value) ssa.Value {
+	for {
+		switch v := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = v.X
+		case *ssa.IndexAddr:
+			if _, ok := v.X.Type().Underlying().(*types.Slice); ok {
+				return v
+			}
+			addr = v.X
+		default:
+			return addr
+		}
+	}
 }
 
 // accessAddr returns the address a load or store goes through.
@@ -314,19 +347,38 @@ func (c *checker) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.Ca
 	}
 	var header *ssa.BasicBlock
 	if holder == index {
-		header = counterLoop(b)
-	} else if cell, ok := b.(*ssa.Alloc); ok {
-		header = c.perIterationCounter(cell, spawn)
-	} else if cells, ok := b.(*ssa.Phi); ok {
-		header = counterCells(cells)
+		header = c.counterValue(b)
+	} else {
+		header = c.counterCell(b, spawn)
 	}
 	return holder, header != nil && countsEachRun(header, spawn)
 }
 
+// counterValue returns the loop header of the counter that v is, or
+// loads from the loop's per-iteration variable; else nil.
+func (c *checker) counterValue(v ssa.Value) *ssa.BasicBlock {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return c.counterCell(load.X, load)
+	}
+	return counterLoop(v)
+}
+
+// counterCell returns the loop header of the counter that the
+// per-iteration variable cell holds when use reads it; else nil.
+func (c *checker) counterCell(cell ssa.Value, use ssa.Instruction) *ssa.BasicBlock {
+	switch cell := cell.(type) {
+	case *ssa.Alloc:
+		return c.perIterationCounter(cell, use)
+	case *ssa.Phi:
+		return counterCells(cell)
+	}
+	return nil
+}
+
 // perIterationCounter returns the loop header of the counter that the
 // per-iteration variable cell holds: cell is made anew in each
-// iteration, stored once with the counter before spawn, and only read.
-func (c *checker) perIterationCounter(cell *ssa.Alloc, spawn ssa.CallInstruction) *ssa.BasicBlock {
+// iteration, stored once with the counter before use, and only read.
+func (c *checker) perIterationCounter(cell *ssa.Alloc, use ssa.Instruction) *ssa.BasicBlock {
 	v := soleStore(cell)
 	if v == nil {
 		return nil
@@ -336,7 +388,7 @@ func (c *checker) perIterationCounter(cell *ssa.Alloc, spawn ssa.CallInstruction
 		return nil
 	}
 	for _, r := range *cell.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && !before(st, spawn) {
+		if st, ok := r.(*ssa.Store); ok && !before(st, use) {
 			return nil
 		}
 	}

@@ -30,6 +30,9 @@ func main() {
 	halvedArgument()
 	counterChangedInBody()
 	counterOfAnotherLoop()
+	pointerToElement()
+	methodOfElement()
+	pointerToFirst()
 }
 
 func f(i int) int { return i }
@@ -345,5 +348,36 @@ func counterOfAnotherLoop() {
 				results[i] = i // want `data race on makeslice\[\*\]`
 			}(i)
 		}
+	}
+}
+
+func pointerToElement() {
+	points := make([]point, 4)
+	var wg sync.WaitGroup
+	for i := range points {
+		wg.Add(1)
+		go func(p *point) {
+			defer wg.Done()
+			p.x = i
+		}(&points[i])
+	}
+	wg.Wait()
+}
+
+func (p *point) move() { p.y++ }
+
+func methodOfElement() {
+	var points [4]point
+	for i := 0; i < len(points); i++ {
+		go points[i].move()
+	}
+}
+
+func pointerToFirst() {
+	points := make([]point, 4)
+	for range 4 {
+		go func(p *point) {
+			p.x++ // want `data race on makeslice\[\*\]\.x`
+		}(&points[0])
 	}
 }
