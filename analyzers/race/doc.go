@@ -76,10 +76,33 @@
 // before what the waiter does after Wait; with two signallers it orders
 // nothing.
 //
+// Goroutines that one go statement starts in a loop, each writing the
+// element of a slice or array at its own loop index, do not race:
+//
+//	results := make([]int, n)
+//	for i := range n {
+//		go func() { results[i] = f(i) }() // or go func(i int) {...}(i)
+//	}
+//
+// The index must be the loop's counter (stepped by a constant, one way),
+// given to the goroutine as an argument or as the per-iteration variable
+// it captures and only reads, and indexed by the goroutine's own function
+// (which must not run again inside the goroutine), or the goroutine must
+// be given a pointer to the element (go f(&s[i]), go s[i].run()) that its
+// function uses unchanged; the go statement must
+// run at most once per count (no inner or outer loop around it that
+// restarts the count), and the slice must be one that the function
+// holding the go statement allocates once per call, outside loops, and
+// hands on unchanged (a variable stored once). A constant index, a
+// shared or computed index, a slice the function was given, or append
+// are reported as before.
+//
 // Known limits: a select orders through a
 // case only when that case has a body of its own, or is the one live
-// case; an element of a slice or map stands for all elements (constant
-// indices aside), so goroutines writing disjoint elements are reported.
+// case; an element of a map stands for all elements, and so does an
+// element of a slice beyond constant indices and the loop-index rule
+// above (a slice allocated by the caller or in a loop, an index computed
+// from the counter other than by adding a constant).
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.

@@ -144,13 +144,17 @@ func initializing(acc pointer.Access) bool {
 
 // escapes reports whether instr lets the pointer v go somewhere other
 // code may reach it: anything but selecting a field, element or slice
-// of it, storing into it, or copying into it.
+// of it, loading from it, storing into it, or copying into it.
 func escapes(instr ssa.Instruction, v ssa.Value) bool {
 	switch instr := instr.(type) {
 	case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
 		return false
 	case *ssa.Store:
 		return instr.Val == v
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			return false // a load through v: the post statement's i++ on the next iteration's i
+		}
 	case *ssa.MapUpdate:
 		return instr.Key == v || instr.Value == v
 	case *ssa.Call:

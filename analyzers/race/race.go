@@ -47,7 +47,9 @@ type checker struct {
 	order   *shb.Order // happens-before queries, memoized for this run
 	ignored map[lineKey]bool
 	reports map[reportKey]*report
-	vars    *declared // loop variables and named results, once asked
+	vars    *declared                               // loop variables and named results, once asked
+	spawns  map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
+	reentry map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 	live    map[*ssa.Function][]bool
 	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
 	sends   map[*shb.Trace][]int32            // see sendsOf
@@ -77,6 +79,7 @@ const maxPairsPerLocation = 10_000
 
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
+	c.spawns, c.reentry = spawnSites(c.hb), make(map[*pointer.Origin]bool)
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs := 0
@@ -88,7 +91,7 @@ func (c *checker) check() {
 				if pairs++; pairs > maxPairsPerLocation {
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
 				if presumed(a, b) && !c.inconsistent(a, b) {

@@ -1,0 +1,383 @@
+// Package indices pairs goroutines that write elements of one slice:
+// at an index each goroutine gets from its own loop iteration (silent),
+// and at indices that may be the same (reported).
+package main
+
+import "sync"
+
+func main() {
+	perIterationIndex()
+	parameterIndex()
+	threeClauseParameter()
+	namedWorker()
+	arrayElements()
+	elementField()
+	readThenWrite()
+	waitGroupGo()
+	constantIndex()
+	appended()
+	sharedIndex()
+	computedIndex()
+	outerLoop()
+	innerLoop()
+	sliceParameter(make([]int, 4))
+	twoSites()
+	indexReassigned()
+	recursion()
+	respawn()
+	rangeOverSlice([]string{"a", "b"})
+	threeClauseCaptured()
+	halvedArgument()
+	counterChangedInBody()
+	counterOfAnotherLoop()
+	pointerToElement()
+	methodOfElement()
+	pointerToFirst()
+}
+
+func f(i int) int { return i }
+
+// The parallel-for: i is per-iteration since Go 1.22.
+func perIterationIndex() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range len(results) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+func parameterIndex() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = f(i)
+		}(i)
+	}
+	wg.Wait()
+}
+
+func threeClauseParameter() {
+	data := make([]int, 4)
+	done := make(chan bool)
+	for i := 0; i < len(data); i++ {
+		go func(i int) {
+			data[i] = 42
+			done <- true
+		}(i)
+	}
+	for range data {
+		<-done
+	}
+}
+
+func worker(out []int, i int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	out[i] = f(i)
+}
+
+func namedWorker() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go worker(results, i, &wg)
+	}
+	wg.Wait()
+}
+
+func arrayElements() {
+	var data [4]int
+	var wg sync.WaitGroup
+	wg.Add(len(data))
+	for p := 0; p < len(data); p++ {
+		go func(p int) {
+			data[p]++
+			wg.Done()
+		}(p)
+	}
+	wg.Wait()
+}
+
+type point struct{ x, y int }
+
+func elementField() {
+	points := make([]point, 4)
+	var wg sync.WaitGroup
+	for i := range points {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			points[i].x = i
+			points[i].y = points[i].x
+		}()
+	}
+	wg.Wait()
+}
+
+func readThenWrite() {
+	counts := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if counts[i] == 0 {
+				counts[i] = 1
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func waitGroupGo() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() { results[i] = f(i) })
+	}
+	wg.Wait()
+}
+
+// Racy twins.
+
+func constantIndex() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[0] = f(i) // want `data race on makeslice\[\*\]: write at main.go:\d+ \(goroutine started at main.go:\d+, in a loop\)`
+		}()
+	}
+	wg.Wait()
+}
+
+func appended() {
+	var results []int
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results = append(results, i) // want `concurrent append: data race on results`
+		}()
+	}
+	wg.Wait()
+}
+
+func sharedIndex() {
+	results := make([]int, 4)
+	j := 0
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[j] = 1 // want `data race on makeslice\[\*\]`
+		}()
+		j++ // want `data race on j`
+	}
+	wg.Wait()
+}
+
+func computedIndex() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i/2] = i // want `data race on makeslice\[\*\]`
+		}()
+	}
+	wg.Wait()
+}
+
+// Each round starts goroutines at the same indices as the last, on the
+// same slice, and does not wait for them.
+func outerLoop() {
+	results := make([]int, 4)
+	for range 2 {
+		for i := range 4 {
+			go func() {
+				results[i] = i // want `data race on makeslice\[\*\]`
+			}()
+		}
+	}
+}
+
+func innerLoop() {
+	results := make([]int, 4)
+	for i := range 4 {
+		for range 2 {
+			go func() {
+				results[i] = i // want `data race on makeslice\[\*\]`
+			}()
+		}
+	}
+}
+
+// Two calls may share the slice: the indices repeat from one to the next.
+func sliceParameter(results []int) {
+	for i := range results {
+		go func() {
+			results[i] = i // want `data race on makeslice\[\*\]`
+		}()
+	}
+}
+
+// Two sites write the same index in one iteration.
+func twoSites() {
+	results := make([]int, 4)
+	for i := range 4 {
+		go func() { results[i] = 1 }() // want `data race on makeslice\[\*\]`
+		go func() { results[i] = 2 }()
+	}
+}
+
+func indexReassigned() {
+	results := make([]int, 4)
+	for i := range 4 {
+		i = 0
+		go func() {
+			results[i] = 1 // want `data race on makeslice\[\*\]`
+		}()
+	}
+}
+
+// The entry runs again inside the goroutine with the next index, which
+// the goroutine of the next iteration writes too.
+func recursiveWorker(out []int, i int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	out[i] = i // want `data race on makeslice\[\*\]`
+	if i+1 < len(out) {
+		wg.Add(1)
+		recursiveWorker(out, i+1, wg)
+	}
+}
+
+func recursion() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go recursiveWorker(results, i, &wg)
+	}
+	wg.Wait()
+}
+
+func respawningWorker(out []int, i int) {
+	out[i] = i // want `data race on makeslice\[\*\]`
+	if i+1 < len(out) {
+		go respawningWorker(out, i+1)
+	}
+}
+
+func respawn() {
+	results := make([]int, 4)
+	for i := range results {
+		go respawningWorker(results, i)
+	}
+}
+
+func rangeOverSlice(items []string) []int {
+	lengths := make([]int, len(items))
+	var wg sync.WaitGroup
+	for i, x := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lengths[i] = len(x)
+		}()
+	}
+	wg.Wait()
+	return lengths
+}
+
+// Each iteration of a three-clause loop has its own i since Go 1.22.
+func threeClauseCaptured() {
+	results := make([]int, 8)
+	var wg sync.WaitGroup
+	for i := 0; i < len(results); i += 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = i
+		}()
+	}
+	wg.Wait()
+}
+
+func halvedArgument() {
+	results := make([]int, 4)
+	for i := range 8 {
+		go func(j int) {
+			results[j] = j // want `data race on makeslice\[\*\]`
+		}(i / 2)
+	}
+}
+
+// The body steps i back: the next iteration has the same i.
+func counterChangedInBody() {
+	results := make([]int, 4)
+	for i := 0; i < len(results); i++ {
+		go func() {
+			results[i] = i // want `data race on makeslice\[\*\]`
+		}()
+		if i%2 == 1 {
+			i-- // want `data race on i`
+		}
+	}
+}
+
+// The index counts the outer loop, which the inner one repeats.
+func counterOfAnotherLoop() {
+	results := make([]int, 4)
+	for i := range 4 {
+		for range 2 {
+			go func(i int) {
+				results[i] = i // want `data race on makeslice\[\*\]`
+			}(i)
+		}
+	}
+}
+
+func pointerToElement() {
+	points := make([]point, 4)
+	var wg sync.WaitGroup
+	for i := range points {
+		wg.Add(1)
+		go func(p *point) {
+			defer wg.Done()
+			p.x = i
+		}(&points[i])
+	}
+	wg.Wait()
+}
+
+func (p *point) move() { p.y++ }
+
+func methodOfElement() {
+	var points [4]point
+	for i := 0; i < len(points); i++ {
+		go points[i].move()
+	}
+}
+
+func pointerToFirst() {
+	points := make([]point, 4)
+	for range 4 {
+		go func(p *point) {
+			p.x++ // want `data race on makeslice\[\*\]\.x`
+		}(&points[0])
+	}
+}
