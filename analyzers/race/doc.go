@@ -72,6 +72,13 @@
 // at one place (an object made by package initialization is every
 // test's, and stays checked against them all).
 //
+// A value sent on a channel hands over the objects it carries (those it
+// points to, through a few pointers): what the sender wrote to them
+// before the send is ordered before what a receiver, or a goroutine the
+// receiver passes them on to, does after its receive, whichever send
+// the receive got. The fresh objects a worker builds and sends, one
+// after the other, are each published by their own send.
+//
 // A Cond orders what its one signaller did before Signal or Broadcast
 // before what the waiter does after Wait; with two signallers it orders
 // nothing.
