@@ -68,6 +68,12 @@
 // before what the waiter does after Wait; with two signallers it orders
 // nothing.
 //
+// An atomic operation that saw another goroutine's write orders what
+// that goroutine did before the write before the branch that knows it:
+// a loop spinning until a flag is set, if flag.Load() { ... }, a failed
+// CompareAndSwap(&s, 0, 1), if atomic.AddInt64(&n, 1) == 2 with two
+// Adds of 1. Code after the branch joins the other path is not ordered.
+//
 // Known limits: a select orders through a
 // case only when that case has a body of its own, or is the one live
 // case; an element of a slice or map stands for all elements (constant

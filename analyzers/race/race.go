@@ -184,6 +184,9 @@ func (c *checker) racy(a, b pointer.Access, perIter bool) (la, lb shb.LocksetID,
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
 				continue
 			}
+			if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
+				continue
+			}
 			if c.order.HappensBefore(ta, x, tb, y, perIter) || c.order.HappensBefore(tb, y, ta, x, perIter) {
 				continue
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestRace(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "atomicobserve")
 }
 
 // TestAcrossPackages checks accesses and locks inside an imported

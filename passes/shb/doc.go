@@ -42,6 +42,17 @@
 //   - the first Signal or Broadcast of a Cond → return of its Wait, when
 //     one goroutine (not started in a loop) signals it: Cond via its lock.
 //
+// An atomic operation that observes another's write is synchronized
+// after it. A branch on an atomic result that tells a write was seen
+// holds an observation, a lockset element that excludes nothing: the
+// blocks it dominates come after what the writer did before its write
+// (Order.Observed). A Load, Swap or failed CompareAndSwap(&s, 0, n) that
+// read a value other than zero saw the first write of the one other
+// goroutine (not started in a loop) that writes s; an Add whose new
+// value is the sum of the constant positive deltas of every Add on s
+// saw every Add. Both need every write of s to be an atomic call of the
+// package, so that s starts at zero.
+//
 // A WaitGroup.Add inside a goroutine that the group's Wait waits for,
 // with no Add before the goroutine started that covers it, gives no
 // edge; it is listed in Result.LateAdds for the race analyzer to report.

@@ -136,6 +136,7 @@ type Result struct {
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
 	imported map[importedKey]LocksetID // see AccessLocks
+	observed map[observeKey]*observedWrites
 	objs     *objects
 }
 
@@ -217,6 +218,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
+			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			total:        &total, lastSync: -1,
 		}
 		entries := ptr.RootFuncs(o)
@@ -236,6 +238,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	}
 	res.internImported(ptr)
 	res.link(objs)
+	res.linkObservations(objs)
 }
 
 // Limits on a trace: inlining every call of a goroutine is what makes
@@ -270,6 +273,8 @@ type walker struct {
 	walked   map[*ssa.Function]walkState
 
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
+
+	observed map[*ssa.BasicBlock]LocksetID // see observations
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
@@ -508,7 +513,7 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // locksAt returns the lockset at instr: the caller's locks and those its
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
-	held = w.locks.union(held, w.semLocks)
+	held = w.locks.union(w.locks.union(held, w.semLocks), w.observations(instr))
 	fn := instr.Parent()
 	f, ok := w.lsFuncs[fn]
 	if !ok {

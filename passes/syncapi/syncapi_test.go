@@ -54,7 +54,9 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	atomic.LoadInt32(n)
 	atomic.CompareAndSwapInt32(n, 0, 1)
 	atomic.AddInt32(n, 1)
+	atomic.SwapInt32(n, 2)
 	i.Load()
+	i.Add(1)
 	i.Store(1)
 	once.Do(func() {})
 	wg.Add(1)
@@ -85,7 +87,11 @@ func describe(call *ssa.CallCommon) string {
 	}
 	if fn := call.StaticCallee(); fn != nil {
 		if op := syncapi.Atomic(fn); op != syncapi.NotAtomic {
-			out = append(out, fmt.Sprintf("atomic %d write=%v", op, op.Writes()))
+			d := fmt.Sprintf("atomic %d write=%v", op, op.Writes())
+			if v := syncapi.AtomicOperand(op, call); v != nil {
+				d += " operand " + v.Name()
+			}
+			out = append(out, d)
 		}
 		if sp, ok := syncapi.Spawn(fn); ok {
 			out = append(out, fmt.Sprintf("spawn %s arg %d group=%v", sp.Kind, sp.Arg, sp.Group))
@@ -164,10 +170,12 @@ func TestRecognize(t *testing.T) {
 		"if rw.TryRLock() { => lock 6 rw",
 		"l.Lock() => lock 1 l",
 		"atomic.LoadInt32(n) => atomic 1 write=false",
-		"atomic.CompareAndSwapInt32(n, 0, 1) => atomic 2 write=true",
-		"atomic.AddInt32(n, 1) => atomic 3 write=true",
+		"atomic.CompareAndSwapInt32(n, 0, 1) => atomic 2 write=true operand 0:int32",
+		"atomic.AddInt32(n, 1) => atomic 4 write=true operand 1:int32",
+		"atomic.SwapInt32(n, 2) => atomic 5 write=true operand 2:int32",
 		"i.Load() => atomic 1 write=false",
-		"i.Store(1) => atomic 3 write=true",
+		"i.Add(1) => atomic 4 write=true operand 1:int64",
+		"i.Store(1) => atomic 3 write=true operand 1:int64",
 		"once.Do(func() {}) => once once",
 		"wg.Add(1) => waitgroup 1 wg",
 		"wg.Done() => waitgroup 2 wg",
