@@ -74,6 +74,12 @@
 // CompareAndSwap(&s, 0, 1), if atomic.AddInt64(&n, 1) == 2 with two
 // Adds of 1. Code after the branch joins the other path is not ordered.
 //
+// A timer made for a second or more, then stopped and reset (t.Stop();
+// v = 2; t.Reset(d)), is taken not to have fired before the Stop: what
+// came before the Reset happens before <-t.C and before the function
+// time.AfterFunc runs. Without the Stop, or made for less, it orders
+// nothing.
+//
 // Known limits: a select orders through a
 // case only when that case has a body of its own, or is the one live
 // case; an element of a slice or map stands for all elements (constant

@@ -9,7 +9,7 @@ import (
 )
 
 func TestRace(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "atomicobserve")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "atomicobserve", "timers")
 }
 
 // TestAcrossPackages checks accesses and locks inside an imported

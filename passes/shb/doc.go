@@ -53,6 +53,12 @@
 // saw every Add. Both need every write of s to be an atomic call of the
 // package, so that s starts at zero.
 //
+// Timers, which the memory model leaves out, under one assumption: a
+// time.Timer or Ticker made with a constant duration of a second or
+// more, stopped and then reset by one goroutine, fired only after the
+// Reset. Its first Reset → a receive from its channel C, and → the start
+// of the function time.AfterFunc runs.
+//
 // A WaitGroup.Add inside a goroutine that the group's Wait waits for,
 // with no Add before the goroutine started that covers it, gives no
 // edge; it is listed in Result.LateAdds for the race analyzer to report.

@@ -49,6 +49,10 @@ const (
 	Acquire                 // Lock or RLock (for the deadlock analysis); Locks is what is held before
 	CondWait                // sync.Cond.Wait
 	CondSignal              // sync.Cond.Signal or Broadcast
+	TimerNew                // makes and arms a time.Timer or Ticker (Event.Long)
+	TimerReset              // Timer.Reset, Ticker.Reset
+	TimerStop               // Timer.Stop, Ticker.Stop
+	TimerFire               // a receive from a timer's channel C
 	numKinds
 )
 
@@ -72,6 +76,9 @@ type Event struct {
 	Select bool
 	// Read marks an Acquire by RLock.
 	Read bool
+	// Long marks a TimerNew armed for a constant duration of at least
+	// longTimer.
+	Long bool
 	// Imported numbers, from 1, the access of a function of another package
 	// that Instr calls (see pointer.Imported); 0 for others.
 	Imported int32
@@ -120,7 +127,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal", "timer-new", "timer-reset", "timer-stop", "timer-fire"}
 
 // Result is the static happens-before graph of a package. It is
 // read-only once the pass's Run returns, and safe for concurrent use;
@@ -445,6 +452,9 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
 	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
+	if k == Recv && !maybe {
+		w.timerFire(instr, ch, held, loop)
+	}
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}
@@ -585,6 +595,9 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
 			return
 		}
+		if w.timer(c, held, loop) {
+			return
+		}
 		if k, obj, ok := syncKind(call); ok {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, obj)}, held, loop)
 			return
@@ -694,6 +707,7 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 	}
 	w.add(ev, held, loop)
+	w.timer(c, held, loop) // time.AfterFunc
 }
 
 // atomicKind classifies a call of sync/atomic: a write (Store, Add, Swap,

@@ -73,6 +73,14 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	close(ch)
 	_ = len(ch)
 	time.AfterFunc(0, func() {})
+	tm := time.NewTimer(time.Hour)
+	tm.Reset(1)
+	tm.Stop()
+	<-tm.C
+	tk := time.NewTicker(time.Hour)
+	tk.Reset(1)
+	tk.Stop()
+	<-tk.C
 	context.AfterFunc(context.Background(), func() {})
 	http.HandleFunc("/", nil)
 	t.Run("", func(t *testing.T) { t.Parallel() })
@@ -152,8 +160,21 @@ func TestRecognize(t *testing.T) {
 	for _, fn := range append([]*ssa.Function{f}, f.AnonFuncs...) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if recv, ok := instr.(*ssa.UnOp); ok && recv.Op == token.ARROW {
+					if tm, ok := syncapi.TimerChan(recv.X); ok {
+						line := strings.TrimSpace(lines[fset.Position(recv.Pos()).Line-1])
+						got = append(got, line+" => timer chan "+tm.Name())
+					}
+				}
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if d := describe(call.Common()); d != "" {
+					d := describe(call.Common())
+					if op, tm, dur := syncapi.Timer(call); op != syncapi.NotTimer {
+						d = strings.TrimPrefix(d+fmt.Sprintf("; timer %d %s", op, tm.Name()), "; ")
+						if dur != nil {
+							d += " " + dur.Name()
+						}
+					}
+					if d != "" {
 						line := strings.TrimSpace(lines[fset.Position(call.Pos()).Line-1])
 						got = append(got, line+" => "+d)
 					}
@@ -189,7 +210,15 @@ func TestRecognize(t *testing.T) {
 		"c.Signal() => cond 2 c",
 		"c.Broadcast() => cond 3 c",
 		"close(ch) => close ch",
-		"time.AfterFunc(0, func() {}) => spawn time.AfterFunc arg 1 group=false",
+		"time.AfterFunc(0, func() {}) => spawn time.AfterFunc arg 1 group=false; timer 1 t28 0:time.Duration",
+		"tm := time.NewTimer(time.Hour) => timer 1 t29 3600000000000:time.Duration",
+		"tm.Reset(1) => timer 2 t29 1:time.Duration",
+		"tm.Stop() => timer 3 t29",
+		"<-tm.C => timer chan t29",
+		"tk := time.NewTicker(time.Hour) => timer 1 t35 3600000000000:time.Duration",
+		"tk.Reset(1) => timer 2 t35 1:time.Duration",
+		"tk.Stop() => timer 3 t35",
+		"<-tk.C => timer chan t35",
 		"context.AfterFunc(context.Background(), func() {}) => spawn context.AfterFunc arg 1 group=false",
 		"http.HandleFunc(\"/\", nil) => spawn http.Handler arg 1 group=false",
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => spawn t.Run arg 2 group=false",
