@@ -314,8 +314,8 @@ func (o *Order) seen(ow *observedWrites, rule observeRule, a *Trace) []ref {
 	var out []ref
 	for _, w := range ow.writers {
 		if w.t == a {
-			if !w.atSite && rule == sawWrite {
-				return nil // the value may be a's own
+			if rule == sawWrite && (!w.atSite || a.Origin.Multi) {
+				return nil // the value may be a's own, or a copy's of a's goroutine
 			}
 			continue
 		}

@@ -17,6 +17,7 @@ func main() {
 	boolFlag()
 	pointerPublish()
 	afterBranch()
+	casFailedCopies()
 }
 
 // The Add that brings the count to 2 saw both Adds: the other
@@ -203,4 +204,23 @@ func afterBranch() {
 		data = 2
 	}
 	data = 3
+}
+
+// The failed swap may have seen the swap of the other copy of its own
+// goroutine, not the third goroutine's.
+func casFailedCopies() {
+	var x int
+	_ = x
+	var s int32
+	for range 2 {
+		go func() {
+			if !atomic.CompareAndSwapInt32(&s, 0, 1) {
+				x = 2 // want `data race on x: write at atomicobserve.go:218 .* vs write at atomicobserve.go:218` `data race on x: write at atomicobserve.go:218 .* vs write at atomicobserve.go:223`
+			}
+		}()
+	}
+	go func() {
+		x = 1
+		atomic.CompareAndSwapInt32(&s, 0, 1)
+	}()
 }
