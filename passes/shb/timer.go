@@ -48,14 +48,14 @@ func (w *walker) timerFire(instr ssa.Instruction, ch ssa.Value, held LocksetID, 
 // timerEdges adds the edges from the Resets of a stopped timer to its
 // firings: a receive from its channel, the start of the function that
 // AfterFunc runs. It needs every arming that made the timer long (see
-// longTimer), every Reset in one goroutine, and a Stop there before the
-// first: then what that goroutine did before the first Reset happens
-// before every firing.
+// longTimer), every Reset in one goroutine (not started in a loop), and
+// a Stop there before the first: then what that goroutine did before the
+// first Reset happens before every firing.
 func (l *linker) timerEdges() {
 	for _, ot := range l.traces {
 		o := l.byObj[ot.obj][ot.t]
 		resets, stops := o[TimerReset], o[TimerStop]
-		if len(resets) == 0 || len(stops) == 0 || stops[0] > resets[0] || !l.onlyResetter(ot) {
+		if len(resets) == 0 || len(stops) == 0 || stops[0] > resets[0] || ot.t.Origin.Multi || !l.onlyResetter(ot) {
 			continue
 		}
 		before := earliest(ot.t, resets[:1])

@@ -14,6 +14,7 @@ func main() {
 	timerShort()
 	afterReset()
 	afterFuncNoStop()
+	resetInCopies()
 }
 
 func timerReset() {
@@ -123,4 +124,23 @@ func afterFuncNoStop() {
 	v = 2
 	t.Reset(time.Millisecond)
 	<-done
+}
+
+// Two copies of the goroutine reset the timer: it may fire for the other
+// copy's Reset.
+func resetInCopies() {
+	v := 0
+	_ = v
+	t := time.NewTimer(time.Hour)
+	go func() {
+		<-t.C
+		v = 1 // want `data race on v`
+	}()
+	for range 2 {
+		go func() {
+			t.Stop()
+			v = 2 // want `data race on v`
+			t.Reset(time.Millisecond)
+		}()
+	}
 }
