@@ -258,7 +258,7 @@ func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) 
 		wr.last = max(wr.last, ids[len(ids)-1])
 		wr.atSite = wr.atSite && acc.Instr == site.call
 		if site.rule == sawAdds {
-			d, ok := addDelta1(acc.Instr)
+			d, ok := positiveAdd(acc.Instr)
 			if !ok || count(t, ids) >= many {
 				return ow
 			}
@@ -269,9 +269,9 @@ func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) 
 	return ow
 }
 
-// addDelta1 returns the positive constant delta of an atomic Add call:
+// positiveAdd returns the positive constant delta of an atomic Add call:
 // with only such Adds, the value reaches their sum after the last one.
-func addDelta1(instr ssa.Instruction) (int64, bool) {
+func positiveAdd(instr ssa.Instruction) (int64, bool) {
 	c, ok := instr.(ssa.CallInstruction)
 	if !ok || c.Common().StaticCallee() == nil {
 		return 0, false
@@ -299,7 +299,7 @@ func (o *Order) Observed(held LocksetID, a, b *Trace, y int32) bool {
 		if ow == nil || !ow.valid {
 			continue
 		}
-		for _, w := range o.seen(ow, o.r.objsSite(e.observe-1).rule, a) {
+		for _, w := range o.seen(ow, o.r.objs.sites[e.observe-1].rule, a) {
 			if o.before(b, y, w) {
 				return true
 			}
@@ -342,6 +342,3 @@ func (o *Order) before(b *Trace, y int32, w ref) bool {
 	}
 	return last < w.id
 }
-
-// objsSite returns observation site number id.
-func (r *Result) objsSite(id int32) *observeSite { return r.objs.sites[id] }
