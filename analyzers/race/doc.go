@@ -104,6 +104,18 @@
 // shared or computed index, a slice the function was given, or append
 // are reported as before.
 //
+// An atomic operation that saw another goroutine's write orders what
+// that goroutine did before the write before the branch that knows it:
+// a loop spinning until a flag is set, if flag.Load() { ... }, a failed
+// CompareAndSwap(&s, 0, 1), if atomic.AddInt64(&n, 1) == 2 with two
+// Adds of 1. Code after the branch joins the other path is not ordered.
+//
+// A timer made for a second or more, then stopped and reset (t.Stop();
+// v = 2; t.Reset(d)), is taken not to have fired before the Stop: what
+// came before the Reset happens before <-t.C and before the function
+// time.AfterFunc runs. Without the Stop, or made for less, it orders
+// nothing.
+//
 // Known limits: a select orders through a
 // case only when that case has a body of its own, or is the one live
 // case; an element of a map stands for all elements, and so does an

@@ -195,6 +195,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
 				continue
 			}
+			if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
+				continue
+			}
 			if c.order.HappensBefore(ta, x, tb, y, perIter) || c.order.HappensBefore(tb, y, ta, x, perIter) {
 				continue
 			}

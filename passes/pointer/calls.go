@@ -26,6 +26,7 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 		return
 	case *ssa.Function:
 		if spawn == nil && a.genSpawner(p, instr, v) {
+			a.spawnerResult(p, instr, v, result)
 			return
 		}
 		a.connect(site, v, a.funcObject(v))
@@ -56,6 +57,19 @@ func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function
 	}
 	a.addCons(a.val(p, arg), callCons{site})
 	return true
+}
+
+// spawnerResult makes the pointer a spawner returns (the *time.Timer of
+// time.AfterFunc) point to an unknown object of its own, so that the
+// calls on it (Reset, Stop) name one object.
+func (a *state) spawnerResult(p at, instr ssa.CallInstruction, fn *ssa.Function, result nodeID) {
+	v, ok := instr.(*ssa.Call)
+	if !ok || result < 0 {
+		return
+	}
+	if _, ok := v.Type().Underlying().(*types.Pointer); ok {
+		a.unknownBlock(result, fn.Signature.Results(), v, p.cg.ctx, "result of "+facts.ShortName(fn.String()))
+	}
 }
 
 // invokeTarget connects an interface method call to the method of one

@@ -15,7 +15,9 @@
 // that runs it, and what it allocates is a distinct object per origin.
 // Each go statement (and each library call that starts goroutines:
 // WaitGroup.Go, errgroup, AfterFunc, HTTP handlers, t.Run) starts a new
-// origin whose parameters receive the spawner's arguments. A site that
+// origin whose parameters receive the spawner's arguments; a pointer it
+// returns (AfterFunc's *time.Timer) points to an unknown object of the
+// site's, which its Reset and Stop name. A site that
 // may start many goroutines gives two origins, so that a goroutine is
 // seen to run concurrently with itself. Factories (small functions that
 // return what they allocate) are further distinguished by up to two call

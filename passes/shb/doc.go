@@ -42,6 +42,23 @@
 //   - the first Signal or Broadcast of a Cond → return of its Wait, when
 //     one goroutine (not started in a loop) signals it: Cond via its lock.
 //
+// An atomic operation that observes another's write is synchronized
+// after it. A branch on an atomic result that tells a write was seen
+// holds an observation, a lockset element that excludes nothing: the
+// blocks it dominates come after what the writer did before its write
+// (Order.Observed). A Load, Swap or failed CompareAndSwap(&s, 0, n) that
+// read a value other than zero saw the first write of the one other
+// goroutine (not started in a loop) that writes s; an Add whose new
+// value is the sum of the constant positive deltas of every Add on s
+// saw every Add. Both need every write of s to be an atomic call of the
+// package, so that s starts at zero.
+//
+// Timers, which the memory model leaves out, under one assumption: a
+// time.Timer or Ticker made with a constant duration of a second or
+// more, stopped and then reset by one goroutine, fired only after the
+// Reset. Its first Reset → a receive from its channel C, and → the start
+// of the function time.AfterFunc runs.
+//
 // A WaitGroup.Add inside a goroutine that the group's Wait waits for,
 // with no Add before the goroutine started that covers it, gives no
 // edge; it is listed in Result.LateAdds for the race analyzer to report.

@@ -60,6 +60,7 @@ func (res *Result) link(objs *objects) {
 	}
 	l.initEdges()
 	l.spawnEdges()
+	l.timerEdges()
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]

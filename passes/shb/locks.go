@@ -22,6 +22,10 @@ type lockElem struct {
 	locs []int32
 	read bool
 	once bool // the Once of a Do callback (see walker.onceDo)
+	// observe numbers, from 1, the observation site of an element that
+	// is no lock: the events are where an atomic operation saw a write
+	// to locs[0] (see Order.Observed).
+	observe int32
 }
 
 // Locksets interns locksets. It is filled while the pass builds the
@@ -44,7 +48,7 @@ func newLocksets() *Locksets {
 }
 
 func elemKey(e lockElem) string {
-	return fmt.Sprint(e.locs, e.read, e.once)
+	return fmt.Sprint(e.locs, e.read, e.once, e.observe)
 }
 
 // intern returns the ID of the set of elems.
@@ -87,7 +91,7 @@ func (ls *Locksets) union(a, b LocksetID) LocksetID {
 // (see walker.chanOp).
 func (ls *Locksets) without(a LocksetID, obj int32) LocksetID {
 	i := slices.IndexFunc(ls.sets[a], func(e lockElem) bool {
-		return !e.once && !e.read && len(e.locs) == 1 && e.locs[0] == obj
+		return !e.once && e.observe == 0 && !e.read && len(e.locs) == 1 && e.locs[0] == obj
 	})
 	if i < 0 {
 		return a
@@ -212,6 +216,9 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	}
 	for _, x := range ls.sets[a] {
 		for _, y := range ls.sets[b] {
+			if x.observe > 0 || y.observe > 0 {
+				continue
+			}
 			if (!x.read || !y.read) && overlaps(x.locs, y.locs) {
 				return true
 			}
@@ -230,15 +237,23 @@ func overlaps(a, b []int32) bool {
 }
 
 // Len returns the number of locks in lockset id.
-func (ls *Locksets) Len(id LocksetID) int { return len(ls.sets[id]) }
+func (ls *Locksets) Len(id LocksetID) int {
+	n := 0
+	for _, e := range ls.sets[id] {
+		if e.observe == 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // Members returns the locks of lockset id: for each, the numbers of the
 // locations the mutex may be (see Result.Location) and whether it is
 // held for reading only. The Once of a Do callback, which the set holds
-// too, is not a mutex and is left out.
+// too, is not a mutex and is left out, as are observations.
 func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	for _, e := range ls.sets[id] {
-		if e.once {
+		if e.once || e.observe > 0 {
 			continue
 		}
 		locs = append(locs, e.locs)

@@ -19,6 +19,10 @@ type objects struct {
 	comps map[*ssa.Function][]int
 	rpo   map[*ssa.Function][]*ssa.BasicBlock
 	sels  map[*ssa.Function]*selectInfo
+
+	observe map[*ssa.Function]map[*ssa.BasicBlock][]*observeSite
+	siteIDs map[*observeSite]int32
+	sites   []*observeSite
 }
 
 // selectInfo maps the select statements of a function to the blocks that
@@ -46,6 +50,9 @@ func newObjects(ptr *pointer.Result) *objects {
 		comps: make(map[*ssa.Function][]int),
 		rpo:   make(map[*ssa.Function][]*ssa.BasicBlock),
 		sels:  make(map[*ssa.Function]*selectInfo),
+
+		observe: make(map[*ssa.Function]map[*ssa.BasicBlock][]*observeSite),
+		siteIDs: make(map[*observeSite]int32),
 	}
 }
 

@@ -49,6 +49,10 @@ const (
 	Acquire                 // Lock or RLock (for the deadlock analysis); Locks is what is held before
 	CondWait                // sync.Cond.Wait
 	CondSignal              // sync.Cond.Signal or Broadcast
+	TimerNew                // makes and arms a time.Timer or Ticker (Event.Long)
+	TimerReset              // Timer.Reset, Ticker.Reset
+	TimerStop               // Timer.Stop, Ticker.Stop
+	TimerFire               // a receive from a timer's channel C
 	numKinds
 )
 
@@ -72,6 +76,9 @@ type Event struct {
 	Select bool
 	// Read marks an Acquire by RLock.
 	Read bool
+	// Long marks a TimerNew armed for a constant duration of at least
+	// longTimer.
+	Long bool
 	// Imported numbers, from 1, the access of a function of another package
 	// that Instr calls (see pointer.Imported); 0 for others.
 	Imported int32
@@ -145,7 +152,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal", "timer-new", "timer-reset", "timer-stop", "timer-fire"}
 
 // Result is the static happens-before graph of a package. It is
 // read-only once the pass's Run returns, and safe for concurrent use;
@@ -161,6 +168,7 @@ type Result struct {
 	LateAdds []LateAdd
 	byOrig   map[*pointer.Origin]*Trace
 	imported map[importedKey]LocksetID // see AccessLocks
+	observed map[observeKey]*observedWrites
 	objs     *objects
 }
 
@@ -245,6 +253,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
+			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			total:        &total, lastSync: -1,
 		}
 		if o.Parent != nil {
@@ -270,6 +279,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	}
 	res.internImported(ptr)
 	res.link(objs)
+	res.linkObservations(objs)
 }
 
 // Limits on a trace: inlining every call of a goroutine is what makes
@@ -304,6 +314,8 @@ type walker struct {
 	walked   map[*ssa.Function]walkState
 
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
+
+	observed map[*ssa.BasicBlock]LocksetID // see observations
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
@@ -481,6 +493,9 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
 	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
+	if k == Recv && !maybe {
+		w.timerFire(instr, ch, held, loop)
+	}
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}
@@ -549,7 +564,7 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // locksAt returns the lockset at instr: the caller's locks and those its
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
-	held = w.locks.union(w.locks.union(held, w.semLocks), w.transferred)
+	held = w.locks.union(w.locks.union(w.locks.union(held, w.semLocks), w.transferred), w.observations(instr))
 	fn := instr.Parent()
 	f, ok := w.lsFuncs[fn]
 	if !ok {
@@ -621,6 +636,9 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
 		if k, ok := w.atomicKind(c, fn); ok {
 			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+			return
+		}
+		if w.timer(c, held, loop) {
 			return
 		}
 		if k, obj, ok := syncKind(call); ok {
@@ -736,6 +754,7 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 	}
 	w.add(ev, held, loop)
+	w.timer(c, held, loop) // time.AfterFunc
 }
 
 // atomicKind classifies a call of sync/atomic: a write (Store, Add, Swap,

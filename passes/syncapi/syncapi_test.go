@@ -54,7 +54,9 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	atomic.LoadInt32(n)
 	atomic.CompareAndSwapInt32(n, 0, 1)
 	atomic.AddInt32(n, 1)
+	atomic.SwapInt32(n, 2)
 	i.Load()
+	i.Add(1)
 	i.Store(1)
 	once.Do(func() {})
 	wg.Add(1)
@@ -71,6 +73,14 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	close(ch)
 	_ = len(ch)
 	time.AfterFunc(0, func() {})
+	tm := time.NewTimer(time.Hour)
+	tm.Reset(1)
+	tm.Stop()
+	<-tm.C
+	tk := time.NewTicker(time.Hour)
+	tk.Reset(1)
+	tk.Stop()
+	<-tk.C
 	context.AfterFunc(context.Background(), func() {})
 	http.HandleFunc("/", nil)
 	t.Run("", func(t *testing.T) { t.Parallel() })
@@ -85,7 +95,11 @@ func describe(call *ssa.CallCommon) string {
 	}
 	if fn := call.StaticCallee(); fn != nil {
 		if op := syncapi.Atomic(fn); op != syncapi.NotAtomic {
-			out = append(out, fmt.Sprintf("atomic %d write=%v", op, op.Writes()))
+			d := fmt.Sprintf("atomic %d write=%v", op, op.Writes())
+			if v := syncapi.AtomicOperand(op, call); v != nil {
+				d += " operand " + v.Name()
+			}
+			out = append(out, d)
 		}
 		if sp, ok := syncapi.Spawn(fn); ok {
 			out = append(out, fmt.Sprintf("spawn %s arg %d group=%v", sp.Kind, sp.Arg, sp.Group))
@@ -146,8 +160,21 @@ func TestRecognize(t *testing.T) {
 	for _, fn := range append([]*ssa.Function{f}, f.AnonFuncs...) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if recv, ok := instr.(*ssa.UnOp); ok && recv.Op == token.ARROW {
+					if tm, ok := syncapi.TimerChan(recv.X); ok {
+						line := strings.TrimSpace(lines[fset.Position(recv.Pos()).Line-1])
+						got = append(got, line+" => timer chan "+tm.Name())
+					}
+				}
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if d := describe(call.Common()); d != "" {
+					d := describe(call.Common())
+					if op, tm, dur := syncapi.Timer(call); op != syncapi.NotTimer {
+						d = strings.TrimPrefix(d+fmt.Sprintf("; timer %d %s", op, tm.Name()), "; ")
+						if dur != nil {
+							d += " " + dur.Name()
+						}
+					}
+					if d != "" {
 						line := strings.TrimSpace(lines[fset.Position(call.Pos()).Line-1])
 						got = append(got, line+" => "+d)
 					}
@@ -164,10 +191,12 @@ func TestRecognize(t *testing.T) {
 		"if rw.TryRLock() { => lock 6 rw",
 		"l.Lock() => lock 1 l",
 		"atomic.LoadInt32(n) => atomic 1 write=false",
-		"atomic.CompareAndSwapInt32(n, 0, 1) => atomic 2 write=true",
-		"atomic.AddInt32(n, 1) => atomic 3 write=true",
+		"atomic.CompareAndSwapInt32(n, 0, 1) => atomic 2 write=true operand 0:int32",
+		"atomic.AddInt32(n, 1) => atomic 4 write=true operand 1:int32",
+		"atomic.SwapInt32(n, 2) => atomic 5 write=true operand 2:int32",
 		"i.Load() => atomic 1 write=false",
-		"i.Store(1) => atomic 3 write=true",
+		"i.Add(1) => atomic 4 write=true operand 1:int64",
+		"i.Store(1) => atomic 3 write=true operand 1:int64",
 		"once.Do(func() {}) => once once",
 		"wg.Add(1) => waitgroup 1 wg",
 		"wg.Done() => waitgroup 2 wg",
@@ -181,7 +210,15 @@ func TestRecognize(t *testing.T) {
 		"c.Signal() => cond 2 c",
 		"c.Broadcast() => cond 3 c",
 		"close(ch) => close ch",
-		"time.AfterFunc(0, func() {}) => spawn time.AfterFunc arg 1 group=false",
+		"time.AfterFunc(0, func() {}) => spawn time.AfterFunc arg 1 group=false; timer 1 t28 0:time.Duration",
+		"tm := time.NewTimer(time.Hour) => timer 1 t29 3600000000000:time.Duration",
+		"tm.Reset(1) => timer 2 t29 1:time.Duration",
+		"tm.Stop() => timer 3 t29",
+		"<-tm.C => timer chan t29",
+		"tk := time.NewTicker(time.Hour) => timer 1 t35 3600000000000:time.Duration",
+		"tk.Reset(1) => timer 2 t35 1:time.Duration",
+		"tk.Stop() => timer 3 t35",
+		"<-tk.C => timer chan t35",
 		"context.AfterFunc(context.Background(), func() {}) => spawn context.AfterFunc arg 1 group=false",
 		"http.HandleFunc(\"/\", nil) => spawn http.Handler arg 1 group=false",
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => spawn t.Run arg 2 group=false",

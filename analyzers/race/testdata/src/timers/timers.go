@@ -1,0 +1,146 @@
+// Command timers checks the one assumption origo makes about time: a
+// timer armed for a second or more and then stopped had not fired, and
+// fires only after the Reset that follows the Stop; what came before
+// that Reset happens before the firing.
+package main
+
+import "time"
+
+func main() {
+	timerReset()
+	tickerReset()
+	afterFuncReset()
+	timerNoStop()
+	timerShort()
+	afterReset()
+	afterFuncNoStop()
+	resetInCopies()
+}
+
+func timerReset() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.NewTimer(time.Hour)
+	go func() {
+		<-t.C
+		v = 1
+		done <- true
+	}()
+	t.Stop()
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+func tickerReset() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.NewTicker(time.Hour)
+	go func() {
+		<-t.C
+		v = 1
+		done <- true
+	}()
+	t.Stop()
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+func afterFuncReset() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.AfterFunc(time.Hour, func() {
+		v = 1
+		done <- true
+	})
+	t.Stop()
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+// Not stopped: the hour may have passed.
+func timerNoStop() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.NewTimer(time.Hour)
+	go func() {
+		<-t.C
+		v = 1 // want `data race on v`
+		done <- true
+	}()
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+// A millisecond may pass before the Stop.
+func timerShort() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.NewTimer(time.Millisecond)
+	go func() {
+		<-t.C
+		v = 1 // want `data race on v`
+		done <- true
+	}()
+	t.Stop()
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+// What comes after the Reset is not ordered.
+func afterReset() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.NewTimer(time.Hour)
+	go func() {
+		<-t.C
+		v = 1 // want `data race on v`
+		done <- true
+	}()
+	t.Stop()
+	t.Reset(time.Millisecond)
+	v = 2
+	<-done
+}
+
+func afterFuncNoStop() {
+	v := 0
+	_ = v
+	done := make(chan bool)
+	t := time.AfterFunc(time.Hour, func() {
+		v = 1 // want `data race on v`
+		done <- true
+	})
+	v = 2
+	t.Reset(time.Millisecond)
+	<-done
+}
+
+// Two copies of the goroutine reset the timer: it may fire for the other
+// copy's Reset.
+func resetInCopies() {
+	v := 0
+	_ = v
+	t := time.NewTimer(time.Hour)
+	go func() {
+		<-t.C
+		v = 1 // want `data race on v`
+	}()
+	for range 2 {
+		go func() {
+			t.Stop()
+			v = 2 // want `data race on v`
+			t.Reset(time.Millisecond)
+		}()
+	}
+}

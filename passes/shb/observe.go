@@ -1,0 +1,344 @@
+package shb
+
+import (
+	"go/constant"
+	"go/token"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/ssa"
+)
+
+// An atomic operation that observes the effect of another is
+// synchronized after it (go.dev/ref/mem). Where a branch on the result
+// of an atomic operation tells that it saw another goroutine's write,
+// the blocks the branch dominates hold an observation: a lockset element
+// that orders nothing by exclusion, but orders its events after what the
+// writer did before the write (Order.Observed).
+
+// observeRule is what a branch on an atomic operation's result tells
+// about the writes the operation saw.
+type observeRule uint8
+
+const (
+	// sawWrite: the value read is not the zero value the location
+	// starts at (Load(&s) == 1, a CompareAndSwap(&s, 0, 1) that failed),
+	// so some write was seen.
+	sawWrite observeRule = iota + 1
+	// sawAdds: the new value of an Add is the sum of the deltas of every
+	// Add on the location, so every Add was seen (Add(&s, 1) == 2 with
+	// two Adds of 1).
+	sawAdds
+)
+
+// observeSite is a branch on the result of an atomic call.
+type observeSite struct {
+	call *ssa.Call
+	rule observeRule
+	sum  int64 // for sawAdds: the new value the branch knows
+}
+
+// observeKey is an observation: a site, numbered by objects.siteID, on
+// the one location its call's address points to.
+type observeKey struct{ site, obj int32 }
+
+// observeSites returns, for each block of fn, the branches on an atomic
+// result that dominate it and tell that the call saw a write.
+func (s *objects) observeSites(fn *ssa.Function) map[*ssa.BasicBlock][]*observeSite {
+	if m, ok := s.observe[fn]; ok {
+		return m
+	}
+	var m map[*ssa.BasicBlock][]*observeSite
+	for _, b := range fn.Blocks {
+		br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		for i, succ := range b.Succs {
+			site := branchSite(br, i == 0)
+			if site == nil || len(succ.Preds) != 1 {
+				continue
+			}
+			if m == nil {
+				m = make(map[*ssa.BasicBlock][]*observeSite)
+			}
+			for _, d := range fn.Blocks {
+				if succ.Dominates(d) {
+					m[d] = append(m[d], site)
+				}
+			}
+		}
+	}
+	s.observe[fn] = m
+	return m
+}
+
+// siteID numbers an observation site, for lockset elements.
+func (s *objects) siteID(site *observeSite) int32 {
+	if id, ok := s.siteIDs[site]; ok {
+		return id
+	}
+	id := int32(len(s.sites))
+	s.siteIDs[site] = id
+	s.sites = append(s.sites, site)
+	return id
+}
+
+// branchSite returns the observation that the successor of br taken
+// when its condition is cond makes, or nil. It matches a condition that
+// is an atomic call's result, its negation, or its comparison with a
+// constant.
+func branchSite(br *ssa.If, cond bool) *observeSite {
+	v := br.Cond
+	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
+		v, cond = not.X, !cond
+	}
+	var k *ssa.Const
+	equal := cond // on this branch, the result equals k (or differs from it)
+	if cmp, ok := v.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) {
+		if k, ok = cmp.Y.(*ssa.Const); ok {
+			v = cmp.X
+		} else if k, ok = cmp.X.(*ssa.Const); ok {
+			v = cmp.Y
+		} else {
+			return nil
+		}
+		equal = cond == (cmp.Op == token.EQL)
+	} else {
+		k = ssa.NewConst(constant.MakeBool(true), v.Type())
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.StaticCallee() == nil {
+		return nil
+	}
+	op := syncapi.Atomic(call.Call.StaticCallee())
+	switch op {
+	case syncapi.AtomicLoad, syncapi.AtomicSwap:
+		// The result is the value read.
+		if equal != isZero(k) {
+			return &observeSite{call: call, rule: sawWrite}
+		}
+	case syncapi.AtomicCompareAndSwap:
+		// The result is whether the old value was there; a constant
+		// old value tells what was read.
+		old, ok := syncapi.AtomicOperand(op, &call.Call).(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {
+			return nil
+		}
+		swapped := equal == constant.BoolVal(k.Value)
+		if swapped != isZero(old) {
+			return &observeSite{call: call, rule: sawWrite}
+		}
+	case syncapi.AtomicAdd:
+		if n, ok := intConst(k); ok && equal {
+			return &observeSite{call: call, rule: sawAdds, sum: n}
+		}
+	}
+	return nil
+}
+
+// isZero reports whether k is the zero value of its type.
+func isZero(k *ssa.Const) bool {
+	if k.Value == nil {
+		return true
+	}
+	switch k.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(k.Value)
+	case constant.Int, constant.Float:
+		return constant.Sign(k.Value) == 0
+	case constant.String:
+		return constant.StringVal(k.Value) == ""
+	}
+	return false
+}
+
+// intConst returns the value of an integer constant.
+func intConst(v ssa.Value) (int64, bool) {
+	k, ok := v.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(k.Value)
+}
+
+// observations returns the lockset of the observations that the blocks
+// around instr make, in the walker's origin.
+func (w *walker) observations(instr ssa.Instruction) LocksetID {
+	b := instr.Block()
+	if b == nil {
+		return 0
+	}
+	if id, ok := w.observed[b]; ok {
+		return id
+	}
+	var elems []lockElem
+	for _, site := range w.objs.observeSites(b.Parent())[b] {
+		if obj := w.objs.of(w.o, site.call.Call.Args[0]); obj >= 0 {
+			elems = append(elems, lockElem{locs: []int32{obj}, observe: w.objs.siteID(site) + 1})
+		}
+	}
+	id := w.locks.intern(elems)
+	w.observed[b] = id
+	return id
+}
+
+// writer sums up the atomic writes of one trace to an observed location.
+type writer struct {
+	t           *Trace
+	first, last int32 // the first write (or the start of its loop) and the last
+	atSite      bool  // every write is the observing call's own
+}
+
+// observedWrites are the atomic writes to an observation's location,
+// when the rule holds for them.
+type observedWrites struct {
+	writers []writer
+	valid   bool
+}
+
+// linkObservations works out, for every observation that some lockset
+// holds, the writes that its location gets, all of them atomic calls of
+// this package (so that it starts at zero and every write has an event).
+func (res *Result) linkObservations(objs *objects) {
+	var keys []observeKey
+	for _, set := range res.Locks.sets {
+		for _, e := range set {
+			if e.observe > 0 {
+				keys = append(keys, observeKey{e.observe - 1, e.locs[0]})
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	writes := make(map[pointer.Location][]pointer.Access)
+	for _, acc := range objs.ptr.Accesses() {
+		if acc.Write {
+			writes[acc.Loc] = append(writes[acc.Loc], acc)
+		}
+	}
+	res.observed = make(map[observeKey]*observedWrites)
+	for _, k := range keys {
+		if _, ok := res.observed[k]; !ok {
+			res.observed[k] = res.writesTo(objs, k, writes[objs.locs[k.obj]])
+		}
+	}
+}
+
+// writesTo sums up the writes accs of the location of observation k by
+// trace, and checks its rule.
+func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) *observedWrites {
+	site := objs.sites[k.site]
+	ow := new(observedWrites)
+	byTrace := make(map[*Trace]int)
+	sum := int64(0)
+	for _, acc := range accs {
+		t := res.byOrig[acc.Origin]
+		if !acc.Atomic || acc.Imported != nil || t == nil {
+			return ow
+		}
+		var ids []int32
+		for _, id := range t.at[acc.Instr] {
+			if ev := &t.Events[id]; ev.Obj == k.obj && (ev.Kind == AtomicWrite || ev.Kind == SpinWait) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			return ow // a write the trace did not follow, or to several places
+		}
+		i, ok := byTrace[t]
+		if !ok {
+			i = len(ow.writers)
+			byTrace[t] = i
+			ow.writers = append(ow.writers, writer{t: t, first: int32(len(t.Events)), last: -1, atSite: true})
+		}
+		wr := &ow.writers[i]
+		wr.first = min(wr.first, earliest(t, ids))
+		wr.last = max(wr.last, ids[len(ids)-1])
+		wr.atSite = wr.atSite && acc.Instr == site.call
+		if site.rule == sawAdds {
+			d, ok := positiveAdd(acc.Instr)
+			if !ok || count(t, ids) >= many {
+				return ow
+			}
+			sum += d * int64(len(ids))
+		}
+	}
+	ow.valid = site.rule != sawAdds || sum == site.sum
+	return ow
+}
+
+// positiveAdd returns the positive constant delta of an atomic Add call:
+// with only such Adds, the value reaches their sum after the last one.
+func positiveAdd(instr ssa.Instruction) (int64, bool) {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok || c.Common().StaticCallee() == nil {
+		return 0, false
+	}
+	op := syncapi.Atomic(c.Common().StaticCallee())
+	if op != syncapi.AtomicAdd {
+		return 0, false
+	}
+	d, ok := intConst(syncapi.AtomicOperand(op, c.Common()))
+	return d, ok && d > 0
+}
+
+// Observed reports whether an event holding lockset held in trace a
+// runs after one of a's atomic operations saw a write that event y of
+// trace b happens before: y precedes, in b's trace or through edges, a
+// write the operation must have seen. With sawAdds every other trace's
+// last Add is seen; with sawWrite, some write of the one other trace that
+// writes (not started in a loop) is, so its first.
+func (o *Order) Observed(held LocksetID, a, b *Trace, y int32) bool {
+	for _, e := range o.r.Locks.sets[held] {
+		if e.observe == 0 {
+			continue
+		}
+		ow := o.r.observed[observeKey{e.observe - 1, e.locs[0]}]
+		if ow == nil || !ow.valid {
+			continue
+		}
+		for _, w := range o.seen(ow, o.r.objs.sites[e.observe-1].rule, a) {
+			if o.before(b, y, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seen returns the writes, as events, that an observation in trace a
+// must have seen.
+func (o *Order) seen(ow *observedWrites, rule observeRule, a *Trace) []ref {
+	var out []ref
+	for _, w := range ow.writers {
+		if w.t == a {
+			if rule == sawWrite && (!w.atSite || a.Origin.Multi) {
+				return nil // the value may be a's own, or a copy's of a's goroutine
+			}
+			continue
+		}
+		if rule == sawAdds {
+			out = append(out, ref{w.t, w.last})
+		} else {
+			out = append(out, ref{w.t, w.first})
+		}
+	}
+	if rule == sawWrite && (len(out) != 1 || out[0].t.Origin.Multi) {
+		return nil
+	}
+	return out
+}
+
+// before reports whether event y of trace b happens before event w.
+func (o *Order) before(b *Trace, y int32, w ref) bool {
+	if b != w.t {
+		return o.HappensBefore(b, y, w.t, w.id, false)
+	}
+	last := y
+	if ev := &b.Events[y]; ev.Loop >= 0 {
+		last = b.Loops[ev.Loop].End
+	}
+	return last < w.id
+}
