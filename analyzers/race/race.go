@@ -573,6 +573,11 @@ func describe(loc pointer.Location) string {
 			return site.Comment + path
 		}
 	}
+	if t := obj.ImportedType(); t != "" {
+		// Its leaves are pointer words of a layout the summary gives,
+		// not fields: name the object by its type and maker.
+		return "memory of " + obj.Label
+	}
 	qual := func(*types.Package) string { return "" }
 	t := types.TypeString(obj.Type, qual)
 	switch obj.Kind {

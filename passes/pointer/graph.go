@@ -65,6 +65,12 @@ type Object struct {
 	global                            string // a package-level variable known by name (see namedGlobal)
 }
 
+// ImportedType returns, for an object that a function of another package
+// made or that a package variable of another package holds, its type as
+// that package's summary names it: the importer knows only its layout
+// of pointer leaves, not its fields. "" for the others.
+func (o *Object) ImportedType() string { return o.sumType }
+
 // constraint is a complex constraint, attached to the node whose
 // points-to set it reads.
 type constraint interface {

@@ -304,6 +304,32 @@ func (a *state) reachableFromGlobals(pkg *ssa.Package) map[*Object]bool {
 	return seen
 }
 
+// entryType names the type of an object for a person: a map's object,
+// whose type is its entries' "(key K, value V)", as map[K]V.
+func entryType(t string) string {
+	if kv, ok := strings.CutPrefix(t, "(key "); ok {
+		if k, v, ok := strings.Cut(strings.TrimSuffix(kv, ")"), ", value "); ok {
+			return "map[" + k + "]" + v
+		}
+	}
+	return t
+}
+
+// staticLabel describes an object known by its static name: a package
+// variable ("variable http.DefaultClient"), or what one holds, made at a
+// place in its package ("map made at client.go:248 in net/http").
+func staticLabel(name string) string {
+	pkg, site, ok := strings.Cut(name, ".<")
+	if !ok {
+		return "variable " + facts.ShortName(name)
+	}
+	parts := strings.SplitN(strings.TrimSuffix(site, ">"), ":", 5)
+	if len(parts) < 5 {
+		return "variable " + facts.ShortName(name)
+	}
+	return fmt.Sprintf("%s made at %s:%s in %s", parts[3], parts[0], parts[1], pkg)
+}
+
 // staticName names an object that package variables hold, so that every
 // summary that mentions it, and every importer, means the same object.
 func (a *state) staticName(obj *Object) string {
@@ -553,7 +579,7 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 					kind = ObjInterface
 				}
 				obj = a.newObject(kind, nil, opaqueType(int(so.Size)), ctx, 0)
-				obj.Label = ref.set.Str(so.Type) + " made by " + facts.ShortName(name)
+				obj.Label = entryType(ref.set.Str(so.Type)) + " made by " + facts.ShortName(name)
 				obj.sumType, obj.sumSite = ref.set.Str(so.Type), ref.set.Str(so.Site)
 				obj.sumFunc, obj.sumDyn = ref.set.Str(so.Func), ref.set.Str(so.Dyn)
 				a.allocs[k] = obj
@@ -608,7 +634,7 @@ func (a *state) namedGlobal(name string, size int) *Object {
 		return obj
 	}
 	obj := a.newObject(ObjUnknown, nil, opaqueType(size), nil, 0)
-	obj.Label = "variable " + facts.ShortName(name)
+	obj.Label = staticLabel(name)
 	obj.global = name
 	a.globals[name] = obj
 	return obj

@@ -158,3 +158,10 @@ func (s *Server) Serve() {
 }
 
 func (s *Server) Stop() { s.serving.Wait() }
+
+// Box is made by NewBox: its importers know it only through summaries.
+type Box struct{ v int }
+
+func NewBox() *Box { return &Box{} }
+
+func (b *Box) Set(v int) { b.v = v }

@@ -34,6 +34,15 @@ func main() {
 	condInLibrary()
 	condWriteAfterPut()
 	serveInGoroutine()
+	boxMadeInLibrary()
+}
+
+// An object the library makes is named by its type and its maker, not
+// by the pointer words of its summary's layout.
+func boxMadeInLibrary() {
+	b := xlib.NewBox()
+	go b.Set(1) // want `data race on memory of xlib.Box made by xlib.NewBox: write at xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(main goroutine\)`
+	b.Set(2)
 }
 
 // The library's method locks: silent.
