@@ -54,7 +54,8 @@ const (
 	// concurrently with its parallel siblings.
 	Parallel
 	// Sync: the spawner waits for the goroutine to finish before it
-	// continues (a subtest that does not call t.Parallel).
+	// continues (a subtest that does not call t.Parallel, the bodies
+	// that b.RunParallel runs).
 	Sync
 )
 

@@ -19,7 +19,8 @@
 //     Serve and ServeTLS; a handler runs concurrently with itself;
 //   - testing: t.Run and b.Run subtests (parallel when the body calls
 //     t.Parallel, otherwise the caller waits for them), b.RunParallel
-//     bodies, f.Fuzz targets.
+//     bodies (which run together, and RunParallel waits for them),
+//     f.Fuzz targets.
 //
 // A site is marked "multi" when it may start more than one goroutine:
 // it is inside a loop, in a function called in a loop or passed as a

@@ -46,7 +46,7 @@ func TestRoots(t *testing.T) {
 		"init init",
 		"test TestSerial",
 		"test TestParallel parallel",
-		"benchmark BenchmarkX origins(b.RunParallel roots.BenchmarkX$1 roots_test.go:16 multi)",
+		"benchmark BenchmarkX origins(b.RunParallel roots.BenchmarkX$1 roots_test.go:16 multi sync)",
 		"fuzz FuzzX origins(f.Fuzz roots.FuzzX$1 roots_test.go:20)",
 		"test Test",
 		"concurrent method Inc",

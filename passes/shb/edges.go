@@ -219,7 +219,7 @@ func (l *linker) spawnEdges() {
 			for _, a := range ev.Spawned {
 				for _, b := range ev.Spawned {
 					ta, tb := l.res.byOrig[a], l.res.byOrig[b]
-					if a != b && ta != nil && tb != nil && a.Flags&facts.Sync != 0 && b.Flags&facts.Sync != 0 {
+					if a != b && ta != nil && tb != nil && a.Kind == facts.SpawnSubtest && b.Kind == facts.SpawnSubtest && a.Flags&facts.Sync != 0 && b.Flags&facts.Sync != 0 {
 						l.edge(ta, int32(len(ta.Events)), tb, 0)
 					}
 				}

@@ -44,7 +44,7 @@ var spawners = map[string]Spawner{
 	"net/http.ServeTLS":            {Kind: facts.SpawnHTTPHandler, Arg: 1, Flags: facts.Multiple, Handler: true},
 	"testing.T.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
 	"testing.B.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
-	"testing.B.RunParallel":        {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple},
+	"testing.B.RunParallel":        {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple | facts.Sync},
 	"testing.F.Fuzz":               {Kind: facts.SpawnFuzz, Arg: 1},
 }
 

@@ -2,7 +2,10 @@
 // a time, even in a loop; parallel subtests run together.
 package subtests
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 type state struct{ cur int }
 
@@ -24,4 +27,30 @@ func TestParallel(t *testing.T) {
 			s.cur = i // want `data race on s.cur`
 		})
 	}
+}
+
+// b.RunParallel returns when its bodies are done: the read after it is
+// ordered, the locked writes in the bodies exclude each other.
+func BenchmarkParallelLocked(b *testing.B) {
+	var mu sync.Mutex
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			mu.Lock()
+			n++
+			mu.Unlock()
+		}
+	})
+	_ = n
+}
+
+// The bodies run together: unlocked writes race with each other.
+func BenchmarkParallelUnlocked(b *testing.B) {
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			n++ // want `data race on n`
+		}
+	})
+	_ = n
 }
