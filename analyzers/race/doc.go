@@ -51,6 +51,13 @@
 // Add before the go statement, is reported on its own: Wait may return
 // before it.
 //
+// A goroutine that reports to its test (t.Log, t.Errorf, t.Fatal) but
+// that the test, or subtest, that started it does not wait for is
+// reported as "test report after the test": the call may run after the
+// test returned, where the testing package panics. Nothing is said when
+// the goroutine signals on a channel origo cannot name after the report
+// (the join may be there) or is a time.AfterFunc callback.
+//
 // One report per racy location and pair of goroutines, on one access,
 // with the other as related information. A line comment
 // "//origo:ignore race <reason>" on either access silences the report.

@@ -126,6 +126,7 @@ func (c *checker) check() {
 		c.report(r)
 	}
 	c.lateAdds()
+	c.lateReports()
 }
 
 // presumed reports whether a pair is concurrent only because library

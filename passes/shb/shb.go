@@ -53,6 +53,7 @@ const (
 	TimerReset              // Timer.Reset, Ticker.Reset
 	TimerStop               // Timer.Stop, Ticker.Stop
 	TimerFire               // a receive from a timer's channel C
+	TestReport              // t.Log, t.Errorf, t.Fatal... in a goroutine a test started
 	numKinds
 )
 
@@ -152,7 +153,7 @@ type Edge struct {
 }
 
 // Kinds names the kinds of events, for debugging output.
-var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal", "timer-new", "timer-reset", "timer-stop", "timer-fire"}
+var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done", "wait", "once-end", "once-after", "atomic-write", "spin-wait", "acquire", "cond-wait", "cond-signal", "timer-new", "timer-reset", "timer-stop", "timer-fire", "test-report"}
 
 // Result is the static happens-before graph of a package. It is
 // read-only once the pass's Run returns, and safe for concurrent use;
@@ -583,7 +584,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 				return last.ID
 			}
 		}
-	} else if ev.Kind != Acquire { // locks order nothing: see package lockset
+	} else if ev.Kind != Acquire && ev.Kind != TestReport { // locks order nothing: see package lockset
 		w.syncs++
 		w.lastSync = id
 	}
@@ -621,6 +622,12 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		if ch, ok := syncapi.Close(call); ok {
 			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, ch)}, held, loop)
 		}
+		return
+	}
+	if w.o.Parent != nil && syncapi.TestReport(call) != "" {
+		// Where a goroutine reports to its test: the race analysis
+		// checks that the test waits for it (see TestReport).
+		w.add(Event{Kind: TestReport, Instr: c, Obj: -1}, held, loop)
 		return
 	}
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Lock || op == syncapi.RLock {

@@ -84,6 +84,10 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	context.AfterFunc(context.Background(), func() {})
 	http.HandleFunc("/", nil)
 	t.Run("", func(t *testing.T) { t.Parallel() })
+	t.Errorf("x")
+	_ = t.Name()
+	var tb testing.TB = t
+	tb.Log(1)
 }
 `
 
@@ -122,6 +126,9 @@ func describe(call *ssa.CallCommon) string {
 	}
 	if l, ok := syncapi.NewCond(call); ok {
 		out = append(out, "newcond "+l.Type().String())
+	}
+	if m := syncapi.TestReport(call); m != "" {
+		out = append(out, "test report "+m)
 	}
 	if ch, ok := syncapi.Close(call); ok {
 		out = append(out, "close "+ch.Name())
@@ -222,6 +229,8 @@ func TestRecognize(t *testing.T) {
 		"context.AfterFunc(context.Background(), func() {}) => spawn context.AfterFunc arg 1 group=false",
 		"http.HandleFunc(\"/\", nil) => spawn http.Handler arg 1 group=false",
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => spawn t.Run arg 2 group=false",
+		"t.Errorf(\"x\") => test report Errorf",
+		"tb.Log(1) => test report Log",
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => parallel",
 	}
 	if !slices.Equal(got, want) {

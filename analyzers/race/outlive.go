@@ -1,0 +1,138 @@
+package race
+
+import (
+	"fmt"
+	"go/token"
+	"slices"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// lateReports reports the calls that report to a test (t.Errorf, t.Log,
+// t.Fatal) in a goroutine that the test, or the subtest, that started
+// it does not wait for: the call may run after the test returned, where
+// the testing package panics ("Log in goroutine after TestX has
+// completed") or, before it notices, races with the test's end.
+func (c *checker) lateReports() {
+	seen := make(map[token.Pos]bool)
+	for _, t := range c.hb.Traces {
+		if t.Origin.Parent == nil || t.Origin.Kind == facts.SpawnSubtest {
+			continue // a test's or subtest's own body
+		}
+		for _, ev := range t.Events {
+			if ev.Kind != shb.TestReport {
+				continue
+			}
+			pos := ev.Instr.Pos()
+			if seen[pos] || !c.inPackage(pos) || c.ignored[c.line(pos)] {
+				continue
+			}
+			test, ok := c.outlived(t, ev.ID, owner(ev.Instr.Parent()))
+			if !ok {
+				continue
+			}
+			seen[pos] = true
+			name := syncapi.TestReport(ev.Instr.(ssa.CallInstruction).Common())
+			c.pass.Report(analysis.Diagnostic{
+				Pos:      pos,
+				Category: "race",
+				Message: fmt.Sprintf("test report after the test: %s at %s runs in the %s, which %s does not wait for, so it may run after the test returned, where the testing package panics; wait for the goroutine (a sync.WaitGroup, a channel) before the test returns",
+					name, c.pos(pos), c.goroutine(t.Origin), test),
+			})
+		}
+	}
+}
+
+// owner returns the function that declares fn: fn itself, or the
+// function its function literal is in.
+func owner(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// outlived reports whether event id of goroutine trace t may happen
+// after the test or subtest that started the goroutine returned, and
+// names that test. A report in a function literal of a test is a report
+// to that test: only that test's runs count. A trace that was cut, or
+// that signals on a channel it cannot name, may hide the join, and a
+// time.AfterFunc callback is stopped rather than joined: no answer then.
+func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (string, bool) {
+	if t.Truncated || t.Origin.Kind == facts.SpawnAfterFunc || unknownSignal(t, id) {
+		return "", false
+	}
+	child := t.Origin
+	for o := t.Origin; o.Parent != nil; o = o.Parent {
+		if o.Kind == facts.SpawnSubtest {
+			sub := c.hb.TraceOf(o)
+			if sub == nil || sub.Truncated {
+				return "", false
+			}
+			return "the subtest started at " + c.pos(o.Site), !c.order.HappensBefore(t, id, sub, int32(len(sub.Events)), false)
+		}
+		child = o
+	}
+	root := c.hb.TraceOf(child.Parent)
+	if root == nil || root.Truncated || root.Origin.Root != "tests" && root.Origin.Root != "parallel tests" {
+		return "", false
+	}
+	// The goroutine may come from several tests (a helper they share):
+	// it outlives any of them whose run does not wait for it.
+	entries := c.ptr.RootFuncs(root.Origin)
+	for _, ev := range root.Events {
+		if ev.Kind != shb.Spawn || !spawns(ev, child) {
+			continue
+		}
+		// The end of the run: where the next run starts, or the
+		// trace's end (edges into a trace land after their event).
+		run, end := root.Run(ev.ID), int32(len(root.Events))
+		if run >= 0 && run+1 < len(root.Entries) {
+			end = root.Entries[run+1]
+		}
+		if run >= 0 && run < len(entries) && slices.Contains(entries, declared) && entries[run] != declared {
+			continue // another test's run: the report is to declared's T
+		}
+		if !c.order.HappensBefore(t, id, root, end, false) {
+			test := "its test"
+			if run >= 0 && run < len(entries) {
+				test = entries[run].Name()
+			} else if len(entries) == 1 {
+				test = entries[0].Name()
+			}
+			return test, true
+		}
+	}
+	return "", false
+}
+
+// unknownSignal reports whether a send, close or Done of trace t after
+// event id is on a channel or WaitGroup that is not one known object
+// (made by several calls merged): the join may be there, unseen. A
+// stopped timer's callback never runs: its function is left alone too.
+func unknownSignal(t *shb.Trace, id int32) bool {
+	for _, ev := range t.Events[id+1:] {
+		switch ev.Kind {
+		case shb.Send, shb.Close, shb.WGDone:
+			if ev.Obj < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spawns reports whether spawn event ev starts origin o.
+func spawns(ev shb.Event, o *pointer.Origin) bool {
+	for _, s := range ev.Spawned {
+		if s == o {
+			return true
+		}
+	}
+	return false
+}

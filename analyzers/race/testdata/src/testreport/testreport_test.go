@@ -1,0 +1,64 @@
+package testreport
+
+import (
+	"sync"
+	"testing"
+)
+
+// Nothing waits for the goroutine: reported.
+func TestLeak(t *testing.T) {
+	go func() {
+		t.Log("late") // want `test report after the test: Log at testreport_test.go:\d+ runs in the goroutine started at testreport_test.go:\d+, which TestLeak does not wait for`
+	}()
+}
+
+// A WaitGroup joins the goroutine: silent.
+func TestWaited(t *testing.T) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t.Errorf("x")
+	}()
+	wg.Wait()
+}
+
+// The goroutine reports, then signals the test: silent.
+func TestChannel(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		t.Log("x")
+		done <- true
+	}()
+	<-done
+}
+
+// The goroutine signals before it reports: reported.
+func TestSignalFirst(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		done <- true
+		t.Fatal("x") // want `test report after the test: Fatal`
+	}()
+	<-done
+}
+
+// A subtest's own body reports to it; the goroutine it starts and does
+// not wait for may report after it: reported.
+func TestSubtest(t *testing.T) {
+	t.Run("sub", func(t *testing.T) {
+		t.Log("own body")
+		go func() {
+			t.Error("late") // want `test report after the test: Error at testreport_test.go:\d+ runs in the goroutine started at testreport_test.go:\d+, which the subtest started at testreport_test.go:\d+ does not wait for`
+		}()
+	})
+}
+
+// b.RunParallel waits for its bodies: silent.
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			b.Log("x")
+		}
+	})
+}

@@ -1,0 +1,46 @@
+package syncapi
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// testReports are the methods of testing.T, B and F (their common part)
+// that record a log line, a failure or a skip: the testing package
+// panics when one runs after its test has returned.
+var testReports = map[string]bool{
+	"Log": true, "Logf": true,
+	"Error": true, "Errorf": true,
+	"Fatal": true, "Fatalf": true,
+	"Fail": true, "FailNow": true,
+	"Skip": true, "Skipf": true, "SkipNow": true,
+}
+
+// TestReport returns the method name when call reports to a test
+// (t.Errorf, b.Log, tb.Fatal through testing.TB), or "".
+func TestReport(call *ssa.CallCommon) string {
+	if call.IsInvoke() {
+		if isNamed(call.Value.Type(), "testing", "TB") && testReports[call.Method.Name()] {
+			return call.Method.Name()
+		}
+		return ""
+	}
+	fn := call.StaticCallee()
+	if fn == nil {
+		return ""
+	}
+	name, ok := strings.CutPrefix(qualifiedName(fn), "testing.common.")
+	if !ok {
+		for _, typ := range []string{"T", "B", "F"} {
+			if n, ok := strings.CutPrefix(qualifiedName(fn), "testing."+typ+"."); ok {
+				name = n
+				break
+			}
+		}
+	}
+	if testReports[name] {
+		return name
+	}
+	return ""
+}
