@@ -1,0 +1,127 @@
+package shb
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A sibling lock is a mutex that an access holds on the object it
+// accesses: "r.mu.Lock(); r.n++" holds "the mutex at .mu of the object
+// whose .n is written", whatever the pointer analysis resolves r.mu to
+// (nothing, when r's object is one it cannot see made, or another
+// abstract object in each goroutine). Two accesses that reach the same
+// memory by the same field path from their bases have the same base at
+// run time, since the path has no loads, and so the same mutex at the
+// same path from it: they exclude each other (RacerD's and checklocks'
+// "guarded by" a field of the same object).
+//
+// The lock's path may load pointers (r.muPtr.Lock() is the mutex at
+// .muPtr@): that assumes the pointer fields on the way are set before
+// the object is shared and not reassigned, as lockset already does to
+// match a Lock with its Unlock.
+
+// siblingLocks returns the lockset of the sibling locks that access
+// instr holds, given held, the locks its function holds there.
+func (ls *Locksets) siblingLocks(instr ssa.Instruction, held lockset.Set) LocksetID {
+	if len(held) == 0 {
+		return 0
+	}
+	if id, ok := ls.siblings[instr]; ok {
+		return id
+	}
+	id := ls.intern(siblingElems(instr, held))
+	ls.siblings[instr] = id
+	return id
+}
+
+// siblingElems returns the sibling locks of access instr among held.
+func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
+	addr := accessedAddr(instr)
+	if addr == nil {
+		return nil
+	}
+	base, fields := fieldBase(addr)
+	root := lockset.Key(base)
+	if !root.Path().IsEmpty() {
+		return nil // a loaded base: another load of it may see another object
+	}
+	var elems []lockElem
+	for _, h := range held {
+		if !h.Key.Bound() || !sameRoot(h.Key, root) || !objectPath(h.Key.Path()) {
+			continue
+		}
+		sibling := types.TypeString(base.Type(), nil) + " " + fields + " " + pathString(h.Key.Path())
+		elems = append(elems, lockElem{sibling: sibling, read: h.Read})
+	}
+	return elems
+}
+
+// accessedAddr returns the address that a load or store reads or
+// writes, or nil for other accesses.
+func accessedAddr(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			return instr.X
+		}
+	}
+	return nil
+}
+
+// fieldBase returns the value that addr is a chain of field addresses
+// from, and the chain's field indices rendered, outermost first.
+func fieldBase(addr ssa.Value) (ssa.Value, string) {
+	var fields []string
+	for {
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		fields = append(fields, "."+strconv.Itoa(fa.Field))
+		addr = fa.X
+	}
+	var b strings.Builder
+	for i := len(fields) - 1; i >= 0; i-- {
+		b.WriteString(fields[i])
+	}
+	return addr, b.String()
+}
+
+func sameRoot(a, b facts.Key) bool {
+	ak, ai, an := a.Root()
+	bk, bi, bn := b.Root()
+	return ak == bk && ai == bi && an == bn
+}
+
+// objectPath reports whether a mutex at path p from a base is one
+// mutex of the base's object: fields and the pointers they hold, no
+// element of an array or slice, which an index chooses.
+func objectPath(p facts.Path) bool {
+	for _, s := range p.Steps() {
+		if s.Op != facts.FieldAddr && s.Op != facts.Load {
+			return false
+		}
+	}
+	return true
+}
+
+// pathString renders the steps of p, for a sibling lock's key.
+func pathString(p facts.Path) string {
+	var b strings.Builder
+	for _, s := range p.Steps() {
+		if s.Op == facts.Load {
+			b.WriteString("@")
+			continue
+		}
+		b.WriteString("." + strconv.Itoa(s.Index))
+	}
+	return b.String()
+}
