@@ -81,10 +81,10 @@
 // or indexing on the way) with a mutex held that is reached from the
 // same value (r.mu, r.inner.mu, or through pointer fields, *r.muPtr)
 // holds "the mutex at that path of the object it accesses". Two
-// accesses of the same memory by the same field path have the same
-// base at run time, so holding the same sibling lock excludes them
-// whatever the pointer analysis resolves the mutex to (RacerD's and
-// checklocks' guarded-by). A path through pointer fields assumes those
+// accesses of the same memory from bases of one type are in one object
+// of that type at run time, so holding the same sibling lock excludes
+// them whatever the pointer analysis resolves the mutex to (RacerD's
+// and checklocks' guarded-by). A path through pointer fields assumes those
 // fields are set before the object is shared, as matching a Lock with
 // its Unlock does. Only the locks the access's own function holds are
 // siblings, not its callers'.

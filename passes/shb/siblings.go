@@ -15,11 +15,12 @@ import (
 // accesses: "r.mu.Lock(); r.n++" holds "the mutex at .mu of the object
 // whose .n is written", whatever the pointer analysis resolves r.mu to
 // (nothing, when r's object is one it cannot see made, or another
-// abstract object in each goroutine). Two accesses that reach the same
-// memory by the same field path from their bases have the same base at
-// run time, since the path has no loads, and so the same mutex at the
-// same path from it: they exclude each other (RacerD's and checklocks'
-// "guarded by" a field of the same object).
+// abstract object in each goroutine). Two accesses of the same memory
+// from bases of one type T, each by a path of fields with no loads, are
+// in one T at run time: two Ts overlap only if they are the same. So
+// they hold the same mutex at the same path from it, and exclude each
+// other (RacerD's and checklocks' "guarded by" a field of the same
+// object), even by different paths (r.t and r.t.ext).
 //
 // The lock's path may load pointers (r.muPtr.Lock() is the mutex at
 // .muPtr@): that assumes the pointer fields on the way are set before
@@ -46,7 +47,7 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 	if addr == nil {
 		return nil
 	}
-	base, fields := fieldBase(addr)
+	base := fieldBase(addr)
 	root := lockset.Key(base)
 	if !root.Path().IsEmpty() {
 		return nil // a loaded base: another load of it may see another object
@@ -56,7 +57,7 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 		if !h.Key.Bound() || !sameRoot(h.Key, root) || !objectPath(h.Key.Path()) {
 			continue
 		}
-		sibling := types.TypeString(base.Type(), nil) + " " + fields + " " + pathString(h.Key.Path())
+		sibling := types.TypeString(base.Type(), nil) + " " + pathString(h.Key.Path())
 		elems = append(elems, lockElem{sibling: sibling, read: h.Read})
 	}
 	return elems
@@ -77,22 +78,15 @@ func accessedAddr(instr ssa.Instruction) ssa.Value {
 }
 
 // fieldBase returns the value that addr is a chain of field addresses
-// from, and the chain's field indices rendered, outermost first.
-func fieldBase(addr ssa.Value) (ssa.Value, string) {
-	var fields []string
+// from.
+func fieldBase(addr ssa.Value) ssa.Value {
 	for {
 		fa, ok := addr.(*ssa.FieldAddr)
 		if !ok {
-			break
+			return addr
 		}
-		fields = append(fields, "."+strconv.Itoa(fa.Field))
 		addr = fa.X
 	}
-	var b strings.Builder
-	for i := len(fields) - 1; i >= 0; i-- {
-		b.WriteString(fields[i])
-	}
-	return addr, b.String()
 }
 
 func sameRoot(a, b facts.Key) bool {

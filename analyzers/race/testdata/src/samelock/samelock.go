@@ -13,6 +13,7 @@ type node struct {
 	valMu  sync.Mutex
 	other  *sync.Mutex
 	latest int
+	stamp  stamp
 	count  int
 	a, g   int
 	c      int
@@ -20,6 +21,8 @@ type node struct {
 }
 
 type shared struct{ x int }
+
+type stamp struct{ wall, ext int64 }
 
 // Server carries its nodes by value, as EtcdServer carries its r.
 type Server struct {
@@ -44,6 +47,7 @@ func (r *node) start() {
 func (r *node) tick() {
 	r.tickMu.Lock()
 	r.latest++
+	r.stamp = stamp{1, 2}
 	r.a++ // want `data race on Server.r.a: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs read at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
 	r.g++ // want `data race on Server.r.g: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs write at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{globalMu\}`
 	r.c++ // want `data race on Server.r.c: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs write at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
@@ -59,11 +63,12 @@ func (r *node) bump() {
 	r.tickMu.Unlock()
 }
 
-// latestTick reads under the same lock, for reading: silent.
+// latestTick reads under the same lock, for reading, a field and a
+// part of another that tick writes whole: silent.
 func (r *node) latestTick() int {
 	r.tickMu.RLock()
 	defer r.tickMu.RUnlock()
-	return r.latest
+	return r.latest + int(r.stamp.ext)
 }
 
 // inc and counted use a mutex held by value: silent, and silent
