@@ -74,8 +74,9 @@
 //
 // Two accesses that reach a field from a value, r.n (no pointer loaded
 // or element indexed on the way), both holding a mutex of r's (r.mu, or
-// r.muPtr when that pointer field is set before r is shared), hold the
-// same mutex, even where the analysis cannot tell which mutex that is.
+// r.muPtr when that pointer field is set before r is shared), there or
+// in the caller that passed r, hold the same mutex, even where the
+// analysis cannot tell which mutex that is.
 // An access through a pointer field, r.p.n, is not guarded so by r's
 // mutex: other objects may share p.
 //

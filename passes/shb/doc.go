@@ -86,8 +86,10 @@
 // them whatever the pointer analysis resolves the mutex to (RacerD's
 // and checklocks' guarded-by). A path through pointer fields assumes those
 // fields are set before the object is shared, as matching a Lock with
-// its Unlock does. Only the locks the access's own function holds are
-// siblings, not its callers'.
+// its Unlock does. A caller's lock counts too when the access's base
+// is a parameter that the caller passed, unloaded, from the value the
+// mutex is reached from ("r.mu.Lock(); r.setLocked()"); not at a
+// deferred call, which may run after the Unlock.
 //
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
@@ -30,6 +31,12 @@ type lockElem struct {
 	// object by its paths from the access's base (see siblingLocks):
 	// it excludes only the same sibling.
 	sibling string
+	// callee and key, when callee is set, name instead a lock that a
+	// caller holds by its key from callee's parameters, for the sibling
+	// locks of callee's accesses (see bindCallerLocks). It excludes
+	// nothing by itself.
+	callee *ssa.Function
+	key    facts.Key
 }
 
 // Locksets interns locksets. It is filled while the pass builds the
@@ -40,8 +47,10 @@ type Locksets struct {
 	index  map[string]LocksetID
 	unions map[[2]LocksetID]LocksetID
 	names  map[int32]string // lock location → how the code names it
-	// siblings are the sibling locks of each access walked.
-	siblings map[ssa.Instruction]LocksetID
+	// siblings are the sibling locks of each access walked, by the
+	// locks its callers hold; bound, the locks a call passes its callee.
+	siblings map[heldAt]LocksetID
+	bound    map[heldAt]LocksetID
 }
 
 func newLocksets() *Locksets {
@@ -51,12 +60,17 @@ func newLocksets() *Locksets {
 		unions: make(map[[2]LocksetID]LocksetID),
 		names:  make(map[int32]string),
 
-		siblings: make(map[ssa.Instruction]LocksetID),
+		siblings: make(map[heldAt]LocksetID),
+		bound:    make(map[heldAt]LocksetID),
 	}
 }
 
 func elemKey(e lockElem) string {
-	return fmt.Sprint(e.locs, e.read, e.once, e.observe, e.sibling)
+	var callee string
+	if e.callee != nil {
+		callee = e.callee.String() + " " + e.key.String()
+	}
+	return fmt.Sprint(e.locs, e.read, e.once, e.observe, e.sibling, callee)
 }
 
 // intern returns the ID of the set of elems.
@@ -225,7 +239,7 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	}
 	for _, x := range ls.sets[a] {
 		for _, y := range ls.sets[b] {
-			if x.observe > 0 || y.observe > 0 || x.read && y.read {
+			if x.observe > 0 || y.observe > 0 || x.callee != nil || y.callee != nil || x.read && y.read {
 				continue
 			}
 			if x.sibling != "" || y.sibling != "" {
@@ -257,7 +271,7 @@ func overlaps(a, b []int32) bool {
 func (ls *Locksets) Len(id LocksetID) int {
 	n := 0
 	for _, e := range ls.sets[id] {
-		if e.observe == 0 && e.sibling == "" {
+		if e.observe == 0 && e.sibling == "" && e.callee == nil {
 			n++
 		}
 	}
@@ -271,7 +285,7 @@ func (ls *Locksets) Len(id LocksetID) int {
 // locks, which name no location.
 func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	for _, e := range ls.sets[id] {
-		if e.once || e.observe > 0 || e.sibling != "" {
+		if e.once || e.observe > 0 || e.sibling != "" || e.callee != nil {
 			continue
 		}
 		locs = append(locs, e.locs)

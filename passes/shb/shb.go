@@ -571,7 +571,18 @@ func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 // accessLocks returns the lockset at access instr: locksAt's, with the
 // sibling locks of its function's.
 func (w *walker) accessLocks(instr ssa.Instruction, held LocksetID) LocksetID {
-	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.lsFunc(instr.Parent()).Before(instr)))
+	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.lsFunc(instr.Parent()).Before(instr), held))
+}
+
+// bindCallerLocks returns held, the lockset at call c of fn, with what
+// fn's accesses need to name the caller's sibling locks (see
+// Locksets.bindCallerLocks). A deferred call binds none: it runs where
+// the function returns, which may be after an Unlock.
+func (w *walker) bindCallerLocks(c ssa.CallInstruction, fn *ssa.Function, held LocksetID) LocksetID {
+	if _, ok := c.(*ssa.Call); !ok {
+		return held
+	}
+	return w.locks.bindCallerLocks(c, fn, w.lsFunc(c.Parent()).Before(c), held)
 }
 
 // lsFunc returns the locksets of fn, asked of package lockset once.
@@ -660,7 +671,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		if len(fn.Blocks) > 0 {
-			w.call(fn, held, loop)
+			w.call(fn, w.bindCallerLocks(c, fn, held), loop)
 			return
 		}
 		w.imported(c, fn, w.o, held, loop)

@@ -3,6 +3,7 @@ package shb
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,23 +23,93 @@ import (
 // other (RacerD's and checklocks' "guarded by" a field of the same
 // object), even by different paths (r.t and r.t.ext).
 //
+// The locks of the function that makes the access count, and those its
+// callers hold on a parameter's object, named from the parameter
+// (bindCallerLocks): "r.mu.Lock(); r.setLocked()" guards setLocked's
+// r.n. As for the locks of callers the walk resolves, a callee that
+// unlocks its caller's mutex still holds it.
+//
 // The lock's path may load pointers (r.muPtr.Lock() is the mutex at
 // .muPtr@): that assumes the pointer fields on the way are set before
 // the object is shared and not reassigned, as lockset already does to
 // match a Lock with its Unlock.
 
+// heldAt is an instruction walked with a lockset held by its callers.
+type heldAt struct {
+	instr ssa.Instruction
+	held  LocksetID
+}
+
 // siblingLocks returns the lockset of the sibling locks that access
-// instr holds, given held, the locks its function holds there.
-func (ls *Locksets) siblingLocks(instr ssa.Instruction, held lockset.Set) LocksetID {
-	if len(held) == 0 {
-		return 0
-	}
-	if id, ok := ls.siblings[instr]; ok {
+// instr holds: own are the locks its function holds there, callers
+// those of its callers (see bindCallerLocks).
+func (ls *Locksets) siblingLocks(instr ssa.Instruction, own lockset.Set, callers LocksetID) LocksetID {
+	k := heldAt{instr, callers}
+	if id, ok := ls.siblings[k]; ok {
 		return id
 	}
-	id := ls.intern(siblingElems(instr, held))
-	ls.siblings[instr] = id
+	id := ls.intern(siblingElems(instr, append(slices.Clone(own), ls.callerLocks(instr.Parent(), callers)...)))
+	ls.siblings[k] = id
 	return id
+}
+
+// callerLocks returns the locks of lockset id that callers of fn hold,
+// named from fn's parameters.
+func (ls *Locksets) callerLocks(fn *ssa.Function, id LocksetID) lockset.Set {
+	var out lockset.Set
+	for _, e := range ls.sets[id] {
+		if e.callee == fn {
+			out = append(out, lockset.Held{Key: e.key, Read: e.read})
+		}
+	}
+	return out
+}
+
+// bindCallerLocks returns held, the lockset at c, with the locks that
+// callee's callers hold on its parameters' objects: those of c's
+// function (own, and its callers' in held) that it reaches from an
+// argument by fields, renamed from the parameter. The locks named from
+// the caller's parameters go: no function inlined under the callee is
+// the caller, which the walk does not enter twice.
+func (ls *Locksets) bindCallerLocks(c ssa.CallInstruction, callee *ssa.Function, own lockset.Set, held LocksetID) LocksetID {
+	k := heldAt{c, held}
+	if id, ok := ls.bound[k]; ok {
+		return id
+	}
+	locks := append(slices.Clone(own), ls.callerLocks(c.Parent(), held)...)
+	elems := slices.DeleteFunc(slices.Clone(ls.sets[held]), func(e lockElem) bool { return e.callee != nil })
+	if args := c.Common().Args; !c.Common().IsInvoke() && len(args) == len(callee.Params) {
+		for i, arg := range args {
+			elems = append(elems, boundTo(callee, i, lockset.Key(arg), locks)...)
+		}
+	}
+	id := ls.intern(elems)
+	ls.bound[k] = id
+	return id
+}
+
+// boundTo returns the locks among locks that the argument named arg
+// reaches by fields, named from callee's parameter i.
+func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lockElem {
+	prefix := arg.Path().Steps()
+	if slices.ContainsFunc(prefix, func(s facts.Step) bool { return s.Op != facts.FieldAddr }) {
+		return nil // no object of its own: a loaded or indexed argument
+	}
+	var elems []lockElem
+	for _, h := range locks {
+		steps := h.Key.Path().Steps()
+		if !h.Key.Bound() || !sameRoot(h.Key, arg) || len(steps) < len(prefix) || !slices.Equal(steps[:len(prefix)], prefix) {
+			continue
+		}
+		key := facts.ParamKey(i)
+		for _, s := range steps[len(prefix):] {
+			key = key.Then(s)
+		}
+		if objectPath(key.Path()) {
+			elems = append(elems, lockElem{callee: callee, key: key, read: h.Read})
+		}
+	}
+	return elems
 }
 
 // siblingElems returns the sibling locks of access instr among held.
@@ -47,7 +118,7 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 	if addr == nil {
 		return nil
 	}
-	base := fieldBase(addr)
+	base, chain := fieldBase(addr)
 	root := lockset.Key(base)
 	if !root.Path().IsEmpty() {
 		return nil // a loaded base: another load of it may see another object
@@ -57,10 +128,24 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 		if !h.Key.Bound() || !sameRoot(h.Key, root) || !objectPath(h.Key.Path()) {
 			continue
 		}
-		sibling := types.TypeString(base.Type(), nil) + " " + pathString(h.Key.Path())
-		elems = append(elems, lockElem{sibling: sibling, read: h.Read})
+		t, path := innermost(base.Type(), chain, h.Key.Path().Steps())
+		elems = append(elems, lockElem{sibling: types.TypeString(t, nil) + " " + path, read: h.Read})
 	}
 	return elems
+}
+
+// innermost returns the type of the innermost object, along the field
+// chain of an access from a base of type t, that holds the mutex at
+// path lock from the base, and the mutex's path from it: s.r.n and
+// s.r.mu are r.n and r.mu, from any *T's r, so that the accesses of
+// one T's fields hold the same sibling lock however they reach the T.
+func innermost(t types.Type, chain []*ssa.FieldAddr, lock []facts.Step) (types.Type, string) {
+	n := 0
+	for n < len(chain) && n < len(lock) && lock[n] == (facts.Step{Op: facts.FieldAddr, Index: chain[n].Field}) {
+		t = chain[n].Type()
+		n++
+	}
+	return t, pathString(lock[n:])
 }
 
 // accessedAddr returns the address that a load or store reads or
@@ -78,13 +163,16 @@ func accessedAddr(instr ssa.Instruction) ssa.Value {
 }
 
 // fieldBase returns the value that addr is a chain of field addresses
-// from.
-func fieldBase(addr ssa.Value) ssa.Value {
+// from, and the chain, outermost field first.
+func fieldBase(addr ssa.Value) (ssa.Value, []*ssa.FieldAddr) {
+	var chain []*ssa.FieldAddr
 	for {
 		fa, ok := addr.(*ssa.FieldAddr)
 		if !ok {
-			return addr
+			slices.Reverse(chain)
+			return addr, chain
 		}
+		chain = append(chain, fa)
 		addr = fa.X
 	}
 }
@@ -107,10 +195,10 @@ func objectPath(p facts.Path) bool {
 	return true
 }
 
-// pathString renders the steps of p, for a sibling lock's key.
-func pathString(p facts.Path) string {
+// pathString renders steps, for a sibling lock's key.
+func pathString(steps []facts.Step) string {
 	var b strings.Builder
-	for _, s := range p.Steps() {
+	for _, s := range steps {
 		if s.Op == facts.Load {
 			b.WriteString("@")
 			continue

@@ -9,15 +9,15 @@ import "sync"
 
 // node is etcd's raftNode: a goroutine ticks, methods read the time.
 type node struct {
-	tickMu *sync.RWMutex
-	valMu  sync.Mutex
-	other  *sync.Mutex
-	latest int
-	stamp  stamp
-	count  int
-	a, g   int
-	c      int
-	p      *shared
+	tickMu  *sync.RWMutex
+	valMu   sync.Mutex
+	other   *sync.Mutex
+	latest  int
+	stamp   stamp
+	count   int
+	a, g    int
+	c, d, e int
+	p       *shared
 }
 
 type shared struct{ x int }
@@ -125,3 +125,28 @@ func (r *node) copyFrom(o *node) {
 
 // Shared bumps h.p.x holding h's lock, h.p being r.p: reported.
 func (s *Server) Shared() { s.h.bump() }
+
+// tock holds r's locks while helpers write: a helper's r is its
+// caller's, and the lock a sibling of what it writes.
+func (r *node) tock() {
+	r.tickMu.Lock()
+	r.setLocked()
+	r.tickMu.Unlock()
+	r.other.Lock()
+	r.setOtherLocked()
+	r.other.Unlock()
+}
+
+func (r *node) setLocked() { r.d++ }
+
+func (r *node) setOtherLocked() { r.e++ } // want `data race on Server.r.e: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs read at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
+
+// Tock starts a goroutine that tocks r.
+func (s *Server) Tock() { go s.r.tock() }
+
+// ReadLocked reads d and e holding r's tickMu: d silent, e reported.
+func (s *Server) ReadLocked() int {
+	s.r.tickMu.Lock()
+	defer s.r.tickMu.Unlock()
+	return s.r.d + s.r.e
+}
