@@ -79,6 +79,14 @@
 // at one place (an object made by package initialization is every
 // test's, and stays checked against them all).
 //
+// Two accesses that reach a field from a value, r.n (no pointer loaded
+// or element indexed on the way), both holding a mutex of r's (r.mu, or
+// r.muPtr when that pointer field is set before r is shared), there or
+// in the caller that passed r, hold the same mutex, even where the
+// analysis cannot tell which mutex that is.
+// An access through a pointer field, r.p.n, is not guarded so by r's
+// mutex: other objects may share p.
+//
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the

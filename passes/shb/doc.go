@@ -76,6 +76,21 @@
 // hold it no more. A goroutine started from several places holds what
 // every one of them hands it.
 //
+// An access also holds the sibling locks of its function's locks: a
+// load or store of a field path from a value (r.n, &r.inner.n: no loads
+// or indexing on the way) with a mutex held that is reached from the
+// same value (r.mu, r.inner.mu, or through pointer fields, *r.muPtr)
+// holds "the mutex at that path of the object it accesses". Two
+// accesses of the same memory from bases of one type are in one object
+// of that type at run time, so holding the same sibling lock excludes
+// them whatever the pointer analysis resolves the mutex to (RacerD's
+// and checklocks' guarded-by). A path through pointer fields assumes those
+// fields are set before the object is shared, as matching a Lock with
+// its Unlock does. A caller's lock counts too when the access's base
+// is a parameter that the caller passed, unloaded, from the value the
+// mutex is reached from ("r.mu.Lock(); r.setLocked()"); not at a
+// deferred call, which may run after the Unlock.
+//
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.

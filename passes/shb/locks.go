@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
@@ -26,6 +27,16 @@ type lockElem struct {
 	// is no lock: the events are where an atomic operation saw a write
 	// to locs[0] (see Order.Observed).
 	observe int32
+	// sibling, when not empty, names instead a lock of the accessed
+	// object by its paths from the access's base (see siblingLocks):
+	// it excludes only the same sibling.
+	sibling string
+	// callee and key, when callee is set, name instead a lock that a
+	// caller holds by its key from callee's parameters, for the sibling
+	// locks of callee's accesses (see bindCallerLocks). It excludes
+	// nothing by itself.
+	callee *ssa.Function
+	key    facts.Key
 }
 
 // Locksets interns locksets. It is filled while the pass builds the
@@ -36,6 +47,10 @@ type Locksets struct {
 	index  map[string]LocksetID
 	unions map[[2]LocksetID]LocksetID
 	names  map[int32]string // lock location → how the code names it
+	// siblings are the sibling locks of each access walked, by the
+	// locks its callers hold; bound, the locks a call passes its callee.
+	siblings map[heldAt]LocksetID
+	bound    map[heldAt]LocksetID
 }
 
 func newLocksets() *Locksets {
@@ -44,11 +59,18 @@ func newLocksets() *Locksets {
 		index:  map[string]LocksetID{"": 0},
 		unions: make(map[[2]LocksetID]LocksetID),
 		names:  make(map[int32]string),
+
+		siblings: make(map[heldAt]LocksetID),
+		bound:    make(map[heldAt]LocksetID),
 	}
 }
 
 func elemKey(e lockElem) string {
-	return fmt.Sprint(e.locs, e.read, e.once, e.observe)
+	var callee string
+	if e.callee != nil {
+		callee = e.callee.String() + " " + e.key.String()
+	}
+	return fmt.Sprint(e.locs, e.read, e.once, e.observe, e.sibling, callee)
 }
 
 // intern returns the ID of the set of elems.
@@ -208,18 +230,25 @@ func (r *Result) AccessLocks(t *Trace, ev int32, acc pointer.Access) LocksetID {
 }
 
 // Exclusive reports whether two events holding locksets a and b cannot
-// run at the same time: both hold a mutex that may be the same, and not
-// both for reading only.
+// run at the same time: both hold a mutex that may be the same, or the
+// same sibling lock of the object they access, and not both for reading
+// only.
 func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	if a == 0 || b == 0 {
 		return false
 	}
 	for _, x := range ls.sets[a] {
 		for _, y := range ls.sets[b] {
-			if x.observe > 0 || y.observe > 0 {
+			if x.observe > 0 || y.observe > 0 || x.callee != nil || y.callee != nil || x.read && y.read {
 				continue
 			}
-			if (!x.read || !y.read) && overlaps(x.locs, y.locs) {
+			if x.sibling != "" || y.sibling != "" {
+				if x.sibling == y.sibling {
+					return true
+				}
+				continue
+			}
+			if overlaps(x.locs, y.locs) {
 				return true
 			}
 		}
@@ -236,11 +265,13 @@ func overlaps(a, b []int32) bool {
 	return false
 }
 
-// Len returns the number of locks in lockset id.
+// Len returns the number of locks in lockset id. Sibling locks do not
+// count: each names again a lock of the set, or one that no location
+// was found for.
 func (ls *Locksets) Len(id LocksetID) int {
 	n := 0
 	for _, e := range ls.sets[id] {
-		if e.observe == 0 {
+		if e.observe == 0 && e.sibling == "" && e.callee == nil {
 			n++
 		}
 	}
@@ -250,10 +281,11 @@ func (ls *Locksets) Len(id LocksetID) int {
 // Members returns the locks of lockset id: for each, the numbers of the
 // locations the mutex may be (see Result.Location) and whether it is
 // held for reading only. The Once of a Do callback, which the set holds
-// too, is not a mutex and is left out, as are observations.
+// too, is not a mutex and is left out, as are observations and sibling
+// locks, which name no location.
 func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	for _, e := range ls.sets[id] {
-		if e.once || e.observe > 0 {
+		if e.once || e.observe > 0 || e.sibling != "" || e.callee != nil {
 			continue
 		}
 		locs = append(locs, e.locs)

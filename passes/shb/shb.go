@@ -406,7 +406,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 
 func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers *[]*ssa.Defer) {
 	if w.access[instr] {
-		w.add(Event{Kind: Access, Instr: instr, Obj: -1}, w.locksAt(instr, held), loop)
+		w.add(Event{Kind: Access, Instr: instr, Obj: -1}, w.accessLocks(instr, held), loop)
 	}
 	switch instr := instr.(type) {
 	case *ssa.Send:
@@ -566,13 +566,34 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 	held = w.locks.union(w.locks.union(w.locks.union(held, w.semLocks), w.transferred), w.observations(instr))
-	fn := instr.Parent()
+	return w.locks.union(held, w.locks.resolve(w.o, w.lsFunc(instr.Parent()).Before(instr), w.objs))
+}
+
+// accessLocks returns the lockset at access instr: locksAt's, with the
+// sibling locks of its function's.
+func (w *walker) accessLocks(instr ssa.Instruction, held LocksetID) LocksetID {
+	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.lsFunc(instr.Parent()).Before(instr), held))
+}
+
+// bindCallerLocks returns held, the lockset at call c of fn, with what
+// fn's accesses need to name the caller's sibling locks (see
+// Locksets.bindCallerLocks). A deferred call binds none: it runs where
+// the function returns, which may be after an Unlock.
+func (w *walker) bindCallerLocks(c ssa.CallInstruction, fn *ssa.Function, held LocksetID) LocksetID {
+	if _, ok := c.(*ssa.Call); !ok {
+		return held
+	}
+	return w.locks.bindCallerLocks(c, fn, w.lsFunc(c.Parent()).Before(c), held)
+}
+
+// lsFunc returns the locksets of fn, asked of package lockset once.
+func (w *walker) lsFunc(fn *ssa.Function) lockset.Func {
 	f, ok := w.lsFuncs[fn]
 	if !ok {
 		f = w.ls.Func(fn)
 		w.lsFuncs[fn] = f
 	}
-	return w.locks.union(held, w.locks.resolve(w.o, f.Before(instr), w.objs))
+	return f
 }
 
 func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
@@ -657,7 +678,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		if len(fn.Blocks) > 0 {
-			w.call(fn, held, loop)
+			w.call(fn, w.bindCallerLocks(c, fn, held), loop)
 			return
 		}
 		w.imported(c, fn, w.o, held, loop)

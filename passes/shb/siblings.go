@@ -1,0 +1,209 @@
+package shb
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A sibling lock is a mutex that an access holds on the object it
+// accesses: "r.mu.Lock(); r.n++" holds "the mutex at .mu of the object
+// whose .n is written", whatever the pointer analysis resolves r.mu to
+// (nothing, when r's object is one it cannot see made, or another
+// abstract object in each goroutine). Two accesses of the same memory
+// from bases of one type T, each by a path of fields with no loads, are
+// in one T at run time: two Ts overlap only if they are the same. So
+// they hold the same mutex at the same path from it, and exclude each
+// other (RacerD's and checklocks' "guarded by" a field of the same
+// object), even by different paths (r.t and r.t.ext).
+//
+// The locks of the function that makes the access count, and those its
+// callers hold on a parameter's object, named from the parameter
+// (bindCallerLocks): "r.mu.Lock(); r.setLocked()" guards setLocked's
+// r.n. As for the locks of callers the walk resolves, a callee that
+// unlocks its caller's mutex still holds it.
+//
+// The lock's path may load pointers (r.muPtr.Lock() is the mutex at
+// .muPtr@): that assumes the pointer fields on the way are set before
+// the object is shared and not reassigned, as lockset already does to
+// match a Lock with its Unlock.
+
+// heldAt is an instruction walked with a lockset held by its callers.
+type heldAt struct {
+	instr ssa.Instruction
+	held  LocksetID
+}
+
+// siblingLocks returns the lockset of the sibling locks that access
+// instr holds: own are the locks its function holds there, callers
+// those of its callers (see bindCallerLocks).
+func (ls *Locksets) siblingLocks(instr ssa.Instruction, own lockset.Set, callers LocksetID) LocksetID {
+	k := heldAt{instr, callers}
+	if id, ok := ls.siblings[k]; ok {
+		return id
+	}
+	id := ls.intern(siblingElems(instr, append(slices.Clone(own), ls.callerLocks(instr.Parent(), callers)...)))
+	ls.siblings[k] = id
+	return id
+}
+
+// callerLocks returns the locks of lockset id that callers of fn hold,
+// named from fn's parameters.
+func (ls *Locksets) callerLocks(fn *ssa.Function, id LocksetID) lockset.Set {
+	var out lockset.Set
+	for _, e := range ls.sets[id] {
+		if e.callee == fn {
+			out = append(out, lockset.Held{Key: e.key, Read: e.read})
+		}
+	}
+	return out
+}
+
+// bindCallerLocks returns held, the lockset at c, with the locks that
+// callee's callers hold on its parameters' objects: those of c's
+// function (own, and its callers' in held) that it reaches from an
+// argument by fields, renamed from the parameter. The locks named from
+// the caller's parameters go: no function inlined under the callee is
+// the caller, which the walk does not enter twice.
+func (ls *Locksets) bindCallerLocks(c ssa.CallInstruction, callee *ssa.Function, own lockset.Set, held LocksetID) LocksetID {
+	k := heldAt{c, held}
+	if id, ok := ls.bound[k]; ok {
+		return id
+	}
+	locks := append(slices.Clone(own), ls.callerLocks(c.Parent(), held)...)
+	elems := slices.DeleteFunc(slices.Clone(ls.sets[held]), func(e lockElem) bool { return e.callee != nil })
+	if args := c.Common().Args; !c.Common().IsInvoke() && len(args) == len(callee.Params) {
+		for i, arg := range args {
+			elems = append(elems, boundTo(callee, i, lockset.Key(arg), locks)...)
+		}
+	}
+	id := ls.intern(elems)
+	ls.bound[k] = id
+	return id
+}
+
+// boundTo returns the locks among locks that the argument named arg
+// reaches by fields, named from callee's parameter i.
+func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lockElem {
+	prefix := arg.Path().Steps()
+	if slices.ContainsFunc(prefix, func(s facts.Step) bool { return s.Op != facts.FieldAddr }) {
+		return nil // no object of its own: a loaded or indexed argument
+	}
+	var elems []lockElem
+	for _, h := range locks {
+		steps := h.Key.Path().Steps()
+		if !h.Key.Bound() || !sameRoot(h.Key, arg) || len(steps) < len(prefix) || !slices.Equal(steps[:len(prefix)], prefix) {
+			continue
+		}
+		key := facts.ParamKey(i)
+		for _, s := range steps[len(prefix):] {
+			key = key.Then(s)
+		}
+		if objectPath(key.Path()) {
+			elems = append(elems, lockElem{callee: callee, key: key, read: h.Read})
+		}
+	}
+	return elems
+}
+
+// siblingElems returns the sibling locks of access instr among held.
+func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
+	addr := accessedAddr(instr)
+	if addr == nil {
+		return nil
+	}
+	base, chain := fieldBase(addr)
+	root := lockset.Key(base)
+	if !root.Path().IsEmpty() {
+		return nil // a loaded base: another load of it may see another object
+	}
+	var elems []lockElem
+	for _, h := range held {
+		if !h.Key.Bound() || !sameRoot(h.Key, root) || !objectPath(h.Key.Path()) {
+			continue
+		}
+		t, path := innermost(base.Type(), chain, h.Key.Path().Steps())
+		elems = append(elems, lockElem{sibling: types.TypeString(t, nil) + " " + path, read: h.Read})
+	}
+	return elems
+}
+
+// innermost returns the type of the innermost object, along the field
+// chain of an access from a base of type t, that holds the mutex at
+// path lock from the base, and the mutex's path from it: s.r.n and
+// s.r.mu are r.n and r.mu, from any *T's r, so that the accesses of
+// one T's fields hold the same sibling lock however they reach the T.
+func innermost(t types.Type, chain []*ssa.FieldAddr, lock []facts.Step) (types.Type, string) {
+	n := 0
+	for n < len(chain) && n < len(lock) && lock[n] == (facts.Step{Op: facts.FieldAddr, Index: chain[n].Field}) {
+		t = chain[n].Type()
+		n++
+	}
+	return t, pathString(lock[n:])
+}
+
+// accessedAddr returns the address that a load or store reads or
+// writes, or nil for other accesses.
+func accessedAddr(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			return instr.X
+		}
+	}
+	return nil
+}
+
+// fieldBase returns the value that addr is a chain of field addresses
+// from, and the chain, outermost field first.
+func fieldBase(addr ssa.Value) (ssa.Value, []*ssa.FieldAddr) {
+	var chain []*ssa.FieldAddr
+	for {
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			slices.Reverse(chain)
+			return addr, chain
+		}
+		chain = append(chain, fa)
+		addr = fa.X
+	}
+}
+
+func sameRoot(a, b facts.Key) bool {
+	ak, ai, an := a.Root()
+	bk, bi, bn := b.Root()
+	return ak == bk && ai == bi && an == bn
+}
+
+// objectPath reports whether a mutex at path p from a base is one
+// mutex of the base's object: fields and the pointers they hold, no
+// element of an array or slice, which an index chooses.
+func objectPath(p facts.Path) bool {
+	for _, s := range p.Steps() {
+		if s.Op != facts.FieldAddr && s.Op != facts.Load {
+			return false
+		}
+	}
+	return true
+}
+
+// pathString renders steps, for a sibling lock's key.
+func pathString(steps []facts.Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		if s.Op == facts.Load {
+			b.WriteString("@")
+			continue
+		}
+		b.WriteString("." + strconv.Itoa(s.Index))
+	}
+	return b.String()
+}
