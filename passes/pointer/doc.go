@@ -34,7 +34,10 @@
 // mode the exported methods of types that carry a mutex or atomics,
 // twice each, on one shared receiver) and what they start. OSA then
 // collects every memory access (loads, stores, map and slice operations,
-// sync/atomic calls) per origin; a location is origin-shared when two
+// sync/atomic calls) per origin (a load of a struct whose every use
+// selects fields reads those fields only: go/ssa loads all of s.r to
+// call a method promoted through r's embedded interface); a location is
+// origin-shared when two
 // origins access it and one writes. Shared locations are where races can
 // be; ordering by happens-before and locks is for later passes.
 //

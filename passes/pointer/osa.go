@@ -166,6 +166,33 @@ func (a *state) collectAccesses() []Access {
 	return out
 }
 
+// part is a run of leaves of a value: from offset off, size leaves.
+type part struct{ off, size int }
+
+// readParts returns the parts of the loaded value v (at offset off of
+// what the load reads) that its uses read: the whole value, unless every
+// use selects a field of it, and then those fields' parts, found the
+// same way. go/ssa loads a whole struct to select a field of a value
+// field (s.r.Step(m), promoted through r's embedded interface, loads all
+// of s.r), where the compiled code, and the race detector, read the
+// field alone.
+func (a *state) readParts(v ssa.Value, off, depth int) []part {
+	whole := []part{{off, a.size(v.Type())}}
+	refs := v.Referrers()
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok || refs == nil || len(*refs) == 0 || depth > maxLayoutDepth {
+		return whole
+	}
+	var parts []part
+	for _, r := range *refs {
+		fld, ok := r.(*ssa.Field)
+		if !ok {
+			return whole
+		}
+		parts = append(parts, a.readParts(fld, off+a.layouts.offsetOf(v.Type(), fld.Field), depth+1)...)
+	}
+	return parts
+}
+
 // originsRunning returns the origins in which cg runs.
 func (a *state) originsRunning(cg *cgnode) []*Origin {
 	if cg.ctx.Origin != nil {
@@ -204,7 +231,17 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		each(instr.Addr, a.size(instr.Val.Type()), true, false)
 	case *ssa.UnOp:
 		if instr.Op == token.MUL {
-			each(instr.X, a.size(instr.Type()), false, false)
+			for _, part := range a.readParts(instr, 0, 0) {
+				n, ok := a.lookupVal(p, instr.X)
+				if !ok {
+					break
+				}
+				for _, loc := range a.nodes[n].pts.AppendTo(nil) {
+					if at, ok := a.within(nodeID(loc), part.off); ok {
+						f(at, part.size, false, false)
+					}
+				}
+			}
 		}
 	case *ssa.MapUpdate:
 		whole(instr.Map, true)

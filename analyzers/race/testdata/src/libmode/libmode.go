@@ -114,3 +114,34 @@ func (w *Worker) Run() {
 }
 
 func (w *Worker) loop() { println(w.name) }
+
+// Node's Step is promoted through Raft's embedded interface; go/ssa
+// loads all of n.r to call it, but the call reads the interface field
+// alone, never tick, which the goroutine writes under the lock. Silent.
+type Stepper interface{ Step(int) }
+
+type config struct {
+	Stepper
+	name string
+}
+
+type raft struct {
+	mu *sync.Mutex
+	config
+	tick int
+}
+
+type Node struct {
+	mu sync.Mutex
+	r  raft
+}
+
+func (n *Node) Start() {
+	go func() {
+		n.r.mu.Lock()
+		n.r.tick++
+		n.r.mu.Unlock()
+	}()
+}
+
+func (n *Node) Process(m int) { n.r.Step(m) }
