@@ -72,6 +72,18 @@
 // at one place (an object made by package initialization is every
 // test's, and stays checked against them all).
 //
+// A write to an object that the same function allocated, before the
+// function publishes it, is no race, though the pointer analysis merges
+// it with the objects the same allocation site made before: a
+// constructor filling the object it made, across branches and loops,
+// and calling the package's functions that only use it (s.init(s)
+// stores it into itself), before it returns it. Publishing is storing a
+// pointer into it anywhere but into the object itself, sending it, a go
+// or defer statement or closure taking it, a panic, or a call of a
+// function of another package or through an interface; the package's
+// own callees are followed three calls deep. A write inside a loop after
+// the object was published in an earlier iteration is checked as usual.
+//
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the

@@ -1,0 +1,136 @@
+// Package fresh checks writes to an object its function just made: the
+// pointer analysis merges the objects of one allocation site, so a
+// constructor's writes meet the goroutines of the objects made before.
+// Before the object is published they are no race; after, they are.
+package main
+
+import "sync"
+
+type server struct {
+	mu    sync.Mutex
+	name  string
+	mode  int
+	ticks int
+	buf   []int
+	self  any
+	idx   map[string]int
+}
+
+// newServer fills the server it made across branches, a loop and calls
+// that only use it, then returns it: silent, though another server's
+// loop reads the same fields.
+func newServer(name string, n int, fast bool) *server {
+	s := &server{name: name}
+	if fast {
+		s.mode = 1
+	} else {
+		s.mode = 2
+	}
+	idx := make(map[string]int)
+	for i := range n {
+		s.ticks += s.weight(i)
+		idx[name] = i
+	}
+	s.idx = idx
+	s.mu.Lock()
+	s.buf = make([]int, n)
+	s.mu.Unlock()
+	s.init(s)
+	s.ticks++
+	return s
+}
+
+// weight only reads its receiver.
+func (s *server) weight(i int) int { return i * s.mode }
+
+// init stores the server into itself, which publishes nothing.
+func (s *server) init(self any) { s.self = self }
+
+func (s *server) Start() { go s.loop() }
+
+func (s *server) loop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	use(s.mode + s.ticks + len(s.buf) + len(s.idx))
+}
+
+func main() {
+	a := newServer("a", 3, true)
+	a.Start()
+	b := newServer("b", 4, false)
+	b.Start()
+	started()
+	stored()
+	mapped(make(map[int]*worker), new(sync.Mutex))
+	sent()
+	looped()
+}
+
+func use(int) {}
+
+type worker struct{ x, y int }
+
+func (w *worker) loop() { use(w.x + w.y) }
+
+// A write after the object is given to a goroutine races with it.
+func started() {
+	w := &worker{}
+	w.x = 1
+	go w.loop()
+	w.y = 1 // want `data race on worker.y`
+}
+
+var last *worker
+
+// A write after the object is stored into a global that a goroutine
+// reads races with it.
+func stored() {
+	go func() {
+		if w := last; w != nil {
+			use(w.x)
+		}
+	}()
+	w := &worker{}
+	last = w // want `data race on last`
+	w.x = 2  // want `data race on worker.x`
+}
+
+// A write after the object is put into a map that a goroutine reads.
+func mapped(m map[int]*worker, mu *sync.Mutex) {
+	go func() {
+		mu.Lock()
+		use(m[0].y)
+		mu.Unlock()
+	}()
+	w := &worker{}
+	mu.Lock()
+	m[0] = w
+	mu.Unlock()
+	w.y = 2 // want `data race on worker.y`
+}
+
+// A write after the object is sent on a channel races with the
+// receiver.
+func sent() {
+	ch := make(chan *worker)
+	go func() { use((<-ch).x) }()
+	w := &worker{}
+	ch <- w
+	w.x = 3 // want `data race on worker.x`
+}
+
+// Published in one iteration, written in the next: the write is no
+// longer to a fresh object.
+func looped() {
+	ch := make(chan *worker, 2)
+	go func() {
+		for w := range ch {
+			use(w.y)
+		}
+	}()
+	w := &worker{}
+	for i := range 2 {
+		w.y = i // want `data race on worker.y`
+		ch <- w
+	}
+}
