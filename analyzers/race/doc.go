@@ -72,8 +72,8 @@
 // at one place (an object made by package initialization is every
 // test's, and stays checked against them all).
 //
-// A write to an object that the same function allocated, before the
-// function publishes it, is no race, though the pointer analysis merges
+// A read or write of an object that the same function allocated, before
+// the function publishes it, is no race, though the pointer analysis merges
 // it with the objects the same allocation site made before: a
 // constructor filling the object it made, across branches and loops,
 // and calling the package's functions that only use it (s.init(s)

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/token"
 	"go/types"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -24,53 +25,76 @@ const maxCalleeDepth = 3
 // objects and what the package's functions do with the objects given to
 // them.
 type freshness struct {
-	pkg     *types.Package
-	writes  map[ssa.Instruction]bool // by write, whether its object is unpublished there
-	pubs    map[ssa.Instruction]map[ssa.Instruction]bool
-	callees map[calleeKey]calleeUse
+	pkg      *types.Package
+	accesses map[freshKey]bool // whether the access's object is unpublished there
+	pubs     map[ssa.Instruction]map[ssa.Instruction]bool
+	callees  map[calleeKey]calleeUse
 }
 
 func newFreshness(pkg *types.Package) *freshness {
 	return &freshness{
-		pkg:     pkg,
-		writes:  make(map[ssa.Instruction]bool),
-		pubs:    make(map[ssa.Instruction]map[ssa.Instruction]bool),
-		callees: make(map[calleeKey]calleeUse),
+		pkg:      pkg,
+		accesses: make(map[freshKey]bool),
+		pubs:     make(map[ssa.Instruction]map[ssa.Instruction]bool),
+		callees:  make(map[calleeKey]calleeUse),
 	}
 }
 
-// initializing reports whether acc writes an object its own function
-// allocated, before the function publishes it: the stores of a composite
-// literal, a variable's stores before a closure captures it, and a
-// constructor's writes across branches and loops and calls that only
-// use the object.
+// initializing reports whether acc touches an object its own function
+// allocated, before the function publishes it: the stores of a
+// composite literal, a variable's stores before a closure captures it,
+// and a constructor's reads and writes across branches and loops and
+// calls that only use the object.
 func (f *freshness) initializing(acc pointer.Access) bool {
-	if !acc.Write {
-		return false // copy's read of its source is no initialization
+	addr := accessedAddr(acc)
+	if addr == nil {
+		return false
 	}
-	w := acc.Instr
-	if v, ok := f.writes[w]; ok {
+	k := freshKey{acc.Instr, acc.Write}
+	if v, ok := f.accesses[k]; ok {
 		return v
 	}
 	v := false
-	if alloc := allocation(writtenAddr(w)); alloc != nil && alloc.Parent() == w.Parent() {
-		v = !publishedBefore(alloc, w, f.publications(alloc))
+	if alloc := allocation(addr); alloc != nil && alloc.Parent() == acc.Instr.Parent() {
+		v = !publishedBefore(alloc, acc.Instr, f.publications(alloc))
 	}
-	f.writes[w] = v
+	f.accesses[k] = v
 	return v
 }
 
-// writtenAddr returns the memory a write stores into: the address of a
-// store, the map of a map update, the destination of a copy.
-func writtenAddr(w ssa.Instruction) ssa.Value {
-	switch w := w.(type) {
+// freshKey is an access by its instruction: copy reads one slice and
+// writes another.
+type freshKey struct {
+	instr ssa.Instruction
+	write bool
+}
+
+// accessedAddr returns the memory an access reads or writes: the address
+// of a load or store, the map of a map operation, the slice of append,
+// copy's destination (its write) or source (its read), the operand of an
+// atomic operation.
+func accessedAddr(acc pointer.Access) ssa.Value {
+	switch x := acc.Instr.(type) {
 	case *ssa.Store:
-		return w.Addr
+		return x.Addr
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return x.X
+		}
 	case *ssa.MapUpdate:
-		return w.Map
+		return x.Map
+	case *ssa.Lookup:
+		return x.X
 	case *ssa.Call:
-		if b, ok := w.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" {
-			return w.Call.Args[0]
+		if acc.Imported != nil {
+			return nil // the accesses of an imported callee
+		}
+		args := x.Call.Args
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" && !acc.Write {
+			return args[1]
+		}
+		if len(args) > 0 {
+			return args[0]
 		}
 	}
 	return nil
@@ -123,7 +147,7 @@ func (f *freshness) publications(alloc ssa.Instruction) map[ssa.Instruction]bool
 		return p
 	}
 	v := alloc.(ssa.Value)
-	fl := f.newFlow(objectTypes(v.Type()), map[ssa.Value]bool{v: true}, maxCalleeDepth)
+	fl := f.newFlow(v.Type(), objectTypes(v.Type()), map[ssa.Value]bool{v: true}, maxCalleeDepth)
 	fl.follow(v)
 	f.pubs[alloc] = fl.pubs
 	return fl.pubs

@@ -15,6 +15,7 @@ import (
 // not to publish what it is given.
 type flow struct {
 	f       *freshness
+	obj     any                // names the object's types, for the memo of callees
 	types   []types.Type       // what a pointer into the object points to (objectTypes)
 	anchors map[ssa.Value]bool // values that denote the object itself
 	depth   int                // how much deeper calls are followed
@@ -23,9 +24,10 @@ type flow struct {
 	returns bool // a value that may carry the object is returned
 }
 
-func (f *freshness) newFlow(objTypes []types.Type, anchors map[ssa.Value]bool, depth int) *flow {
+func (f *freshness) newFlow(obj any, objTypes []types.Type, anchors map[ssa.Value]bool, depth int) *flow {
 	return &flow{
 		f:       f,
+		obj:     obj,
 		types:   objTypes,
 		anchors: anchors,
 		depth:   depth,
@@ -237,7 +239,7 @@ func (fl *flow) isObject(t types.Type) bool {
 type calleeKey struct {
 	fn               *ssa.Function
 	carried, denoted uint64 // parameters, by bit
-	obj              types.Type
+	obj              any
 }
 
 // calleeUse says what a callee does with the object it is given.
@@ -255,7 +257,7 @@ func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, fl *flow) 
 		len(args) != len(callee.Params) || len(args) > 64 {
 		return calleeUse{}, false
 	}
-	key := calleeKey{fn: callee, obj: fl.types[0]}
+	key := calleeKey{fn: callee, obj: fl.obj}
 	for i, a := range args {
 		if fl.carries[a] {
 			key.carried |= 1 << i
@@ -274,7 +276,7 @@ func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, fl *flow) 
 			anchors[p] = true
 		}
 	}
-	in := f.newFlow(fl.types, anchors, fl.depth-1)
+	in := f.newFlow(fl.obj, fl.types, anchors, fl.depth-1)
 	for i, p := range callee.Params {
 		if key.carried&(1<<i) != 0 {
 			in.follow(p)
