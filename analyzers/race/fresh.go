@@ -147,7 +147,7 @@ func (f *freshness) publications(alloc ssa.Instruction) map[ssa.Instruction]bool
 		return p
 	}
 	v := alloc.(ssa.Value)
-	fl := f.newFlow(v.Type(), objectTypes(v.Type()), map[ssa.Value]bool{v: true}, maxCalleeDepth)
+	fl := f.newFlow(v.Type(), shapeOf(v.Type()), map[ssa.Value]bool{v: true}, maxCalleeDepth)
 	fl.follow(v)
 	f.pubs[alloc] = fl.pubs
 	return fl.pubs
@@ -233,39 +233,4 @@ func anyIn(instrs []ssa.Instruction, set map[ssa.Instruction]bool) bool {
 		}
 	}
 	return false
-}
-
-// objectTypes returns the types that a pointer into an object that ptr
-// points to may have as element: the object's type and the types it
-// holds by value (fields, array elements). For a slice, map or channel
-// the object is its backing store, named by the type itself.
-func objectTypes(ptr types.Type) []types.Type {
-	var held []types.Type
-	var add func(t types.Type)
-	add = func(t types.Type) {
-		for _, h := range held {
-			if types.Identical(h, t) {
-				return
-			}
-		}
-		held = append(held, t)
-		switch u := t.Underlying().(type) {
-		case *types.Struct:
-			for f := range u.Fields() {
-				add(f.Type())
-			}
-		case *types.Array:
-			add(u.Elem())
-		}
-	}
-	switch u := ptr.Underlying().(type) {
-	case *types.Pointer:
-		add(u.Elem())
-	case *types.Slice:
-		add(u.Elem())
-		held = append(held, ptr)
-	default:
-		held = append(held, ptr)
-	}
-	return held
 }

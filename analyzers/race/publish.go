@@ -16,7 +16,7 @@ import (
 type flow struct {
 	f       *freshness
 	obj     any                // names the object's types, for the memo of callees
-	types   []types.Type       // what a pointer into the object points to (objectTypes)
+	shape   *shape             // the types of the pointers into the object
 	anchors map[ssa.Value]bool // values that denote the object itself
 	depth   int                // how much deeper calls are followed
 	carries map[ssa.Value]bool
@@ -24,11 +24,11 @@ type flow struct {
 	returns bool // a value that may carry the object is returned
 }
 
-func (f *freshness) newFlow(obj any, objTypes []types.Type, anchors map[ssa.Value]bool, depth int) *flow {
+func (f *freshness) newFlow(obj any, sh *shape, anchors map[ssa.Value]bool, depth int) *flow {
 	return &flow{
 		f:       f,
 		obj:     obj,
-		types:   objTypes,
+		shape:   sh,
 		anchors: anchors,
 		depth:   depth,
 		carries: make(map[ssa.Value]bool),
@@ -70,12 +70,12 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 	case *ssa.UnOp:
 		// A load gives what the object holds, which is the object only
 		// where a pointer to it was stored into it (s.init(s)).
-		if x.Op == token.MUL && fl.mayHold(x.Type()) {
+		if x.Op == token.MUL && fl.shape.mayHold(x.Type()) {
 			return x
 		}
 		return nil
 	case *ssa.Field, *ssa.Index, *ssa.Lookup, *ssa.Extract, *ssa.Next:
-		if r := x.(ssa.Value); fl.mayHold(r.Type()) {
+		if r := x.(ssa.Value); fl.shape.mayHold(r.Type()) {
 			return r
 		}
 		return nil
@@ -151,7 +151,7 @@ func (fl *flow) builtin(x *ssa.Call, b *ssa.Builtin, v ssa.Value) ssa.Value {
 		}
 		return x
 	case "copy":
-		if args[1] == v && !inside(args[0], fl.anchors) && fl.mayHold(elemType(args[1].Type())) {
+		if args[1] == v && !inside(args[0], fl.anchors) && fl.shape.mayHold(elemType(args[1].Type())) {
 			fl.pubs[x] = true
 		}
 	case "ssa:wrapnilchk":
@@ -185,51 +185,6 @@ func syncOperand(callee *ssa.Function, common *ssa.CallCommon, v ssa.Value) bool
 		return true
 	case "sync":
 		return obj.Signature().Recv() != nil
-	}
-	return false
-}
-
-// mayHold reports whether a value of type t may point into the object:
-// a pointer to it or to what it holds by value, an interface, an
-// unsafe.Pointer, or a struct or array holding one of these.
-func (fl *flow) mayHold(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		if a, ok := u.Elem().Underlying().(*types.Array); ok && fl.isObject(a.Elem()) {
-			return true
-		}
-		return fl.isObject(u.Elem())
-	case *types.Slice:
-		return fl.isObject(u.Elem()) || fl.isObject(t)
-	case *types.Map, *types.Chan:
-		return fl.isObject(t)
-	case *types.Interface:
-		return true
-	case *types.Basic:
-		return u.Kind() == types.UnsafePointer
-	case *types.Struct:
-		for f := range u.Fields() {
-			if fl.mayHold(f.Type()) {
-				return true
-			}
-		}
-	case *types.Array:
-		return fl.mayHold(u.Elem())
-	case *types.Tuple:
-		for v := range u.Variables() {
-			if fl.mayHold(v.Type()) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (fl *flow) isObject(t types.Type) bool {
-	for _, o := range fl.types {
-		if types.Identical(o, t) {
-			return true
-		}
 	}
 	return false
 }
@@ -276,7 +231,7 @@ func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, fl *flow) 
 			anchors[p] = true
 		}
 	}
-	in := f.newFlow(fl.obj, fl.types, anchors, fl.depth-1)
+	in := f.newFlow(fl.obj, fl.shape, anchors, fl.depth-1)
 	for i, p := range callee.Params {
 		if key.carried&(1<<i) != 0 {
 			in.follow(p)

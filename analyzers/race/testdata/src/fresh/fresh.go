@@ -4,7 +4,10 @@
 // Before the object is published they are no race; after, they are.
 package main
 
-import "sync"
+import (
+	"sort"
+	"sync"
+)
 
 type server struct {
 	mu    sync.Mutex
@@ -41,8 +44,9 @@ func newServer(name string, n int, fast bool) *server {
 	return s
 }
 
-// weight only reads its receiver.
-func (s *server) weight(i int) int { return i * s.mode }
+// weight only reads its receiver, and gives another package a slice it
+// holds, which cannot point back into the server.
+func (s *server) weight(i int) int { return i*s.mode + sort.SearchInts(s.buf, i) }
 
 // init stores the server into itself, which publishes nothing.
 func (s *server) init(self any) { s.self = self }
@@ -66,6 +70,9 @@ func main() {
 	mapped(make(map[int]*worker), new(sync.Mutex))
 	sent()
 	looped()
+	spawned()
+	captured()
+	selfLoaded()
 }
 
 func use(int) {}
@@ -135,4 +142,37 @@ func looped() {
 		w.y = i // want `data race on worker.y`
 		ch <- w
 	}
+}
+
+func (w *worker) spawn() { go w.loop() }
+
+// A method of the package that starts a goroutine on the object
+// publishes it.
+func spawned() {
+	w := &worker{}
+	w.x = 4
+	w.spawn()
+	w.y = 4 // want `data race on worker.y`
+}
+
+// A closure that captures the object publishes it, whoever runs it.
+func captured() {
+	w := &worker{}
+	f := func() { use(w.x) }
+	go f()
+	w.x = 5 // want `data race on worker.x`
+}
+
+type node struct {
+	self any
+	v    int
+}
+
+// The object stored into itself is loaded back and given to a
+// goroutine: published.
+func selfLoaded() {
+	n := &node{}
+	n.self = n
+	go func(x any) { use(x.(*node).v) }(n.self)
+	n.v = 1 // want `data race on node.v`
 }
