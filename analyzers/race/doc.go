@@ -80,9 +80,13 @@
 // stores it into itself), before it returns it. Publishing is storing a
 // pointer into it anywhere but into the object itself, sending it, a go
 // or defer statement or closure taking it, a panic, or a call of a
-// function of another package or through an interface; the package's
-// own callees are followed three calls deep. A write inside a loop after
+// function of another package (but sync's methods and sync/atomic on
+// it) or through an interface; the package's own callees are followed
+// three calls deep. A write inside a loop after
 // the object was published in an earlier iteration is checked as usual.
+// A slice the function grows with append is fresh while no array it
+// made may have been published on the way (a send of the slice in the
+// loop publishes the array the next append may write in place).
 //
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
@@ -134,6 +138,10 @@
 // element of a slice beyond constant indices and the loop-index rule
 // above (a slice allocated by the caller or in a loop, an index computed
 // from the counter other than by adding a constant).
+// An object stored into another fresh object counts as published there,
+// and the accesses a callee makes to the fresh object it is given are
+// checked as usual (the pointer analysis does not tell its callers
+// apart).
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.

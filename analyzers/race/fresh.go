@@ -9,13 +9,14 @@ import (
 )
 
 // The pointer analysis merges every object made at one allocation site,
-// so a constructor's writes to the object it just made meet the
+// so a constructor's accesses to the object it just made meet the
 // goroutines that work on the objects the same site made before. No
 // goroutine can reach an object before its function publishes it, and a
-// race on the object happens at or after the publication, so the writes
-// before it are dropped: a write to a field or element of an object
-// allocated in the same function, at a point that every path from the
-// allocation reaches without passing an instruction that publishes it.
+// race on the object happens at or after the publication, so the
+// accesses before it are dropped: those to a field or element of an
+// object allocated in the same function, at a point that every path from
+// the allocation reaches without passing an instruction that publishes
+// it (see flow).
 
 // maxCalleeDepth bounds how deep the calls that receive a fresh object
 // are followed to show that they do not publish it.
@@ -54,12 +55,78 @@ func (f *freshness) initializing(acc pointer.Access) bool {
 	if v, ok := f.accesses[k]; ok {
 		return v
 	}
-	v := false
-	if alloc := allocation(addr); alloc != nil && alloc.Parent() == acc.Instr.Parent() {
-		v = !publishedBefore(alloc, acc.Instr, f.publications(alloc))
-	}
+	v := f.unpublished(addr, acc.Instr)
 	f.accesses[k] = v
 	return v
+}
+
+// unpublished reports whether the objects that addr points into at w
+// are all made by w's function and not yet published there. A slice
+// that append grows in a loop is the arrays of its make and of each
+// append: one made in an earlier iteration may be written in place, so
+// a publication anywhere on a path from where an array is made to w
+// counts, around the loop too.
+func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction) bool {
+	if alloc := allocation(addr); alloc != nil {
+		return alloc.Parent() == w.Parent() && !publishedBefore(alloc, w, f.publications(alloc))
+	}
+	makers, ok := grownFrom(addr)
+	if !ok || len(makers) == 0 {
+		return false
+	}
+	for _, m := range makers {
+		if m.Parent() != w.Parent() || publishedOnSomePath(m, w, f.publications(m)) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxGrowth bounds the values followed back from a grown slice.
+const maxGrowth = 64
+
+// grownFrom returns the instructions that made the arrays a slice
+// built by append may use: its make, and the appends that may have
+// grown it, through phis; false when some array may come from
+// elsewhere.
+func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
+	var makers []ssa.Instruction
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		if seen[v] = true; len(seen) > maxGrowth {
+			return nil, false
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			work = append(work, x.X)
+		case *ssa.IndexAddr:
+			work = append(work, x.X)
+		case *ssa.Slice:
+			work = append(work, x.X)
+		case *ssa.Phi:
+			work = append(work, x.Edges...)
+		case *ssa.Const:
+			// nil: no array
+		case *ssa.Alloc, *ssa.MakeSlice:
+			makers = append(makers, x.(ssa.Instruction))
+		case *ssa.Call:
+			b, ok := x.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "append" {
+				return nil, false
+			}
+			makers = append(makers, x) // the array it grows into
+			work = append(work, x.Call.Args[0])
+		default:
+			return nil, false
+		}
+	}
+	return makers, true
 }
 
 // freshKey is an access by its instruction: copy reads one slice and
@@ -186,6 +253,31 @@ func publishedBefore(alloc, w ssa.Instruction, pubs map[ssa.Instruction]bool) bo
 
 // blocksBetween returns the blocks, other than from, that lie on a path
 // from block from to block to that does not go through from again.
+// publishedOnSomePath reports whether some path from maker to w, through
+// maker again or not, passes one of pubs.
+func publishedOnSomePath(maker, w ssa.Instruction, pubs map[ssa.Instruction]bool) bool {
+	if len(pubs) == 0 {
+		return false
+	}
+	bm, bw := maker.Block(), w.Block()
+	im, iw := indexOf(maker), indexOf(w)
+	succs := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }
+	preds := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds }
+	forward, backward := walkBlocks(bm, nil, succs), walkBlocks(bw, nil, preds)
+	if bm == bw && im < iw && !forward[bm] {
+		return anyIn(bm.Instrs[im+1:iw], pubs)
+	}
+	if anyIn(bm.Instrs[im+1:], pubs) || anyIn(bw.Instrs[:iw], pubs) {
+		return true
+	}
+	for b := range forward {
+		if backward[b] && anyIn(b.Instrs, pubs) {
+			return true
+		}
+	}
+	return false
+}
+
 func blocksBetween(from, to *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
 	forward := walkBlocks(from, from, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs })
 	backward := walkBlocks(to, from, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds })

@@ -73,6 +73,8 @@ func main() {
 	spawned()
 	captured()
 	selfLoaded()
+	collected()
+	grownAndSent(make(chan []int))
 }
 
 func use(int) {}
@@ -175,4 +177,38 @@ func selfLoaded() {
 	n.self = n
 	go func(x any) { use(x.(*node).v) }(n.self)
 	n.v = 1 // want `data race on node.v`
+}
+
+// collect grows a slice of its own and returns it: its appends write
+// arrays no goroutine has yet, though a goroutine reads the slice of an
+// earlier call.
+func collect(n int) []int {
+	var out []int
+	for i := range n {
+		out = append(out, i)
+	}
+	out[0] = n
+	return out
+}
+
+func collected() {
+	a := collect(3)
+	go func() { use(a[0]) }()
+	b := collect(4)
+	use(len(b))
+}
+
+// Sending the slice in the loop publishes the array that the next
+// append may write in place.
+func grownAndSent(ch chan []int) {
+	go func() {
+		for s := range ch {
+			use(s[0])
+		}
+	}()
+	out := make([]int, 0, 8)
+	for i := range 3 {
+		out = append(out, i) // want `concurrent append`
+		ch <- out
+	}
 }
