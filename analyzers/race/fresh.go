@@ -26,18 +26,20 @@ const maxCalleeDepth = 3
 // objects and what the package's functions do with the objects given to
 // them.
 type freshness struct {
-	pkg      *types.Package
-	accesses map[freshKey]bool // whether the access's object is unpublished there
-	pubs     map[ssa.Instruction]map[ssa.Instruction]bool
-	callees  map[calleeKey]calleeUse
+	pkg        *types.Package
+	accesses   map[freshKey]bool // whether the access's object is unpublished there
+	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
+	callees    map[calleeKey]calleeUse
+	containers map[containerKey]containerUse
 }
 
 func newFreshness(pkg *types.Package) *freshness {
 	return &freshness{
-		pkg:      pkg,
-		accesses: make(map[freshKey]bool),
-		pubs:     make(map[ssa.Instruction]map[ssa.Instruction]bool),
-		callees:  make(map[calleeKey]calleeUse),
+		pkg:        pkg,
+		accesses:   make(map[freshKey]bool),
+		pubs:       make(map[ssa.Instruction]map[ssa.Instruction]bool),
+		callees:    make(map[calleeKey]calleeUse),
+		containers: make(map[containerKey]containerUse),
 	}
 }
 

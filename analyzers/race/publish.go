@@ -85,13 +85,13 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 		fl.returns = true // the caller follows the result; no write follows a return
 		return nil
 	case *ssa.Store:
-		if x.Val == v && !inside(x.Addr, fl.anchors) {
-			fl.pubs[instr] = true
+		if x.Val == v {
+			fl.storedInto(instr, x.Addr)
 		}
 		return nil
 	case *ssa.MapUpdate:
-		if (x.Key == v || x.Value == v) && !inside(x.Map, fl.anchors) {
-			fl.pubs[instr] = true
+		if x.Key == v || x.Value == v {
+			fl.storedInto(instr, x.Map)
 		}
 		return nil
 	case *ssa.Send:
@@ -111,6 +111,66 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 	}
 	fl.pubs[instr] = true // go, defer, closures, panic, and what is not known
 	return nil
+}
+
+// storedInto records a store of the object, at instr, into the memory
+// addr points into: nothing when that is the object itself; when it is
+// another object the function made, not yet published at instr, the
+// object is published wherever that one is (and returned with it);
+// else instr publishes it.
+func (fl *flow) storedInto(instr ssa.Instruction, addr ssa.Value) {
+	if inside(addr, fl.anchors) {
+		return
+	}
+	box := allocation(addr)
+	if box == nil {
+		fl.pubs[instr] = true
+		return
+	}
+	use, ok := fl.f.container(box, fl)
+	if !ok || publishedBefore(box, instr, use.pubs) {
+		fl.pubs[instr] = true
+		return
+	}
+	for p := range use.pubs {
+		fl.pubs[p] = true
+	}
+	fl.returns = fl.returns || use.returns
+}
+
+// containerKey names a fresh object that holds another: loads from it
+// are followed as the held object's shape says too.
+type containerKey struct {
+	box  ssa.Instruction
+	held any
+}
+
+// containerUse is where a container is published, and whether it is
+// returned.
+type containerUse struct {
+	done    bool // false while it is being followed
+	pubs    map[ssa.Instruction]bool
+	returns bool
+}
+
+// container follows box, an object fl's function made that fl's object is
+// stored into, as deep as fl may still go; false for a container already
+// being followed.
+func (f *freshness) container(box ssa.Instruction, fl *flow) (containerUse, bool) {
+	if fl.depth <= 0 {
+		return containerUse{}, false
+	}
+	key := containerKey{box, fl.obj}
+	if use, ok := f.containers[key]; ok {
+		return use, use.done
+	}
+	f.containers[key] = containerUse{}
+	v := box.(ssa.Value)
+	in := f.newFlow(key, shapeOf(v.Type()).with(fl.shape), map[ssa.Value]bool{v: true}, fl.depth-1)
+	in.follow(v)
+	use := containerUse{done: true, pubs: in.pubs, returns: in.returns}
+	f.containers[key] = use
+	return use, true
 }
 
 // call records whether the call x, given the carrier v, publishes the

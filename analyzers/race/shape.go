@@ -9,6 +9,7 @@ type shape struct {
 	held  []types.Type // what the object holds by value: *X points into it for X here
 	elems []types.Type // the elements of its arrays: []E points into it for E here
 	ref   types.Type   // the slice, map or channel that the object backs, or nil
+	refs  []types.Type // those of the objects a container holds
 }
 
 // shapeOf returns the shape of the object that a value of type ptr made
@@ -26,6 +27,35 @@ func shapeOf(ptr types.Type) *shape {
 		sh.ref = ptr
 	}
 	return sh
+}
+
+// with returns a shape for an object that may also hold pointers into
+// the object of other: a container of it.
+func (sh *shape) with(other *shape) *shape {
+	u := &shape{ref: sh.ref}
+	for _, list := range [][]types.Type{sh.held, other.held} {
+		for _, t := range list {
+			u.held = appendNew(u.held, t)
+		}
+	}
+	for _, list := range [][]types.Type{sh.elems, other.elems} {
+		for _, t := range list {
+			u.elems = appendNew(u.elems, t)
+		}
+	}
+	if other.ref != nil {
+		u.refs = append(u.refs, other.ref)
+	}
+	u.refs = append(u.refs, sh.refs...)
+	u.refs = append(u.refs, other.refs...)
+	return u
+}
+
+func appendNew(list []types.Type, t types.Type) []types.Type {
+	if contains(list, t) {
+		return list
+	}
+	return append(list, t)
 }
 
 // hold adds t and what it holds by value, through fields and array
@@ -95,5 +125,5 @@ func (sh *shape) mayHold(t types.Type) bool {
 }
 
 func (sh *shape) isRef(t types.Type) bool {
-	return sh.ref != nil && types.Identical(sh.ref, t)
+	return sh.ref != nil && types.Identical(sh.ref, t) || contains(sh.refs, t)
 }

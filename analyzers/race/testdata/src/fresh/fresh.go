@@ -75,6 +75,8 @@ func main() {
 	selfLoaded()
 	collected()
 	grownAndSent(make(chan []int))
+	registries()
+	containerSent(make(chan map[string]*worker))
 }
 
 func use(int) {}
@@ -211,4 +213,39 @@ func grownAndSent(ch chan []int) {
 		out = append(out, i) // want `concurrent append`
 		ch <- out
 	}
+}
+
+type registry struct {
+	byName map[string]*worker
+}
+
+// newRegistry puts its workers into a map of its own, inside a registry
+// of its own, and fills them after: nothing is published until the
+// return.
+func newRegistry() *registry {
+	m := make(map[string]*worker)
+	w := &worker{}
+	m["w"] = w
+	r := &registry{byName: m}
+	w.x = 6
+	return r
+}
+
+func (r *registry) Start() { go r.loop() }
+
+func (r *registry) loop() { use(r.byName["w"].x) }
+
+func registries() {
+	newRegistry().Start()
+	newRegistry().Start()
+}
+
+// The map the worker is stored into is sent: the worker goes with it.
+func containerSent(ch chan map[string]*worker) {
+	go func() { use((<-ch)["w"].y) }()
+	m := make(map[string]*worker)
+	w := &worker{}
+	m["w"] = w
+	ch <- m
+	w.y = 7 // want `data race on worker.y`
 }
