@@ -87,6 +87,24 @@
 // An access through a pointer field, r.p.n, is not guarded so by r's
 // mutex: other objects may share p.
 //
+// A read or write of an object that the same function allocated,
+// before the function publishes it, is no race, though the pointer
+// analysis merges it with the objects the same allocation site made
+// before: a constructor filling the object it made, across branches and
+// loops, and calling the package's functions that only use it (s.init(s)
+// stores it into itself), before it returns it. Publishing is storing a
+// pointer into it anywhere but into the object itself or into another
+// object the function made and has not published (then it goes along
+// when that one is published), sending it, a go or defer statement or
+// closure taking it, a panic, or a call through an interface or of a
+// function of another package (but sync's methods and sync/atomic on
+// it); the package's own callees are followed three calls deep. A write
+// inside a loop after the object was published in an earlier iteration
+// is checked as usual. A slice the function grows with append is fresh
+// while no array it made may have been published on the way (a send of
+// the slice in the loop publishes the array the next append may write in
+// place).
+//
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the
@@ -137,6 +155,9 @@
 // element of a slice beyond constant indices and the loop-index rule
 // above (a slice allocated by the caller or in a loop, an index computed
 // from the counter other than by adding a constant).
+// The accesses a callee makes to the fresh object it is given are
+// checked as usual (the pointer analysis does not tell its callers
+// apart).
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.

@@ -34,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg)}
 		c.check()
 	})
 	return nil, nil
@@ -54,6 +54,7 @@ type checker struct {
 	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
 	sends   map[*shb.Trace][]int32            // see sendsOf
 	carries map[sendKey]map[*pointer.Object]bool
+	fresh   *freshness // writes before their object is published
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -91,7 +92,7 @@ func (c *checker) check() {
 				if pairs++; pairs > maxPairsPerLocation {
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || initializing(a) || initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a) || c.fresh.initializing(b) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
 				if presumed(a, b) && !c.inconsistent(a, b) {

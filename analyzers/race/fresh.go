@@ -1,0 +1,330 @@
+package race
+
+import (
+	"go/token"
+	"go/types"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The pointer analysis merges every object made at one allocation site,
+// so a constructor's accesses to the object it just made meet the
+// goroutines that work on the objects the same site made before. No
+// goroutine can reach an object before its function publishes it, and a
+// race on the object happens at or after the publication, so the
+// accesses before it are dropped: those to a field or element of an
+// object allocated in the same function, at a point that every path from
+// the allocation reaches without passing an instruction that publishes
+// it (see flow).
+
+// maxCalleeDepth bounds how deep the calls that receive a fresh object
+// are followed to show that they do not publish it.
+const maxCalleeDepth = 3
+
+// freshness memoizes, for one run, which writes are to unpublished
+// objects and what the package's functions do with the objects given to
+// them.
+type freshness struct {
+	pkg        *types.Package
+	accesses   map[freshKey]bool // whether the access's object is unpublished there
+	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
+	callees    map[calleeKey]calleeUse
+	containers map[containerKey]containerUse
+}
+
+func newFreshness(pkg *types.Package) *freshness {
+	return &freshness{
+		pkg:        pkg,
+		accesses:   make(map[freshKey]bool),
+		pubs:       make(map[ssa.Instruction]map[ssa.Instruction]bool),
+		callees:    make(map[calleeKey]calleeUse),
+		containers: make(map[containerKey]containerUse),
+	}
+}
+
+// initializing reports whether acc touches an object its own function
+// allocated, before the function publishes it: the stores of a
+// composite literal, a variable's stores before a closure captures it,
+// and a constructor's reads and writes across branches and loops and
+// calls that only use the object.
+func (f *freshness) initializing(acc pointer.Access) bool {
+	addr := accessedAddr(acc)
+	if addr == nil {
+		return false
+	}
+	k := freshKey{acc.Instr, acc.Write}
+	if v, ok := f.accesses[k]; ok {
+		return v
+	}
+	v := f.unpublished(addr, acc.Instr)
+	f.accesses[k] = v
+	return v
+}
+
+// unpublished reports whether the objects that addr points into at w
+// are all made by w's function and not yet published there. A slice
+// that append grows in a loop is the arrays of its make and of each
+// append: one made in an earlier iteration may be written in place, so
+// a publication anywhere on a path from where an array is made to w
+// counts, around the loop too.
+func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction) bool {
+	if alloc := allocation(addr); alloc != nil {
+		return alloc.Parent() == w.Parent() && !publishedBefore(alloc, w, f.publications(alloc))
+	}
+	makers, ok := grownFrom(addr)
+	if !ok || len(makers) == 0 {
+		return false
+	}
+	for _, m := range makers {
+		if m.Parent() != w.Parent() || publishedOnSomePath(m, w, f.publications(m)) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxGrowth bounds the values followed back from a grown slice.
+const maxGrowth = 64
+
+// grownFrom returns the instructions that made the arrays a slice
+// built by append may use: its make, and the appends that may have
+// grown it, through phis; false when some array may come from
+// elsewhere.
+func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
+	var makers []ssa.Instruction
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		if seen[v] = true; len(seen) > maxGrowth {
+			return nil, false
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			work = append(work, x.X)
+		case *ssa.IndexAddr:
+			work = append(work, x.X)
+		case *ssa.Slice:
+			work = append(work, x.X)
+		case *ssa.Phi:
+			work = append(work, x.Edges...)
+		case *ssa.Const:
+			// nil: no array
+		case *ssa.Alloc, *ssa.MakeSlice:
+			makers = append(makers, x.(ssa.Instruction))
+		case *ssa.Call:
+			b, ok := x.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "append" {
+				return nil, false
+			}
+			makers = append(makers, x) // the array it grows into
+			work = append(work, x.Call.Args[0])
+		default:
+			return nil, false
+		}
+	}
+	return makers, true
+}
+
+// freshKey is an access by its instruction: copy reads one slice and
+// writes another.
+type freshKey struct {
+	instr ssa.Instruction
+	write bool
+}
+
+// accessedAddr returns the memory an access reads or writes: the address
+// of a load or store, the map of a map operation, the slice of append,
+// copy's destination (its write) or source (its read), the operand of an
+// atomic operation.
+func accessedAddr(acc pointer.Access) ssa.Value {
+	switch x := acc.Instr.(type) {
+	case *ssa.Store:
+		return x.Addr
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return x.X
+		}
+	case *ssa.MapUpdate:
+		return x.Map
+	case *ssa.Lookup:
+		return x.X
+	case *ssa.Call:
+		if acc.Imported != nil {
+			return nil // the accesses of an imported callee
+		}
+		args := x.Call.Args
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" && !acc.Write {
+			return args[1]
+		}
+		if len(args) > 0 {
+			return args[0]
+		}
+	}
+	return nil
+}
+
+// allocation returns the instruction that made the object v points
+// into, when v selects a field, element or slice of what it made and no
+// pointer is loaded on the way; else nil.
+func allocation(v ssa.Value) ssa.Instruction {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
+			return x.(ssa.Instruction)
+		default:
+			return nil
+		}
+	}
+}
+
+// inside reports whether v points into the object that one of anchors
+// denotes: the anchor itself, or a field, element or slice of it.
+func inside(v ssa.Value, anchors map[ssa.Value]bool) bool {
+	for !anchors[v] {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// publications returns the instructions of alloc's function that may let
+// another goroutine reach the object alloc makes.
+func (f *freshness) publications(alloc ssa.Instruction) map[ssa.Instruction]bool {
+	if p, ok := f.pubs[alloc]; ok {
+		return p
+	}
+	v := alloc.(ssa.Value)
+	fl := f.newFlow(v.Type(), shapeOf(v.Type()), map[ssa.Value]bool{v: true}, maxCalleeDepth)
+	fl.follow(v)
+	f.pubs[alloc] = fl.pubs
+	return fl.pubs
+}
+
+// publishedBefore reports whether some path from alloc to w, not
+// through alloc again (which makes another object), passes one of pubs.
+// Inside a loop that does not allocate again, the part of the loop after
+// w leads back to w: an object published in one iteration and written in
+// the next is not fresh.
+func publishedBefore(alloc, w ssa.Instruction, pubs map[ssa.Instruction]bool) bool {
+	if len(pubs) == 0 {
+		return false
+	}
+	ba, bw := alloc.Block(), w.Block()
+	ia, iw := indexOf(alloc), indexOf(w)
+	if ba == bw {
+		return ia > iw || anyIn(ba.Instrs[ia+1:iw], pubs)
+	}
+	between := blocksBetween(ba, bw)
+	if anyIn(ba.Instrs[ia+1:], pubs) || anyIn(bw.Instrs[:iw], pubs) {
+		return true
+	}
+	for b := range between {
+		if b != bw && anyIn(b.Instrs, pubs) {
+			return true
+		}
+	}
+	for _, s := range bw.Succs {
+		if between[s] && anyIn(bw.Instrs[iw+1:], pubs) {
+			return true // w's block is in a loop that reaches it again
+		}
+	}
+	return false
+}
+
+// blocksBetween returns the blocks, other than from, that lie on a path
+// from block from to block to that does not go through from again.
+// publishedOnSomePath reports whether some path from maker to w, through
+// maker again or not, passes one of pubs.
+func publishedOnSomePath(maker, w ssa.Instruction, pubs map[ssa.Instruction]bool) bool {
+	if len(pubs) == 0 {
+		return false
+	}
+	bm, bw := maker.Block(), w.Block()
+	im, iw := indexOf(maker), indexOf(w)
+	succs := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }
+	preds := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds }
+	forward, backward := walkBlocks(bm, nil, succs), walkBlocks(bw, nil, preds)
+	if bm == bw && im < iw && !forward[bm] {
+		return anyIn(bm.Instrs[im+1:iw], pubs)
+	}
+	if anyIn(bm.Instrs[im+1:], pubs) || anyIn(bw.Instrs[:iw], pubs) {
+		return true
+	}
+	for b := range forward {
+		if backward[b] && anyIn(b.Instrs, pubs) {
+			return true
+		}
+	}
+	return false
+}
+
+func blocksBetween(from, to *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	forward := walkBlocks(from, from, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs })
+	backward := walkBlocks(to, from, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds })
+	backward[to] = true
+	between := make(map[*ssa.BasicBlock]bool)
+	for b := range forward {
+		if backward[b] {
+			between[b] = true
+		}
+	}
+	return between
+}
+
+// walkBlocks returns the blocks that next leads to from start, in one or
+// more steps, without going through avoid.
+func walkBlocks(start, avoid *ssa.BasicBlock, next func(*ssa.BasicBlock) []*ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{start}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range next(b) {
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return seen
+}
+
+func indexOf(instr ssa.Instruction) int {
+	for i, x := range instr.Block().Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return -1
+}
+
+func anyIn(instrs []ssa.Instruction, set map[ssa.Instruction]bool) bool {
+	for _, instr := range instrs {
+		if set[instr] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,269 @@
+// Package fresh checks writes to an object its function just made: the
+// pointer analysis merges the objects of one allocation site, so a
+// constructor's writes meet the goroutines of the objects made before.
+// Before the object is published they are no race; after, they are.
+package main
+
+import (
+	"sort"
+	"sync"
+)
+
+type server struct {
+	mu    sync.Mutex
+	name  string
+	mode  int
+	ticks int
+	buf   []int
+	self  any
+	idx   map[string]int
+}
+
+// newServer fills the server it made across branches, a loop and calls
+// that only use it, then returns it: silent, though another server's
+// loop reads the same fields.
+func newServer(name string, n int, fast bool) *server {
+	s := &server{name: name}
+	if fast {
+		s.mode = 1
+	} else {
+		s.mode = 2
+	}
+	idx := make(map[string]int)
+	for i := range n {
+		s.ticks += s.weight(i)
+		idx[name] = i
+	}
+	s.idx = idx
+	s.mu.Lock()
+	s.buf = make([]int, n)
+	s.mu.Unlock()
+	s.init(s)
+	s.ticks++
+	use(s.ticks) // a read before publication is no race either
+	return s
+}
+
+// weight only reads its receiver, and gives another package a slice it
+// holds, which cannot point back into the server.
+func (s *server) weight(i int) int { return i*s.mode + sort.SearchInts(s.buf, i) }
+
+// init stores the server into itself, which publishes nothing.
+func (s *server) init(self any) { s.self = self }
+
+func (s *server) Start() { go s.loop() }
+
+func (s *server) loop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ticks++
+	use(s.mode + len(s.buf) + len(s.idx))
+}
+
+func main() {
+	a := newServer("a", 3, true)
+	a.Start()
+	b := newServer("b", 4, false)
+	b.Start()
+	started()
+	stored()
+	mapped(make(map[int]*worker), new(sync.Mutex))
+	sent()
+	looped()
+	spawned()
+	captured()
+	selfLoaded()
+	collected()
+	grownAndSent(make(chan []int))
+	registries()
+	containerSent(make(chan map[string]*worker))
+	helped()
+}
+
+func use(int) {}
+
+type worker struct{ x, y int }
+
+func (w *worker) loop() { use(w.x + w.y) }
+
+// A write after the object is given to a goroutine races with it.
+func started() {
+	w := &worker{}
+	w.x = 1
+	go w.loop()
+	w.y = 1 // want `data race on worker.y`
+}
+
+var last *worker
+
+// A write after the object is stored into a global that a goroutine
+// reads races with it.
+func stored() {
+	go func() {
+		if w := last; w != nil {
+			use(w.x)
+		}
+	}()
+	w := &worker{}
+	last = w // want `data race on last`
+	w.x = 2  // want `data race on worker.x`
+}
+
+// A write after the object is put into a map that a goroutine reads.
+func mapped(m map[int]*worker, mu *sync.Mutex) {
+	go func() {
+		mu.Lock()
+		use(m[0].y)
+		mu.Unlock()
+	}()
+	w := &worker{}
+	mu.Lock()
+	m[0] = w
+	mu.Unlock()
+	w.y = 2 // want `data race on worker.y`
+}
+
+// A write after the object is sent on a channel races with the
+// receiver.
+func sent() {
+	ch := make(chan *worker)
+	go func() { use((<-ch).x) }()
+	w := &worker{}
+	ch <- w
+	w.x = 3 // want `data race on worker.x`
+}
+
+// Published in one iteration, written in the next: the write is no
+// longer to a fresh object.
+func looped() {
+	ch := make(chan *worker, 2)
+	go func() {
+		for w := range ch {
+			use(w.y)
+		}
+	}()
+	w := &worker{}
+	for i := range 2 {
+		w.y = i // want `data race on worker.y`
+		ch <- w
+	}
+}
+
+func (w *worker) spawn() { go w.loop() }
+
+// A method of the package that starts a goroutine on the object
+// publishes it.
+func spawned() {
+	w := &worker{}
+	w.x = 4
+	w.spawn()
+	w.y = 4 // want `data race on worker.y`
+}
+
+// A closure that captures the object publishes it, whoever runs it.
+func captured() {
+	w := &worker{}
+	f := func() { use(w.x) }
+	go f()
+	w.x = 5 // want `data race on worker.x`
+}
+
+type node struct {
+	self any
+	v    int
+}
+
+// The object stored into itself is loaded back and given to a
+// goroutine: published.
+func selfLoaded() {
+	n := &node{}
+	n.self = n
+	go func(x any) { use(x.(*node).v) }(n.self)
+	n.v = 1 // want `data race on node.v`
+}
+
+// collect grows a slice of its own and returns it: its appends write
+// arrays no goroutine has yet, though a goroutine reads the slice of an
+// earlier call.
+func collect(n int) []int {
+	var out []int
+	for i := range n {
+		out = append(out, i)
+	}
+	out[0] = n
+	return out
+}
+
+func collected() {
+	a := collect(3)
+	go func() { use(a[0]) }()
+	b := collect(4)
+	use(len(b))
+}
+
+// Sending the slice in the loop publishes the array that the next
+// append may write in place.
+func grownAndSent(ch chan []int) {
+	go func() {
+		for s := range ch {
+			use(s[0])
+		}
+	}()
+	out := make([]int, 0, 8)
+	for i := range 3 {
+		out = append(out, i) // want `concurrent append`
+		ch <- out
+	}
+}
+
+type registry struct {
+	byName map[string]*worker
+}
+
+// newRegistry puts its workers into a map of its own, inside a registry
+// of its own, and fills them after: nothing is published until the
+// return.
+func newRegistry() *registry {
+	m := make(map[string]*worker)
+	w := &worker{}
+	m["w"] = w
+	r := &registry{byName: m}
+	w.x = 6
+	return r
+}
+
+func (r *registry) Start() { go r.loop() }
+
+func (r *registry) loop() { use(r.byName["w"].x) }
+
+func registries() {
+	newRegistry().Start()
+	newRegistry().Start()
+}
+
+// The map the worker is stored into is sent: the worker goes with it.
+func containerSent(ch chan map[string]*worker) {
+	go func() { use((<-ch)["w"].y) }()
+	m := make(map[string]*worker)
+	w := &worker{}
+	m["w"] = w
+	ch <- m
+	w.y = 7 // want `data race on worker.y`
+}
+
+// Known limit: the accesses a helper makes to the fresh object it is
+// given are checked as usual, since the pointer analysis does not tell
+// its callers apart (etcd's newLessor calling initAndRecover).
+func newHelped() *server {
+	s := &server{}
+	s.setup()
+	return s
+}
+
+func (s *server) setup() { s.mode = 3 } // want `data race on server.mode`
+
+func helped() {
+	a := newHelped()
+	a.Start()
+	newHelped().Start()
+}
