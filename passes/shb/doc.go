@@ -16,7 +16,13 @@
 // keep their edges; the accesses past the cut have no events.
 //
 // Edges between traces, each requiring the same abstract object on both
-// sides (a single points-to target; unsure means no edge):
+// sides (a single points-to target; unsure means no edge). A channel or
+// WaitGroup expression that may name a few objects (l.doneC where
+// several lessors were made) names their set, taken as one object: the
+// close and the receive through it link as one channel's would, as an
+// abstract object already stands for every channel made at its place;
+// an operation on one member alone links with none of the set's, and a
+// set's capacity is unknown (no dead select case, no semaphore).
 //
 //   - go statement (and WaitGroup.Go, errgroup, t.Run, ...) → start of
 //     the goroutine; a subtest without t.Parallel → return of t.Run;

@@ -1,8 +1,10 @@
 package shb
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -12,13 +14,16 @@ import (
 // objects numbers the abstract locations that synchronization objects
 // and locks are, and caches what the walkers ask of every function.
 type objects struct {
-	ptr   *pointer.Result
-	ids   map[pointer.Location]int32
-	locs  []pointer.Location
-	pts   map[ptsKey][]int32
-	comps map[*ssa.Function][]int
-	rpo   map[*ssa.Function][]*ssa.BasicBlock
-	sels  map[*ssa.Function]*selectInfo
+	ptr  *pointer.Result
+	ids  map[pointer.Location]int32
+	locs []pointer.Location
+	pts  map[ptsKey][]int32
+	// groups numbers the sets of objects taken as one (see group).
+	groups  map[string]int32
+	isGroup map[int32]bool
+	comps   map[*ssa.Function][]int
+	rpo     map[*ssa.Function][]*ssa.BasicBlock
+	sels    map[*ssa.Function]*selectInfo
 
 	observe map[*ssa.Function]map[*ssa.BasicBlock][]*observeSite
 	siteIDs map[*observeSite]int32
@@ -44,12 +49,14 @@ type ptsKey struct {
 
 func newObjects(ptr *pointer.Result) *objects {
 	return &objects{
-		ptr:   ptr,
-		ids:   make(map[pointer.Location]int32),
-		pts:   make(map[ptsKey][]int32),
-		comps: make(map[*ssa.Function][]int),
-		rpo:   make(map[*ssa.Function][]*ssa.BasicBlock),
-		sels:  make(map[*ssa.Function]*selectInfo),
+		ptr:     ptr,
+		ids:     make(map[pointer.Location]int32),
+		pts:     make(map[ptsKey][]int32),
+		groups:  make(map[string]int32),
+		isGroup: make(map[int32]bool),
+		comps:   make(map[*ssa.Function][]int),
+		rpo:     make(map[*ssa.Function][]*ssa.BasicBlock),
+		sels:    make(map[*ssa.Function]*selectInfo),
 
 		observe: make(map[*ssa.Function]map[*ssa.BasicBlock][]*observeSite),
 		siteIDs: make(map[*observeSite]int32),
@@ -88,6 +95,41 @@ func (s *objects) of(o *pointer.Origin, v ssa.Value) int32 {
 		return ids[0]
 	}
 	return -1
+}
+
+// maxGroup bounds the channels or WaitGroups that one expression may
+// name for them to be taken together as one object (see group).
+const maxGroup = 8
+
+// group returns the one location v points to in o or, when v may be one
+// of a few channels or WaitGroups (le.doneC where several lessors were
+// made, in different tests or contexts), a number for that set taken as
+// one object: the close of le.doneC in the goroutine and the receive
+// from le.doneC in Stop name the same set, and order as one channel
+// would, as an abstract object already stands for every channel made at
+// its place. An operation on one member alone names another object and
+// links with none of the set's. -1 when v points to none, or to more
+// than maxGroup.
+func (s *objects) group(o *pointer.Origin, v ssa.Value) int32 {
+	ids := s.pointsTo(o, v)
+	switch {
+	case len(ids) == 1:
+		return ids[0]
+	case len(ids) == 0 || len(ids) > maxGroup:
+		return -1
+	}
+	members := slices.Sorted(slices.Values(ids))
+	key := fmt.Sprint(members)
+	if id, ok := s.groups[key]; ok {
+		return id
+	}
+	// The set stands at its first member's location, for its name; its
+	// capacity is unknown (see capacity).
+	id := int32(len(s.locs))
+	s.locs = append(s.locs, s.locs[members[0]])
+	s.groups[key] = id
+	s.isGroup[id] = true
+	return id
 }
 
 func (s *objects) components(fn *ssa.Function) []int {
@@ -168,6 +210,9 @@ func caseBody(use ssa.Instruction, index ssa.Value) (*ssa.BasicBlock, int, bool)
 // capacity returns the buffer size a channel obj was made with, when it
 // is a constant.
 func (s *objects) capacity(obj int32) (int64, bool) {
+	if s.isGroup[obj] {
+		return 0, false // its members may be used one by one elsewhere
+	}
 	mc, ok := s.locs[obj].Obj.Site.(*ssa.MakeChan)
 	if !ok {
 		return 0, false

@@ -490,7 +490,7 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 // hold it. A send that the function does not follow with a receive is
 // a handoff, and no lock (see endSems).
 func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
-	obj := w.objs.of(w.o, ch)
+	obj := w.objs.group(w.o, ch)
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
 	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
@@ -641,7 +641,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 	call := c.Common()
 	if _, ok := call.Value.(*ssa.Builtin); ok {
 		if ch, ok := syncapi.Close(call); ok {
-			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.of(w.o, ch)}, held, loop)
+			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.group(w.o, ch)}, held, loop)
 		}
 		return
 	}
@@ -670,7 +670,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		if k, obj, ok := syncKind(call); ok {
-			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, obj)}, held, loop)
+			w.add(Event{Kind: k, Instr: c, Obj: w.objs.group(w.o, obj)}, held, loop)
 			return
 		}
 		if _, _, ok := syncapi.OnceDo(call); ok {
@@ -778,7 +778,7 @@ func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
 	}
 	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
 		if sp, ok := syncapi.Spawn(fn); ok && sp.Group {
-			ev.Obj = w.objs.of(w.o, c.Common().Args[0])
+			ev.Obj = w.objs.group(w.o, c.Common().Args[0])
 		}
 	}
 	w.add(ev, held, loop)
