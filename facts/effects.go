@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -110,6 +111,15 @@ func Posn(fset *token.FileSet, pos token.Pos) string {
 	}
 	p := fset.Position(pos)
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
+
+// ComparePos orders two positions of fset by file name, line and column,
+// as Posn renders them. A token.Pos of another file depends on the order
+// the driver loaded the files in, which varies from run to run; what
+// origo prints or exports must not.
+func ComparePos(fset *token.FileSet, p, q token.Pos) int {
+	a, b := fset.Position(p), fset.Position(q)
+	return cmp.Or(strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 }
 
 // ShortPos shortens a "file:line:col" position of an effect to

@@ -3,6 +3,7 @@ package facts_test
 import (
 	"bytes"
 	"encoding/gob"
+	"go/token"
 	"reflect"
 	"testing"
 
@@ -148,5 +149,28 @@ func TestParamIs(t *testing.T) {
 				t.Errorf("MakeParamIs(%d, %v) reads back as (%d, %v)", i, v, p.Param(), p.Value())
 			}
 		}
+	}
+}
+
+// TestComparePos checks that positions order by file name, line and
+// column, not by token.Pos, which follows the order files were added.
+func TestComparePos(t *testing.T) {
+	fset := token.NewFileSet()
+	b := fset.AddFile("b.go", -1, 100)
+	a := fset.AddFile("a.go", -1, 100) // added later: larger token.Pos
+	b.SetLines([]int{0, 10, 20})
+	a.SetLines([]int{0, 10, 20})
+	pa, pb := a.Pos(15), b.Pos(5)
+	if pa < pb {
+		t.Fatal("test setup: a.go's position should be the larger token.Pos")
+	}
+	if got := facts.ComparePos(fset, pa, pb); got >= 0 {
+		t.Errorf("ComparePos(a.go:2, b.go:1) = %d, want < 0", got)
+	}
+	if got := facts.ComparePos(fset, b.Pos(15), pb); got <= 0 {
+		t.Errorf("ComparePos(b.go:2, b.go:1) = %d, want > 0", got)
+	}
+	if got := facts.ComparePos(fset, pb, pb); got != 0 {
+		t.Errorf("ComparePos(p, p) = %d, want 0", got)
 	}
 }

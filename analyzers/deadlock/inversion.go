@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -74,7 +75,7 @@ func (c *checker) inversions(hb *shb.Result) {
 	for _, f := range reports {
 		a, b := f.a, f.b
 		ia, ib := a.t.Events[a.ev].Instr, b.t.Events[b.ev].Instr
-		if ib.Pos() < ia.Pos() {
+		if facts.ComparePos(c.pass.Fset, ib.Pos(), ia.Pos()) < 0 {
 			a, b, ia, ib = b, a, ib, ia
 		}
 		held := c.heldName(hb, &a.t.Events[a.ev], a.from)

@@ -121,7 +121,7 @@ func (c *checker) check() {
 		reps = append(reps, r)
 	}
 	slices.SortFunc(reps, func(x, y *report) int {
-		return cmp.Or(cmp.Compare(x.a.Pos(), y.a.Pos()), cmp.Compare(x.b.Pos(), y.b.Pos()))
+		return cmp.Or(c.comparePos(x.a.Pos(), y.a.Pos()), c.comparePos(x.b.Pos(), y.b.Pos()))
 	})
 	for _, r := range reps {
 		c.report(r)
@@ -401,7 +401,7 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 		return
 	}
 	k := reportKey{what: describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
-	if k.siteB < k.siteA {
+	if c.comparePos(k.siteB, k.siteA) < 0 {
 		k.siteA, k.siteB = k.siteB, k.siteA
 	}
 	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb}
@@ -429,11 +429,11 @@ func (c *checker) better(r, old *report) bool {
 	// A total order, so that the choice never depends on map order: the
 	// goroutines and locks are part of the message.
 	return cmp.Or(
-		cmp.Compare(r.b.Pos(), old.b.Pos()),
+		c.comparePos(r.b.Pos(), old.b.Pos()),
 		strings.Compare(describe(r.loc), describe(old.loc)),
 		cmp.Compare(c.hb.Locks.Len(r.locksB), c.hb.Locks.Len(old.locksB)),
-		cmp.Compare(site(r.a.Origin), site(old.a.Origin)),
-		cmp.Compare(site(r.b.Origin), site(old.b.Origin)),
+		c.comparePos(site(r.a.Origin), site(old.a.Origin)),
+		c.comparePos(site(r.b.Origin), site(old.b.Origin)),
 		cmp.Compare(r.a.Origin.ID, old.a.Origin.ID),
 		cmp.Compare(r.b.Origin.ID, old.b.Origin.ID),
 		cmp.Compare(r.locksA, old.locksA),
@@ -456,8 +456,12 @@ func (c *checker) before(a pointer.Access, la shb.LocksetID, b pointer.Access, l
 	if na, nb := c.hb.Locks.Len(la), c.hb.Locks.Len(lb); na != nb {
 		return na < nb
 	}
-	return a.Pos() < b.Pos()
+	return c.comparePos(a.Pos(), b.Pos()) < 0
 }
+
+// comparePos orders two positions by file, line and column, never by
+// token.Pos (see facts.ComparePos).
+func (c *checker) comparePos(p, q token.Pos) int { return facts.ComparePos(c.pass.Fset, p, q) }
 
 // site identifies where a goroutine was started, its copies as one.
 func site(o *pointer.Origin) token.Pos {
