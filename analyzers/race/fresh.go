@@ -1,7 +1,6 @@
 package race
 
 import (
-	"go/token"
 	"go/types"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -143,13 +142,10 @@ type freshKey struct {
 // copy's destination (its write) or source (its read), the operand of an
 // atomic operation.
 func accessedAddr(acc pointer.Access) ssa.Value {
+	if addr := pointer.Addr(acc.Instr); addr != nil {
+		return addr
+	}
 	switch x := acc.Instr.(type) {
-	case *ssa.Store:
-		return x.Addr
-	case *ssa.UnOp:
-		if x.Op == token.MUL {
-			return x.X
-		}
 	case *ssa.MapUpdate:
 		return x.Map
 	case *ssa.Lookup:

@@ -97,7 +97,7 @@ func (c *checker) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (elem
 	if acc.Instr.Parent() != entry {
 		return element{}, false
 	}
-	addr := accessAddr(acc.Instr)
+	addr := pointer.Addr(acc.Instr)
 	if ia := indexedElement(addr); ia != nil {
 		slice, ok := c.oncePerCall(ia.X, entry, spawn)
 		index, okIndex := c.loopCounter(ia.Index, entry, spawn)
@@ -143,19 +143,6 @@ func baseOf(addr ssa.Value) ssa.Value {
 			return addr
 		}
 	}
-}
-
-// accessAddr returns the address a load or store goes through.
-func accessAddr(instr ssa.Instruction) ssa.Value {
-	switch instr := instr.(type) {
-	case *ssa.Store:
-		return instr.Addr
-	case *ssa.UnOp:
-		if instr.Op == token.MUL {
-			return instr.X
-		}
-	}
-	return nil
 }
 
 // indexedElement returns the indexing of a slice or array that addr is

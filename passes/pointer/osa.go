@@ -201,6 +201,20 @@ func (a *state) originsRunning(cg *cgnode) []*Origin {
 	return a.reaching[cg]
 }
 
+// Addr returns the address that a load or store goes through, or nil
+// for any other instruction.
+func Addr(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			return instr.X
+		}
+	}
+	return nil
+}
+
 // accessesOf calls f for each block of memory that instr reads or
 // writes: the nodes pointed to by a pointer, and how many leaves.
 func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size int, write, atomic bool)) {

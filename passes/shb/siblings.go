@@ -1,7 +1,6 @@
 package shb
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -114,7 +114,7 @@ func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lo
 
 // siblingElems returns the sibling locks of access instr among held.
 func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
-	addr := accessedAddr(instr)
+	addr := pointer.Addr(instr)
 	if addr == nil {
 		return nil
 	}
@@ -146,20 +146,6 @@ func innermost(t types.Type, chain []*ssa.FieldAddr, lock []facts.Step) (types.T
 		n++
 	}
 	return t, pathString(lock[n:])
-}
-
-// accessedAddr returns the address that a load or store reads or
-// writes, or nil for other accesses.
-func accessedAddr(instr ssa.Instruction) ssa.Value {
-	switch instr := instr.(type) {
-	case *ssa.Store:
-		return instr.Addr
-	case *ssa.UnOp:
-		if instr.Op == token.MUL {
-			return instr.X
-		}
-	}
-	return nil
 }
 
 // fieldBase returns the value that addr is a chain of field addresses
