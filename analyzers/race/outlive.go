@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
-	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -86,7 +85,7 @@ func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (stri
 	// it outlives any of them whose run does not wait for it.
 	entries := c.ptr.RootFuncs(root.Origin)
 	for _, ev := range root.Events {
-		if ev.Kind != shb.Spawn || !spawns(ev, child) {
+		if ev.Kind != shb.Spawn || !slices.Contains(ev.Spawned, child) {
 			continue
 		}
 		// The end of the run: where the next run starts, or the
@@ -122,16 +121,6 @@ func unknownSignal(t *shb.Trace, id int32) bool {
 			if ev.Obj < 0 {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// spawns reports whether spawn event ev starts origin o.
-func spawns(ev shb.Event, o *pointer.Origin) bool {
-	for _, s := range ev.Spawned {
-		if s == o {
-			return true
 		}
 	}
 	return false

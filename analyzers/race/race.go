@@ -53,6 +53,7 @@ type checker struct {
 	live    map[*ssa.Function][]bool
 	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
 	sends   map[*shb.Trace][]int32            // see sendsOf
+	recvs   map[*shb.Trace]map[int32]int32    // see firstRecv
 	carries map[sendKey]map[*pointer.Object]bool
 	fresh   *freshness // writes before their object is published
 }
@@ -262,7 +263,7 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 					if r == h {
 						continue
 					}
-					rv := firstRecv(r, h.Events[s].Obj)
+					rv := c.firstRecv(r, h.Events[s].Obj)
 					if rv < 0 {
 						continue
 					}
@@ -285,11 +286,24 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 const maxHandOvers = 4
 
 // firstRecv returns the first receive of trace t from channel ch, or -1.
-func firstRecv(t *shb.Trace, ch int32) int32 {
-	for _, ev := range t.Events {
-		if ev.Kind == shb.Recv && ev.Obj == ch {
-			return ev.ID
+// Each trace is scanned once, for the first receive on every channel:
+// hand-overs ask of every trace at every send.
+func (c *checker) firstRecv(t *shb.Trace, ch int32) int32 {
+	first, ok := c.recvs[t]
+	if !ok {
+		first = make(map[int32]int32)
+		for _, ev := range t.Events {
+			if _, seen := first[ev.Obj]; ev.Kind == shb.Recv && ev.Obj >= 0 && !seen {
+				first[ev.Obj] = ev.ID
+			}
 		}
+		if c.recvs == nil {
+			c.recvs = make(map[*shb.Trace]map[int32]int32)
+		}
+		c.recvs[t] = first
+	}
+	if id, ok := first[ch]; ok {
+		return id
 	}
 	return -1
 }
