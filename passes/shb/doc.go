@@ -97,6 +97,16 @@
 // mutex is reached from ("r.mu.Lock(); r.setLocked()"); not at a
 // deferred call, which may run after the Unlock.
 //
+// Two locksets exclude each other when they hold a mutex that may be the
+// same location, or the mutex at the same field of objects that one
+// allocation makes in one goroutine under different call sites of a
+// constructor (Locksets.clones): the pointer analysis tells a
+// constructor's calls apart, but not what their objects' methods
+// allocate later, so their tables merge while their mutexes do not. Two
+// stores that really share one table, each under its own mutex, go
+// unreported, as they do when their constructor's calls are not told
+// apart.
+//
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.

@@ -51,6 +51,8 @@ type Locksets struct {
 	// locks its callers hold; bound, the locks a call passes its callee.
 	siblings map[heldAt]LocksetID
 	bound    map[heldAt]LocksetID
+
+	objs *objects // for the locations of locks (see clones)
 }
 
 func newLocksets() *Locksets {
@@ -248,7 +250,33 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 				}
 				continue
 			}
-			if overlaps(x.locs, y.locs) {
+			if overlaps(x.locs, y.locs) || ls.clones(x.locs, y.locs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clones reports whether a lock location of a and one of b are the same
+// field of objects made at one site, in one goroutine, by calls of a
+// constructor from different call sites. The pointer analysis tells such
+// calls apart so that their objects differ, but not what the objects'
+// methods allocate: that is one object for all of them (the entries of
+// each table, each guarded by the table's mutex). Taking such mutexes as
+// one lock judges them as it would if the calls were not told apart. A
+// mutex each goroutine makes for itself stays its own: two goroutines
+// locking their own mutexes exclude nothing.
+func (ls *Locksets) clones(a, b []int32) bool {
+	for _, x := range a {
+		lx := ls.objs.locs[x]
+		if lx.Obj.Site == nil || lx.Obj.Ctx == nil {
+			continue
+		}
+		for _, y := range b {
+			ly := ls.objs.locs[y]
+			if ly.Obj.Site == lx.Obj.Site && ly.Leaf == lx.Leaf && ly.Obj.Kind == lx.Obj.Kind &&
+				ly.Obj.Ctx != nil && ly.Obj.Ctx.Origin == lx.Obj.Ctx.Origin {
 				return true
 			}
 		}

@@ -208,11 +208,14 @@ func run(pass *analysis.Pass) (any, error) {
 
 // newResult returns a graph without traces.
 func newResult(ptr *pointer.Result) *Result {
+	objs := newObjects(ptr)
+	ls := newLocksets()
+	ls.objs = objs
 	return &Result{
-		Locks:    newLocksets(),
+		Locks:    ls,
 		byOrig:   make(map[*pointer.Origin]*Trace),
 		imported: make(map[importedKey]LocksetID),
-		objs:     newObjects(ptr),
+		objs:     objs,
 	}
 }
 
