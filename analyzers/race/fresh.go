@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
@@ -26,19 +27,29 @@ const maxCalleeDepth = 3
 // them.
 type freshness struct {
 	pkg        *types.Package
+	ptr        *pointer.Result // for the callees of dynamic calls
 	accesses   map[freshKey]bool // whether the access's object is unpublished there
 	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
 	callees    map[calleeKey]calleeUse
 	containers map[containerKey]containerUse
+	factories  map[*ssa.Function]bool // see freshResult
+	params     map[*ssa.Parameter]bool // see freshParam
+	paramPubs  map[*ssa.Parameter]map[ssa.Instruction]bool
+	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
+	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
 }
 
-func newFreshness(pkg *types.Package) *freshness {
+func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
 	return &freshness{
 		pkg:        pkg,
+		ptr:        ptr,
 		accesses:   make(map[freshKey]bool),
 		pubs:       make(map[ssa.Instruction]map[ssa.Instruction]bool),
 		callees:    make(map[calleeKey]calleeUse),
 		containers: make(map[containerKey]containerUse),
+		factories:  make(map[*ssa.Function]bool),
+		params:     make(map[*ssa.Parameter]bool),
+		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
 	}
 }
 
@@ -70,6 +81,12 @@ func (f *freshness) initializing(acc pointer.Access) bool {
 func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction) bool {
 	if alloc := allocation(addr); alloc != nil {
 		return alloc.Parent() == w.Parent() && !publishedBefore(alloc, w, f.publications(alloc))
+	}
+	if call := madeBy(addr); call != nil && f.freshResult(call, maxCalleeDepth) {
+		return !publishedBefore(call, w, f.publications(call))
+	}
+	if p := paramOf(addr); p != nil && p.Parent() == w.Parent() {
+		return f.freshParam(p, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
 	}
 	makers, ok := grownFrom(addr)
 	if !ok || len(makers) == 0 {
@@ -183,6 +200,189 @@ func allocation(v ssa.Value) ssa.Instruction {
 			return nil
 		}
 	}
+}
+
+// madeBy returns the call whose result v selects a field, element or
+// slice of, with no pointer loaded on the way; else nil.
+func madeBy(v ssa.Value) *ssa.Call {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Call:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// freshResult reports whether call returns an object that its callee, a
+// function of the package, made and did not publish before returning it
+// (wrapDesc's newDesc := NewDesc(...)): the caller is the first to hold
+// it. The callee's results may come from calls of such functions too,
+// depth deep.
+func (f *freshness) freshResult(call *ssa.Call, depth int) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Blocks == nil || callee.Pkg == nil || callee.Pkg.Pkg != f.pkg || callee.Signature.Results().Len() != 1 {
+		return false
+	}
+	if v, ok := f.factories[callee]; ok {
+		return v
+	}
+	f.factories[callee] = false // a recursive call: not shown fresh
+	v := depth > 0
+	for _, b := range callee.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !v || !ok {
+			continue
+		}
+		v = f.returnsFresh(ret, ret.Results[0], depth)
+	}
+	f.factories[callee] = v
+	return v
+}
+
+// returnsFresh reports whether r, returned by ret, is nil or an object
+// that ret's function made and has not published by ret.
+func (f *freshness) returnsFresh(ret *ssa.Return, r ssa.Value, depth int) bool {
+	switch x := r.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
+		alloc := x.(ssa.Instruction)
+		return !publishedBefore(alloc, ret, f.publications(alloc))
+	case *ssa.Call:
+		return f.freshResult(x, depth-1) && !publishedBefore(x, ret, f.publications(x))
+	}
+	return false
+}
+
+// paramOf returns the parameter whose object v selects a field, element
+// or slice of, with no pointer loaded on the way; else nil.
+func paramOf(v ssa.Value) *ssa.Parameter {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Parameter:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// freshParam reports whether every call of p's function, found by the
+// pointer analysis in any goroutine, passes at p an object that no other
+// goroutine can reach yet: one the caller made or got from a fresh
+// result or a fresh parameter of its own, depth deep, and has not
+// published before the call (an option applied by a constructor,
+// s.init(s) in one). A function that a goroutine or a root starts in has
+// callers the analysis does not see.
+func (f *freshness) freshParam(p *ssa.Parameter, depth int) bool {
+	if v, ok := f.params[p]; ok {
+		return v
+	}
+	f.params[p] = false // a recursive call: not shown fresh
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	f.findCallers()
+	sites := f.callers[fn]
+	v := depth > 0 && i >= 0 && !f.entries[fn] && len(sites) > 0
+	for _, site := range sites {
+		if !v {
+			break
+		}
+		call, ok := site.(*ssa.Call)
+		if !ok {
+			v = false // a go or defer statement runs later
+			break
+		}
+		args := call.Call.Args
+		if call.Call.IsInvoke() {
+			args = append([]ssa.Value{call.Call.Value}, args...)
+		}
+		if len(args) != len(fn.Params) {
+			v = false
+			break
+		}
+		v = f.freshAt(args[i], call, depth-1)
+	}
+	f.params[p] = v
+	return v
+}
+
+// freshAt reports whether a, an argument of call, is an object that
+// call's function made, got fresh from a call or as a fresh parameter,
+// and has not published before call.
+func (f *freshness) freshAt(a ssa.Value, call *ssa.Call, depth int) bool {
+	if alloc := allocation(a); alloc != nil {
+		return alloc.Parent() == call.Parent() && !publishedBefore(alloc, call, f.publications(alloc))
+	}
+	if made := madeBy(a); made != nil {
+		return made.Parent() == call.Parent() && f.freshResult(made, depth) && !publishedBefore(made, call, f.publications(made))
+	}
+	if p := paramOf(a); p != nil && p.Parent() == call.Parent() {
+		return f.freshParam(p, depth) && !f.paramPublishedBefore(p, call)
+	}
+	return false
+}
+
+// findCallers fills the callers of every function, once.
+func (f *freshness) findCallers() {
+	if f.callers != nil {
+		return
+	}
+	f.callers = make(map[*ssa.Function][]ssa.CallInstruction)
+	f.entries = make(map[*ssa.Function]bool)
+	for _, o := range f.ptr.Origins {
+		f.entries[o.Entry] = true
+		for _, fn := range f.ptr.RootFuncs(o) {
+			f.entries[fn] = true
+		}
+	}
+	f.ptr.Calls(func(_ *pointer.Origin, site ssa.CallInstruction, callees []*ssa.Function) bool {
+		for _, fn := range callees {
+			if !slices.Contains(f.callers[fn], site) {
+				f.callers[fn] = append(f.callers[fn], site)
+			}
+		}
+		return true
+	})
+}
+
+// paramPublishedBefore reports whether p's function may publish the
+// object p denotes on some path from its entry to w.
+func (f *freshness) paramPublishedBefore(p *ssa.Parameter, w ssa.Instruction) bool {
+	pubs, ok := f.paramPubs[p]
+	if !ok {
+		fl := f.newFlow(p.Type(), shapeOf(p.Type()), map[ssa.Value]bool{p: true}, maxCalleeDepth)
+		fl.follow(p)
+		pubs = fl.pubs
+		f.paramPubs[p] = pubs
+	}
+	if len(pubs) == 0 {
+		return false
+	}
+	bw := w.Block()
+	if anyIn(bw.Instrs[:indexOf(w)], pubs) {
+		return true
+	}
+	for b := range walkBlocks(bw, nil, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds }) {
+		if anyIn(b.Instrs, pubs) {
+			return true
+		}
+	}
+	return false
 }
 
 // inside reports whether v points into the object that one of anchors
@@ -323,4 +523,33 @@ func anyIn(instrs []ssa.Instruction, set map[ssa.Instruction]bool) bool {
 		}
 	}
 	return false
+}
+
+// dynamicCallees returns the functions that the dynamic call x may call
+// in the origins of its function, or false when some origin may call
+// what the analysis does not see: a function value or an interface it
+// knows nothing of, or one it found no callee for. An origin where the
+// value is no function at all (opt(d) over an empty opts) calls none.
+func (f *freshness) dynamicCallees(x *ssa.Call) ([]*ssa.Function, bool) {
+	origins := f.ptr.OriginsOf(x.Parent())
+	if len(origins) == 0 {
+		return nil, false
+	}
+	var out []*ssa.Function
+	for _, o := range origins {
+		pts := f.ptr.PointsToIn(o, x.Call.Value)
+		if slices.ContainsFunc(pts, func(l pointer.Location) bool { return l.Obj.Kind == pointer.ObjUnknown }) {
+			return nil, false
+		}
+		callees := f.ptr.Callees(o, x)
+		if len(callees) == 0 && len(pts) > 0 {
+			return nil, false
+		}
+		for _, fn := range callees {
+			if !slices.Contains(out, fn) {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out, true
 }

@@ -182,8 +182,7 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 	}
 	callee := common.StaticCallee()
 	if common.IsInvoke() || callee == nil {
-		fl.pubs[x] = true
-		return nil
+		return fl.dynamicCall(x, v)
 	}
 	if syncOperand(callee, common, v) {
 		return nil
@@ -194,6 +193,36 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 		return nil
 	}
 	if use.returns {
+		return x
+	}
+	return nil
+}
+
+// dynamicCall records whether a call of a function value or an interface
+// method publishes the object: not when the pointer analysis finds, in
+// every goroutine that makes the call, callees that all keep it (a
+// constructor applying its options, opt(d)).
+func (fl *flow) dynamicCall(x *ssa.Call, v ssa.Value) ssa.Value {
+	common := x.Common()
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	callees, ok := fl.f.dynamicCallees(x)
+	if !ok {
+		fl.pubs[x] = true
+		return nil
+	}
+	returns := false
+	for _, callee := range callees {
+		use, ok := fl.f.calleeUse(callee, args, fl)
+		if !ok {
+			fl.pubs[x] = true
+			return nil
+		}
+		returns = returns || use.returns
+	}
+	if returns {
 		return x
 	}
 	return nil

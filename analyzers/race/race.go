@@ -34,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr)}
 		c.check()
 	})
 	return nil, nil

@@ -475,6 +475,20 @@ func (r *Result) Callees(o *Origin, site ssa.CallInstruction) []*ssa.Function {
 	return r.a.calls[siteKey{o, site}]
 }
 
+// Calls calls yield with every call site that calls functions with a
+// body here, the origin it runs in and the functions it may call, in no
+// particular order.
+func (r *Result) Calls(yield func(o *Origin, site ssa.CallInstruction, callees []*ssa.Function) bool) {
+	if r.a == nil {
+		return
+	}
+	for k, fns := range r.a.calls {
+		if !yield(k.origin, k.instr, fns) {
+			return
+		}
+	}
+}
+
 // Spawned returns the origins that the site starts when it runs in
 // origin o: a go statement, or a call such as WaitGroup.Go or t.Run.
 func (r *Result) Spawned(o *Origin, site ssa.CallInstruction) []*Origin {

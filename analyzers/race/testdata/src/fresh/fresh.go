@@ -78,6 +78,8 @@ func main() {
 	registries()
 	containerSent(make(chan map[string]*worker))
 	helped()
+	optioned()
+	leaked()
 }
 
 func use(int) {}
@@ -251,19 +253,79 @@ func containerSent(ch chan map[string]*worker) {
 	w.y = 7 // want `data race on worker.y`
 }
 
-// Known limit: the accesses a helper makes to the fresh object it is
-// given are checked as usual, since the pointer analysis does not tell
-// its callers apart (etcd's newLessor calling initAndRecover).
+// A helper's accesses to the object every caller gives it fresh are
+// silent too (etcd's newLessor calling initAndRecover).
 func newHelped() *server {
 	s := &server{}
 	s.setup()
 	return s
 }
 
-func (s *server) setup() { s.mode = 3 } // want `data race on server.mode`
+func (s *server) setup() { s.mode = 3 }
+
+// tune is given a fresh server by one caller and a running one by the
+// other: its write races with the loop of the running one.
+func (s *server) tune() { s.mode = 4 } // want `data race on server.mode`
+
+func newTuned() *server {
+	s := &server{}
+	s.tune()
+	return s
+}
 
 func helped() {
 	a := newHelped()
 	a.Start()
 	newHelped().Start()
+	b := newTuned()
+	b.Start()
+	b.tune()
+}
+
+// An option is applied to the object its constructor made.
+type option func(*worker)
+
+func withY(y int) option { return func(w *worker) { w.y = y } }
+
+// newOpted applies its options, which the pointer analysis finds, and
+// none of them publishes the worker: its write after them is silent.
+func newOpted(opts ...option) *worker {
+	w := &worker{}
+	for _, opt := range opts {
+		opt(w)
+	}
+	w.x = 8
+	return w
+}
+
+// The worker newOpted returns is the caller's alone until it starts its
+// loop: the writes before are silent, those after race.
+func optioned() {
+	for range 2 {
+		w := newOpted(withY(1))
+		w.y = 2
+		go w.loop()
+		w.x = 3 // want `data race on worker.x`
+	}
+}
+
+func withLoop(w *worker) { go w.loop() }
+
+// newLeaky applies an option that starts the worker's loop: the write
+// after it races.
+func newLeaky(opts ...option) *worker {
+	w := &worker{}
+	for _, opt := range opts {
+		opt(w)
+	}
+	w.y = 9 // want `data race on worker.y`
+	return w
+}
+
+// leaked's write races too: newLeaky's result is published already.
+func leaked() {
+	for range 2 {
+		w := newLeaky(withLoop)
+		w.x = 9 // want `data race on worker.x`
+	}
 }
