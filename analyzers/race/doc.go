@@ -96,9 +96,19 @@
 // pointer into it anywhere but into the object itself or into another
 // object the function made and has not published (then it goes along
 // when that one is published), sending it, a go or defer statement or
-// closure taking it, a panic, or a call through an interface or of a
-// function of another package (but sync's methods and sync/atomic on
-// it); the package's own callees are followed three calls deep. A write
+// closure taking it, a panic, or a call of a function of another
+// package (but sync's methods and sync/atomic on it); the package's own
+// callees are followed three calls deep, and so are the callees that the
+// pointer analysis finds for a call through a function value or an
+// interface in every goroutine that makes it (a constructor applying
+// its options, opt(d)); a dynamic call it finds no callee for, or one
+// that may reach what it does not see, publishes. The object a package
+// function made and returns without publishing it is fresh in its
+// caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
+// so is a helper's parameter when every call of the helper that the
+// pointer analysis finds passes a fresh object there (s.setup(), the
+// option closure func(d *Desc) { d.unit = unit }): a helper that a
+// goroutine or a root starts in has callers it does not see. A write
 // inside a loop after the object was published in an earlier iteration
 // is checked as usual. A slice the function grows with append is fresh
 // while no array it made may have been published on the way (a send of
@@ -155,9 +165,10 @@
 // element of a slice beyond constant indices and the loop-index rule
 // above (a slice allocated by the caller or in a loop, an index computed
 // from the counter other than by adding a constant).
-// The accesses a callee makes to the fresh object it is given are
-// checked as usual (the pointer analysis does not tell its callers
-// apart).
+// A helper given a fresh object by one caller and a shared one by another
+// is checked as usual at every call (etcd's initAndRecover, from
+// newLessor and from Recover under le.mu): the pointer analysis does not
+// tell its callers apart.
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.

@@ -16,7 +16,9 @@ import (
 // accesses before it are dropped: those to a field or element of an
 // object allocated in the same function, at a point that every path from
 // the allocation reaches without passing an instruction that publishes
-// it (see flow).
+// it (see flow). The same holds for an object a package function made
+// and returned unpublished (freshResult), and for a parameter that every
+// caller passes such an object at (freshParam).
 
 // maxCalleeDepth bounds how deep the calls that receive a fresh object
 // are followed to show that they do not publish it.
@@ -27,12 +29,12 @@ const maxCalleeDepth = 3
 // them.
 type freshness struct {
 	pkg        *types.Package
-	ptr        *pointer.Result // for the callees of dynamic calls
+	ptr        *pointer.Result   // for the callees of dynamic calls
 	accesses   map[freshKey]bool // whether the access's object is unpublished there
 	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
 	callees    map[calleeKey]calleeUse
 	containers map[containerKey]containerUse
-	factories  map[*ssa.Function]bool // see freshResult
+	factories  map[*ssa.Function]bool  // see freshResult
 	params     map[*ssa.Parameter]bool // see freshParam
 	paramPubs  map[*ssa.Parameter]map[ssa.Instruction]bool
 	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
