@@ -106,9 +106,11 @@
 // function made and returns without publishing it is fresh in its
 // caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
 // so is a helper's parameter when every call of the helper that the
-// pointer analysis finds passes a fresh object there (s.setup(), the
-// option closure func(d *Desc) { d.unit = unit }): a helper that a
-// goroutine or a root starts in has callers it does not see. A write
+// pointer analysis finds may pass the accessed object there passes a
+// fresh one (s.setup(), the option closure func(d *Desc) { d.unit =
+// unit }, populateMetric filling NewConstMetric's metric though
+// Counter.Write gives it another): a helper that a goroutine or a root
+// starts in has callers it does not see. A write
 // inside a loop after the object was published in an earlier iteration
 // is checked as usual. A slice the function grows with append is fresh
 // while no array it made may have been published on the way (a send of

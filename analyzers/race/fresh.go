@@ -35,10 +35,11 @@ type freshness struct {
 	callees    map[calleeKey]calleeUse
 	containers map[containerKey]containerUse
 	factories  map[*ssa.Function]bool  // see freshResult
-	params     map[*ssa.Parameter]bool // see freshParam
+	params     map[paramKey]bool // see freshParam
 	paramPubs  map[*ssa.Parameter]map[ssa.Instruction]bool
 	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
 	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
+	origins    map[*ssa.Function][]*pointer.Origin
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
@@ -50,7 +51,8 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
 		callees:    make(map[calleeKey]calleeUse),
 		containers: make(map[containerKey]containerUse),
 		factories:  make(map[*ssa.Function]bool),
-		params:     make(map[*ssa.Parameter]bool),
+		params:     make(map[paramKey]bool),
+		origins:    make(map[*ssa.Function][]*pointer.Origin),
 		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
 	}
 }
@@ -60,16 +62,16 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
 // composite literal, a variable's stores before a closure captures it,
 // and a constructor's reads and writes across branches and loops and
 // calls that only use the object.
-func (f *freshness) initializing(acc pointer.Access) bool {
+func (f *freshness) initializing(acc pointer.Access, obj *pointer.Object) bool {
 	addr := accessedAddr(acc)
 	if addr == nil {
 		return false
 	}
-	k := freshKey{acc.Instr, acc.Write}
+	k := freshKey{acc.Instr, acc.Write, obj}
 	if v, ok := f.accesses[k]; ok {
 		return v
 	}
-	v := f.unpublished(addr, acc.Instr)
+	v := f.unpublished(addr, acc.Instr, obj)
 	f.accesses[k] = v
 	return v
 }
@@ -80,7 +82,7 @@ func (f *freshness) initializing(acc pointer.Access) bool {
 // append: one made in an earlier iteration may be written in place, so
 // a publication anywhere on a path from where an array is made to w
 // counts, around the loop too.
-func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction) bool {
+func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction, obj *pointer.Object) bool {
 	if alloc := allocation(addr); alloc != nil {
 		return alloc.Parent() == w.Parent() && !publishedBefore(alloc, w, f.publications(alloc))
 	}
@@ -88,7 +90,7 @@ func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction) bool {
 		return !publishedBefore(call, w, f.publications(call))
 	}
 	if p := paramOf(addr); p != nil && p.Parent() == w.Parent() {
-		return f.freshParam(p, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
+		return f.freshParam(p, obj, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
 	}
 	makers, ok := grownFrom(addr)
 	if !ok || len(makers) == 0 {
@@ -154,6 +156,7 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 type freshKey struct {
 	instr ssa.Instruction
 	write bool
+	obj   *pointer.Object // the object accessed, for a parameter (see freshParam)
 }
 
 // accessedAddr returns the memory an access reads or writes: the address
@@ -283,24 +286,33 @@ func paramOf(v ssa.Value) *ssa.Parameter {
 	}
 }
 
+// paramKey asks whether a parameter is fresh when it denotes one object.
+type paramKey struct {
+	p   *ssa.Parameter
+	obj *pointer.Object
+}
+
 // freshParam reports whether every call of p's function, found by the
-// pointer analysis in any goroutine, passes at p an object that no other
-// goroutine can reach yet: one the caller made or got from a fresh
-// result or a fresh parameter of its own, depth deep, and has not
-// published before the call (an option applied by a constructor,
-// s.init(s) in one). A function that a goroutine or a root starts in has
-// callers the analysis does not see.
-func (f *freshness) freshParam(p *ssa.Parameter, depth int) bool {
-	if v, ok := f.params[p]; ok {
+// pointer analysis in any goroutine, that may pass obj at p passes an
+// object that no other goroutine can reach yet: one the caller made or
+// got from a fresh result or a fresh parameter of its own, depth deep,
+// and has not published before the call (an option applied by a
+// constructor, s.init(s) in one). The calls that cannot pass obj do not
+// count (populateMetric fills the fresh metric of NewConstMetric, and
+// the one of its caller that Counter.Write is given). A function that a
+// goroutine or a root starts in has callers the analysis does not see.
+func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int) bool {
+	k := paramKey{p, obj}
+	if v, ok := f.params[k]; ok {
 		return v
 	}
-	f.params[p] = false // a recursive call: not shown fresh
+	f.params[k] = false // a recursive call: not shown fresh
 	fn := p.Parent()
 	i := slices.Index(fn.Params, p)
 	f.findCallers()
-	sites := f.callers[fn]
-	v := depth > 0 && i >= 0 && !f.entries[fn] && len(sites) > 0
-	for _, site := range sites {
+	v := depth > 0 && i >= 0 && !f.entries[fn]
+	passing := 0
+	for _, site := range f.callers[fn] {
 		if !v {
 			break
 		}
@@ -317,16 +329,40 @@ func (f *freshness) freshParam(p *ssa.Parameter, depth int) bool {
 			v = false
 			break
 		}
-		v = f.freshAt(args[i], call, depth-1)
+		if !f.mayPass(call, args[i], obj) {
+			continue
+		}
+		passing++
+		v = f.freshAt(args[i], call, obj, depth-1)
 	}
-	f.params[p] = v
+	v = v && passing > 0
+	f.params[k] = v
 	return v
+}
+
+// mayPass reports whether a, an argument of call, may point to obj in
+// some origin of call's function.
+func (f *freshness) mayPass(call *ssa.Call, a ssa.Value, obj *pointer.Object) bool {
+	fn := call.Parent()
+	origins, ok := f.origins[fn]
+	if !ok {
+		origins = f.ptr.OriginsOf(fn)
+		f.origins[fn] = origins
+	}
+	for _, o := range origins {
+		for _, loc := range f.ptr.PointsToIn(o, a) {
+			if loc.Obj == obj {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // freshAt reports whether a, an argument of call, is an object that
 // call's function made, got fresh from a call or as a fresh parameter,
 // and has not published before call.
-func (f *freshness) freshAt(a ssa.Value, call *ssa.Call, depth int) bool {
+func (f *freshness) freshAt(a ssa.Value, call *ssa.Call, obj *pointer.Object, depth int) bool {
 	if alloc := allocation(a); alloc != nil {
 		return alloc.Parent() == call.Parent() && !publishedBefore(alloc, call, f.publications(alloc))
 	}
@@ -334,7 +370,7 @@ func (f *freshness) freshAt(a ssa.Value, call *ssa.Call, depth int) bool {
 		return made.Parent() == call.Parent() && f.freshResult(made, depth) && !publishedBefore(made, call, f.publications(made))
 	}
 	if p := paramOf(a); p != nil && p.Parent() == call.Parent() {
-		return f.freshParam(p, depth) && !f.paramPublishedBefore(p, call)
+		return f.freshParam(p, obj, depth) && !f.paramPublishedBefore(p, call)
 	}
 	return false
 }

@@ -80,6 +80,7 @@ func main() {
 	helped()
 	optioned()
 	leaked()
+	filled()
 }
 
 func use(int) {}
@@ -328,4 +329,27 @@ func leaked() {
 		w := newLeaky(withLoop)
 		w.x = 9 // want `data race on worker.x`
 	}
+}
+
+type metric struct{ v int }
+
+// fill writes the metric it is given: a fresh one from newMetric, whose
+// write is silent though earlier metrics are read by goroutines, and a
+// published one from filled, whose write races.
+func fill(m *metric, v int) { m.v = v } // want `data race on metric.v: write at fresh.go:\d+ \(main goroutine\) vs read at fresh.go:\d+ \(goroutine started at fresh.go:\d+\); locks held: \{\} vs \{\}`
+
+func newMetric(v int) *metric {
+	m := &metric{}
+	fill(m, v)
+	return m
+}
+
+func filled() {
+	for i := range 2 {
+		m := newMetric(i)
+		go func() { use(m.v) }()
+	}
+	s := &metric{}
+	go func() { use(s.v) }()
+	fill(s, 2)
 }
