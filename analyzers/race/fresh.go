@@ -34,8 +34,8 @@ type freshness struct {
 	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
 	callees    map[calleeKey]calleeUse
 	containers map[containerKey]containerUse
-	factories  map[*ssa.Function]bool  // see freshResult
-	params     map[paramKey]bool // see freshParam
+	factories  map[*ssa.Function]bool // see freshResult
+	params     map[paramKey]bool      // see freshParam
 	paramPubs  map[*ssa.Parameter]map[ssa.Instruction]bool
 	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
 	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
