@@ -115,7 +115,8 @@
 // is checked as usual. A slice the function grows with append is fresh
 // while no array it made may have been published on the way (a send of
 // the slice in the loop publishes the array the next append may write in
-// place).
+// place), and so is a map made on first need in a loop (if m == nil { m =
+// make(...) }) while none of its makes may have been published.
 //
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them

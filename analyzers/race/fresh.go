@@ -135,7 +135,7 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 			work = append(work, x.Edges...)
 		case *ssa.Const:
 			// nil: no array
-		case *ssa.Alloc, *ssa.MakeSlice:
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
 			makers = append(makers, x.(ssa.Instruction))
 		case *ssa.Call:
 			b, ok := x.Call.Value.(*ssa.Builtin)

@@ -81,6 +81,7 @@ func main() {
 	optioned()
 	leaked()
 	filled()
+	lazyMaps()
 }
 
 func use(int) {}
@@ -352,4 +353,59 @@ func filled() {
 	s := &metric{}
 	go func() { use(s.v) }()
 	fill(s, 2)
+}
+
+var (
+	mapsMu sync.Mutex
+	maps   []map[int]bool
+)
+
+// lazyMap makes its map on first need, in a loop, and fills it there:
+// silent, since only the append under mapsMu after the loop publishes
+// it, though the reader reads the maps of earlier calls.
+func lazyMap(n int) {
+	var m map[int]bool
+	for i := range n {
+		if m == nil {
+			m = make(map[int]bool)
+		}
+		m[i] = true
+	}
+	mapsMu.Lock()
+	maps = append(maps, m)
+	mapsMu.Unlock()
+}
+
+// lateMap writes its map after publishing it: a race with the reader.
+func lateMap(n int) {
+	var m map[int]bool
+	if n > 0 {
+		m = make(map[int]bool, n)
+	} else {
+		m = make(map[int]bool)
+	}
+	mapsMu.Lock()
+	maps = append(maps, m)
+	mapsMu.Unlock()
+	m[n] = true // want `concurrent map access`
+}
+
+func lazyMaps() {
+	go func() {
+		mapsMu.Lock()
+		for _, m := range maps {
+			use(len(maps) + b2i(m[0]))
+		}
+		mapsMu.Unlock()
+	}()
+	lazyMap(2)
+	lazyMap(3)
+	lateMap(1)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
