@@ -116,7 +116,11 @@
 // while no array it made may have been published on the way (a send of
 // the slice in the loop publishes the array the next append may write in
 // place), and so is a map made on first need in a loop (if m == nil { m =
-// make(...) }) while none of its makes may have been published.
+// make(...) }) while none of its makes may have been published. A slice
+// kept in a field of an object the function made (d.pairs =
+// append(d.pairs, p)) is grown from what the function stored there,
+// fresh while that object is: a callee storing another slice into the
+// field is not seen.
 //
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -135,6 +136,20 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 			work = append(work, x.Edges...)
 		case *ssa.Const:
 			// nil: no array
+		case *ssa.UnOp:
+			// A load of a field of an object the function made: the
+			// slices the function stored there (d.pairs = append(d.pairs,
+			// p)), published with the object.
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok || x.Op != token.MUL {
+				return nil, false
+			}
+			box := allocation(fa)
+			if box == nil {
+				return nil, false
+			}
+			makers = append(makers, box)
+			work = append(work, storedIn(fa)...)
 		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
 			makers = append(makers, x.(ssa.Instruction))
 		case *ssa.Call:
@@ -149,6 +164,25 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 		}
 	}
 	return makers, true
+}
+
+// storedIn returns the values that fa's function stores at field
+// fa.Field of the value fa selects it from. A callee that stores there
+// is not seen.
+func storedIn(fa *ssa.FieldAddr) []ssa.Value {
+	var vals []ssa.Value
+	for _, b := range fa.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if at, ok := st.Addr.(*ssa.FieldAddr); ok && at.X == fa.X && at.Field == fa.Field {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals
 }
 
 // freshKey is an access by its instruction: copy reads one slice and

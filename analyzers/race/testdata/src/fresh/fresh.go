@@ -82,6 +82,7 @@ func main() {
 	leaked()
 	filled()
 	lazyMaps()
+	describe()
 }
 
 func use(int) {}
@@ -408,4 +409,49 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+type desc struct{ pairs []int }
+
+var (
+	descsMu sync.Mutex
+	descs   []*desc
+)
+
+// newDesc grows the slice it stores in a field of the desc it made,
+// through loads of that field: silent, though a reader reads the pairs
+// of earlier descs.
+func newDesc(n int) *desc {
+	d := &desc{}
+	d.pairs = make([]int, 0, n)
+	for i := range n {
+		d.pairs = append(d.pairs, i)
+	}
+	return d
+}
+
+// grownLate grows it after the desc is published: a race.
+func grownLate(n int) {
+	d := &desc{pairs: make([]int, 0, n)}
+	descsMu.Lock()
+	descs = append(descs, d)
+	descsMu.Unlock()
+	d.pairs = append(d.pairs, n) // want `concurrent append`
+}
+
+func describe() {
+	go func() {
+		descsMu.Lock()
+		for _, d := range descs {
+			use(d.pairs[0])
+		}
+		descsMu.Unlock()
+	}()
+	for i := range 2 {
+		d := newDesc(i)
+		descsMu.Lock()
+		descs = append(descs, d)
+		descsMu.Unlock()
+	}
+	grownLate(3)
 }
