@@ -36,6 +36,34 @@
 // and precision = true / (true + false). -v lists the reports not yet
 // judged in verdict-file format; verdicts that match no report are
 // listed as stale. -keep reuses the prepared modules between runs.
+//
+//	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
+//
+// scores origo's blocking reports on Go's goroutine-leak corpus,
+// $GOROOT/src/runtime/testdata/testgoroutineleakprofile (the micro tests,
+// common patterns and stress tests of its main directory, and the GoKer
+// kernels of real blocking bugs in goker/), vetted as a scratch module;
+// every file builds there, none is left out. The expectations are read
+// with go/parser from $GOROOT/src/runtime/goroutineleakprofile_test.go:
+// its []testCase lists of makeTest("Name", leak regexps...) and
+// makeFlakyTest (flaky leaks are real leaks, counted as expected). A
+// case's entry is the function registered under its name; a leak's
+// regular expression is matched, as the test does, against
+// "function() [wait reason]" for every function of the entry's package
+// and every blocking wait reason, functions named as in a traceback
+// (F, (*T).M, closures F.func1, F.func2.1 in source order). A diagnostic
+// of the -analyzers counts for an expected leak when its kind (from
+// keywords of its message: double lock, lock order, while holding, sends
+// on, waits for, ...) meets the kind of the wait reason (channel and
+// select, mutex, WaitGroup, Cond), and it lies in the top-level function
+// or method enclosing an expected function ("found"), or in a function or
+// method of the same file that the expected function names, transitively
+// ("found with callees": where the goroutine may block). It prints, for
+// the goker kernels, the patterns and in total, the expected leaks found,
+// the cases with all leaks found or some, the cases expecting no leak
+// that are flagged, and the diagnostics outside any expectation. -v lists
+// every case with its leaks and the diagnostics that matched them, and
+// the diagnostics outside any expectation.
 package main
 
 import (
@@ -62,6 +90,8 @@ func main() {
 		err = benchRaceCorpus(os.Args[2:])
 	case "realcode":
 		err = benchRealCode(os.Args[2:])
+	case "leakcorpus":
+		err = benchLeakCorpus(os.Args[2:])
 	default:
 		usage()
 	}
@@ -76,8 +106,9 @@ func usage() {
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
+       origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
 
-Without -origo, vet, racecorpus and realcode build origo: run them in the origo repository.`)
+Without -origo, vet, racecorpus, realcode and leakcorpus build origo: run them in the origo repository.`)
 	os.Exit(2)
 }
 

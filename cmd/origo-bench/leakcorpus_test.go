@@ -1,0 +1,512 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fakeLeakTest is goroutineleakprofile_test.go in miniature: case lists
+// built by makeTest, makeFlakyTest and makeAnyTest, a list of another
+// type, and an element that is not a call.
+const fakeLeakTest = "package runtime_test\n" + `
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestGoroutineLeakProfile(t *testing.T) {
+	type testCase struct {
+		name          string
+		expectedLeaks map[*regexp.Regexp]bool
+	}
+	makeAnyTest := func(name string, flaky bool, repetitions int, leaks ...string) testCase { return testCase{name: name} }
+	makeTest := func(name string, leaks ...string) testCase { return makeAnyTest(name, false, 2, leaks...) }
+	makeFlakyTest := func(name string, leaks ...string) testCase { return makeAnyTest(name, true, 10, leaks...) }
+	var extra testCase
+
+	for _, cfg := range []string{"mayMoreStackPreempt"} {
+		_ = cfg
+	}
+
+	microTests := []testCase{
+		makeTest("ChanSend",
+			` + "`ChanSend\\.func1\\(.* \\[chan send\\]`" + `,
+		),
+		makeTest("Mixed",
+			` + "`Mixed\\.func1\\(.* \\[sync\\.WaitGroup\\.Wait\\]`" + `,
+			"Mixed\\.func1.1\\(.* \\[chan send\\]",
+		),
+		makeTest("NoLeak"),
+		extra,
+	}
+	gokerTestCases := []testCase{
+		makeFlakyTest("Kernel1",
+			` + "`\\(\\*T_kernel1\\)\\.Run\\(.* \\[sync\\.Mutex\\.Lock\\]`" + `,
+		),
+		makeAnyTest("Kernel2", true, 3, ` + "`Kernel2\\.func2\\(.* \\[chan receive\\]`" + `),
+		// makeTest("Kernel3", ` + "`commented out`" + `),
+	}
+	_ = append(microTests, gokerTestCases...)
+}
+`
+
+func TestParseLeakExpectations(t *testing.T) {
+	exp, err := parseLeakExpectations("fake_test.go", fakeLeakTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range exp.cases {
+		s := tc.list + ":" + tc.name
+		if tc.flaky {
+			s += "(flaky)"
+		}
+		for _, l := range tc.leaks {
+			s += " " + l.pattern
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		`microTests:ChanSend ChanSend\.func1\(.* \[chan send\]`,
+		`microTests:Mixed Mixed\.func1\(.* \[sync\.WaitGroup\.Wait\] Mixed\.func1.1\(.* \[chan send\]`,
+		`microTests:NoLeak`,
+		`gokerTestCases:Kernel1(flaky) \(\*T_kernel1\)\.Run\(.* \[sync\.Mutex\.Lock\]`,
+		`gokerTestCases:Kernel2(flaky) Kernel2\.func2\(.* \[chan receive\]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(exp.skipped) != 1 || !strings.Contains(exp.skipped[0], "fake_test.go:") {
+		t.Errorf("skipped = %q, want the element extra", exp.skipped)
+	}
+
+	bad := strings.Replace(fakeLeakTest, "`ChanSend\\.func1", "`ChanSend(\\.func1", 1)
+	if _, err := parseLeakExpectations("bad_test.go", bad); err == nil || !strings.Contains(err.Error(), "ChanSend") {
+		t.Errorf("a bad regular expression: err = %v, want one naming the case", err)
+	}
+	if _, err := parseLeakExpectations("none_test.go", "package p\n\nvar x = []int{1}\n"); err == nil {
+		t.Error("a file without case lists parsed without error")
+	}
+}
+
+// fakeLeakCorpus is a goroutine-leak corpus in miniature, with its goker
+// directory, a file of another package and a file that is not Go.
+var fakeLeakCorpus = map[string]string{
+	"main.go": `package main
+
+var cmds = map[string]func(){}
+
+func register(name string, f func()) { cmds[name] = f }
+
+func main() {}
+`,
+	"simple.go": `package main
+
+import "sync"
+
+func init() {
+	register("ChanSend", ChanSend)
+	register("Mixed", Mixed)
+	register("NoLeak", NoLeak)
+}
+
+func ChanSend() {
+	defer func() {}()
+	go func() {
+		make(chan int) <- 0
+	}()
+}
+
+func Mixed() {
+	go func() {
+		ch := make(chan int)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			ch <- 0
+			wg.Done()
+		}()
+		wg.Wait()
+		<-ch
+	}()
+}
+
+func NoLeak() {
+	go func() {
+		helper()
+	}()
+}
+
+func helper() {
+	var mu sync.Mutex
+	mu.Lock()
+	mu.Lock()
+}
+
+var glob = func() int { return 1 }()
+`,
+	"goker/main.go": `package main
+
+var cmds = map[string]func(){}
+
+func register(name string, f func()) { cmds[name] = f }
+
+func main() {}
+`,
+	"goker/kernel1.go": `package main
+
+import "sync"
+
+func init() {
+	register("Kernel1", Kernel1)
+}
+
+type T_kernel1 struct{ mu sync.Mutex }
+
+func (t *T_kernel1) Run() {
+	t.mu.Lock()
+	t.lockAgain()
+}
+
+func (t *T_kernel1) lockAgain() {
+	t.mu.Lock()
+}
+
+func Kernel1() {
+	t := &T_kernel1{}
+	go t.Run()
+}
+`,
+	"goker/kernel2.go": `package main
+
+func init() {
+	register("Kernel2", Kernel2)
+}
+
+type G_kernel2[E any] struct{}
+
+func (G_kernel2[E]) Run() {
+	func() {}()
+}
+
+func Kernel2() {
+	defer func() {}()
+	go func() {
+		<-make(chan int)
+	}()
+}
+`,
+	"other/other.go":  "package other\n",
+	"goker/README.md": "not Go\n",
+}
+
+func writeFakeLeakCorpus(t *testing.T) string {
+	dir := t.TempDir()
+	for name, src := range fakeLeakCorpus {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func fakeParsedLeakCorpus(t *testing.T) (dir string, c *leakCorpus) {
+	dir = writeFakeLeakCorpus(t)
+	files, err := selectLeakCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err = parseLeakCorpus(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, c
+}
+
+func TestSelectAndWriteLeakCorpus(t *testing.T) {
+	dir := writeFakeLeakCorpus(t)
+	files, err := selectLeakCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"goker/kernel1.go", "goker/kernel2.go", "goker/main.go", "main.go", "simple.go"}
+	if !reflect.DeepEqual(files, want) {
+		t.Errorf("selectLeakCorpus = %v, want %v (package other and README left out)", files, want)
+	}
+	mod := filepath.Join(t.TempDir(), "mod")
+	if err := writeLeakModule(mod, dir, files); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range append(files, "go.mod") {
+		if _, err := os.Stat(filepath.Join(mod, filepath.FromSlash(rel))); err != nil {
+			t.Errorf("scratch module: %v", err)
+		}
+	}
+	if err := writeLeakModule(mod, dir, files); err != nil { // a kept module is reused
+		t.Errorf("rewriting the scratch module: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "goker", "stray.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeLeakModule(mod, dir, files); err == nil || !strings.Contains(err.Error(), "stray.go") {
+		t.Errorf("a kept module with a stray Go file: err = %v, want one naming it", err)
+	}
+}
+
+func TestLeakFuncNames(t *testing.T) {
+	_, c := fakeParsedLeakCorpus(t)
+	var got []string
+	for _, fn := range c.funcs {
+		if fn.file == "simple.go" || strings.HasPrefix(fn.file, "goker/kernel") {
+			got = append(got, fn.file+":"+fn.name+"<"+fn.top.name)
+		}
+	}
+	want := []string{
+		"goker/kernel1.go:init.0<init.0", // init functions are numbered per package, in file order
+		"goker/kernel1.go:(*T_kernel1).Run<(*T_kernel1).Run",
+		"goker/kernel1.go:(*T_kernel1).lockAgain<(*T_kernel1).lockAgain",
+		"goker/kernel1.go:Kernel1<Kernel1",
+		"goker/kernel2.go:init.1<init.1",
+		"goker/kernel2.go:G_kernel2[...].Run<G_kernel2[...].Run",
+		"goker/kernel2.go:G_kernel2[...].Run.func1<G_kernel2[...].Run",
+		"goker/kernel2.go:Kernel2<Kernel2",
+		"goker/kernel2.go:Kernel2.func1<Kernel2",
+		"goker/kernel2.go:Kernel2.func2<Kernel2",
+		"simple.go:init.0<init.0",
+		"simple.go:ChanSend<ChanSend",
+		"simple.go:ChanSend.func1<ChanSend",
+		"simple.go:ChanSend.func2<ChanSend",
+		"simple.go:Mixed<Mixed",
+		"simple.go:Mixed.func1<Mixed",
+		"simple.go:Mixed.func1.1<Mixed",
+		"simple.go:NoLeak<NoLeak",
+		"simple.go:NoLeak.func1<NoLeak",
+		"simple.go:helper<helper",
+		"simple.go:glob..func1<glob..func1",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("functions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	for _, tc := range []struct {
+		rel       string
+		line, col int
+		want      string
+	}{
+		{"simple.go", 14, 3, "ChanSend.func2"}, // the send
+		{"simple.go", 13, 2, "ChanSend"},       // the go keyword, before the literal
+		{"simple.go", 24, 4, "Mixed.func1.1"},  // ch <- 0
+		{"simple.go", 27, 3, "Mixed.func1"},    // wg.Wait()
+		{"simple.go", 44, 25, "glob..func1"},   // in a package-level initializer
+		{"simple.go", 3, 1, ""},                // the import
+		{"goker/kernel1.go", 17, 2, "(*T_kernel1).lockAgain"},
+	} {
+		name := ""
+		if fn := c.enclosing(tc.rel, tc.line, tc.col); fn != nil {
+			name = fn.name
+		}
+		if name != tc.want {
+			t.Errorf("enclosing(%s:%d:%d) = %q, want %q", tc.rel, tc.line, tc.col, name, tc.want)
+		}
+	}
+
+	if got := c.corpusFile("/tmp/x/leakcorpus/goker/main.go"); got != "goker/main.go" {
+		t.Errorf("corpusFile(.../goker/main.go) = %q, want goker/main.go", got)
+	}
+	if got := c.corpusFile("/tmp/x/leakcorpus/main.go"); got != "main.go" {
+		t.Errorf("corpusFile(.../main.go) = %q, want main.go", got)
+	}
+	if got := c.corpusFile("/tmp/x/elsewhere.go"); got != "" {
+		t.Errorf("corpusFile(elsewhere.go) = %q, want none", got)
+	}
+}
+
+func TestDiagKind(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want leakKind
+	}{
+		{"double lock: mu is locked at a.go:3 while already held (locked at a.go:2); sync.Mutex is not reentrant, this blocks forever", kindLock},
+		{"RWMutex upgrade: mu is locked at a.go:3 while this goroutine holds its read lock (taken at a.go:2); Lock waits for every reader, itself included", kindLock},
+		{"recursive read lock: mu is read-locked (at a.go:2) when this goroutine calls (*p.T).Send, which read-locks it again", kindLock},
+		{"lock left held: mu (locked at a.go:2) is still locked when f returns here, while its other returns unlock it", kindLock},
+		{"lock order inversion: a is locked at a.go:3 while holding b (goroutine started at a.go:9), and ...", kindLock},
+		{"lock order cycle: a then b; b then c; c then a; the three goroutines can deadlock", kindLock},
+		{"blocking while holding a lock: goroutine started at a.go:8 receives from t.ch at a.go:3 while holding t.mu (locked at a.go:2); the send that would unblock it", kindLock | kindChan},
+		{"blocking while holding a lock: main sends on ch at a.go:3 while holding mu; the receive", kindLock | kindChan},
+		{"blocking while holding a lock: main waits for wg at a.go:3 while holding mu; the Done", kindLock | kindWaitGroup},
+		{"blocking while holding a lock: main waits on c at a.go:3 while holding mu; the Signal", kindLock | kindCond},
+		{"unlock of unlocked mutex: mu is unlocked at a.go:3, and every path here already unlocked it", 0},
+		{"goroutine blocks forever: send on channel ch that no goroutine receives from", kindChan},
+		{"goroutine blocks forever in sync.WaitGroup.Wait: no Done", kindWaitGroup},
+		{"goroutine blocks forever in sync.Cond.Wait: no Signal", kindCond},
+		{"goroutine blocks forever: select with no ready case", kindChan},
+		// Words inside identifiers do not count.
+		{"double lock: s.selectMu is locked at a.go:3 while already held", kindLock},
+		{"double lock: channelMu is locked at a.go:3 while already held", kindLock},
+		{"data race: x is written at a.go:3; the select at a.go:9 reads it", 0},
+	} {
+		if got := diagKind(tc.msg); got != tc.want {
+			t.Errorf("diagKind(%q) = %s, want %s", tc.msg, got, tc.want)
+		}
+	}
+}
+
+// fakeLeakExpectations matches fakeLeakCorpus: leaks found directly,
+// through a callee, of the wrong kind, missed, and a case without leak.
+const fakeLeakExpectations = "package runtime_test\n" + `
+
+func TestGoroutineLeakProfile(t *testing.T) {
+	microTests := []testCase{
+		makeTest("ChanSend", ` + "`ChanSend\\.func2\\(.* \\[chan send\\]`" + `),
+		makeTest("Mixed",
+			` + "`Mixed\\.func1\\(.* \\[sync\\.WaitGroup\\.Wait\\]`" + `,
+			` + "`Mixed\\.func1.1\\(.* \\[chan send\\]`" + `,
+		),
+		makeTest("NoLeak"),
+		makeTest("Unregistered", ` + "`nowhere\\(.* \\[select\\]`" + `),
+	}
+	gokerTestCases := []testCase{
+		makeFlakyTest("Kernel1", ` + "`\\(\\*T_kernel1\\)\\.Run\\(.* \\[sync\\.Mutex\\.Lock\\]`" + `),
+		makeTest("Kernel2", ` + "`Kernel2\\.func2\\(.* \\[chan receive\\]`" + `),
+	}
+}
+`
+
+func TestScoreLeaks(t *testing.T) {
+	dir, c := fakeParsedLeakCorpus(t)
+	exp, err := parseLeakExpectations("fake_test.go", fakeLeakExpectations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(rel string, line, col int) string {
+		return filepath.Join(dir, filepath.FromSlash(rel)) + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+	}
+	diags := []diag{
+		{at("simple.go", 14, 3), "goroutine blocks forever: send on channel that no goroutine receives from"},  // ChanSend: found
+		{at("simple.go", 14, 3), "goroutine blocks forever: send on channel that no goroutine receives from"},  // repeated: once
+		{at("simple.go", 24, 4), "double lock: mu is locked at a.go:3 while already held"},                     // Mixed.func1.1, wrong kind
+		{at("simple.go", 27, 3), "goroutine blocks forever in sync.WaitGroup.Wait: the Done is never reached"}, // Mixed.func1: found
+		{at("simple.go", 41, 2), "double lock: mu is locked at simple.go:41 while already held"},               // helper: NoLeak's false alarm
+		{at("goker/kernel1.go", 17, 2), "double lock: t.mu is held when this goroutine calls lockAgain"},       // Kernel1 through a callee
+		{at("goker/kernel2.go", 10, 2), "double lock: in another function"},                                    // outside
+		{at("goker/main.go", 5, 40), "lock order inversion: in no case"},                                       // outside
+		{"/elsewhere/x.go:1:1", "double lock: not in the corpus"},                                              // outside
+	}
+	r := scoreLeaks(c, exp.cases, diags)
+	if want := []string{"case Unregistered: no function registered under its name", "case Unregistered: leak nowhere\\(.* \\[select\\] names no function of the corpus"}; !reflect.DeepEqual(r.warnings, want) {
+		t.Errorf("warnings = %q, want %q", r.warnings, want)
+	}
+	var got []string
+	for _, g := range r.groups {
+		for _, tc := range g.cases {
+			s := g.name + ":" + tc.name
+			for _, l := range tc.leaks {
+				var fns []string
+				for _, fn := range l.funcs {
+					fns = append(fns, fn.name)
+				}
+				s += " " + strings.Join(fns, ",") + "[" + l.kind.String() + "]=" + strconv.Itoa(len(l.direct)) + "/" + strconv.Itoa(len(l.callee))
+			}
+			if len(tc.alarms) > 0 {
+				s += " alarms=" + strconv.Itoa(len(tc.alarms))
+			}
+			got = append(got, s)
+		}
+	}
+	want := []string{
+		"goker:Kernel1 (*T_kernel1).Run[lock]=0/1",
+		"goker:Kernel2 Kernel2.func2[chan]=0/0",
+		"patterns:ChanSend ChanSend.func2[chan]=1/0",
+		"patterns:Mixed Mixed.func1[waitgroup]=1/0 Mixed.func1.1[chan]=0/0",
+		"patterns:NoLeak alarms=1",
+		"patterns:Unregistered [none]=0/0",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	goker := countLeaks(r.groups[0].cases, r.groups[0].diags)
+	if want := (leakCounts{cases: 2, flaky: 1, leaks: 2, foundCallee: 1, casesWithCall: 1, diags: 3, outside: 2}); goker != want {
+		t.Errorf("goker counts = %+v, want %+v", goker, want)
+	}
+	patterns := countLeaks(r.groups[1].cases, r.groups[1].diags)
+	want2 := leakCounts{cases: 4, noLeak: 1, flagged: 1, leaks: 4, found: 2, foundCallee: 2, casesFound: 1, casesPartly: 1, casesWithCall: 1, diags: 5, outside: 3}
+	if patterns != want2 {
+		t.Errorf("patterns counts = %+v, want %+v", patterns, want2)
+	}
+	var outside []string
+	for _, g := range r.groups {
+		for _, d := range g.diags {
+			if !d.matched {
+				outside = append(outside, d.where())
+			}
+		}
+	}
+	wantOutside := []string{"goker/kernel2.go:10:2", "goker/main.go:5:40", "/elsewhere/x.go:1:1", "simple.go:24:4", "simple.go:41:2"}
+	if !reflect.DeepEqual(outside, wantOutside) {
+		t.Errorf("outside any expectation = %q, want %q", outside, wantOutside)
+	}
+}
+
+// TestRealLeakExpectations parses the goroutine-leak corpus and its test
+// of the Go installation that runs the test, and requires plausible
+// counts and every expected leak to name a function of the corpus (the
+// closure naming agrees with the runtime's).
+func TestRealLeakExpectations(t *testing.T) {
+	goroot, _, err := goEnv()
+	if err != nil {
+		t.Skip(err)
+	}
+	testFile := filepath.Join(goroot, filepath.FromSlash(leakTestPath))
+	corpusDir := filepath.Join(goroot, filepath.FromSlash(leakCorpusPath))
+	if _, err := os.Stat(testFile); err != nil {
+		t.Skipf("no goroutine-leak test in this Go installation: %v", err)
+	}
+	exp, err := parseLeakExpectations(testFile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.skipped) > 0 {
+		t.Errorf("skipped: %q", exp.skipped)
+	}
+	byList := make(map[string]int)
+	leaks, flaky := 0, 0
+	for _, tc := range exp.cases {
+		byList[tc.list]++
+		leaks += len(tc.leaks)
+		if tc.flaky {
+			flaky++
+		}
+	}
+	if byList["gokerTestCases"] <= 50 || len(exp.cases)-byList["gokerTestCases"] < 15 || leaks < 100 || flaky < 20 {
+		t.Errorf("cases by list %v, %d expected leaks, %d flaky cases: want more than 50 goker cases, 15 others, 100 leaks, 20 flaky", byList, leaks, flaky)
+	}
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("no goroutine-leak corpus: %v", err)
+	}
+	files, err := selectLeakCorpus(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseLeakCorpus(corpusDir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := scoreLeaks(c, exp.cases, nil)
+	for _, w := range r.warnings {
+		t.Errorf("warning: %s", w)
+	}
+	if n := len(r.groups[0].cases); n != byList["gokerTestCases"] {
+		t.Errorf("%d cases registered in goker/, want the %d of gokerTestCases", n, byList["gokerTestCases"])
+	}
+}
