@@ -122,6 +122,14 @@
 // fresh while that object is: a callee storing another slice into the
 // field is not seen.
 //
+// An execution of an access in a helper touches what its own caller
+// gives it: each event of a trace knows the chain of calls it was walked
+// in, and there the access's address is followed back from the
+// caller's argument, in the pointer analysis's context for that chain
+// (a constructor's objects told apart by call site), so Init on the
+// notifier of one test's lessor is no part of a pair on another test's
+// notifier.
+//
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the

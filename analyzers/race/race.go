@@ -55,7 +55,8 @@ type checker struct {
 	sends   map[*shb.Trace][]int32            // see sendsOf
 	recvs   map[*shb.Trace]map[int32]int32    // see firstRecv
 	carries map[sendKey]map[*pointer.Object]bool
-	fresh   *freshness // writes before their object is published
+	fresh   *freshness                            // writes before their object is published
+	touched map[touchKey]map[*pointer.Object]bool // see touches
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -191,6 +192,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 	}
 	for _, x := range ea[:min(len(ea), maxEventsPerAccess)] {
 		for _, y := range eb[:min(len(eb), maxEventsPerAccess)] {
+			if !c.touches(ta, x, a, obj) || !c.touches(tb, y, b, obj) {
+				continue
+			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue

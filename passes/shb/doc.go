@@ -107,6 +107,14 @@
 // unreported, as they do when their constructor's calls are not told
 // apart.
 //
+// Each event notes the chain of calls the walk inlined it in, from the
+// function its origin runs (Trace.Frames), so that the race analysis
+// can ask what an access touches there: the pointer analysis merges
+// what the callers of a helper give it, but not a caller's own values.
+// An event that stands for several chains has none: an access merged
+// with the same access of another chain, or the events of a walk that a
+// later call, from another chain, skips as the same walk.
+//
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the
 // edge. Unlock → Lock ordering is left to locksets.

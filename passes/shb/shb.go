@@ -70,7 +70,10 @@ type Event struct {
 	Locks LocksetID
 	// Obj identifies the channel, WaitGroup or Once of a synchronization
 	// event; -1 when it is not one known object.
-	Obj     int32
+	Obj int32
+	// Chain numbers the chain of calls the walk made the event in (see
+	// Trace.Frames); -1 when the event stands for several.
+	Chain   int32
 	Spawned []*pointer.Origin // for Spawn
 	// Select marks a send or receive that is a case of a select
 	// statement: it may not happen, so no edge leads into it.
@@ -116,6 +119,7 @@ type Trace struct {
 	Out []Edge
 
 	at        map[ssa.Instruction][]int32 // events by instruction
+	chains    []chainLink                 // by Event.Chain
 	onceAfter map[int32][]int32           // OnceAfter events by Once
 	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
 	maxFrom   int32                       // the largest Edge.From in Out
@@ -259,6 +263,8 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			spawnsWalked: make(map[*ssa.Function]bool),
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			total:        &total, lastSync: -1,
+			chain: -1,
+			links: make(map[chainLink]int32),
 		}
 		if o.Parent != nil {
 			w.transferred = handed[o]
@@ -306,6 +312,9 @@ type walker struct {
 	tr      *Trace
 	access  map[ssa.Instruction]bool
 	stack   []*ssa.Function
+	site    ssa.CallInstruction    // the call that the next call of call walks
+	chain   int32                  // the chain of calls being walked (see Trace.Frames)
+	links   map[chainLink]int32    // the chains of the trace, numbered
 	empty   map[*ssa.Function]bool // functions that gave no events
 	cuts    int                    // calls not inlined (recursion, depth, size)
 	total   *int                   // events of every trace of the package
@@ -347,21 +356,36 @@ type walkState struct {
 	held        LocksetID
 	transferred LocksetID
 	loop        int32
+	// from and to are the events of the walk; chain, the chain it made
+	// them in. A call skipped as the same walk has events there too.
+	from, to int32
+	chain    int32
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
 // loop is the caller's outermost loop around the call, or -1.
 func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
+	site := w.site
+	w.site = nil
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
 	}
-	if st, ok := w.walked[fn]; ok && st == (walkState{w.syncs, held, w.transferred, loop}) {
+	chain := w.link(site, fn)
+	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop {
+		if st.chain != chain && st.chain >= 0 {
+			w.severalChains(st.from, st.to)
+			st.chain = -1
+			w.walked[fn] = st
+		}
 		return // the same accesses, in the same region: nothing new
 	}
 	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
 		w.tr.Truncated = true
 		w.cuts++
+		outer := w.chain
+		w.chain = -1 // not walked as a call: its spawns stand for any chain
 		w.spawnsOnly(fn, held, loop)
+		w.chain = outer
 		return
 	}
 	for _, f := range w.stack {
@@ -371,6 +395,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = append(w.stack, fn)
+	outer := w.chain
+	w.chain = chain
+	defer func() { w.chain = outer }()
 	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
 	// A semaphore is taken and given back in one function (the receive
 	// may be in a function it calls, as in defer func() { <-sem }()): a
@@ -403,7 +430,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		w.empty[fn] = true
 	}
 	if w.syncs == syncs && w.cuts == cuts {
-		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop}
+		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain}
 	}
 }
 
@@ -605,6 +632,9 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 		if at := w.tr.at[ev.Instr]; len(at) > 0 {
 			last := &w.tr.Events[at[len(at)-1]]
 			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Imported == ev.Imported {
+				if last.Chain != w.chain {
+					last.Chain = -1
+				}
 				return last.ID
 			}
 		}
@@ -613,7 +643,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 		w.lastSync = id
 	}
 	*w.total++
-	ev.ID, ev.Locks, ev.Loop = id, locks, loop
+	ev.ID, ev.Locks, ev.Loop, ev.Chain = id, locks, loop, w.chain
 	w.tr.Events = append(w.tr.Events, ev)
 	if ev.Instr != nil {
 		w.tr.at[ev.Instr] = append(w.tr.at[ev.Instr], id)
@@ -681,6 +711,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		if len(fn.Blocks) > 0 {
+			w.site = c
 			w.call(fn, w.bindCallerLocks(c, fn, held), loop)
 			return
 		}
@@ -688,6 +719,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		w.releaseImported(c)
 	}
 	for _, fn := range w.ptr.Callees(w.o, c) {
+		w.site = c
 		w.call(fn, held, loop)
 	}
 }

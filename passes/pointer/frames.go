@@ -1,0 +1,75 @@
+package pointer
+
+import (
+	"slices"
+
+	"github.com/origo-dev/origo/facts"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Frame is one call on a chain of calls from a function that an
+// origin runs: the function called, and the call site that called it
+// (nil for the first).
+type Frame struct {
+	Site ssa.CallInstruction
+	Fn   *ssa.Function
+}
+
+// PointsToInFrames returns the locations reached from v, a value of the
+// last frame's function, by the steps of path (none: what v points to),
+// when the frames call each other in that order in origin o: in the
+// context the analysis gave that chain, where a constructor's objects
+// are told apart by the call sites that reach it (the lessor that
+// newLessor made for one test, not those of every test). False when the
+// analysis has no such context (a chain it did not follow), or no node
+// for v in it.
+func (r *Result) PointsToInFrames(o *Origin, frames []Frame, v ssa.Value, path facts.Path) ([]Location, bool) {
+	a := r.a
+	if a == nil || len(frames) == 0 {
+		return nil, false
+	}
+	var nodes []nodeID
+	if a.ciContext != nil {
+		nodes = a.valueNodes(v, a.inOrigin(o, v.Parent()))
+	} else if cg := a.frameNode(o, frames); cg != nil {
+		for tag := range int8(merged + 1) {
+			if n, ok := cg.values[valueKey{v, tag}]; ok {
+				nodes = append(nodes, n)
+			}
+		}
+	}
+	if len(nodes) == 0 {
+		return nil, false
+	}
+	addrs, _, ok := a.walkPath(nodes, true, v.Type(), path)
+	if !ok {
+		return nil, false
+	}
+	slices.Sort(addrs)
+	var locs []Location
+	for _, n := range slices.Compact(addrs) {
+		locs = append(locs, r.location(n))
+	}
+	return locs, true
+}
+
+// frameNode returns the analysis of the last frame's function in the
+// context of the chain of frames in origin o, or nil.
+func (a *state) frameNode(o *Origin, frames []Frame) *cgnode {
+	none := contextKey{origin: o}
+	ctx, ok := a.contexts[none]
+	if !ok {
+		return nil
+	}
+	for _, f := range frames[1:] {
+		// The context the call was given (see calleeContext): its site
+		// when the callee is a factory, none else. Looked up, never made:
+		// the Result is read-only.
+		next, ok := a.contexts[contextKey{o, [2]ssa.CallInstruction{f.Site, ctx.sites[0]}}]
+		if !ok || !a.factories[f.Fn] || a.cgnodes[cgKey{f.Fn, next}] == nil {
+			next = a.contexts[none]
+		}
+		ctx = next
+	}
+	return a.cgnodes[cgKey{frames[len(frames)-1].Fn, ctx}]
+}
