@@ -1,10 +1,6 @@
 package race
 
 import (
-	"go/token"
-	"slices"
-
-	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -55,32 +51,7 @@ func (c *checker) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*poin
 	if !ok || len(frames) == 0 || frames[len(frames)-1].Fn != acc.Instr.Parent() {
 		return nil
 	}
-	root, steps := addrPath(addr)
-	k := len(frames) - 1
-	for k > 0 {
-		p, ok := root.(*ssa.Parameter)
-		if !ok {
-			break
-		}
-		f := frames[k]
-		i := slices.Index(f.Fn.Params, p)
-		common := f.Site.Common()
-		args := common.Args
-		if common.IsInvoke() {
-			args = append([]ssa.Value{common.Value}, args...)
-		}
-		if i < 0 || len(args) != len(f.Fn.Params) {
-			return nil
-		}
-		var outer []facts.Step
-		root, outer = addrPath(args[i])
-		steps, k = append(outer, steps...), k-1
-	}
-	path := facts.ParamKey(0)
-	for _, s := range steps {
-		path = path.Then(s)
-	}
-	locs, ok := c.ptr.PointsToInFrames(t.Origin, frames[:k+1], root, path.Path())
+	locs, ok := c.ptr.PointsToAlong(t.Origin, frames, addr)
 	if !ok {
 		return nil
 	}
@@ -89,36 +60,4 @@ func (c *checker) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*poin
 		objs[l.Obj] = true
 	}
 	return objs
-}
-
-// maxAddrSteps bounds the steps followed back from an address.
-const maxAddrSteps = 16
-
-// addrPath returns the value that v is reached from by fields, elements
-// and loads, and those steps, first first.
-func addrPath(v ssa.Value) (ssa.Value, []facts.Step) {
-	var steps []facts.Step
-	for len(steps) < maxAddrSteps {
-		var s facts.Step
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			s, v = facts.Step{Op: facts.FieldAddr, Index: x.Field}, x.X
-		case *ssa.IndexAddr:
-			s, v = facts.Step{Op: facts.IndexAddr}, x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return v, reversed(steps)
-			}
-			s, v = facts.Step{Op: facts.Load}, x.X
-		default:
-			return v, reversed(steps)
-		}
-		steps = append(steps, s)
-	}
-	return v, reversed(steps)
-}
-
-func reversed(steps []facts.Step) []facts.Step {
-	slices.Reverse(steps)
-	return steps
 }

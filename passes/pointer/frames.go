@@ -1,6 +1,7 @@
 package pointer
 
 import (
+	"go/token"
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
@@ -73,3 +74,75 @@ func (a *state) frameNode(o *Origin, frames []Frame) *cgnode {
 	}
 	return a.cgnodes[cgKey{frames[len(frames)-1].Fn, ctx}]
 }
+
+// maxAddrSteps bounds the steps followed back from a value.
+const maxAddrSteps = 16
+
+// PointsToAlong returns what v, a value of the last frame's function,
+// may point to (or, for an address, where it may point into) when the
+// frames call each other in that order in origin o: a parameter is
+// followed back to the argument its caller passed, through fields,
+// elements and loads (s.q.reset() gives reset the notifier of the s
+// its caller has), and the rest is found with PointsToInFrames. False
+// when that does not tell.
+func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Location, bool) {
+	root, steps := stepsTo(v)
+	k := len(frames) - 1
+	for k > 0 {
+		p, ok := root.(*ssa.Parameter)
+		if !ok {
+			break
+		}
+		f := frames[k]
+		i := slices.Index(f.Fn.Params, p)
+		if f.Site == nil {
+			return nil, false
+		}
+		common := f.Site.Common()
+		args := common.Args
+		if common.IsInvoke() {
+			args = append([]ssa.Value{common.Value}, args...)
+		}
+		if i < 0 || len(args) != len(f.Fn.Params) {
+			return nil, false
+		}
+		var outer []facts.Step
+		root, outer = stepsTo(args[i])
+		steps, k = append(outer, steps...), k-1
+	}
+	path := facts.ParamKey(0)
+	for _, s := range steps {
+		path = path.Then(s)
+	}
+	return r.PointsToInFrames(o, frames[:k+1], root, path.Path())
+}
+
+// stepsTo returns the value that v is reached from by fields, elements
+// and loads, and those steps, first first.
+func stepsTo(v ssa.Value) (ssa.Value, []facts.Step) {
+	var steps []facts.Step
+	for len(steps) < maxAddrSteps {
+		var s facts.Step
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			s, v = facts.Step{Op: facts.FieldAddr, Index: x.Field}, x.X
+		case *ssa.IndexAddr:
+			s, v = facts.Step{Op: facts.IndexAddr}, x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				break
+			}
+			s, v = facts.Step{Op: facts.Load}, x.X
+		}
+		if s == (facts.Step{}) {
+			break
+		}
+		steps = append(steps, s)
+	}
+	slices.Reverse(steps)
+	return v, steps
+}
+
+// Func returns the function that an object of kind ObjFunc or
+// ObjClosure is, or nil.
+func (o *Object) Func() *ssa.Function { return o.fn }

@@ -1,6 +1,8 @@
 package shb
 
 import (
+	"slices"
+
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
@@ -53,13 +55,65 @@ func (t *Trace) Frames(id int32) ([]pointer.Frame, bool) {
 	if c < 0 {
 		return nil, false
 	}
+	return t.frames(c), true
+}
+
+// frames returns chain c, from its first call.
+func (t *Trace) frames(c int32) []pointer.Frame {
 	var frames []pointer.Frame
 	for ; c >= 0; c = t.chains[c].parent {
 		l := t.chains[c]
 		frames = append(frames, pointer.Frame{Site: l.site, Fn: l.fn})
 	}
-	for i, j := 0, len(frames)-1; i < j; i, j = i+1, j-1 {
-		frames[i], frames[j] = frames[j], frames[i]
+	slices.Reverse(frames)
+	return frames
+}
+
+// callees returns the functions that the dynamic call c may call in the
+// chain being walked: of those the pointer analysis finds in the origin,
+// the ones that the function value may be there, followed back through
+// the chain's parameters (withRetry(op) calls the op its caller passed,
+// not every op given to withRetry anywhere).
+func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
+	all := w.ptr.Callees(w.o, c)
+	common := c.Common()
+	if len(all) < 2 || common.IsInvoke() || common.StaticCallee() != nil || w.chain < 0 {
+		return all
 	}
-	return frames, true
+	if _, ok := common.Value.(*ssa.Parameter); !ok {
+		if _, ok := common.Value.(*ssa.FreeVar); !ok {
+			return all // made here: the analysis of this function is as precise
+		}
+	}
+	frames := w.tr.frames(w.chain)
+	if len(frames) == 0 || frames[len(frames)-1].Fn != c.Parent() {
+		return all
+	}
+	locs, ok := w.ptr.PointsToAlong(w.o, frames, common.Value)
+	if !ok {
+		return all
+	}
+	var fns []*ssa.Function
+	for _, l := range locs {
+		fn := l.Obj.Func()
+		if fn == nil {
+			return all // not only functions: not known here
+		}
+		if !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
+	var out []*ssa.Function
+	for _, fn := range all {
+		if slices.Contains(fns, fn) {
+			out = append(out, fn)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	if len(out) < len(all) {
+		w.narrowed++
+	}
+	return out
 }

@@ -113,7 +113,11 @@
 // what the callers of a helper give it, but not a caller's own values.
 // An event that stands for several chains has none: an access merged
 // with the same access of another chain, or the events of a walk that a
-// later call, from another chain, skips as the same walk.
+// later call, from another chain, skips as the same walk. A call of a
+// function value that a parameter carries calls, in a chain, only what
+// the caller's argument may be there (withRetry(op) calls its caller's
+// op, not every op given to withRetry); a walk narrowed so is no repeat
+// of the walk of another chain.
 //
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the

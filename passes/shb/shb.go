@@ -302,22 +302,23 @@ const (
 
 // walker builds the trace of one origin.
 type walker struct {
-	ptr     *pointer.Result
-	ls      *lockset.Result
-	lsFuncs map[*ssa.Function]lockset.Func // shared by the walkers of one build
-	eff     *effects.Result
-	locks   *Locksets
-	objs    *objects
-	o       *pointer.Origin
-	tr      *Trace
-	access  map[ssa.Instruction]bool
-	stack   []*ssa.Function
-	site    ssa.CallInstruction    // the call that the next call of call walks
-	chain   int32                  // the chain of calls being walked (see Trace.Frames)
-	links   map[chainLink]int32    // the chains of the trace, numbered
-	empty   map[*ssa.Function]bool // functions that gave no events
-	cuts    int                    // calls not inlined (recursion, depth, size)
-	total   *int                   // events of every trace of the package
+	ptr      *pointer.Result
+	ls       *lockset.Result
+	lsFuncs  map[*ssa.Function]lockset.Func // shared by the walkers of one build
+	eff      *effects.Result
+	locks    *Locksets
+	objs     *objects
+	o        *pointer.Origin
+	tr       *Trace
+	access   map[ssa.Instruction]bool
+	stack    []*ssa.Function
+	site     ssa.CallInstruction    // the call that the next call of call walks
+	chain    int32                  // the chain of calls being walked (see Trace.Frames)
+	narrowed int                    // dynamic calls narrowed by their chain so far (see callees)
+	links    map[chainLink]int32    // the chains of the trace, numbered
+	empty    map[*ssa.Function]bool // functions that gave no events
+	cuts     int                    // calls not inlined (recursion, depth, size)
+	total    *int                   // events of every trace of the package
 
 	// SWORD's region merging: an access that repeats with the same locks
 	// and no synchronization in between adds nothing, nor does a call
@@ -360,6 +361,10 @@ type walkState struct {
 	// them in. A call skipped as the same walk has events there too.
 	from, to int32
 	chain    int32
+	// narrowed says the walk called fewer functions than the pointer
+	// analysis finds, for its chain (see callees): another chain's walk
+	// is another walk.
+	narrowed bool
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
@@ -371,7 +376,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		return
 	}
 	chain := w.link(site, fn)
-	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop {
+	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || st.chain == chain) {
 		if st.chain != chain && st.chain >= 0 {
 			w.severalChains(st.from, st.to)
 			st.chain = -1
@@ -398,7 +403,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	outer := w.chain
 	w.chain = chain
 	defer func() { w.chain = outer }()
-	events, cuts, syncs := len(w.tr.Events), w.cuts, w.syncs
+	events, cuts, syncs, narrowed := len(w.tr.Events), w.cuts, w.syncs, w.narrowed
 	// A semaphore is taken and given back in one function (the receive
 	// may be in a function it calls, as in defer func() { <-sem }()): a
 	// semaphore not given back is no lock (see endSems), one the callee
@@ -426,11 +431,11 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = w.stack[:len(w.stack)-1]
-	if len(w.tr.Events) == events && w.cuts == cuts {
+	if len(w.tr.Events) == events && w.cuts == cuts && w.narrowed == narrowed {
 		w.empty[fn] = true
 	}
 	if w.syncs == syncs && w.cuts == cuts {
-		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain}
+		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed}
 	}
 }
 
@@ -718,7 +723,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		w.imported(c, fn, w.o, held, loop)
 		w.releaseImported(c)
 	}
-	for _, fn := range w.ptr.Callees(w.o, c) {
+	for _, fn := range w.callees(c) {
 		w.site = c
 		w.call(fn, held, loop)
 	}
