@@ -137,6 +137,17 @@
 // the receive got. The fresh objects a worker builds and sends, one
 // after the other, are each published by their own send.
 //
+// The future pattern is ordered too: a leader fills an object and closes
+// the channel in one of its fields (close(cy.ready)); a joiner that
+// found the object waits on that field's channel and reads the object
+// through the same value (<-cy.ready; cy.mfs). The joiner's receive
+// names the channels of every leader, but a joiner that reads this
+// object waited on this object's channel; when that channel is only
+// ever closed, and only by the leader after its write, the close
+// happens before the read. A read in a callee given the value
+// (releaseFunc(cy)), or a channel closed on two paths, is checked as
+// usual.
+//
 // A Cond orders what its one signaller did before Signal or Broadcast
 // before what the waiter does after Wait; with two signallers it orders
 // nothing.

@@ -214,6 +214,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.handedOver(obj, ta, x, tb, y, perIter) || c.handedOver(obj, tb, y, ta, x, perIter) {
 				continue
 			}
+			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
+				continue
+			}
 			return la, lb, true
 		}
 	}

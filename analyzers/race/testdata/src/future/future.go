@@ -1,0 +1,74 @@
+// Package future checks the future pattern: a leader fills an object
+// and closes the channel in one of its fields; a joiner that found the
+// object under a mutex waits on that channel and reads the object
+// through the same value. The objects of every leader are one abstract
+// object, and the joiner's receive names them all, but a joiner that
+// reads this object waited on this object's channel, which only its
+// leader closes, after its writes.
+package main
+
+import "sync"
+
+type call struct {
+	ready chan struct{}
+	val   int
+	note  int
+	kick  chan struct{}
+}
+
+type group struct {
+	mu  sync.Mutex
+	cur *call
+}
+
+// do makes the leader's call or joins the current one: the joiner's
+// read of val after <-c.ready is silent.
+func (g *group) do(f func() int) int {
+	g.mu.Lock()
+	if c := g.cur; c != nil {
+		g.mu.Unlock()
+		<-c.ready
+		return c.val
+	}
+	c := &call{ready: make(chan struct{}), kick: make(chan struct{}, 1)}
+	g.cur = c
+	g.mu.Unlock()
+	c.val = f()
+	close(c.ready)
+	g.mu.Lock()
+	g.cur = nil
+	g.mu.Unlock()
+	return c.val
+}
+
+// poke's channel is sent on as well as closed: a receive from it may
+// return before the writer's close, so its read races.
+func (g *group) poke() int {
+	g.mu.Lock()
+	if c := g.cur; c != nil {
+		g.mu.Unlock()
+		<-c.kick
+		return c.note
+	}
+	c := &call{ready: make(chan struct{}), kick: make(chan struct{}, 1)}
+	g.cur = c
+	g.mu.Unlock()
+	c.kick <- struct{}{}
+	c.note = 1 // want `data race on call.note`
+	close(c.kick)
+	return 0
+}
+
+func main() {
+	g := &group{}
+	done := make(chan bool)
+	for range 2 {
+		go func() {
+			g.do(func() int { return 1 })
+			g.poke()
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+}
