@@ -135,7 +135,12 @@
 // before the send is ordered before what a receiver, or a goroutine the
 // receiver passes them on to, does after its receive, whichever send
 // the receive got. The fresh objects a worker builds and sends, one
-// after the other, are each published by their own send.
+// after the other, are each published by their own send, and so are
+// the jobs a worker loop receives, fills and sends on (for j := range
+// in { j.n = 1; out <- j }): each iteration writes the job its own
+// receive gave. A send case of a select, when it is the select's only
+// send, hands over as a send does: when it is not taken, nothing is
+// sent.
 //
 // The future pattern is ordered too: a leader fills an object and closes
 // the channel in one of its fields (close(cy.ready)); a joiner that

@@ -211,7 +211,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.beforeRunStarts(obj, ta, x, tb, perIter) || c.beforeRunStarts(obj, tb, y, ta, perIter) {
 				continue
 			}
-			if c.handedOver(obj, ta, x, tb, y, perIter) || c.handedOver(obj, tb, y, ta, x, perIter) {
+			if c.handedOver(obj, ta, x, tb, y, perIter || receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, perIter || receivedInLoop(b)) {
 				continue
 			}
 			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
@@ -289,6 +289,47 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 	return false
 }
 
+// receivedInLoop reports whether acc reaches its object, by fields and
+// elements, from a value that a receive in a loop around acc gives in
+// each iteration (for job := range jobs { job.n = 1; out <- job }): the
+// next iteration's access is to what the next receive gives, so a send
+// after acc in the same iteration hands over what acc touched.
+func receivedInLoop(acc pointer.Access) bool {
+	if acc.Imported != nil {
+		return false
+	}
+	addr := accessedAddr(acc)
+	if addr == nil {
+		return false
+	}
+	v := objectBase(addr)
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	recv, ok := v.(*ssa.UnOp)
+	if !ok || recv.Op != token.ARROW || recv.Block() == nil {
+		return false
+	}
+	succs := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }
+	rb, ab := recv.Block(), acc.Instr.Block()
+	return walkBlocks(rb, nil, succs)[ab] && walkBlocks(ab, nil, succs)[rb]
+}
+
+// objectBase returns the pointer or slice whose object v selects a
+// field or element of, with no pointer loaded on the way.
+func objectBase(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
 // maxHandOvers bounds the goroutines a hand-over passes through.
 const maxHandOvers = 4
 
@@ -322,7 +363,7 @@ func (c *checker) sendsOf(t *shb.Trace) []int32 {
 	}
 	var ids []int32
 	for _, ev := range t.Events {
-		if _, ok := ev.Instr.(*ssa.Send); ok && ev.Kind == shb.Send && ev.Obj >= 0 {
+		if ev.Kind == shb.Send && ev.Obj >= 0 && sentValue(ev.Instr) != nil {
 			ids = append(ids, ev.ID)
 		}
 	}
@@ -347,13 +388,36 @@ func (c *checker) carried(t *shb.Trace, s int32) map[*pointer.Object]bool {
 	if m, ok := c.carries[k]; ok {
 		return m
 	}
-	send := t.Events[s].Instr.(*ssa.Send)
-	m := c.ptr.Reachable(t.Origin, send.X, carriedDepth, carriedLimit)
+	var m map[*pointer.Object]bool
+	if v := sentValue(t.Events[s].Instr); v != nil {
+		m = c.ptr.Reachable(t.Origin, v, carriedDepth, carriedLimit)
+	}
 	if c.carries == nil {
 		c.carries = make(map[sendKey]map[*pointer.Object]bool)
 	}
 	c.carries[k] = m
 	return m
+}
+
+// sentValue returns the value that a send, or the one send case of a
+// select, sends; nil for a select of several send cases.
+func sentValue(instr ssa.Instruction) ssa.Value {
+	switch x := instr.(type) {
+	case *ssa.Send:
+		return x.X
+	case *ssa.Select:
+		var v ssa.Value
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly {
+				if v != nil {
+					return nil
+				}
+				v = st.Send
+			}
+		}
+		return v
+	}
+	return nil
 }
 
 type sendKey struct {
