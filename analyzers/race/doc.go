@@ -153,6 +153,13 @@
 // (releaseFunc(cy)), or a channel closed on two paths, is checked as
 // usual.
 //
+// A worker loop that calls wg.Done once per item orders each item's work
+// before Wait returns: an access followed, on every path of its
+// iteration to the end of its function, by a Done on the group (in the
+// function that, along the access's chain of calls, holds the loop) is
+// ordered by the edge from the trace's last Done on the group, though
+// the next iteration runs after that Done.
+//
 // A Cond orders what its one signaller did before Signal or Broadcast
 // before what the waiter does after Wait; with two signallers it orders
 // nothing.

@@ -217,6 +217,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
 				continue
 			}
+			if c.doneAfter(ta, x, a, tb, y) || c.doneAfter(tb, y, b, ta, x) {
+				continue
+			}
 			return la, lb, true
 		}
 	}

@@ -1,0 +1,102 @@
+package race
+
+import (
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A worker loop that calls wg.Done once per item (for { ...; work();
+// wg.Done() }) orders each item's work before Wait returns: Wait waits
+// for every Done, and each item's Done comes after its work. The graph
+// lets an event in a loop precede only the edges that leave after the
+// loop, since the next iteration runs after the edge; but an access
+// followed, on every path of its iteration, by a Done is ordered by
+// that Done, as the Done of the last iteration is.
+
+// doneAfter reports whether event x of trace t (access a) happens
+// before event y of trace u through a WaitGroup Done that follows x in
+// its loop iteration on every path.
+func (c *checker) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trace, y int32) bool {
+	ev := &t.Events[x]
+	if ev.Loop < 0 {
+		return false
+	}
+	end := t.Loops[ev.Loop].End
+	frames, ok := t.Frames(x)
+	if !ok {
+		return false
+	}
+	for d := x + 1; d <= end; d++ {
+		done := &t.Events[d]
+		if done.Kind != shb.WGDone || done.Loop != ev.Loop {
+			continue
+		}
+		at := callIn(frames, a.Instr, done.Instr.Parent())
+		if at == nil || !postDominates(done.Instr, at) {
+			continue
+		}
+		// The Wait edge leaves from the trace's last Done on the group,
+		// at or after d in the loop: Wait waits for that one too.
+		for _, e := range t.Out {
+			if e.Before < d || e.Before > end || e.From > x {
+				continue
+			}
+			if src := &t.Events[e.Before]; src.Kind != shb.WGDone || src.Obj != done.Obj {
+				continue
+			}
+			if e.To == u && e.At <= y || int(e.At) < len(e.To.Events) && c.order.HappensBefore(e.To, e.At, u, y, false) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callIn returns the instruction of fn on the chain of frames that leads
+// to instr: instr itself, or the call that fn makes on the way.
+func callIn(frames []pointer.Frame, instr ssa.Instruction, fn *ssa.Function) ssa.Instruction {
+	if instr.Parent() == fn {
+		return instr
+	}
+	for k := len(frames) - 1; k > 0; k-- {
+		if frames[k-1].Fn == fn && frames[k].Site != nil {
+			return frames[k].Site
+		}
+	}
+	return nil
+}
+
+// postDominates reports whether every path from instr to the end of
+// its function passes d, of the same function.
+func postDominates(d, instr ssa.Instruction) bool {
+	if d.Parent() != instr.Parent() {
+		return false
+	}
+	db, ib := d.Block(), instr.Block()
+	if db == ib && indexOf(instr) < indexOf(d) {
+		return true
+	}
+	// Is an exit reachable from instr's block without passing d's block?
+	seen := map[*ssa.BasicBlock]bool{db: true}
+	work := []*ssa.BasicBlock{ib}
+	if db == ib {
+		work = nil
+		for _, s := range ib.Succs {
+			work = append(work, s)
+		}
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if len(b.Succs) == 0 {
+			return false
+		}
+		work = append(work, b.Succs...)
+	}
+	return true
+}
