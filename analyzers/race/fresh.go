@@ -225,6 +225,17 @@ func accessedAddr(acc pointer.Access) ssa.Value {
 // into, when v selects a field, element or slice of what it made and no
 // pointer is loaded on the way; else nil.
 func allocation(v ssa.Value) ssa.Instruction {
+	switch x := selected(v).(type) {
+	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
+		return x.(ssa.Instruction)
+	}
+	return nil
+}
+
+// selected returns the value that v selects a field, element or slice
+// of, through any number of selections and no load: it points into the
+// same object.
+func selected(v ssa.Value) ssa.Value {
 	for {
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -233,10 +244,8 @@ func allocation(v ssa.Value) ssa.Instruction {
 			v = x.X
 		case *ssa.Slice:
 			v = x.X
-		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
-			return x.(ssa.Instruction)
 		default:
-			return nil
+			return v
 		}
 	}
 }
@@ -244,20 +253,8 @@ func allocation(v ssa.Value) ssa.Instruction {
 // madeBy returns the call whose result v selects a field, element or
 // slice of, with no pointer loaded on the way; else nil.
 func madeBy(v ssa.Value) *ssa.Call {
-	for {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Call:
-			return x
-		default:
-			return nil
-		}
-	}
+	call, _ := selected(v).(*ssa.Call)
+	return call
 }
 
 // freshResult reports whether call returns an object that its callee, a
@@ -304,20 +301,8 @@ func (f *freshness) returnsFresh(ret *ssa.Return, r ssa.Value, depth int) bool {
 // paramOf returns the parameter whose object v selects a field, element
 // or slice of, with no pointer loaded on the way; else nil.
 func paramOf(v ssa.Value) *ssa.Parameter {
-	for {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Parameter:
-			return x
-		default:
-			return nil
-		}
-	}
+	p, _ := selected(v).(*ssa.Parameter)
+	return p
 }
 
 // paramKey asks whether a parameter is fresh when it denotes one object.

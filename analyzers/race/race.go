@@ -305,7 +305,7 @@ func receivedInLoop(acc pointer.Access) bool {
 	if addr == nil {
 		return false
 	}
-	v := objectBase(addr)
+	v := selected(addr)
 	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
 		v = ex.Tuple
 	}
@@ -316,21 +316,6 @@ func receivedInLoop(acc pointer.Access) bool {
 	succs := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }
 	rb, ab := recv.Block(), acc.Instr.Block()
 	return walkBlocks(rb, nil, succs)[ab] && walkBlocks(ab, nil, succs)[rb]
-}
-
-// objectBase returns the pointer or slice whose object v selects a
-// field or element of, with no pointer loaded on the way.
-func objectBase(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }
 
 // maxHandOvers bounds the goroutines a hand-over passes through.

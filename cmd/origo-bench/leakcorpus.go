@@ -72,17 +72,11 @@ func benchLeakCorpus(args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	tmp, mod, err := scratch(*keep, "leakcorpus")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	mod := filepath.Join(tmp, "leakcorpus")
-	if *keep != "" {
-		if mod, err = filepath.Abs(*keep); err != nil {
-			return err
-		}
-	}
 	if err := writeLeakModule(mod, corpusDir, files); err != nil {
 		return err
 	}

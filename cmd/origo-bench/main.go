@@ -127,3 +127,21 @@ func origoBinary(path, dir string) (string, error) {
 	}
 	return path, nil
 }
+
+// scratch makes a temporary directory, which the caller removes, and
+// returns it with the directory to work in: name inside it, or keep
+// when given, kept between runs.
+func scratch(keep, name string) (tmp, dir string, err error) {
+	tmp, err = os.MkdirTemp("", "origo-bench")
+	if err != nil {
+		return "", "", err
+	}
+	dir = filepath.Join(tmp, name)
+	if keep != "" {
+		if dir, err = filepath.Abs(keep); err != nil {
+			os.RemoveAll(tmp)
+			return "", "", err
+		}
+	}
+	return tmp, dir, nil
+}

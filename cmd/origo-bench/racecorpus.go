@@ -57,17 +57,11 @@ func benchRaceCorpus(args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	tmp, mod, err := scratch(*keep, "racecorpus")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	mod := filepath.Join(tmp, "racecorpus")
-	if *keep != "" {
-		if mod, err = filepath.Abs(*keep); err != nil {
-			return err
-		}
-	}
 	if err := writeModule(mod, corpusDir, names); err != nil {
 		return err
 	}

@@ -63,17 +63,11 @@ func benchRealCode(args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	tmp, root, err := scratch(*keep, "")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	root := tmp
-	if *keep != "" {
-		if root, err = filepath.Abs(*keep); err != nil {
-			return err
-		}
-	}
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
 		return err
 	}
