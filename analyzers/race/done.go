@@ -18,14 +18,34 @@ import (
 // before event y of trace u through a WaitGroup Done that follows x in
 // its loop iteration on every path.
 func (c *checker) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trace, y int32) bool {
+	k := touchKey{t, x, a.Instr, a.Write}
+	edges, ok := c.dones[k]
+	if !ok {
+		edges = c.doneEdges(t, x, a)
+		if c.dones == nil {
+			c.dones = make(map[touchKey][]shb.Edge)
+		}
+		c.dones[k] = edges
+	}
+	for _, e := range edges {
+		if e.To == u && e.At <= y || int(e.At) < len(e.To.Events) && c.order.HappensBefore(e.To, e.At, u, y, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// doneEdges returns the Wait edges that a Done following event x of t
+// on every path of its iteration orders x before.
+func (c *checker) doneEdges(t *shb.Trace, x int32, a pointer.Access) []shb.Edge {
 	ev := &t.Events[x]
 	if ev.Loop < 0 {
-		return false
+		return nil
 	}
 	end := t.Loops[ev.Loop].End
 	frames, ok := t.Frames(x)
 	if !ok {
-		return false
+		return nil
 	}
 	for d := x + 1; d <= end; d++ {
 		done := &t.Events[d]
@@ -38,19 +58,18 @@ func (c *checker) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trac
 		}
 		// The Wait edge leaves from the trace's last Done on the group,
 		// at or after d in the loop: Wait waits for that one too.
+		var edges []shb.Edge
 		for _, e := range t.Out {
 			if e.Before < d || e.Before > end || e.From > x {
 				continue
 			}
-			if src := &t.Events[e.Before]; src.Kind != shb.WGDone || src.Obj != done.Obj {
-				continue
-			}
-			if e.To == u && e.At <= y || int(e.At) < len(e.To.Events) && c.order.HappensBefore(e.To, e.At, u, y, false) {
-				return true
+			if src := &t.Events[e.Before]; src.Kind == shb.WGDone && src.Obj == done.Obj {
+				edges = append(edges, e)
 			}
 		}
+		return edges
 	}
-	return false
+	return nil
 }
 
 // callIn returns the instruction of fn on the chain of frames that leads

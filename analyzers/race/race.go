@@ -57,6 +57,11 @@ type checker struct {
 	carries map[sendKey]map[*pointer.Object]bool
 	fresh   *freshness                            // writes before their object is published
 	touched map[touchKey]map[*pointer.Object]bool // see touches
+	waited  map[ssa.Instruction]waited            // see readyClosed
+	chanOps map[int32][]chanOp
+	inLoop  map[ssa.Instruction]bool // see receivedInLoop
+	dones   map[touchKey][]shb.Edge  // see doneAfter
+	files   [][2]token.Pos           // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -211,7 +216,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.beforeRunStarts(obj, ta, x, tb, perIter) || c.beforeRunStarts(obj, tb, y, ta, perIter) {
 				continue
 			}
-			if c.handedOver(obj, ta, x, tb, y, perIter || receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, perIter || receivedInLoop(b)) {
+			if c.handedOver(obj, ta, x, tb, y, perIter || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, perIter || c.receivedInLoop(b)) {
 				continue
 			}
 			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
@@ -297,10 +302,22 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 // each iteration (for job := range jobs { job.n = 1; out <- job }): the
 // next iteration's access is to what the next receive gives, so a send
 // after acc in the same iteration hands over what acc touched.
-func receivedInLoop(acc pointer.Access) bool {
+func (c *checker) receivedInLoop(acc pointer.Access) bool {
 	if acc.Imported != nil {
 		return false
 	}
+	v, ok := c.inLoop[acc.Instr]
+	if !ok {
+		v = receivedInLoop(acc)
+		if c.inLoop == nil {
+			c.inLoop = make(map[ssa.Instruction]bool)
+		}
+		c.inLoop[acc.Instr] = v
+	}
+	return v
+}
+
+func receivedInLoop(acc pointer.Access) bool {
 	addr := accessedAddr(acc)
 	if addr == nil {
 		return false
@@ -689,13 +706,29 @@ func (c *checker) inPackage(p token.Pos) bool {
 	if !p.IsValid() {
 		return false
 	}
-	f := c.pass.Fset.File(p)
-	for _, file := range c.pass.Files {
-		if c.pass.Fset.File(file.Pos()) == f {
-			return true
+	if c.files == nil {
+		// The position ranges of the package's files, sorted: asked of
+		// every pair, a search of the file set would dominate.
+		for _, file := range c.pass.Files {
+			if f := c.pass.Fset.File(file.Pos()); f != nil {
+				c.files = append(c.files, [2]token.Pos{token.Pos(f.Base()), token.Pos(f.Base() + f.Size())})
+			}
+		}
+		slices.SortFunc(c.files, func(x, y [2]token.Pos) int { return cmp.Compare(x[0], y[0]) })
+		if c.files == nil {
+			c.files = [][2]token.Pos{}
 		}
 	}
-	return false
+	i, _ := slices.BinarySearchFunc(c.files, p, func(r [2]token.Pos, p token.Pos) int {
+		if r[1] < p {
+			return -1
+		}
+		if r[0] > p {
+			return 1
+		}
+		return 0
+	})
+	return i < len(c.files) && c.files[i][0] <= p && p <= c.files[i][1]
 }
 
 type lineKey struct {

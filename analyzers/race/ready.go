@@ -32,10 +32,18 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	if !ok {
 		return false
 	}
-	field, ok := waitedField(fa.X, b.Instr)
+	w, ok := c.waited[b.Instr]
 	if !ok {
+		w.field, w.ok = waitedField(fa.X, b.Instr)
+		if c.waited == nil {
+			c.waited = make(map[ssa.Instruction]waited)
+		}
+		c.waited[b.Instr] = w
+	}
+	if !w.ok {
 		return false
 	}
+	field := w.field
 	last := t.Last(x, perIter)
 	ch := int32(-1)
 	for id := last + 1; id < int32(len(t.Events)); id++ {
@@ -51,18 +59,41 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	}
 	// The channel is only closed, and only by t after x: the receive
 	// returned because of that close.
-	for _, w := range c.hb.Traces {
-		for i := range w.Events {
-			ev := &w.Events[i]
-			if ev.Obj != ch || ev.Kind != shb.Send && ev.Kind != shb.Close {
-				continue
-			}
-			if ev.Kind == shb.Send || w != t || ev.ID <= last {
-				return false
-			}
+	for _, op := range c.opsOn(ch) {
+		if op.t.Events[op.id].Kind == shb.Send || op.t != t || op.id <= last {
+			return false
 		}
 	}
 	return true
+}
+
+// waited is what waitedField found for an access.
+type waited struct {
+	field int
+	ok    bool
+}
+
+// chanOp is a send or close event.
+type chanOp struct {
+	t  *shb.Trace
+	id int32
+}
+
+// opsOn returns the sends and closes of every trace on channel ch,
+// indexed once for all.
+func (c *checker) opsOn(ch int32) []chanOp {
+	if c.chanOps == nil {
+		c.chanOps = make(map[int32][]chanOp)
+		for _, t := range c.hb.Traces {
+			for i := range t.Events {
+				ev := &t.Events[i]
+				if ev.Obj >= 0 && (ev.Kind == shb.Send || ev.Kind == shb.Close) {
+					c.chanOps[ev.Obj] = append(c.chanOps[ev.Obj], chanOp{t, ev.ID})
+				}
+			}
+		}
+	}
+	return c.chanOps[ch]
 }
 
 // waitedField returns the field f of the struct that base points to

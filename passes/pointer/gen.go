@@ -75,6 +75,7 @@ func (a *state) cgnodeFor(fn *ssa.Function, ctx *Context) *cgnode {
 	cg := &cgnode{fn: fn, ctx: ctx, values: make(map[valueKey]nodeID)}
 	a.cgnodes[k] = cg
 	a.cgList = append(a.cgList, cg)
+	a.byFunc[fn] = append(a.byFunc[fn], cg)
 	cg.results = a.newNodes(fn.Signature.Results(), nil)
 	cg.loop = loops.Components(fn)
 	a.genFunc(cg)

@@ -143,6 +143,7 @@ type state struct {
 	originIndex map[originKey]*Origin
 	cgnodes     map[cgKey]*cgnode
 	cgList      []*cgnode
+	byFunc      map[*ssa.Function][]*cgnode // cgList by function
 	funcObjs    map[*ssa.Function]*Object
 	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
@@ -182,6 +183,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		factories:       make(map[*ssa.Function]bool),
 		originIndex:     make(map[originKey]*Origin),
 		cgnodes:         make(map[cgKey]*cgnode),
+		byFunc:          make(map[*ssa.Function][]*cgnode),
 		funcObjs:        make(map[*ssa.Function]*Object),
 		globals:         make(map[string]*Object),
 		allocs:          make(map[allocKey]*Object),
@@ -429,7 +431,13 @@ func (a *state) inOrigin(o *Origin, fn *ssa.Function) func(*cgnode) bool {
 // keep selects, for every loop iteration tag.
 func (a *state) valueNodes(v ssa.Value, keep func(*cgnode) bool) []nodeID {
 	var nodes []nodeID
-	for _, cg := range a.cgList {
+	// A value of a function has nodes only in the analyses of that
+	// function; a constant, global or function value, in any.
+	cgs := a.cgList
+	if fn := v.Parent(); fn != nil {
+		cgs = a.byFunc[fn]
+	}
+	for _, cg := range cgs {
 		if !keep(cg) {
 			continue
 		}
@@ -513,7 +521,7 @@ func (r *Result) OriginsOf(fn *ssa.Function) []*Origin {
 		return nil
 	}
 	var out []*Origin
-	for _, cg := range r.a.cgList {
+	for _, cg := range r.a.byFunc[fn] {
 		if cg.fn == fn && !slices.Contains(out, cg.ctx.Origin) {
 			out = append(out, cg.ctx.Origin)
 		}

@@ -52,7 +52,8 @@ type Locksets struct {
 	siblings map[heldAt]LocksetID
 	bound    map[heldAt]LocksetID
 
-	objs *objects // for the locations of locks (see clones)
+	objs      *objects   // for the locations of locks (see clones)
+	cloneKeys []cloneKey // by location
 }
 
 func newLocksets() *Locksets {
@@ -269,19 +270,36 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 // locking their own mutexes exclude nothing.
 func (ls *Locksets) clones(a, b []int32) bool {
 	for _, x := range a {
-		lx := ls.objs.locs[x]
-		if lx.Obj.Site == nil || lx.Obj.Ctx == nil {
+		if int(x) >= len(ls.cloneKeys) || ls.cloneKeys[x].site == nil {
 			continue
 		}
+		kx := ls.cloneKeys[x]
 		for _, y := range b {
-			ly := ls.objs.locs[y]
-			if ly.Obj.Site == lx.Obj.Site && ly.Leaf == lx.Leaf && ly.Obj.Kind == lx.Obj.Kind &&
-				ly.Obj.Ctx != nil && ly.Obj.Ctx.Origin == lx.Obj.Ctx.Origin {
+			if int(y) < len(ls.cloneKeys) && ls.cloneKeys[y] == kx {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// cloneKey is what a lock location shares with its clones (see clones).
+type cloneKey struct {
+	site   ssa.Value
+	leaf   int
+	kind   pointer.ObjectKind
+	origin *pointer.Origin
+}
+
+// keyClones computes the clone key of every lock location, once the
+// graph is built: Exclusive is asked concurrently after.
+func (ls *Locksets) keyClones() {
+	ls.cloneKeys = make([]cloneKey, len(ls.objs.locs))
+	for i, l := range ls.objs.locs {
+		if l.Obj.Site != nil && l.Obj.Ctx != nil {
+			ls.cloneKeys[i] = cloneKey{l.Obj.Site, l.Leaf, l.Obj.Kind, l.Obj.Ctx.Origin}
+		}
+	}
 }
 
 func overlaps(a, b []int32) bool {

@@ -289,6 +289,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	}
 	res.internImported(ptr)
 	res.link(objs)
+	res.Locks.keyClones()
 	res.linkObservations(objs)
 }
 
