@@ -340,10 +340,7 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 			v = false // a go or defer statement runs later
 			break
 		}
-		args := call.Call.Args
-		if call.Call.IsInvoke() {
-			args = append([]ssa.Value{call.Call.Value}, args...)
-		}
+		args := pointer.ParamArgs(&call.Call)
 		if len(args) != len(fn.Params) {
 			v = false
 			break

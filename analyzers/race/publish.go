@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -203,11 +204,7 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 // every goroutine that makes the call, callees that all keep it (a
 // constructor applying its options, opt(d)).
 func (fl *flow) dynamicCall(x *ssa.Call, v ssa.Value) ssa.Value {
-	common := x.Common()
-	args := common.Args
-	if common.IsInvoke() {
-		args = append([]ssa.Value{common.Value}, args...)
-	}
+	args := pointer.ParamArgs(x.Common())
 	callees, ok := fl.f.dynamicCallees(x)
 	if !ok {
 		fl.pubs[x] = true

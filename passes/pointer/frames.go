@@ -98,11 +98,7 @@ func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Locati
 		if f.Site == nil {
 			return nil, false
 		}
-		common := f.Site.Common()
-		args := common.Args
-		if common.IsInvoke() {
-			args = append([]ssa.Value{common.Value}, args...)
-		}
+		args := ParamArgs(f.Site.Common())
 		if i < 0 || len(args) != len(f.Fn.Params) {
 			return nil, false
 		}
@@ -141,6 +137,15 @@ func stepsTo(v ssa.Value) (ssa.Value, []facts.Step) {
 	}
 	slices.Reverse(steps)
 	return v, steps
+}
+
+// ParamArgs returns the values that call binds to its callee's
+// parameters, in their order: the receiver of an interface call first.
+func ParamArgs(call *ssa.CallCommon) []ssa.Value {
+	if call.IsInvoke() {
+		return append([]ssa.Value{call.Value}, call.Args...)
+	}
+	return call.Args
 }
 
 // Func returns the function that an object of kind ObjFunc or
