@@ -77,7 +77,7 @@ func benchLeakCorpus(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if err := writeLeakModule(mod, corpusDir, files); err != nil {
+	if err := writeCorpusModule(mod, "leakcorpus", corpusDir, files); err != nil {
 		return err
 	}
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
@@ -437,48 +437,6 @@ func selectLeakCorpus(dir string) ([]string, error) {
 	}
 	slices.Sort(files)
 	return files, nil
-}
-
-// writeLeakModule makes dir a module of its own holding copies of the
-// corpus files, in their subdirectories. A kept directory may be reused,
-// but not one that holds other Go files.
-func writeLeakModule(dir, corpusDir string, files []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(files, filepath.ToSlash(rel)) {
-			return fmt.Errorf("%s holds %s, which is not in the corpus: use an empty directory", dir, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module leakcorpus\n\ngo 1.26\n"), 0o644); err != nil {
-		return err
-	}
-	for _, rel := range files {
-		data, err := os.ReadFile(filepath.Join(corpusDir, filepath.FromSlash(rel)))
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // leakFunc is a function of the corpus: a declaration or a closure.

@@ -243,7 +243,7 @@ func TestSelectAndWriteLeakCorpus(t *testing.T) {
 		t.Errorf("selectLeakCorpus = %v, want %v (package other and README left out)", files, want)
 	}
 	mod := filepath.Join(t.TempDir(), "mod")
-	if err := writeLeakModule(mod, dir, files); err != nil {
+	if err := writeCorpusModule(mod, "leakcorpus", dir, files); err != nil {
 		t.Fatal(err)
 	}
 	for _, rel := range append(files, "go.mod") {
@@ -251,13 +251,13 @@ func TestSelectAndWriteLeakCorpus(t *testing.T) {
 			t.Errorf("scratch module: %v", err)
 		}
 	}
-	if err := writeLeakModule(mod, dir, files); err != nil { // a kept module is reused
+	if err := writeCorpusModule(mod, "leakcorpus", dir, files); err != nil { // a kept module is reused
 		t.Errorf("rewriting the scratch module: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(mod, "goker", "stray.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeLeakModule(mod, dir, files); err == nil || !strings.Contains(err.Error(), "stray.go") {
+	if err := writeCorpusModule(mod, "leakcorpus", dir, files); err == nil || !strings.Contains(err.Error(), "stray.go") {
 		t.Errorf("a kept module with a stray Go file: err = %v, want one naming it", err)
 	}
 }

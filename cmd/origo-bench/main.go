@@ -68,9 +68,12 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 func main() {
@@ -144,4 +147,47 @@ func scratch(keep, name string) (tmp, dir string, err error) {
 		}
 	}
 	return tmp, dir, nil
+}
+
+// writeCorpusModule makes dir the module named module holding copies of
+// the corpus files, slash paths relative to corpusDir, in their
+// subdirectories. A kept directory may be reused, but not one that holds
+// other Go files: they would be vetted too and skew the figures.
+func writeCorpusModule(dir, module, corpusDir string, files []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(files, filepath.ToSlash(rel)) {
+			return fmt.Errorf("%s holds %s, which is not in the corpus: use an empty directory", dir, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+module+"\n\ngo 1.26\n"), 0o644); err != nil {
+		return err
+	}
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(corpusDir, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -62,7 +62,7 @@ func benchRaceCorpus(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if err := writeModule(mod, corpusDir, names); err != nil {
+	if err := writeCorpusModule(mod, "racecorpus", corpusDir, names); err != nil {
 		return err
 	}
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
@@ -139,37 +139,6 @@ func selectCorpus(dir string) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
-}
-
-// writeModule makes dir a module of its own holding copies of the corpus
-// files. A kept directory may be reused, but not one that holds other Go
-// files: they would be vetted too and skew the figures.
-func writeModule(dir, corpusDir string, names []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	old, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return err
-	}
-	for _, path := range old {
-		if !slices.Contains(names, filepath.Base(path)) {
-			return fmt.Errorf("%s holds %s, which is not in the corpus: use an empty directory", dir, filepath.Base(path))
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module racecorpus\n\ngo 1.26\n"), 0o644); err != nil {
-		return err
-	}
-	for _, name := range names {
-		data, err := os.ReadFile(filepath.Join(corpusDir, name))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // runVetJSON runs origo as the vet tool on the module in dir, with the
