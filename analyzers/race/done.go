@@ -96,26 +96,14 @@ func postDominates(d, instr ssa.Instruction) bool {
 	if db == ib && indexOf(instr) < indexOf(d) {
 		return true
 	}
-	// Is an exit reachable from instr's block without passing d's block?
-	seen := map[*ssa.BasicBlock]bool{db: true}
-	work := []*ssa.BasicBlock{ib}
-	if db == ib {
-		work = nil
-		for _, s := range ib.Succs {
-			work = append(work, s)
-		}
+	if len(ib.Succs) == 0 {
+		return false // instr's block returns without passing d after it
 	}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	// No exit is reachable from instr's block without passing d's.
+	for b := range walkBlocks(ib, db, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }) {
 		if len(b.Succs) == 0 {
 			return false
 		}
-		work = append(work, b.Succs...)
 	}
 	return true
 }
