@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -281,7 +282,7 @@ func soleStore(cell *ssa.Alloc) ssa.Value {
 				return nil
 			}
 		case *ssa.MakeClosure:
-			if !readOnlyCapture(r, cell) {
+			if !lockset.ReadOnlyCapture(r, cell) {
 				return nil
 			}
 		case *ssa.DebugRef:
@@ -290,32 +291,6 @@ func soleStore(cell *ssa.Alloc) ssa.Value {
 		}
 	}
 	return val
-}
-
-// readOnlyCapture reports whether the closure only reads the captured
-// variable cell.
-func readOnlyCapture(mc *ssa.MakeClosure, cell ssa.Value) bool {
-	fn := mc.Fn.(*ssa.Function)
-	for i, b := range mc.Bindings {
-		if b != cell {
-			continue
-		}
-		if i >= len(fn.FreeVars) {
-			return false
-		}
-		for _, r := range *fn.FreeVars[i].Referrers() {
-			switch r := r.(type) {
-			case *ssa.UnOp:
-				if r.Op != token.MUL {
-					return false
-				}
-			case *ssa.DebugRef:
-			default:
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // loopCounter returns the entry's parameter or free variable that holds
@@ -431,7 +406,7 @@ func onlyRead(cells *ssa.Phi) bool {
 				return false
 			}
 		case *ssa.MakeClosure:
-			if !readOnlyCapture(r, cells) {
+			if !lockset.ReadOnlyCapture(r, cells) {
 				return false
 			}
 		case *ssa.DebugRef:

@@ -646,7 +646,7 @@ func spilled(v ssa.Value) (ssa.Value, bool) {
 				return nil, false
 			}
 		case *ssa.MakeClosure:
-			if !readOnlyCapture(ref, alloc) {
+			if !ReadOnlyCapture(ref, alloc) {
 				return nil, false
 			}
 		case *ssa.DebugRef:
@@ -657,9 +657,9 @@ func spilled(v ssa.Value) (ssa.Value, bool) {
 	return param, param != nil
 }
 
-// readOnlyCapture reports whether the closure mc only loads the
+// ReadOnlyCapture reports whether the closure mc only loads the
 // variable v that it captures.
-func readOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
+func ReadOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
 	fn, ok := mc.Fn.(*ssa.Function)
 	if !ok {
 		return false
