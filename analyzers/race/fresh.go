@@ -359,13 +359,7 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 // mayPass reports whether a, an argument of call, may point to obj in
 // some origin of call's function.
 func (f *freshness) mayPass(call *ssa.Call, a ssa.Value, obj *pointer.Object) bool {
-	fn := call.Parent()
-	origins, ok := f.origins[fn]
-	if !ok {
-		origins = f.ptr.OriginsOf(fn)
-		f.origins[fn] = origins
-	}
-	for _, o := range origins {
+	for _, o := range f.originsOf(call.Parent()) {
 		for _, loc := range f.ptr.PointsToIn(o, a) {
 			if loc.Obj == obj {
 				return true
@@ -579,13 +573,23 @@ func anyIn(instrs []ssa.Instruction, set map[ssa.Instruction]bool) bool {
 	return false
 }
 
+// originsOf returns the origins that fn is analyzed in, asked once.
+func (f *freshness) originsOf(fn *ssa.Function) []*pointer.Origin {
+	origins, ok := f.origins[fn]
+	if !ok {
+		origins = f.ptr.OriginsOf(fn)
+		f.origins[fn] = origins
+	}
+	return origins
+}
+
 // dynamicCallees returns the functions that the dynamic call x may call
 // in the origins of its function, or false when some origin may call
 // what the analysis does not see: a function value or an interface it
 // knows nothing of, or one it found no callee for. An origin where the
 // value is no function at all (opt(d) over an empty opts) calls none.
 func (f *freshness) dynamicCallees(x *ssa.Call) ([]*ssa.Function, bool) {
-	origins := f.ptr.OriginsOf(x.Parent())
+	origins := f.originsOf(x.Parent())
 	if len(origins) == 0 {
 		return nil, false
 	}
