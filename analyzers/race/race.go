@@ -93,7 +93,7 @@ func (c *checker) check() {
 		pairs := 0
 		for i, a := range sh.Accesses {
 			for _, b := range sh.Accesses[i+1:] {
-				if a.Origin == b.Origin || !a.Write && !b.Write || a.Atomic && b.Atomic {
+				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || !a.Write && !b.Write || a.Atomic && b.Atomic {
 					continue
 				}
 				if pairs++; pairs > maxPairsPerLocation {

@@ -158,7 +158,7 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 		}
 	}
 	for _, c := range site.spawn.copies {
-		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, fn, c, flags)
+		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, fn, c, flags, site.caller.ctx.sites)
 		callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
 		a.originEntry[o] = callee
 		a.bind(site, callee, obj)

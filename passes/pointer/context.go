@@ -22,6 +22,11 @@ type Origin struct {
 	Multi  bool
 	Root   string // for a root: its kind ("main", "test", ...)
 	Flags  facts.SiteFlags
+	// Sites are the call sites of the factory whose context spawned the
+	// goroutine (see Context), innermost first; nil outside one. Two
+	// calls of a constructor that starts a goroutine (go l.runLoop() in
+	// newLessor) start two origins, each running on its own object.
+	Sites [2]ssa.CallInstruction
 }
 
 func (o *Origin) String() string {
@@ -33,6 +38,25 @@ func (o *Origin) String() string {
 		s += fmt.Sprintf(" (copy %d)", o.Copy)
 	}
 	return s
+}
+
+// Twin reports whether o and p are one goroutine of the program text
+// told apart only by the factory calls that started it or one of its
+// ancestors (see Sites): the same site, entry and copy all the way up.
+// Their objects are told apart only where a factory's context makes
+// them; what the functions they call allocate is one object for both
+// (the items each lessor's runLoop updates), so the race analysis takes
+// twins for one goroutine, as it took them before they were split.
+func (o *Origin) Twin(p *Origin) bool {
+	split := false
+	for o != p {
+		if o == nil || p == nil || o.Site != p.Site || o.Entry != p.Entry || o.Copy != p.Copy || o.Kind != p.Kind || o.Root != p.Root {
+			return false
+		}
+		split = split || o.Sites != p.Sites
+		o, p = o.Parent, p.Parent
+	}
+	return split
 }
 
 // MethodsRoot is the Root of the origins that stand for the callers of a
@@ -159,7 +183,7 @@ func (a *state) isFresh(v ssa.Value) bool {
 // Origins nested deeper than maxOriginDepth, or a site that is already
 // among its own ancestors (a goroutine that restarts itself), reuse the
 // ancestor's origin.
-func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags) *Origin {
+func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags, sites [2]ssa.CallInstruction) *Origin {
 	limit := a.opts.MaxOrigins
 	if limit <= 0 {
 		limit = maxOrigins
@@ -177,9 +201,19 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	if depth > maxOriginDepth {
 		parent = parent.Parent // fold the chain: k-origins with k bounded
 	}
-	k := originKey{parent, site, entry, copy}
+	k := originKey{parent, site, entry, copy, sites}
 	if o, ok := a.originIndex[k]; ok {
 		return o
+	}
+	if sites != ([2]ssa.CallInstruction{}) {
+		// A constructor called from many places would start as many
+		// origins, each analyzing again what it reaches: past a few, its
+		// calls share one, as they all did before.
+		plain := originKey{parent, site, entry, copy, [2]ssa.CallInstruction{}}
+		if a.splitSpawns[plain] >= maxSpawnContexts {
+			return a.newOrigin(parent, kind, site, entry, copy, flags, [2]ssa.CallInstruction{})
+		}
+		a.splitSpawns[plain]++
 	}
 	o := &Origin{
 		ID:     len(a.origins),
@@ -190,6 +224,7 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 		Copy:   copy,
 		Multi:  flags&facts.Multiple != 0,
 		Flags:  flags,
+		Sites:  sites,
 	}
 	a.origins = append(a.origins, o)
 	a.originIndex[k] = o
@@ -231,4 +266,9 @@ type originKey struct {
 	site   token.Pos
 	entry  *ssa.Function
 	copy   int
+	sites  [2]ssa.CallInstruction
 }
+
+// maxSpawnContexts bounds the origins that one spawn site starts in the
+// contexts of a factory (see Origin.Sites).
+const maxSpawnContexts = 64

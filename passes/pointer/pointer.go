@@ -141,6 +141,7 @@ type state struct {
 	factories   map[*ssa.Function]bool
 	origins     []*Origin
 	originIndex map[originKey]*Origin
+	splitSpawns map[originKey]int // see maxSpawnContexts
 	cgnodes     map[cgKey]*cgnode
 	cgList      []*cgnode
 	byFunc      map[*ssa.Function][]*cgnode // cgList by function
@@ -182,6 +183,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
 		originIndex:     make(map[originKey]*Origin),
+		splitSpawns:     make(map[originKey]int),
 		cgnodes:         make(map[cgKey]*cgnode),
 		byFunc:          make(map[*ssa.Function][]*cgnode),
 		funcObjs:        make(map[*ssa.Function]*Object),

@@ -117,3 +117,147 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 	}
 	return out
 }
+
+// spawned returns the origins that site c starts in the chain being
+// walked: a constructor that starts a goroutine starts, at each of its
+// call sites, the origin of that call (see pointer.Origin.Sites), and
+// its goroutine starts after that call, not after the first call of the
+// constructor anywhere. Outside a known chain, every origin the site
+// may start.
+func (w *walker) spawned(c ssa.CallInstruction) []*pointer.Origin {
+	all := w.ptr.Spawned(w.o, c)
+	if w.chain < 0 || !slices.ContainsFunc(all, func(o *pointer.Origin) bool { return o.Sites[0] != nil }) {
+		return all
+	}
+	frames := w.tr.frames(w.chain)
+	n := len(frames)
+	if n == 0 || frames[n-1].Fn != c.Parent() {
+		return all
+	}
+	var out []*pointer.Origin
+	for _, o := range all {
+		if o.Sites[0] == nil ||
+			o.Sites[0] == frames[n-1].Site && (o.Sites[1] == nil || n >= 2 && o.Sites[1] == frames[n-2].Site) {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// syncObj returns the channel or WaitGroup that v names (see
+// objects.group) in the chain being walked: where the origin's
+// points-to set has several, those its callers pass along the chain
+// (Stop's le.doneC, called by the test that made le, is that lessor's,
+// the one its runLoop closes). wide is the set the event also links as
+// (see linkWide), or -1: the set it was narrowed from, or, in an origin
+// with twins (see pointer.Origin.Twin), what v names in any of them,
+// the set it named before the twins were told apart.
+func (w *walker) syncObj(v ssa.Value) (obj, wide int32) {
+	k := chainValue{w.chain, v}
+	if n, ok := w.narrowedObjs[k]; ok {
+		return n[0], n[1]
+	}
+	ids := w.objs.pointsTo(w.o, v)
+	obj, wide = w.objs.groupOf(ids), -1
+	if len(ids) > 1 && w.chain >= 0 {
+		frames := w.tr.frames(w.chain)
+		if n := len(frames); n > 0 && frames[n-1].Fn == w.parentOf(v) {
+			if locs, ok := w.ptr.PointsToAlong(w.o, frames, v); ok && len(locs) > 0 && len(locs) < len(ids) {
+				var along []int32
+				for _, l := range locs {
+					along = append(along, w.objs.id(l))
+				}
+				if sub := w.objs.groupOf(along); sub >= 0 && subset(along, ids) {
+					obj, wide = sub, obj
+				}
+			}
+		}
+	}
+	if len(w.twins) > 1 && len(ids) > 0 {
+		all := slices.Clone(ids)
+		for _, t := range w.twins {
+			for _, id := range w.objs.pointsTo(t, v) {
+				if !slices.Contains(all, id) {
+					all = append(all, id)
+				}
+			}
+		}
+		if len(all) > len(ids) {
+			if g := w.objs.groupOf(all); g >= 0 {
+				wide = g
+			}
+		}
+	}
+	if wide == obj {
+		wide = -1
+	}
+	w.narrowedObjs[k] = [2]int32{obj, wide}
+	return obj, wide
+}
+
+// twinsOf groups the origins with their twins (see pointer.Origin.Twin);
+// an origin with none has none listed.
+func twinsOf(origins []*pointer.Origin) map[*pointer.Origin][]*pointer.Origin {
+	out := make(map[*pointer.Origin][]*pointer.Origin)
+	for i, o := range origins {
+		for _, p := range origins[i+1:] {
+			if o.Twin(p) {
+				if out[o] == nil {
+					out[o] = []*pointer.Origin{o}
+				}
+				if out[p] == nil {
+					out[p] = []*pointer.Origin{p}
+				}
+				out[o] = append(out[o], p)
+				out[p] = append(out[p], o)
+			}
+		}
+	}
+	return out
+}
+
+// addSync adds a synchronization event on an object narrowed from wide
+// (see syncObj).
+func (w *walker) addSync(ev Event, wide int32, locks LocksetID, loop int32) int32 {
+	id := w.add(ev, locks, loop)
+	if wide >= 0 {
+		if w.tr.wide == nil {
+			w.tr.wide = make(map[int32]int32)
+		}
+		w.tr.wide[id] = wide
+	}
+	return id
+}
+
+// chainValue is a value in a chain of a trace.
+type chainValue struct {
+	chain int32
+	v     ssa.Value
+}
+
+// parentOf returns the function of v, or nil.
+func (w *walker) parentOf(v ssa.Value) *ssa.Function {
+	if instr, ok := v.(ssa.Instruction); ok {
+		return instr.Parent()
+	}
+	if p, ok := v.(*ssa.Parameter); ok {
+		return p.Parent()
+	}
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		return fv.Parent()
+	}
+	return nil
+}
+
+// subset reports whether every element of a is in b.
+func subset(a, b []int32) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}

@@ -32,12 +32,54 @@ type ops [numKinds][]int32
 // the events of each object grouped by trace, so that a channel used at
 // thousands of inlined places costs a pass per trace, not per pair.
 func (res *Result) link(objs *objects) {
-	l := &linker{res: res, objs: objs, byObj: make(map[int32]map[*Trace]*ops), spawnedAt: make(map[*pointer.Origin]ref)}
 	deadCases(res.Traces, objs)
+	l := newLinker(res, objs, nil)
+	l.initEdges()
+	l.spawnEdges()
+	l.timerEdges()
+	l.syncEdges()
+	res.linkWide(objs)
+	for _, t := range res.Traces {
+		t.Out = prune(t.Out)
+		for _, e := range t.Out {
+			t.maxFrom = max(t.maxFrom, e.From)
+		}
+	}
+}
+
+// linkWide links again, as the sets they were before, the channels and
+// WaitGroups that a chain narrowed (see walker.syncObj): an operation
+// on a set links with the other operations on the set, and narrowing
+// one of them must not lose that edge, only add those of its narrower
+// object.
+func (res *Result) linkWide(objs *objects) {
+	wide := make(map[int32]bool)
+	for _, t := range res.Traces {
+		for id, w := range t.wide {
+			t.Events[id].Obj, t.wide[id] = w, t.Events[id].Obj
+			wide[w] = true
+		}
+	}
+	if len(wide) == 0 {
+		return
+	}
+	l := newLinker(res, objs, wide)
+	l.syncEdges()
+	for _, t := range res.Traces {
+		for id, narrow := range t.wide {
+			t.Events[id].Obj, t.wide[id] = narrow, t.Events[id].Obj
+		}
+	}
+}
+
+// newLinker indexes the synchronization events of the traces by object;
+// only those on the objects of only, when it is not nil.
+func newLinker(res *Result, objs *objects, only map[int32]bool) *linker {
+	l := &linker{res: res, objs: objs, byObj: make(map[int32]map[*Trace]*ops), spawnedAt: make(map[*pointer.Origin]ref), only: only}
 	for _, t := range res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
-			if ev.Obj >= 0 && ev.Kind != Access && ev.Kind != Acquire {
+			if ev.Obj >= 0 && ev.Kind != Access && ev.Kind != Acquire && l.linked(ev.Obj) {
 				m := l.byObj[ev.Obj]
 				if m == nil {
 					m = make(map[*Trace]*ops)
@@ -58,13 +100,19 @@ func (res *Result) link(objs *objects) {
 			}
 		}
 	}
-	l.initEdges()
-	l.spawnEdges()
-	l.timerEdges()
-	for _, t := range res.Traces {
+	return l
+}
+
+// linked reports whether the linker links the events on obj.
+func (l *linker) linked(obj int32) bool { return l.only == nil || l.only[obj] }
+
+// syncEdges adds the edges of channels, WaitGroups, Conds, spinning
+// atomics and Onces.
+func (l *linker) syncEdges() {
+	for _, t := range l.res.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
-			if ev.Obj < 0 {
+			if ev.Obj < 0 || !l.linked(ev.Obj) {
 				continue
 			}
 			r := ref{t, ev.ID}
@@ -84,12 +132,6 @@ func (res *Result) link(objs *objects) {
 			}
 		}
 	}
-	for _, t := range res.Traces {
-		t.Out = prune(t.Out)
-		for _, e := range t.Out {
-			t.maxFrom = max(t.maxFrom, e.From)
-		}
-	}
 }
 
 type objTrace struct {
@@ -104,6 +146,7 @@ type linker struct {
 	traces    []objTrace // the keys of byObj's maps, in a deterministic order
 	spawnedAt map[*pointer.Origin]ref
 	doners    map[int32]map[*pointer.Origin]bool // by WaitGroup: the origins that call Done, with their ancestors (see waitedFor)
+	only      map[int32]bool                     // see newLinker
 }
 
 // each calls f for every trace other than r's with events on r's object
@@ -593,18 +636,21 @@ func deadCases(traces []*Trace, objs *objects) {
 			if ev.Obj < 0 {
 				continue
 			}
-			u := uses[ev.Obj]
-			if u == nil {
-				u = new(use)
-				uses[ev.Obj] = u
-			}
-			switch ev.Kind {
-			case Send:
-				u.sends = true
-			case Recv:
-				u.recvs = true
-			case Close:
-				u.closes = true
+			// An operation on a set of channels may be on each of them.
+			for _, obj := range append([]int32{ev.Obj}, objs.members[ev.Obj]...) {
+				u := uses[obj]
+				if u == nil {
+					u = new(use)
+					uses[obj] = u
+				}
+				switch ev.Kind {
+				case Send:
+					u.sends = true
+				case Recv:
+					u.recvs = true
+				case Close:
+					u.closes = true
+				}
 			}
 		}
 	}

@@ -21,6 +21,7 @@ type objects struct {
 	// groups numbers the sets of objects taken as one (see group).
 	groups  map[string]int32
 	isGroup map[int32]bool
+	members map[int32][]int32 // by set: its objects
 	comps   map[*ssa.Function][]int
 	rpo     map[*ssa.Function][]*ssa.BasicBlock
 	sels    map[*ssa.Function]*selectInfo
@@ -54,6 +55,7 @@ func newObjects(ptr *pointer.Result) *objects {
 		pts:     make(map[ptsKey][]int32),
 		groups:  make(map[string]int32),
 		isGroup: make(map[int32]bool),
+		members: make(map[int32][]int32),
 		comps:   make(map[*ssa.Function][]int),
 		rpo:     make(map[*ssa.Function][]*ssa.BasicBlock),
 		sels:    make(map[*ssa.Function]*selectInfo),
@@ -111,7 +113,12 @@ const maxGroup = 8
 // links with none of the set's. -1 when v points to none, or to more
 // than maxGroup.
 func (s *objects) group(o *pointer.Origin, v ssa.Value) int32 {
-	ids := s.pointsTo(o, v)
+	return s.groupOf(s.pointsTo(o, v))
+}
+
+// groupOf returns the number of the set of locations ids, taken as one
+// object (see group).
+func (s *objects) groupOf(ids []int32) int32 {
 	switch {
 	case len(ids) == 1:
 		return ids[0]
@@ -129,6 +136,7 @@ func (s *objects) group(o *pointer.Origin, v ssa.Value) int32 {
 	s.locs = append(s.locs, s.locs[members[0]])
 	s.groups[key] = id
 	s.isGroup[id] = true
+	s.members[id] = members
 	return id
 }
 

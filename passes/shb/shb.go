@@ -122,6 +122,7 @@ type Trace struct {
 	chains    []chainLink                 // by Event.Chain
 	onceAfter map[int32][]int32           // OnceAfter events by Once
 	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
+	wide      map[int32]int32             // by event: the set a chain narrowed its object from (see walker.syncObj)
 	maxFrom   int32                       // the largest Edge.From in Out
 }
 
@@ -253,6 +254,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	}
 	objs := res.objs
 	total := 0
+	twins := twinsOf(ptr.Origins)
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
@@ -263,8 +265,10 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			spawnsWalked: make(map[*ssa.Function]bool),
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			total:        &total, lastSync: -1,
-			chain: -1,
-			links: make(map[chainLink]int32),
+			chain:        -1,
+			links:        make(map[chainLink]int32),
+			narrowedObjs: make(map[chainValue][2]int32),
+			twins:        twins[o],
 		}
 		if o.Parent != nil {
 			w.transferred = handed[o]
@@ -303,23 +307,25 @@ const (
 
 // walker builds the trace of one origin.
 type walker struct {
-	ptr      *pointer.Result
-	ls       *lockset.Result
-	lsFuncs  map[*ssa.Function]lockset.Func // shared by the walkers of one build
-	eff      *effects.Result
-	locks    *Locksets
-	objs     *objects
-	o        *pointer.Origin
-	tr       *Trace
-	access   map[ssa.Instruction]bool
-	stack    []*ssa.Function
-	site     ssa.CallInstruction    // the call that the next call of call walks
-	chain    int32                  // the chain of calls being walked (see Trace.Frames)
-	narrowed int                    // dynamic calls narrowed by their chain so far (see callees)
-	links    map[chainLink]int32    // the chains of the trace, numbered
-	empty    map[*ssa.Function]bool // functions that gave no events
-	cuts     int                    // calls not inlined (recursion, depth, size)
-	total    *int                   // events of every trace of the package
+	ptr          *pointer.Result
+	ls           *lockset.Result
+	lsFuncs      map[*ssa.Function]lockset.Func // shared by the walkers of one build
+	eff          *effects.Result
+	locks        *Locksets
+	objs         *objects
+	o            *pointer.Origin
+	tr           *Trace
+	access       map[ssa.Instruction]bool
+	stack        []*ssa.Function
+	site         ssa.CallInstruction // the call that the next call of call walks
+	chain        int32               // the chain of calls being walked (see Trace.Frames)
+	narrowed     int                 // dynamic calls narrowed by their chain so far (see callees)
+	links        map[chainLink]int32 // the chains of the trace, numbered
+	narrowedObjs map[chainValue][2]int32
+	twins        []*pointer.Origin      // the origin's twins, itself among them (see syncObj) // see syncObj
+	empty        map[*ssa.Function]bool // functions that gave no events
+	cuts         int                    // calls not inlined (recursion, depth, size)
+	total        *int                   // events of every trace of the package
 
 	// SWORD's region merging: an access that repeats with the same locks
 	// and no synchronization in between adds nothing, nor does a call
@@ -526,10 +532,10 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 // hold it. A send that the function does not follow with a receive is
 // a handoff, and no lock (see endSems).
 func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
-	obj := w.objs.group(w.o, ch)
+	obj, wide := w.syncObj(ch)
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
-	id := w.add(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, w.locksAt(instr, held), loop)
+	id := w.addSync(Event{Kind: k, Instr: instr, Obj: obj, Select: maybe}, wide, w.locksAt(instr, held), loop)
 	if k == Recv && !maybe {
 		w.timerFire(instr, ch, held, loop)
 	}
@@ -680,7 +686,8 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 	call := c.Common()
 	if _, ok := call.Value.(*ssa.Builtin); ok {
 		if ch, ok := syncapi.Close(call); ok {
-			w.add(Event{Kind: Close, Instr: c, Obj: w.objs.group(w.o, ch)}, held, loop)
+			obj, wide := w.syncObj(ch)
+			w.addSync(Event{Kind: Close, Instr: c, Obj: obj}, wide, held, loop)
 		}
 		return
 	}
@@ -709,7 +716,8 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			return
 		}
 		if k, obj, ok := syncKind(call); ok {
-			w.add(Event{Kind: k, Instr: c, Obj: w.objs.group(w.o, obj)}, held, loop)
+			obj, wide := w.syncObj(obj)
+			w.addSync(Event{Kind: k, Instr: c, Obj: obj}, wide, held, loop)
 			return
 		}
 		if _, _, ok := syncapi.OnceDo(call); ok {
@@ -813,16 +821,17 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 // spawn records a site that starts goroutines. For WaitGroup.Go and
 // errgroup, Obj is the group whose Wait waits for them.
 func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
-	ev := Event{Kind: Spawn, Instr: c, Spawned: w.ptr.Spawned(w.o, c), Obj: -1}
+	ev := Event{Kind: Spawn, Instr: c, Spawned: w.spawned(c), Obj: -1}
+	wide := int32(-1)
 	if g, ok := c.(*ssa.Go); ok {
 		w.handOver(g, ev.Spawned)
 	}
 	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
 		if sp, ok := syncapi.Spawn(fn); ok && sp.Group {
-			ev.Obj = w.objs.group(w.o, c.Common().Args[0])
+			ev.Obj, wide = w.syncObj(c.Common().Args[0])
 		}
 	}
-	w.add(ev, held, loop)
+	w.addSync(ev, wide, held, loop)
 	w.timer(c, held, loop) // time.AfterFunc
 }
 

@@ -218,7 +218,11 @@ func dumpSHB(pass *analysis.Pass) {
 				obj = hb.Location(ev.Obj).String()
 			}
 			if ev.Kind == shb.Spawn {
-				obj = fmt.Sprint(len(ev.Spawned), " goroutines")
+				var ids []string
+				for _, sp := range ev.Spawned {
+					ids = append(ids, fmt.Sprintf("#%d", sp.ID))
+				}
+				obj = fmt.Sprint(len(ev.Spawned), " goroutines ", strings.Join(ids, ","))
 			}
 			loop := ""
 			if ev.Loop >= 0 {

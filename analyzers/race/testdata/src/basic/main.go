@@ -65,7 +65,9 @@ func main() {
 	capacityShort()
 	deadCase()
 	liveCases()
-	unknownCase(make(chan bool))
+	ready := make(chan bool, 1)
+	ready <- true
+	unknownCase(ready)
 	unknownCase(make(chan bool))
 }
 
@@ -694,8 +696,9 @@ func liveCases() {
 	use(x)
 }
 
-// A select on a channel that may be one of several objects (a parameter
-// given two) is left alone.
+// A select on a channel that a parameter carries is judged with each
+// caller's channel: the first call's holds a value, so the select may
+// take it before the goroutine's write.
 func unknownCase(in chan bool) {
 	x := 0
 	done := make(chan bool)

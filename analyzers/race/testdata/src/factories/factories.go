@@ -1,0 +1,62 @@
+// Package factories checks goroutines that a constructor starts: each
+// call of the constructor starts its own goroutine, on its own object,
+// after what the constructor did before its go statement, though the
+// tests that call it run one after the other in one goroutine and
+// leave the goroutines running.
+package factories
+
+import "sync"
+
+type lessor struct {
+	mu     sync.RWMutex
+	leases map[int]int
+	cp     func(int)
+	stopC  chan struct{}
+	doneC  chan struct{}
+}
+
+// NewLessor is a wrapper: its callers' lessors are told apart too.
+func NewLessor() *lessor { return newLessor() }
+
+func newLessor() *lessor {
+	l := &lessor{stopC: make(chan struct{}), doneC: make(chan struct{})}
+	l.recover()
+	go l.runLoop()
+	return l
+}
+
+// recover fills the table before runLoop starts.
+func (l *lessor) recover() {
+	l.leases = make(map[int]int)
+	l.leases[0] = 0
+}
+
+func (l *lessor) runLoop() {
+	defer close(l.doneC)
+	for {
+		l.mu.RLock()
+		_ = l.leases[1]
+		cp := l.cp
+		l.mu.RUnlock()
+		if cp != nil {
+			cp(1)
+		}
+		select {
+		case <-l.stopC:
+			return
+		default:
+		}
+	}
+}
+
+func (l *lessor) SetCheckpointer(cp func(int)) {
+	l.mu.Lock()
+	l.cp = cp
+	l.mu.Unlock()
+}
+
+// Stop waits for runLoop to end.
+func (l *lessor) Stop() {
+	close(l.stopC)
+	<-l.doneC
+}
