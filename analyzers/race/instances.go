@@ -122,7 +122,7 @@ func (c *checker) givenElement(base ssa.Value, entry *ssa.Function, spawn ssa.Ca
 		return element{}, false
 	}
 	header := c.counterValue(ia.Index)
-	if header == nil || !countsEachRun(header, spawn) {
+	if header == nil || !c.countsEachRun(header, spawn) {
 		return element{}, false
 	}
 	return element{param, param}, true
@@ -313,7 +313,7 @@ func (c *checker) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.Ca
 	} else {
 		header = c.counterCell(b, spawn)
 	}
-	return holder, header != nil && countsEachRun(header, spawn)
+	return holder, header != nil && c.countsEachRun(header, spawn)
 }
 
 // counterValue returns the loop header of the counter that v is, or
@@ -562,11 +562,13 @@ func wideInteger(t types.Type) bool {
 }
 
 // countsEachRun reports whether the counter of the loop at header steps
-// between any two runs of spawn in one call of its function: every path
-// from spawn back to itself goes through the header, and comes back to
-// the header only over the loop's own back edges, never entering the
-// loop anew (an outer loop would start the count over).
-func countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstruction) bool {
+// between any two runs of spawn in one call of its function whose
+// goroutines may run at once: every path from spawn back to itself goes
+// through the header, and comes back to the header only over the loop's
+// own back edges, never entering the loop anew (an outer loop would
+// start the count over), unless the goroutines are joined before the
+// loop is entered again (see joinedEachRun).
+func (c *checker) countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstruction) bool {
 	from := spawn.Block()
 	if !header.Dominates(from) {
 		return false
@@ -578,10 +580,67 @@ func countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstruction) bool {
 	// No path may enter the loop from outside again.
 	for _, pred := range header.Preds {
 		if !header.Dominates(pred) && reaches(from, pred, nil) {
-			return false
+			return c.joinedEachRun(spawn)
 		}
 	}
 	return true
+}
+
+// joinedEachRun reports whether the goroutines that spawn starts in a
+// loop end before the loop's iteration does: each one's last access
+// happens before an event of its spawner after the spawn and in the
+// same run of the outermost loop around it (wg.Wait() after the inner
+// loop that starts them). The next run of the loop, which starts the
+// count of an inner loop over, then starts goroutines that cannot run
+// at once with these.
+func (c *checker) joinedEachRun(spawn ssa.CallInstruction) bool {
+	if j, ok := c.joined[spawn]; ok {
+		return j
+	}
+	joined, found := true, false
+	for _, t := range c.hb.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind != shb.Spawn || ev.Instr != spawn {
+				continue
+			}
+			found = true
+			if ev.Loop < 0 {
+				joined = false
+				break
+			}
+			for _, sp := range ev.Spawned {
+				g := c.hb.TraceOf(sp)
+				if g == nil {
+					continue
+				}
+				last := lastAccess(g)
+				if last < 0 {
+					continue
+				}
+				// The join is the operation the edge lands after: in the
+				// loop, after the spawn.
+				at, ok := c.order.FirstAfter(g, last, t)
+				if !ok || at-1 <= ev.ID || int(at-1) >= len(t.Events) || t.Events[at-1].Loop != ev.Loop {
+					joined = false
+				}
+			}
+		}
+	}
+	if c.joined == nil {
+		c.joined = make(map[ssa.CallInstruction]bool)
+	}
+	c.joined[spawn] = joined && found
+	return joined && found
+}
+
+// lastAccess returns the ID of the last access of trace t, or -1.
+func lastAccess(t *shb.Trace) int32 {
+	for id := len(t.Events) - 1; id >= 0; id-- {
+		if t.Events[id].Kind == shb.Access {
+			return int32(id)
+		}
+	}
+	return -1
 }
 
 // reaches reports whether some path of one or more edges leads from

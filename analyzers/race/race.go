@@ -59,9 +59,10 @@ type checker struct {
 	touched map[touchKey]map[*pointer.Object]bool // see touches
 	waited  map[ssa.Instruction]waited            // see readyClosed
 	chanOps map[int32][]chanOp
-	inLoop  map[ssa.Instruction]bool // see receivedInLoop
-	dones   map[touchKey][]shb.Edge  // see doneAfter
-	files   [][2]token.Pos           // see inPackage
+	inLoop  map[ssa.Instruction]bool     // see receivedInLoop
+	dones   map[touchKey][]shb.Edge      // see doneAfter
+	joined  map[ssa.CallInstruction]bool // see joinedEachRun
+	files   [][2]token.Pos               // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -93,7 +94,7 @@ func (c *checker) check() {
 		pairs := 0
 		for i, a := range sh.Accesses {
 			for _, b := range sh.Accesses[i+1:] {
-				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || !a.Write && !b.Write || a.Atomic && b.Atomic {
+				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic {
 					continue
 				}
 				if pairs++; pairs > maxPairsPerLocation {

@@ -1,6 +1,7 @@
 package pointer
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -129,15 +130,27 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 			a.copyBlock(src, a.valueNode(callee, fv, 0), size)
 		}
 	}
+	a.bindParams(site, callee, params, 0)
+	if site.result >= 0 {
+		a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
+	}
+}
+
+// bindArgs binds the arguments of a static call from the from-th on.
+func (a *state) bindArgs(site *callSite, callee *cgnode, from int) {
+	a.bindParams(site, callee, callee.fn.Params, from)
+}
+
+func (a *state) bindParams(site *callSite, callee *cgnode, params []*ssa.Parameter, from int) {
 	for i, arg := range site.args {
 		if i >= len(params) {
 			break
 		}
+		if i < from {
+			continue
+		}
 		param := a.valueNode(callee, params[i], 0)
 		a.copyBlock(a.val(site.at, arg), param, min(a.size(arg.Type()), a.size(params[i].Type())))
-	}
-	if site.result >= 0 {
-		a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
 	}
 }
 
@@ -157,16 +170,224 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 			flags |= facts.Sync
 		}
 	}
+	if v, i, ok := a.splitBy(site, fn, obj); ok {
+		sp := &split{site, fn, obj, flags, i, false}
+		a.splits = append(a.splits, sp)
+		a.addCons(a.val(site.at, v), spawnCons{sp})
+		return
+	}
 	for _, c := range site.spawn.copies {
-		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, fn, c, flags, site.caller.ctx.sites)
-		callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
-		a.originEntry[o] = callee
+		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, fn, c, flags, site.caller.ctx.sites, noReceiver)
+		a.startOrigin(site, fn, obj, o, noReceiver, -1)
+	}
+}
+
+// startOrigin makes o run fn, started at site; recv, unless it is
+// noReceiver, is an object that o's receiver points to: its first
+// parameter, or the free variable captured of a closure (see splitBy).
+func (a *state) startOrigin(site *callSite, fn *ssa.Function, obj *Object, o *Origin, recv nodeID, captured int) {
+	callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
+	a.originEntry[o] = callee
+	switch {
+	case recv == noReceiver:
 		a.bind(site, callee, obj)
-		k := siteKey{site.caller.ctx.Origin, site.instr}
-		if !slices.Contains(a.spawns[k], o) {
-			a.spawns[k] = append(a.spawns[k], o)
+	case obj.Kind == ObjClosure:
+		for i, fv := range fn.FreeVars {
+			if i != captured {
+				src, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(fv.Type()))
+				a.copyBlock(src, a.valueNode(callee, fv, 0), size)
+				continue
+			}
+			to := a.valueNode(callee, fv, 0)
+			if cell, ok := site.instr.Common().Value.(*ssa.MakeClosure).Bindings[i].(*ssa.Alloc); ok {
+				// The variable the closure captures, stored once: a cell
+				// of the origin's own that holds the one object.
+				c := a.splitCells[o]
+				if c == nil {
+					c = a.newObject(ObjAlloc, cell, cell.Type().(*types.Pointer).Elem(), callee.ctx, 0)
+					a.splitCells[o] = c
+				}
+				a.addLoc(to, c.start)
+				to = c.start
+			}
+			a.addLoc(to, recv)
+		}
+		a.bindArgs(site, callee, 0)
+	default:
+		a.addLoc(a.valueNode(callee, fn.Params[0], 0), recv)
+		a.bindArgs(site, callee, 1)
+	}
+	k := siteKey{site.caller.ctx.Origin, site.instr}
+	if !slices.Contains(a.spawns[k], o) {
+		a.spawns[k] = append(a.spawns[k], o)
+	}
+}
+
+// splitBy returns the pointer whose objects tell apart the goroutines
+// of a go statement (see SplitValue), and the index of the free
+// variable that holds it in a closure, or -1 for a function's first
+// parameter.
+func (a *state) splitBy(site *callSite, fn *ssa.Function, obj *Object) (v ssa.Value, captured int, ok bool) {
+	if site.spawn.kind != facts.SpawnGo || obj == nil || obj.fn != fn || fn.Signature.Variadic() {
+		return nil, 0, false
+	}
+	v, captured = SplitValue(site.instr)
+	switch {
+	case v == nil || a.size(v.Type()) != 1:
+		return nil, 0, false
+	case obj.Kind == ObjFunc && captured < 0 && len(fn.Params) > 0:
+		return v, -1, true
+	case obj.Kind == ObjClosure && captured >= 0 && captured < len(fn.FreeVars) && site.instr.Common().Value.(*ssa.MakeClosure).Fn == fn && onlyLoaded(fn.FreeVars[captured]):
+		return v, captured, true
+	}
+	return nil, 0, false
+}
+
+// onlyLoaded reports whether the closure only reads a variable it
+// captures, or uses its value: the cell of its own that the split gives
+// it must not hide a write the spawner would see.
+func onlyLoaded(fv *ssa.FreeVar) bool {
+	if _, cell := fv.Type().Underlying().(*types.Pointer); !cell {
+		return true
+	}
+	for _, r := range *fv.Referrers() {
+		if u, ok := r.(*ssa.UnOp); !ok || u.Op != token.MUL {
+			return false
 		}
 	}
+	return true
+}
+
+// SplitValue returns the pointer whose objects tell apart the
+// goroutines of go statement c, as O2 tells threads apart by the object
+// they run on: the first argument of a function (its receiver, go
+// p.handle()), or the first pointer a function literal captures (go
+// func() { defer s.wg.Done(); f() }()), when the variable that holds it
+// is stored once, before. Each object gets origins of its own, where
+// one origin would merge every server's goroutine and its WaitGroup.
+// captured is the index of the free variable, or -1. Nil when c has no
+// such pointer.
+func SplitValue(c ssa.CallInstruction) (v ssa.Value, captured int) {
+	if _, ok := c.(*ssa.Go); !ok {
+		return nil, -1
+	}
+	pointer := func(v ssa.Value) bool {
+		_, ok := v.Type().Underlying().(*types.Pointer)
+		return ok
+	}
+	call := c.Common()
+	if call.IsInvoke() {
+		return nil, -1
+	}
+	if mc, ok := call.Value.(*ssa.MakeClosure); ok {
+		for i, b := range mc.Bindings {
+			if cell, ok := b.(*ssa.Alloc); ok {
+				if v := storedOnce(cell, mc); v != nil && pointer(v) {
+					return v, i
+				}
+				continue
+			}
+			if pointer(b) {
+				return b, i
+			}
+		}
+		return nil, -1
+	}
+	if call.StaticCallee() != nil && len(call.Args) > 0 && pointer(call.Args[0]) {
+		return call.Args[0], -1
+	}
+	return nil, -1
+}
+
+// storedOnce returns the value of a captured variable that is stored
+// once, in its block before the closure mc captures it, and otherwise
+// only loaded or captured; else nil.
+func storedOnce(cell *ssa.Alloc, mc *ssa.MakeClosure) ssa.Value {
+	var val ssa.Value
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || val != nil || r.Block() != mc.Block() || !before(r, mc) {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// before reports whether instruction x comes before y in their block.
+func before(x, y ssa.Instruction) bool {
+	for _, instr := range x.Block().Instrs {
+		switch instr {
+		case x:
+			return true
+		case y:
+			return false
+		}
+	}
+	return false
+}
+
+// noReceiver is the receiver of an origin not told apart by one.
+const noReceiver nodeID = -1
+
+// split is a go statement whose goroutines are told apart by the
+// objects a pointer points to (see splitBy).
+type split struct {
+	site     *callSite
+	fn       *ssa.Function
+	obj      *Object
+	flags    facts.SiteFlags
+	captured int  // see splitBy
+	started  bool // an object reached it
+}
+
+// spawnCons starts, for each object the pointer of a split go
+// statement may point to, the origins that run on it.
+type spawnCons struct{ split *split }
+
+func (c spawnCons) solve(a *state, loc nodeID) {
+	sp := c.split
+	sp.started = true
+	site := sp.site
+	recv := loc
+	if obj := a.nodes[loc].obj; obj == nil || obj.Ctx == nil || obj.Kind == ObjUnknown {
+		// Not made here (a package variable, an unknown result): the
+		// goroutines on such objects share one origin.
+		recv = noReceiver
+	}
+	for _, cp := range site.spawn.copies {
+		// Past the budget, o is the origin that runs on every object
+		// left, and gets this one too.
+		o := a.newOrigin(site.caller.ctx.Origin, site.spawn.kind, site.spawn.pos, sp.fn, cp, sp.flags, site.caller.ctx.sites, recv)
+		a.startOrigin(site, sp.fn, sp.obj, o, loc, sp.captured)
+	}
+}
+
+// startUnsplit starts, for the split go statements whose pointer
+// points to nothing (a *testing.T that t.Run gives), the origins that
+// an unsplit statement would, and reports whether there were any.
+func (a *state) startUnsplit() bool {
+	any := false
+	for _, sp := range a.splits {
+		if sp.started {
+			continue
+		}
+		sp.started, any = true, true
+		for _, cp := range sp.site.spawn.copies {
+			o := a.newOrigin(sp.site.caller.ctx.Origin, sp.site.spawn.kind, sp.site.spawn.pos, sp.fn, cp, sp.flags, sp.site.caller.ctx.sites, noReceiver)
+			a.startOrigin(sp.site, sp.fn, sp.obj, o, noReceiver, -1)
+		}
+	}
+	return any
 }
 
 // external models a call of a function without a body here (declared in

@@ -27,6 +27,11 @@ type Origin struct {
 	// calls of a constructor that starts a goroutine (go l.runLoop() in
 	// newLessor) start two origins, each running on its own object.
 	Sites [2]ssa.CallInstruction
+	// recv is the object location the goroutine's receiver points to,
+	// for a go statement split by receiver (see byReceiver), or
+	// noReceiver.
+	recv nodeID
+	Recv *Location // the same, for the other passes; nil for noReceiver
 }
 
 func (o *Origin) String() string {
@@ -42,7 +47,8 @@ func (o *Origin) String() string {
 
 // Twin reports whether o and p are one goroutine of the program text
 // told apart only by the factory calls that started it or one of its
-// ancestors (see Sites): the same site, entry and copy all the way up.
+// ancestors (see Sites), or by the object it runs on (see Recv): the
+// same site, entry and copy all the way up.
 // Their objects are told apart only where a factory's context makes
 // them; what the functions they call allocate is one object for both
 // (the items each lessor's runLoop updates), so the race analysis takes
@@ -53,11 +59,17 @@ func (o *Origin) Twin(p *Origin) bool {
 		if o == nil || p == nil || o.Site != p.Site || o.Entry != p.Entry || o.Copy != p.Copy || o.Kind != p.Kind || o.Root != p.Root {
 			return false
 		}
-		split = split || o.Sites != p.Sites
+		split = split || o.Sites != p.Sites || o.recv != p.recv
 		o, p = o.Parent, p.Parent
 	}
 	return split
 }
+
+// Overflow reports whether o stands for every goroutine found after the
+// analysis spent its budget (see overflowOrigin): started anywhere,
+// running anything, its pairs are none a reader could check, and the
+// race analysis leaves them out.
+func (o *Origin) Overflow() bool { return o.Parent == nil && o.Kind != 0 && o.Root == "" }
 
 // MethodsRoot is the Root of the origins that stand for the callers of a
 // library's concurrent methods (library mode): two copies, each running
@@ -183,7 +195,7 @@ func (a *state) isFresh(v ssa.Value) bool {
 // Origins nested deeper than maxOriginDepth, or a site that is already
 // among its own ancestors (a goroutine that restarts itself), reuse the
 // ancestor's origin.
-func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags, sites [2]ssa.CallInstruction) *Origin {
+func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, entry *ssa.Function, copy int, flags facts.SiteFlags, sites [2]ssa.CallInstruction, recv nodeID) *Origin {
 	limit := a.opts.MaxOrigins
 	if limit <= 0 {
 		limit = maxOrigins
@@ -201,17 +213,18 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	if depth > maxOriginDepth {
 		parent = parent.Parent // fold the chain: k-origins with k bounded
 	}
-	k := originKey{parent, site, entry, copy, sites}
+	k := originKey{parent, site, entry, copy, sites, recv}
 	if o, ok := a.originIndex[k]; ok {
 		return o
 	}
-	if sites != ([2]ssa.CallInstruction{}) {
-		// A constructor called from many places would start as many
-		// origins, each analyzing again what it reaches: past a few, its
-		// calls share one, as they all did before.
-		plain := originKey{parent, site, entry, copy, [2]ssa.CallInstruction{}}
+	if sites != ([2]ssa.CallInstruction{}) || recv != noReceiver {
+		// A constructor called from many places, or a go statement on
+		// many objects, would start as many origins, each analyzing
+		// again what it reaches: past a few, the rest share one, as they
+		// all did before.
+		plain := originKey{parent, site, entry, copy, [2]ssa.CallInstruction{}, noReceiver}
 		if a.splitSpawns[plain] >= maxSpawnContexts {
-			return a.newOrigin(parent, kind, site, entry, copy, flags, [2]ssa.CallInstruction{})
+			return a.newOrigin(parent, kind, site, entry, copy, flags, [2]ssa.CallInstruction{}, noReceiver)
 		}
 		a.splitSpawns[plain]++
 	}
@@ -225,6 +238,11 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 		Multi:  flags&facts.Multiple != 0,
 		Flags:  flags,
 		Sites:  sites,
+		recv:   recv,
+	}
+	if recv != noReceiver {
+		l := a.location(recv)
+		o.Recv = &l
 	}
 	a.origins = append(a.origins, o)
 	a.originIndex[k] = o
@@ -251,7 +269,7 @@ const fewOrigins = 32
 func (a *state) overflowOrigin(entry *ssa.Function, copy int) *Origin {
 	a.stats.Overflow = true
 	if a.overflow[copy] == nil {
-		o := &Origin{ID: len(a.origins), Entry: entry, Kind: facts.SpawnGo, Copy: copy, Multi: true, Root: "", Flags: facts.Multiple}
+		o := &Origin{ID: len(a.origins), Entry: entry, Kind: facts.SpawnGo, Copy: copy, Multi: true, Root: "", Flags: facts.Multiple, recv: noReceiver}
 		a.origins = append(a.origins, o)
 		a.overflow[copy] = o
 	}
@@ -267,6 +285,7 @@ type originKey struct {
 	entry  *ssa.Function
 	copy   int
 	sites  [2]ssa.CallInstruction
+	recv   nodeID
 }
 
 // maxSpawnContexts bounds the origins that one spawn site starts in the

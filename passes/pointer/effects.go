@@ -50,7 +50,7 @@ func (a *state) importedSpawn(site *callSite, fn *ssa.Function) {
 	}
 	parent := site.caller.ctx.Origin
 	for _, c := range site.spawn.copies {
-		o := a.newOrigin(parent, site.spawn.kind, site.spawn.pos, fn, c, site.spawn.flags, site.caller.ctx.sites)
+		o := a.newOrigin(parent, site.spawn.kind, site.spawn.pos, fn, c, site.spawn.flags, site.caller.ctx.sites, noReceiver)
 		if o.Parent != parent || o.Entry != fn {
 			continue // past the budget: an origin shared with others
 		}

@@ -141,7 +141,9 @@ type state struct {
 	factories   map[*ssa.Function]bool
 	origins     []*Origin
 	originIndex map[originKey]*Origin
-	splitSpawns map[originKey]int // see maxSpawnContexts
+	splitSpawns map[originKey]int   // see maxSpawnContexts
+	splitCells  map[*Origin]*Object // see startOrigin
+	splits      []*split            // see startUnsplit
 	cgnodes     map[cgKey]*cgnode
 	cgList      []*cgnode
 	byFunc      map[*ssa.Function][]*cgnode // cgList by function
@@ -184,6 +186,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		factories:       make(map[*ssa.Function]bool),
 		originIndex:     make(map[originKey]*Origin),
 		splitSpawns:     make(map[originKey]int),
+		splitCells:      make(map[*Origin]*Object),
 		cgnodes:         make(map[cgKey]*cgnode),
 		byFunc:          make(map[*ssa.Function][]*cgnode),
 		funcObjs:        make(map[*ssa.Function]*Object),
@@ -215,6 +218,9 @@ func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts
 	a.applyGlobals()
 	a.addRoots(orig.Roots)
 	a.solve()
+	for a.startUnsplit() {
+		a.solve()
+	}
 	if opts.ContextInsensitive {
 		a.computeReaching()
 	}
@@ -255,7 +261,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 		}
 		if groups[group] == nil {
 			for c := range copies {
-				o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: group}
+				o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: group, recv: noReceiver}
 				a.origins = append(a.origins, o)
 				groups[group] = append(groups[group], o)
 			}

@@ -121,12 +121,13 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 // spawned returns the origins that site c starts in the chain being
 // walked: a constructor that starts a goroutine starts, at each of its
 // call sites, the origin of that call (see pointer.Origin.Sites), and
-// its goroutine starts after that call, not after the first call of the
-// constructor anywhere. Outside a known chain, every origin the site
-// may start.
+// a go statement on a pointer starts the origins of the objects it may
+// point to in the chain (see pointer.Origin.Recv); each starts after
+// that call, not after the first of them anywhere. Outside a known
+// chain, every origin the site may start.
 func (w *walker) spawned(c ssa.CallInstruction) []*pointer.Origin {
 	all := w.ptr.Spawned(w.o, c)
-	if w.chain < 0 || !slices.ContainsFunc(all, func(o *pointer.Origin) bool { return o.Sites[0] != nil }) {
+	if w.chain < 0 || !slices.ContainsFunc(all, func(o *pointer.Origin) bool { return o.Sites[0] != nil || o.Recv != nil }) {
 		return all
 	}
 	frames := w.tr.frames(w.chain)
@@ -134,12 +135,19 @@ func (w *walker) spawned(c ssa.CallInstruction) []*pointer.Origin {
 	if n == 0 || frames[n-1].Fn != c.Parent() {
 		return all
 	}
+	var recvs []pointer.Location
+	if v, _ := pointer.SplitValue(c); v != nil && slices.ContainsFunc(all, func(o *pointer.Origin) bool { return o.Recv != nil }) {
+		recvs, _ = w.ptr.PointsToAlong(w.o, frames, v)
+	}
 	var out []*pointer.Origin
 	for _, o := range all {
-		if o.Sites[0] == nil ||
-			o.Sites[0] == frames[n-1].Site && (o.Sites[1] == nil || n >= 2 && o.Sites[1] == frames[n-2].Site) {
-			out = append(out, o)
+		if o.Sites[0] != nil && (o.Sites[0] != frames[n-1].Site || o.Sites[1] != nil && (n < 2 || o.Sites[1] != frames[n-2].Site)) {
+			continue
 		}
+		if o.Recv != nil && len(recvs) > 0 && !slices.Contains(recvs, *o.Recv) {
+			continue
+		}
+		out = append(out, o)
 	}
 	if len(out) == 0 {
 		return all

@@ -457,11 +457,17 @@ func (l *linker) spinEdges(r ref) {
 func (l *linker) waitEdges(w ref) {
 	obj := w.ev().Obj
 	for _, ot := range l.traces {
-		if ot.obj != obj {
+		// A goroutine that w's trace starts after the Wait is not
+		// waited for there (a later test's, on the set of every test's
+		// WaitGroups).
+		if ot.obj != obj || l.startedAfter(ot.t.Origin, w.t, w.id) {
 			continue
 		}
 		o := l.byObj[obj][ot.t]
 		for _, id := range o[Spawn] {
+			if ot.t == w.t && id > w.id {
+				continue
+			}
 			for _, sp := range ot.t.Events[id].Spawned {
 				if c := l.res.byOrig[sp]; c != nil && c != w.t {
 					l.edge(c, int32(len(c.Events)), w.t, w.id+1)

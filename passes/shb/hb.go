@@ -33,6 +33,15 @@ func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIterati
 	return ok && at <= e2
 }
 
+// FirstAfter returns the first event of b that event e1 of a happens
+// before (and every later one), and whether there is one. The edges
+// into b land just after the operation that receives them (a Wait, a
+// receive), so the event before it is that operation.
+func (o *Order) FirstAfter(a *Trace, e1 int32, b *Trace) (int32, bool) {
+	at, ok := o.reach(a, e1, a.Last(e1, false))[b]
+	return at, ok
+}
+
 // reach returns, for each trace, the first ID of its events that event
 // id of t, or the events of t from id up to last, happen before.
 func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {

@@ -51,34 +51,52 @@ func Components(fn *ssa.Function) []int {
 // Order returns fn's blocks in an order for walking its executions
 // straight through: a block after its predecessors outside its loops,
 // and the blocks of each loop together, before the blocks after the
-// loop (reverse postorder alone may put a loop's exit before its body).
-// Within a loop, blocks are in reverse postorder.
+// loop (reverse postorder alone may put a loop's exit before its body),
+// and so within each loop, for the loops nested in it, with the edges
+// back to its entry left out. Unreachable blocks are left out.
 func Order(fn *ssa.Function) []*ssa.BasicBlock {
 	rpo := ReversePostorder(fn)
 	rank := make([]int, len(fn.Blocks))
 	for i := range rank {
-		rank[i] = len(rank) // unreachable blocks last
+		rank[i] = -1
 	}
+	var all []int
 	for i, b := range rpo {
 		rank[b.Index] = i
+		all = append(all, b.Index)
 	}
-	comps := scc.Components(len(fn.Blocks), func(v int) []int {
-		var out []int
-		for _, s := range fn.Blocks[v].Succs {
-			out = append(out, s.Index)
-		}
-		return out
-	})
 	var order []*ssa.BasicBlock
-	for i := len(comps) - 1; i >= 0; i-- {
-		members := slices.Clone(comps[i])
-		slices.SortFunc(members, func(x, y int) int { return rank[x] - rank[y] })
-		for _, m := range members {
-			if rank[m] < len(rank) {
-				order = append(order, fn.Blocks[m])
+	var walk func(members []int, head int)
+	walk = func(members []int, head int) {
+		local := make(map[int]int, len(members)) // block index → vertex
+		for i, m := range members {
+			local[m] = i
+		}
+		succs := func(v int) []int {
+			var out []int
+			for _, s := range fn.Blocks[members[v]].Succs {
+				if w, ok := local[s.Index]; ok && s.Index != head {
+					out = append(out, w)
+				}
 			}
+			return out
+		}
+		comps := scc.Components(len(members), succs)
+		for i := len(comps) - 1; i >= 0; i-- {
+			c := comps[i]
+			if len(c) == 1 && !slices.Contains(succs(c[0]), c[0]) {
+				order = append(order, fn.Blocks[members[c[0]]])
+				continue
+			}
+			inner := make([]int, len(c))
+			for j, v := range c {
+				inner[j] = members[v]
+			}
+			slices.SortFunc(inner, func(x, y int) int { return rank[x] - rank[y] })
+			walk(inner, inner[0])
 		}
 	}
+	walk(all, -1)
 	return order
 }
 

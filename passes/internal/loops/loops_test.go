@@ -63,3 +63,55 @@ func TestComponents(t *testing.T) {
 		}
 	}
 }
+
+const nested = `package p
+
+func spawn() {}
+func wait()  {}
+func after() {}
+
+func g(n int) {
+	for try := 0; try < 3; try++ {
+		for p := 0; p < n; p++ {
+			spawn()
+		}
+		wait()
+	}
+	after()
+}
+`
+
+// TestOrderNested checks that a loop nested in another comes before the
+// blocks after it in the outer loop's body, as a loop comes before the
+// blocks after it in the function: reverse postorder may put the inner
+// loop's exit (the wait) before its body (the spawn).
+func TestOrderNested(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", nested, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset,
+		types.NewPackage("p", "p"), []*ast.File{f}, ssa.SanityCheckFunctions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := pkg.Func("g")
+	order := loops.Order(fn)
+	if len(order) != len(fn.Blocks) {
+		t.Fatalf("Order gives %d blocks, want %d", len(order), len(fn.Blocks))
+	}
+	at := make(map[string]int)
+	for i, b := range order {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if callee := call.Call.StaticCallee(); callee != nil {
+					at[callee.Name()] = i
+				}
+			}
+		}
+	}
+	if !(at["spawn"] < at["wait"] && at["wait"] < at["after"]) {
+		t.Errorf("Order puts spawn at %d, wait at %d, after at %d; want them in that order", at["spawn"], at["wait"], at["after"])
+	}
+}

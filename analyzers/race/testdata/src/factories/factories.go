@@ -60,3 +60,65 @@ func (l *lessor) Stop() {
 	close(l.stopC)
 	<-l.doneC
 }
+
+// pipeline's start is no constructor: its goroutines are told apart by
+// the pipeline they run on.
+type pipeline struct {
+	msgc  chan int
+	stopc chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	sent  int
+}
+
+func newPipeline() *pipeline {
+	return &pipeline{msgc: make(chan int, 1)}
+}
+
+func (p *pipeline) start() {
+	p.stopc = make(chan struct{})
+	p.wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go p.handle()
+	}
+}
+
+func (p *pipeline) handle() {
+	defer p.wg.Done()
+	for {
+		select {
+		case <-p.msgc:
+			p.mu.Lock()
+			p.sent++
+			p.mu.Unlock()
+		case <-p.stopc:
+			return
+		}
+	}
+}
+
+// stop waits for the pipeline's goroutines.
+func (p *pipeline) stop() {
+	close(p.stopc)
+	p.wg.Wait()
+}
+
+// server starts its goroutines from a function literal: they are told
+// apart by the server the literal captures.
+type server struct {
+	wg     sync.WaitGroup
+	served int
+}
+
+func newServer() *server { return &server{} }
+
+func (s *server) goAttach(f func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+}
+
+// close waits for the server's goroutines.
+func (s *server) close() { s.wg.Wait() }

@@ -47,3 +47,58 @@ func TestLeak(t *testing.T) {
 		t.Errorf("checkpoint %d", n) // want `test report after the test`
 	})
 }
+
+// Each test's stop waits for its own pipeline's goroutines before it
+// reads what they counted: silent.
+func TestPipelineSend(t *testing.T) {
+	p := newPipeline()
+	p.start()
+	p.msgc <- 1
+	p.stop()
+	if p.sent > 1 {
+		t.Error(p.sent)
+	}
+}
+
+func TestPipelineFail(t *testing.T) {
+	p := newPipeline()
+	p.start()
+	p.stop()
+	if p.sent != 0 {
+		t.Error(p.sent)
+	}
+}
+
+// A reset before stop races with the pipeline's goroutines.
+func TestPipelineEarly(t *testing.T) {
+	p := newPipeline()
+	p.start()
+	p.msgc <- 1
+	p.sent = 0 // want `data race on pipeline.sent: write at factories_test.go:\d+ \(test goroutine\) vs write at factories.go:\d+ \(goroutine started at factories.go:\d+, in a loop\); locks held: \{\} vs \{p.mu\}`
+	p.stop()
+}
+
+// Each test's close waits for its own server's goroutines: silent.
+func TestServeA(t *testing.T) {
+	s := newServer()
+	s.goAttach(func() { s.served++ })
+	s.close()
+	if s.served != 1 {
+		t.Error(s.served)
+	}
+}
+
+func TestServeB(t *testing.T) {
+	s := newServer()
+	s.goAttach(func() { s.served += 2 })
+	s.close()
+	s.served = 0
+}
+
+// A write before close races with the server's goroutine.
+func TestServeEarly(t *testing.T) {
+	s := newServer()
+	s.goAttach(func() { s.served++ }) // want `data race on server.served: write at factories_test.go:\d+ \(goroutine started at factories.go:\d+\) vs write at factories_test.go:\d+ \(test goroutine\)`
+	s.served = 5
+	s.close()
+}

@@ -19,6 +19,7 @@ func main() {
 	sharedIndex()
 	computedIndex()
 	outerLoop()
+	outerLoopJoined()
 	innerLoop()
 	sliceParameter(make([]int, 4))
 	twoSites()
@@ -212,6 +213,23 @@ func outerLoop() {
 				results[i] = i // want `data race on makeslice\[\*\]`
 			}()
 		}
+	}
+}
+
+// Each round waits for its goroutines before the next round starts
+// goroutines at the same indices: silent.
+func outerLoopJoined() {
+	results := make([]int, 4)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(4)
+		for i := range 4 {
+			go func() {
+				results[i] = i
+				wg.Done()
+			}()
+		}
+		wg.Wait()
 	}
 }
 
