@@ -41,9 +41,12 @@ type freshness struct {
 	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
 	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
 	origins    map[*ssa.Function][]*pointer.Origin
+	setups     map[*ssa.Function]bool // see setupMethod
+	funcs      []*ssa.Function        // the package's, for setupMethod's static calls
+	static     map[*ssa.Function][]ssa.CallInstruction
 }
 
-func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
+func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {
 	return &freshness{
 		pkg:        pkg,
 		ptr:        ptr,
@@ -55,6 +58,8 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result) *freshness {
 		params:     make(map[paramKey]bool),
 		origins:    make(map[*ssa.Function][]*pointer.Origin),
 		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
+		setups:     make(map[*ssa.Function]bool),
+		funcs:      funcs,
 	}
 }
 
@@ -353,6 +358,56 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 	}
 	v = v && passing > 0
 	f.params[k] = v
+	return v
+}
+
+// setupMethod reports whether every call of method fn in the package
+// and its tests, static or found by the pointer analysis, gives it a
+// receiver that the caller made (or got from a constructor) and has
+// not published yet, and there is such a call: t := &Transport{};
+// t.Start(); return t. fn sets its object up before the object is
+// shared, as its callers show, and library mode presumes no caller that
+// runs it concurrently with the other methods (see presumed).
+func (f *freshness) setupMethod(fn *ssa.Function) bool {
+	if v, ok := f.setups[fn]; ok {
+		return v
+	}
+	f.setups[fn] = false // a recursive call: not shown
+	f.findCallers()
+	if f.static == nil {
+		f.static = make(map[*ssa.Function][]ssa.CallInstruction)
+		for _, g := range f.funcs {
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok {
+						if callee := c.Common().StaticCallee(); callee != nil {
+							f.static[callee] = append(f.static[callee], c)
+						}
+					}
+				}
+			}
+		}
+	}
+	calls := slices.Clone(f.static[fn])
+	for _, c := range f.callers[fn] {
+		if !slices.Contains(calls, c) {
+			calls = append(calls, c)
+		}
+	}
+	v := fn.Signature.Recv() != nil && len(calls) > 0
+	for _, site := range calls {
+		call, ok := site.(*ssa.Call)
+		if !ok {
+			v = false // a go or defer statement runs later
+			break
+		}
+		args := pointer.ParamArgs(&call.Call)
+		if len(args) != len(fn.Params) || !f.freshAt(args[0], call, nil, maxCalleeDepth) {
+			v = false
+			break
+		}
+	}
+	f.setups[fn] = v
 	return v
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -24,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      "report data races between goroutines",
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
 	Run:      run,
-	Requires: []*analysis.Analyzer{pointer.Analyzer, shb.Analyzer},
+	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer},
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -34,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
 	})
 	return nil, nil
@@ -103,7 +104,7 @@ func (c *checker) check() {
 				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
-				if presumed(a, b) && !c.inconsistent(a, b) {
+				if presumed(a, b) && (!c.inconsistent(a, b) || c.settingUp(a) || c.settingUp(b)) {
 					continue
 				}
 				if la, lb, ok := c.racy(sh.Loc.Obj, a, b, perIter); ok {
@@ -163,6 +164,13 @@ func (c *checker) inconsistent(a, b pointer.Access) bool {
 	}
 	la, lb := c.locked(a), c.locked(b)
 	return a.Write && la && !lb || b.Write && lb && !la
+}
+
+// settingUp reports whether acc is a write in a method that its callers
+// run only on objects they have not shared yet (see setupMethod): the
+// maps that Transport.Start makes before any handler can reach them.
+func (c *checker) settingUp(acc pointer.Access) bool {
+	return acc.Write && acc.Imported == nil && c.fresh.setupMethod(acc.Instr.Parent())
 }
 
 // locked reports whether an access holds a lock where its trace makes it.

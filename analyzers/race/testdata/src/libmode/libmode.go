@@ -145,3 +145,50 @@ func (n *Node) Start() {
 }
 
 func (n *Node) Process(m int) { n.r.Step(m) }
+
+// Transport's Start makes the tables that AddPeer and Stop change under
+// the lock: locking that is not consistent, but every call of Start the
+// package shows (NewTransport's, a test's) is on a transport not yet
+// shared, so Start sets the transport up. Silent.
+type Transport struct {
+	mu    sync.Mutex
+	peers map[int]int
+}
+
+func NewTransport() *Transport {
+	t := &Transport{}
+	t.Start()
+	return t
+}
+
+func (t *Transport) Start() { t.peers = make(map[int]int) }
+
+func (t *Transport) AddPeer(id int) {
+	t.mu.Lock()
+	t.peers[id] = id
+	t.mu.Unlock()
+}
+
+func (t *Transport) Stop() {
+	t.mu.Lock()
+	t.peers = nil
+	t.mu.Unlock()
+}
+
+// Cache's Clear makes a new table without the lock that Put holds, and
+// its one call in the package is on a cache a goroutine already uses:
+// reported.
+type Cache struct {
+	mu    sync.Mutex
+	items map[int]int
+}
+
+func (c *Cache) Clear() {
+	c.items = make(map[int]int) // want `data race on Cache.items: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.mu\}`
+}
+
+func (c *Cache) Put(k int) {
+	c.mu.Lock()
+	c.items = map[int]int{k: k}
+	c.mu.Unlock()
+}
