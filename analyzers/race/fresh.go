@@ -394,8 +394,11 @@ func (f *freshness) setupMethod(fn *ssa.Function) bool {
 			calls = append(calls, c)
 		}
 	}
-	v := fn.Signature.Recv() != nil && len(calls) > 0
+	v := fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(calls) > 0
 	for _, site := range calls {
+		if !v {
+			break
+		}
 		call, ok := site.(*ssa.Call)
 		if !ok {
 			v = false // a go or defer statement runs later

@@ -209,6 +209,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if !c.touches(ta, x, a, obj) || !c.touches(tb, y, b, obj) {
 				continue
 			}
+			// Each event may touch the object its own run of a loop
+			// made (see madeInLoop).
+			px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
@@ -219,13 +222,13 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
 				continue
 			}
-			if c.order.HappensBefore(ta, x, tb, y, perIter) || c.order.HappensBefore(tb, y, ta, x, perIter) {
+			if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
 				continue
 			}
-			if c.beforeRunStarts(obj, ta, x, tb, perIter) || c.beforeRunStarts(obj, tb, y, ta, perIter) {
+			if c.beforeRunStarts(obj, ta, x, tb, px) || c.beforeRunStarts(obj, tb, y, ta, py) {
 				continue
 			}
-			if c.handedOver(obj, ta, x, tb, y, perIter || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, perIter || c.receivedInLoop(b)) {
+			if c.handedOver(obj, ta, x, tb, y, px || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, py || c.receivedInLoop(b)) {
 				continue
 			}
 			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
@@ -246,7 +249,10 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 // Each test makes its own objects: a goroutine that an earlier test
 // started (and left running) works on that test's objects, not on the
 // ones x touches, though both are one abstract object. So x races only
-// with the goroutine its own run starts, as one test run alone would.
+// with the goroutine its own run starts, as one test run alone would;
+// a goroutine that only other runs start does not reach an object that
+// x's run makes (see maker), however deep the constructors that make it
+// merge every run's.
 func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, perIter bool) bool {
 	if t.Entries == nil || obj.Ctx == nil || obj.Ctx.Origin != t.Origin {
 		return false
@@ -259,7 +265,13 @@ func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u 
 		return false
 	}
 	start, ok := c.runStarts(t)[runStart{child, t.Run(x)}]
-	return ok && t.Last(x, perIter) < start
+	if !ok {
+		// u is started by other runs only: it works on their objects,
+		// and obj is one that x's run makes.
+		_, j := c.maker(t, x, obj)
+		return j >= 0
+	}
+	return t.Last(x, perIter) < start
 }
 
 // handedOver reports whether event x of trace t accesses obj before t
@@ -706,6 +718,55 @@ func describe(loc pointer.Location) string {
 // allocatedInLoop reports whether the object is made anew in each
 // iteration of a loop: then an access in one iteration does not touch
 // what the next iteration accesses.
+// madeInLoop reports whether event x of trace t touches obj in a run of
+// a call, inside a loop of the trace, of a function that makes obj (see
+// maker): each run of the loop (le, tearDown = setUp(b) in a
+// benchmark's b.N loop) makes its own object before x touches it, so x
+// happens before what the goroutines started later in that run do with
+// it, not after what the goroutines of earlier runs did with theirs.
+func (c *checker) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
+	if t.Events[x].Loop < 0 {
+		return false
+	}
+	frames, j := c.maker(t, x, obj)
+	for i := 1; i <= j; i++ {
+		if s := frames[i].Site; s != nil && s.Block() != nil && c.hb.InLoop(s.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
+// maker returns the chain of calls event x of trace t was made in, and
+// the index of the innermost call in it of a function that makes obj:
+// the function of its allocation, or the caller of a constructor whose
+// call tells obj's context apart; -1 when there is none.
+func (c *checker) maker(t *shb.Trace, x int32, obj *pointer.Object) ([]pointer.Frame, int) {
+	site, ok := obj.Site.(ssa.Instruction)
+	if !ok || site.Block() == nil {
+		return nil, -1
+	}
+	frames, ok := t.Frames(x)
+	if !ok {
+		return nil, -1
+	}
+	makers := []*ssa.Function{site.Parent()}
+	if obj.Ctx != nil {
+		for _, s := range obj.Ctx.CallSites() {
+			if s != nil {
+				makers = append(makers, s.Parent())
+			}
+		}
+	}
+	j := -1
+	for i, f := range frames {
+		if slices.Contains(makers, f.Fn) {
+			j = i
+		}
+	}
+	return frames, j
+}
+
 func (c *checker) allocatedInLoop(obj *pointer.Object) bool {
 	instr, ok := obj.Site.(ssa.Instruction)
 	return ok && instr.Block() != nil && c.hb.InLoop(instr.Block())

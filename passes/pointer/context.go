@@ -120,6 +120,10 @@ type Context struct {
 	sites  [2]ssa.CallInstruction
 }
 
+// CallSites returns the call sites that tell a factory's context apart,
+// innermost first; nil where there are none.
+func (c *Context) CallSites() [2]ssa.CallInstruction { return c.sites }
+
 type contextKey struct {
 	origin *Origin
 	sites  [2]ssa.CallInstruction

@@ -32,3 +32,26 @@ func TestD(t *testing.T) {
 func TestE(t *testing.T) {
 	shared.size = 3 // want `data race on cache.size: write at testruns_test.go:\d+ \(test goroutine\) vs read at testruns.go:\d+ \(goroutine started at testruns.go:\d+\)`
 }
+
+// Each test's worker writes its own queue before its goroutine starts;
+// the goroutine TestWorkerA leaves running reads TestWorkerA's queue:
+// silent.
+func TestWorkerA(t *testing.T) { newWorker() }
+
+func TestWorkerB(t *testing.T) { newWorker() }
+
+// Each run of the loop makes its own pool in setUpPool, and resets it
+// before its goroutine starts; the goroutine of the last run reads the
+// last run's pool: silent.
+func BenchmarkPool(b *testing.B) {
+	for range b.N {
+		p := setUpPool()
+		p.recoverPool()
+	}
+}
+
+// A write without the lock once the goroutine runs: reported.
+func TestPoolReset(t *testing.T) {
+	p := setUpPool()
+	p.size = 2 // want `data race on pool.size: write at testruns_test.go:\d+ \(test goroutine\) vs read at testruns.go:\d+ \(goroutine started at testruns.go:\d+\); locks held: \{\} vs \{p.mu\}`
+}
