@@ -14,9 +14,11 @@
 // two of them (or between one and a test or main) is reported only where
 // the code shows the location is meant to be shared: one of the two
 // accesses holds a lock or is atomic (inconsistent locking). A field written by Start before the
-// goroutine it starts reads it is the caller's setup, not a race; a
-// method that starts a goroutine and then writes what it reads races
-// within one call, and is reported. Every go statement, and the library calls that start
+// goroutine it starts reads it is the caller's setup, not a race, and
+// so is a method that every call in the package and its tests makes on
+// an object not shared yet (t := &Transport{}; t.Start()), whatever
+// the other methods lock; a method that starts a goroutine and then
+// writes what it reads races within one call, and is reported. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run), starts a goroutine; one started in a loop may run concurrently
 // with itself.
@@ -77,7 +79,14 @@
 // an object the tests make races only with the goroutines its own test
 // starts, though the pointer analysis merges every test's objects made
 // at one place (an object made by package initialization is every
-// test's, and stays checked against them all).
+// test's, and stays checked against them all). Likewise, an access in a
+// call, inside a loop, of the function that makes its object (setUp in
+// a benchmark's b.N loop) touches that run's object only. Goroutines
+// that the pointer analysis tells apart only by the object or the
+// constructor call they run on (see pointer.Origin.Twin) are taken for
+// one goroutine, and the goroutines found past the analysis budget,
+// which may have started anywhere, are left out: no reader could check
+// a report on them.
 //
 // Two accesses that reach a field from a value, r.n (no pointer loaded
 // or element indexed on the way), both holding a mutex of r's (r.mu, or

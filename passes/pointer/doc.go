@@ -23,6 +23,19 @@
 // return what they allocate) are further distinguished by up to two call
 // sites, so that two calls of a constructor give two objects.
 //
+// A goroutine is also told apart, as O2 tells threads apart, by where it
+// comes from: a go statement in a factory starts an origin per context
+// of the factory (Origin.Sites: each newLessor call's runLoop runs on
+// that call's lessor), and a go statement on a pointer starts an origin
+// per object the pointer may point to (Origin.Recv: go p.handle(), or
+// the first pointer a function literal captures, go func() {
+// defer s.wg.Done(); f() }()), whose receiver points to that object
+// alone. Past maxSpawnContexts origins of one statement, or for objects
+// not made in the package, the rest share one, as every call did
+// before. Origins told apart only so are twins (Origin.Twin): what
+// their functions allocate is still one object for all of them, so the
+// race analysis takes them for one goroutine.
+//
 // Loop bodies are analyzed as two iterations, tags 0 and 1: what an
 // iteration allocates (a per-iteration loop variable since Go 1.22, a
 // value made in the body) reaches the goroutine that the same iteration

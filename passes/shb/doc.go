@@ -22,10 +22,19 @@
 // close and the receive through it link as one channel's would, as an
 // abstract object already stands for every channel made at its place;
 // an operation on one member alone links with none of the set's, and a
-// set's capacity is unknown (no dead select case, no semaphore).
+// set's capacity is unknown (no dead select case, no semaphore). An
+// operation whose expression names a set in its origin names, in the
+// chain of calls being walked, what the callers pass along it (Stop's
+// le.doneC, called by the test that made le, is that lessor's); it also
+// links as the set it named before, or, in an origin with twins, as the
+// set the twins name together (Result.link's second pass, linkWide), so
+// that telling objects apart adds edges and loses none.
 //
 //   - go statement (and WaitGroup.Go, errgroup, t.Run, ...) → start of
-//     the goroutine; a subtest without t.Parallel → return of t.Run;
+//     the goroutine (in the chain being walked, the origins of that
+//     chain's factory call and of the objects the statement's pointer
+//     may point to there: pointer.Origin.Sites and Recv); a subtest
+//     without t.Parallel → return of t.Run;
 //   - send → the receive that completes it, when the receives on the
 //     channel up to this one outnumber the sends that may precede it; a
 //     receive in a loop is taken to drain every send (range over a
@@ -39,7 +48,8 @@
 //     goroutines call Done (Add(1); go a(); go b() covers a, not b); an
 //     Add, Done or go statement in a loop, or an Add of a value that is
 //     not a constant, is taken to cover; the end of a WaitGroup.Go or
-//     errgroup goroutine → return of Wait;
+//     errgroup goroutine → return of Wait; a goroutine that the Wait's
+//     own trace starts after it is not waited for there;
 //   - a sync.Once.Do callback → return of every Do on the same Once:
 //     the edge orders the callback's events only (Edge.From is its first
 //     event), not what its goroutine did before the Do, which may not be
