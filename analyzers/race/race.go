@@ -63,6 +63,7 @@ type checker struct {
 	inLoop  map[ssa.Instruction]bool     // see receivedInLoop
 	dones   map[touchKey][]shb.Edge      // see doneAfter
 	joined  map[ssa.CallInstruction]bool // see joinedEachRun
+	made    map[madeKey]bool             // see madeInLoop
 	files   [][2]token.Pos               // see inPackage
 }
 
@@ -209,9 +210,6 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if !c.touches(ta, x, a, obj) || !c.touches(tb, y, b, obj) {
 				continue
 			}
-			// Each event may touch the object its own run of a loop
-			// made (see madeInLoop).
-			px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.hb.Locks.Exclusive(la, lb) {
 				continue
@@ -222,6 +220,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
 				continue
 			}
+			// Each event may touch the object its own run of a loop
+			// made (see madeInLoop).
+			px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
 			if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
 				continue
 			}
@@ -728,13 +729,28 @@ func (c *checker) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
 	if t.Events[x].Loop < 0 {
 		return false
 	}
-	frames, j := c.maker(t, x, obj)
-	for i := 1; i <= j; i++ {
-		if s := frames[i].Site; s != nil && s.Block() != nil && c.hb.InLoop(s.Block()) {
-			return true
-		}
+	k := madeKey{t, x, obj}
+	if v, ok := c.made[k]; ok {
+		return v
 	}
-	return false
+	v := false
+	frames, j := c.maker(t, x, obj)
+	for i := 1; i <= j && !v; i++ {
+		s := frames[i].Site
+		v = s != nil && s.Block() != nil && c.hb.InLoop(s.Block())
+	}
+	if c.made == nil {
+		c.made = make(map[madeKey]bool)
+	}
+	c.made[k] = v
+	return v
+}
+
+// madeKey is an event of a trace, asked about an object.
+type madeKey struct {
+	t   *shb.Trace
+	x   int32
+	obj *pointer.Object
 }
 
 // maker returns the chain of calls event x of trace t was made in, and
