@@ -23,7 +23,8 @@ import (
 // of trace u (access b) on obj are ordered so: b reads a field of obj
 // through a value v after a receive from v's channel field f that
 // dominates it, and t closes obj's field f after x, the only send or
-// close anywhere on that channel.
+// close anywhere on that channel (or one of t's closes, the one after x
+// following x on every path).
 func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trace, x int32, b pointer.Access, u *shb.Trace, y int32, perIter bool) bool {
 	if b.Write {
 		return false
@@ -45,22 +46,26 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	}
 	field := w.field
 	last := t.Last(x, perIter)
-	ch := int32(-1)
+	ch, closed := int32(-1), int32(-1)
 	for id := last + 1; id < int32(len(t.Events)); id++ {
 		ev := &t.Events[id]
 		if ev.Kind != shb.Close || ev.Obj < 0 || !c.closesFieldOf(t, id, obj, field) {
 			continue
 		}
-		ch = ev.Obj
+		ch, closed = ev.Obj, id
 		break
 	}
 	if ch < 0 {
 		return false
 	}
 	// The channel is only closed, and only by t after x: the receive
-	// returned because of that close.
+	// returned because of that close. A close of t's before x counts
+	// too when the close after x follows x on every path (the close on
+	// a panic path, in a deferred function, and the close at the end):
+	// a channel is closed once, a second close panics.
+	always := a.Imported == nil && postDominates(t.Events[closed].Instr, a.Instr)
 	for _, op := range c.opsOn(ch) {
-		if op.t.Events[op.id].Kind == shb.Send || op.t != t || op.id <= last {
+		if op.t.Events[op.id].Kind == shb.Send || op.t != t || op.id <= last && !always {
 			return false
 		}
 	}

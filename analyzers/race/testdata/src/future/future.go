@@ -59,7 +59,71 @@ func (g *group) poke() int {
 	return 0
 }
 
+type result struct {
+	ready chan struct{}
+	err   int
+}
+
+type rgroup struct {
+	mu  sync.Mutex
+	cur *result
+}
+
+// doGuarded's leader closes ready after writing err at the end, or, when
+// f panics, in its deferred function: each write is followed by a close
+// on every path, and a channel is closed once. Silent.
+func (g *rgroup) doGuarded(f func() int) int {
+	g.mu.Lock()
+	if r := g.cur; r != nil {
+		g.mu.Unlock()
+		<-r.ready
+		return r.err
+	}
+	r := &result{ready: make(chan struct{})}
+	g.cur = r
+	g.mu.Unlock()
+	panicked := true
+	defer func() {
+		if panicked {
+			r.err = -1
+			close(r.ready)
+		}
+	}()
+	r.err = f()
+	panicked = false
+	close(r.ready)
+	return r.err
+}
+
+// doLate's leader writes err after it closed ready, and closes it again
+// only on one path: the joiner may read err at once. Reported.
+func (g *rgroup) doLate(f func() int) int {
+	g.mu.Lock()
+	if r := g.cur; r != nil {
+		g.mu.Unlock()
+		<-r.ready
+		return r.err
+	}
+	r := &result{ready: make(chan struct{})}
+	g.cur = r
+	g.mu.Unlock()
+	close(r.ready)
+	r.err = f() // want `data race on result.err`
+	if r.err > 0 {
+		close(r.ready)
+	}
+	return r.err
+}
+
 func main() {
+	rg := &rgroup{}
+	for range 2 {
+		go rg.doGuarded(func() int { return 1 })
+	}
+	lg := &rgroup{}
+	for range 2 {
+		go lg.doLate(func() int { return 1 })
+	}
 	g := &group{}
 	done := make(chan bool)
 	for range 2 {
