@@ -84,7 +84,10 @@
 // a benchmark's b.N loop) touches that run's object only. Goroutines
 // that the pointer analysis tells apart only by the object or the
 // constructor call they run on (see pointer.Origin.Twin) are taken for
-// one goroutine, and the goroutines found past the analysis budget,
+// one goroutine; code that runs only where a Load of an atomic.Bool
+// returned false does not run in a goroutine started after a Store of
+// true, when every write of that Bool stores true (a flag set once,
+// before the workers start); and the goroutines found past the analysis budget,
 // which may have started anywhere, are left out: no reader could check
 // a report on them.
 //

@@ -64,6 +64,7 @@ type checker struct {
 	dones   map[touchKey][]shb.Edge      // see doneAfter
 	joined  map[ssa.CallInstruction]bool // see joinedEachRun
 	made    map[madeKey]bool             // see madeInLoop
+	flags   map[flagKey]bool             // see flagSkipped
 	files   [][2]token.Pos               // see inPackage
 }
 
@@ -204,6 +205,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 	ea, eb := eventsOf(ta, a), eventsOf(tb, b)
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, false // not on a path the trace followed
+	}
+	if c.flagSkipped(a, ta) || c.flagSkipped(b, tb) {
+		return 0, 0, false // not run in that goroutine
 	}
 	for _, x := range ea[:min(len(ea), maxEventsPerAccess)] {
 		for _, y := range eb[:min(len(eb), maxEventsPerAccess)] {

@@ -1,0 +1,140 @@
+package race
+
+import (
+	"go/constant"
+	"go/token"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A flag set once, before the goroutines that test it start:
+//
+//	n.isNop.Store(true)
+//	b.RunParallel(func(pb *testing.PB) { ... n.nop() ... })
+//
+//	func (c *concreteNop) nop() {
+//		if c.isNop.Load() {
+//			return
+//		}
+//		c.i++
+//	}
+//
+// Every write of the flag stores the same value, true, and one of them
+// happens before the goroutine starts: every Load there returns true,
+// and c.i++ never runs in that goroutine.
+
+// flagKey is an access in a trace.
+type flagKey struct {
+	instr ssa.Instruction
+	t     *shb.Trace
+}
+
+// flagSkipped reports whether acc runs, in trace t, only where a Load of
+// an atomic.Bool returned false, though every write of that Bool stores
+// true and one of them happens before t's goroutine starts.
+func (c *checker) flagSkipped(acc pointer.Access, t *shb.Trace) bool {
+	if acc.Imported != nil || t.Origin.Parent == nil {
+		return false
+	}
+	k := flagKey{acc.Instr, t}
+	if v, ok := c.flags[k]; ok {
+		return v
+	}
+	v := false
+	if load := falseLoad(acc.Instr); load != nil {
+		if locs := c.ptr.PointsToIn(t.Origin, load.Call.Args[0]); len(locs) == 1 {
+			v = c.setBefore(locs[0], t)
+		}
+	}
+	if c.flags == nil {
+		c.flags = make(map[flagKey]bool)
+	}
+	c.flags[k] = v
+	return v
+}
+
+// setBefore reports whether every write of the atomic flag at loc stores
+// true, and one of them happens before trace t's first event.
+func (c *checker) setBefore(loc pointer.Location, t *shb.Trace) bool {
+	for _, acc := range c.ptr.Accesses() {
+		if acc.Loc == loc && acc.Write && !acc.Atomic {
+			return false // a plain write: the flag may be zeroed
+		}
+	}
+	before := false
+	for _, w := range c.hb.Traces {
+		for i := range w.Events {
+			ev := &w.Events[i]
+			if ev.Kind != shb.AtomicWrite || ev.Obj < 0 || c.hb.Location(ev.Obj) != loc {
+				continue
+			}
+			if !storesTrue(ev.Instr) {
+				return false
+			}
+			before = before || w != t && c.order.HappensBefore(w, ev.ID, t, 0, false)
+		}
+	}
+	return before
+}
+
+// storesTrue reports whether instr is a Store of the constant true.
+func storesTrue(instr ssa.Instruction) bool {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	fn := call.Common().StaticCallee()
+	if fn == nil || syncapi.Atomic(fn) != syncapi.AtomicWrite {
+		return false
+	}
+	k, ok := syncapi.AtomicOperand(syncapi.AtomicWrite, call.Common()).(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value)
+}
+
+// falseLoad returns the atomic Load of a bool whose result is false
+// wherever instr runs: a branch on it (or on its negation) dominates
+// instr's block by the false edge. Nil when there is none.
+func falseLoad(instr ssa.Instruction) *ssa.Call {
+	b := instr.Block()
+	if b == nil {
+		return nil
+	}
+	for a := b; a != nil; a = a.Idom() {
+		p := a.Idom()
+		if p == nil || len(p.Succs) != 2 {
+			continue
+		}
+		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		var want bool // the value of the condition where b runs
+		switch {
+		case p.Succs[1].Dominates(b) && !p.Succs[0].Dominates(b):
+			want = false
+		case p.Succs[0].Dominates(b) && !p.Succs[1].Dominates(b):
+			want = true
+		default:
+			continue
+		}
+		cond := iff.Cond
+		for {
+			not, ok := cond.(*ssa.UnOp)
+			if !ok || not.Op != token.NOT {
+				break
+			}
+			cond, want = not.X, !want
+		}
+		call, ok := cond.(*ssa.Call)
+		if !ok || want {
+			continue
+		}
+		if fn := call.Call.StaticCallee(); fn != nil && syncapi.Atomic(fn) == syncapi.AtomicLoad && len(call.Call.Args) == 1 {
+			return call
+		}
+	}
+	return nil
+}
