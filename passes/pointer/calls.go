@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -237,25 +238,15 @@ func (a *state) splitBy(site *callSite, fn *ssa.Function, obj *Object) (v ssa.Va
 		return nil, 0, false
 	case obj.Kind == ObjFunc && captured < 0 && len(fn.Params) > 0:
 		return v, -1, true
-	case obj.Kind == ObjClosure && captured >= 0 && captured < len(fn.FreeVars) && site.instr.Common().Value.(*ssa.MakeClosure).Fn == fn && onlyLoaded(fn.FreeVars[captured]):
-		return v, captured, true
-	}
-	return nil, 0, false
-}
-
-// onlyLoaded reports whether the closure only reads a variable it
-// captures, or uses its value: the cell of its own that the split gives
-// it must not hide a write the spawner would see.
-func onlyLoaded(fv *ssa.FreeVar) bool {
-	if _, cell := fv.Type().Underlying().(*types.Pointer); !cell {
-		return true
-	}
-	for _, r := range *fv.Referrers() {
-		if u, ok := r.(*ssa.UnOp); !ok || u.Op != token.MUL {
-			return false
+	case obj.Kind == ObjClosure && captured >= 0 && captured < len(fn.FreeVars):
+		// The cell of its own that the closure gets must not hide a
+		// write of the variable that the spawner would see.
+		mc := site.instr.Common().Value.(*ssa.MakeClosure)
+		if _, cell := mc.Bindings[captured].(*ssa.Alloc); mc.Fn == fn && (!cell || lockset.ReadOnlyCapture(mc, mc.Bindings[captured])) {
+			return v, captured, true
 		}
 	}
-	return true
+	return nil, 0, false
 }
 
 // SplitValue returns the pointer whose objects tell apart the

@@ -172,7 +172,7 @@ func (w *walker) syncObj(v ssa.Value) (obj, wide int32) {
 	obj, wide = w.objs.groupOf(ids), -1
 	if len(ids) > 1 && w.chain >= 0 {
 		frames := w.tr.frames(w.chain)
-		if n := len(frames); n > 0 && frames[n-1].Fn == w.parentOf(v) {
+		if n := len(frames); n > 0 && frames[n-1].Fn == valueParent(v) {
 			if locs, ok := w.ptr.PointsToAlong(w.o, frames, v); ok && len(locs) > 0 && len(locs) < len(ids) {
 				var along []int32
 				for _, l := range locs {
@@ -246,8 +246,8 @@ type chainValue struct {
 	v     ssa.Value
 }
 
-// parentOf returns the function of v, or nil.
-func (w *walker) parentOf(v ssa.Value) *ssa.Function {
+// valueParent returns the function of v, or nil.
+func valueParent(v ssa.Value) *ssa.Function {
 	if instr, ok := v.(ssa.Instruction); ok {
 		return instr.Parent()
 	}
