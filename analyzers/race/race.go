@@ -42,30 +42,31 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass    *analysis.Pass
-	ptr     *pointer.Result
-	hb      *shb.Result
-	order   *shb.Order // happens-before queries, memoized for this run
-	ignored map[lineKey]bool
-	reports map[reportKey]*report
-	vars    *declared                               // loop variables and named results, once asked
-	spawns  map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
-	reentry map[*pointer.Origin]bool                // by origin, whether it runs its entry again
-	live    map[*ssa.Function][]bool
-	starts  map[*shb.Trace]map[runStart]int32 // see runStarts
-	sends   map[*shb.Trace][]int32            // see sendsOf
-	recvs   map[*shb.Trace]map[int32]int32    // see firstRecv
-	carries map[sendKey]map[*pointer.Object]bool
-	fresh   *freshness                            // writes before their object is published
-	touched map[touchKey]map[*pointer.Object]bool // see touches
-	waited  map[ssa.Instruction]waited            // see readyClosed
-	chanOps map[int32][]chanOp
-	inLoop  map[ssa.Instruction]bool     // see receivedInLoop
-	dones   map[touchKey][]shb.Edge      // see doneAfter
-	joined  map[ssa.CallInstruction]bool // see joinedEachRun
-	made    map[madeKey]bool             // see madeInLoop
-	flags   map[flagKey]bool             // see flagSkipped
-	files   [][2]token.Pos               // see inPackage
+	pass      *analysis.Pass
+	ptr       *pointer.Result
+	hb        *shb.Result
+	order     *shb.Order // happens-before queries, memoized for this run
+	ignored   map[lineKey]bool
+	reports   map[reportKey]*report
+	vars      *declared                               // loop variables and named results, once asked
+	spawns    map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
+	reentry   map[*pointer.Origin]bool                // by origin, whether it runs its entry again
+	live      map[*ssa.Function][]bool
+	starts    map[*shb.Trace]map[runStart]int32 // see runStarts
+	sends     map[*shb.Trace][]int32            // see sendsOf
+	recvs     map[*shb.Trace]map[int32]int32    // see firstRecv
+	carries   map[sendKey]map[*pointer.Object]bool
+	fresh     *freshness                            // writes before their object is published
+	touched   map[touchKey]map[*pointer.Object]bool // see touches
+	waited    map[ssa.Instruction]waited            // see readyClosed
+	chanOps   map[int32][]chanOp
+	inLoop    map[ssa.Instruction]bool     // see receivedInLoop
+	dones     map[touchKey][]shb.Edge      // see doneAfter
+	joined    map[ssa.CallInstruction]bool // see joinedEachRun
+	made      map[madeKey]bool             // see madeInLoop
+	described map[pointer.Location]string
+	flags     map[flagKey]bool // see flagSkipped
+	files     [][2]token.Pos   // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -516,7 +517,7 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 	if c.ignored[c.line(accessPos(a))] || c.ignored[c.line(accessPos(b))] {
 		return
 	}
-	k := reportKey{what: describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
+	k := reportKey{what: c.describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
 	if c.comparePos(k.siteB, k.siteA) < 0 {
 		k.siteA, k.siteB = k.siteB, k.siteA
 	}
@@ -546,7 +547,7 @@ func (c *checker) better(r, old *report) bool {
 	// goroutines and locks are part of the message.
 	return cmp.Or(
 		c.comparePos(r.b.Pos(), old.b.Pos()),
-		strings.Compare(describe(r.loc), describe(old.loc)),
+		strings.Compare(c.describe(r.loc), c.describe(old.loc)),
 		cmp.Compare(c.hb.Locks.Len(r.locksB), c.hb.Locks.Len(old.locksB)),
 		c.comparePos(site(r.a.Origin), site(old.a.Origin)),
 		c.comparePos(site(r.b.Origin), site(old.b.Origin)),
@@ -684,6 +685,20 @@ func (c *checker) lockNames(id shb.LocksetID) string {
 
 // describe names a location for a person: a variable, a package
 // variable, or a field of a named type, with its path.
+// describe is describe, memoized: the racy pairs of one location are
+// many.
+func (c *checker) describe(loc pointer.Location) string {
+	d, ok := c.described[loc]
+	if !ok {
+		d = describe(loc)
+		if c.described == nil {
+			c.described = make(map[pointer.Location]string)
+		}
+		c.described[loc] = d
+	}
+	return d
+}
+
 func describe(loc pointer.Location) string {
 	obj := loc.Obj
 	path := loc.Path()
