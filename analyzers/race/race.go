@@ -64,9 +64,9 @@ type checker struct {
 	dones     map[touchKey][]shb.Edge      // see doneAfter
 	joined    map[ssa.CallInstruction]bool // see joinedEachRun
 	made      map[madeKey]bool             // see madeInLoop
-	described map[pointer.Location]string
-	flags     map[flagKey]bool // see flagSkipped
-	files     [][2]token.Pos   // see inPackage
+	described map[pointer.Location]string  // see checker.describe
+	flags     map[flagKey]bool             // see flagSkipped
+	files     [][2]token.Pos               // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -683,10 +683,8 @@ func (c *checker) lockNames(id shb.LocksetID) string {
 	return "{" + strings.Join(names, ", ") + "}"
 }
 
-// describe names a location for a person: a variable, a package
-// variable, or a field of a named type, with its path.
-// describe is describe, memoized: the racy pairs of one location are
-// many.
+// describe is the function describe, memoized: the racy pairs of one
+// location are many.
 func (c *checker) describe(loc pointer.Location) string {
 	d, ok := c.described[loc]
 	if !ok {
@@ -699,6 +697,8 @@ func (c *checker) describe(loc pointer.Location) string {
 	return d
 }
 
+// describe names a location for a person: a variable, a package
+// variable, or a field of a named type, with its path.
 func describe(loc pointer.Location) string {
 	obj := loc.Obj
 	path := loc.Path()

@@ -28,7 +28,7 @@ type Origin struct {
 	// newLessor) start two origins, each running on its own object.
 	Sites [2]ssa.CallInstruction
 	// recv is the object location the goroutine's receiver points to,
-	// for a go statement split by receiver (see byReceiver), or
+	// for a go statement split by the object it runs on (see splitBy), or
 	// noReceiver.
 	recv nodeID
 	Recv *Location // the same, for the other passes; nil for noReceiver

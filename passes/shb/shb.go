@@ -317,15 +317,15 @@ type walker struct {
 	tr           *Trace
 	access       map[ssa.Instruction]bool
 	stack        []*ssa.Function
-	site         ssa.CallInstruction // the call that the next call of call walks
-	chain        int32               // the chain of calls being walked (see Trace.Frames)
-	narrowed     int                 // dynamic calls narrowed by their chain so far (see callees)
-	links        map[chainLink]int32 // the chains of the trace, numbered
-	narrowedObjs map[chainValue][2]int32
-	twins        []*pointer.Origin      // the origin's twins, itself among them (see syncObj) // see syncObj
-	empty        map[*ssa.Function]bool // functions that gave no events
-	cuts         int                    // calls not inlined (recursion, depth, size)
-	total        *int                   // events of every trace of the package
+	site         ssa.CallInstruction     // the call that the next call of call walks
+	chain        int32                   // the chain of calls being walked (see Trace.Frames)
+	narrowed     int                     // dynamic calls narrowed by their chain so far (see callees)
+	links        map[chainLink]int32     // the chains of the trace, numbered
+	narrowedObjs map[chainValue][2]int32 // see syncObj
+	twins        []*pointer.Origin       // the origin's twins, itself among them (see syncObj)
+	empty        map[*ssa.Function]bool  // functions that gave no events
+	cuts         int                     // calls not inlined (recursion, depth, size)
+	total        *int                    // events of every trace of the package
 
 	// SWORD's region merging: an access that repeats with the same locks
 	// and no synchronization in between adds nothing, nor does a call
