@@ -65,6 +65,7 @@ type checker struct {
 	joined    map[ssa.CallInstruction]bool // see joinedEachRun
 	made      map[madeKey]bool             // see madeInLoop
 	described map[pointer.Location]string  // see checker.describe
+	excl      map[[2]shb.LocksetID]bool    // see exclusive
 	flags     map[flagKey]bool             // see flagSkipped
 	files     [][2]token.Pos               // see inPackage
 }
@@ -169,6 +170,22 @@ func (c *checker) inconsistent(a, b pointer.Access) bool {
 	return a.Write && la && !lb || b.Write && lb && !la
 }
 
+// exclusive is shb.Locksets.Exclusive, memoized for this run: a lock
+// that may be one of many locations makes the question costly, and the
+// pairs of a package ask it of few locksets, many times.
+func (c *checker) exclusive(a, b shb.LocksetID) bool {
+	k := [2]shb.LocksetID{a, b}
+	v, ok := c.excl[k]
+	if !ok {
+		v = c.hb.Locks.Exclusive(a, b)
+		if c.excl == nil {
+			c.excl = make(map[[2]shb.LocksetID]bool)
+		}
+		c.excl[k] = v
+	}
+	return v
+}
+
 // settingUp reports whether acc is a write in a method that its callers
 // run only on objects they have not shared yet (see setupMethod): the
 // maps that Transport.Start makes before any handler can reach them.
@@ -216,7 +233,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 				continue
 			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
-			if c.hb.Locks.Exclusive(la, lb) {
+			if c.exclusive(la, lb) {
 				continue
 			}
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
