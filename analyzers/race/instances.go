@@ -350,7 +350,7 @@ func (c *checker) perIterationCounter(cell *ssa.Alloc, use ssa.Instruction) *ssa
 		return nil
 	}
 	for _, r := range *cell.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && !before(st, use) {
+		if st, ok := r.(*ssa.Store); ok && !pointer.Dominates(st, use) {
 			return nil
 		}
 	}
@@ -452,7 +452,7 @@ func steppedCopy(cell *ssa.Alloc, cells *ssa.Phi) int {
 			return 0
 		}
 	}
-	if len(stores) != 2 || stores[0].Block() != stores[1].Block() || !before(stores[0], stores[1]) {
+	if len(stores) != 2 || stores[0].Block() != stores[1].Block() || !pointer.Dominates(stores[0], stores[1]) {
 		return 0
 	}
 	if copied, ok := stores[0].Val.(*ssa.UnOp); !ok || copied.Op != token.MUL || copied.X != cells {
@@ -467,22 +467,6 @@ func steppedCopy(cell *ssa.Alloc, cells *ssa.Phi) int {
 		return 0
 	}
 	return stepSign(bin)
-}
-
-// before reports whether instruction x runs before y whenever y runs.
-func before(x, y ssa.Instruction) bool {
-	if x.Block() != y.Block() {
-		return x.Block().Dominates(y.Block())
-	}
-	for _, instr := range x.Block().Instrs {
-		switch instr {
-		case x:
-			return true
-		case y:
-			return false
-		}
-	}
-	return false
 }
 
 // counterLoop returns the header of the loop whose counter v is: a phi

@@ -119,25 +119,13 @@ func waitedField(base ssa.Value, instr ssa.Instruction) (int, bool) {
 				continue
 			}
 			for _, use := range *ld.Referrers() {
-				if recv, ok := use.(*ssa.UnOp); ok && recv.Op == token.ARROW && recv.X == ld && dominates(recv, instr) {
+				if recv, ok := use.(*ssa.UnOp); ok && recv.Op == token.ARROW && recv.X == ld && pointer.Dominates(recv, instr) {
 					return fa.Field, true
 				}
 			}
 		}
 	}
 	return 0, false
-}
-
-// dominates reports whether instruction a runs before b on every path
-// to b, in one function.
-func dominates(a, b ssa.Instruction) bool {
-	if a.Parent() != b.Parent() {
-		return false
-	}
-	if a.Block() == b.Block() {
-		return indexOf(a) < indexOf(b)
-	}
-	return a.Block().Dominates(b.Block())
 }
 
 // closesFieldOf reports whether close event id of t closes the channel

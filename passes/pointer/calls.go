@@ -126,14 +126,24 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 			params = params[1:]
 		}
 	case ObjClosure:
-		for i, fv := range fn.FreeVars {
-			src, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(fv.Type()))
-			a.copyBlock(src, a.valueNode(callee, fv, 0), size)
-		}
+		a.bindFreeVars(callee, obj, -1)
 	}
 	a.bindParams(site, callee, params, 0)
 	if site.result >= 0 {
 		a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
+	}
+}
+
+// bindFreeVars makes the free variables of the closure callee runs
+// receive the closure object's bindings, all but the skip-th (-1 for
+// none).
+func (a *state) bindFreeVars(callee *cgnode, obj *Object, skip int) {
+	for i, fv := range callee.fn.FreeVars {
+		if i == skip {
+			continue
+		}
+		src, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(fv.Type()))
+		a.copyBlock(src, a.valueNode(callee, fv, 0), size)
 	}
 }
 
@@ -193,26 +203,20 @@ func (a *state) startOrigin(site *callSite, fn *ssa.Function, obj *Object, o *Or
 	case recv == noReceiver:
 		a.bind(site, callee, obj)
 	case obj.Kind == ObjClosure:
-		for i, fv := range fn.FreeVars {
-			if i != captured {
-				src, size := a.part(obj.start, a.layouts.offsetOf(obj.Type, i), a.size(fv.Type()))
-				a.copyBlock(src, a.valueNode(callee, fv, 0), size)
-				continue
+		a.bindFreeVars(callee, obj, captured)
+		to := a.valueNode(callee, fn.FreeVars[captured], 0)
+		if cell, ok := site.instr.Common().Value.(*ssa.MakeClosure).Bindings[captured].(*ssa.Alloc); ok {
+			// The variable the closure captures, stored once: a cell of
+			// the origin's own that holds the one object.
+			c := a.splitCells[o]
+			if c == nil {
+				c = a.newObject(ObjAlloc, cell, cell.Type().(*types.Pointer).Elem(), callee.ctx, 0)
+				a.splitCells[o] = c
 			}
-			to := a.valueNode(callee, fv, 0)
-			if cell, ok := site.instr.Common().Value.(*ssa.MakeClosure).Bindings[i].(*ssa.Alloc); ok {
-				// The variable the closure captures, stored once: a cell
-				// of the origin's own that holds the one object.
-				c := a.splitCells[o]
-				if c == nil {
-					c = a.newObject(ObjAlloc, cell, cell.Type().(*types.Pointer).Elem(), callee.ctx, 0)
-					a.splitCells[o] = c
-				}
-				a.addLoc(to, c.start)
-				to = c.start
-			}
-			a.addLoc(to, recv)
+			a.addLoc(to, c.start)
+			to = c.start
 		}
+		a.addLoc(to, recv)
 		a.bindArgs(site, callee, 0)
 	default:
 		a.addLoc(a.valueNode(callee, fn.Params[0], 0), recv)
@@ -298,7 +302,7 @@ func storedOnce(cell *ssa.Alloc, mc *ssa.MakeClosure) ssa.Value {
 	for _, r := range *cell.Referrers() {
 		switch r := r.(type) {
 		case *ssa.Store:
-			if r.Addr != cell || val != nil || r.Block() != mc.Block() || !before(r, mc) {
+			if r.Addr != cell || val != nil || r.Block() != mc.Block() || !Dominates(r, mc) {
 				return nil
 			}
 			val = r.Val
@@ -314,8 +318,15 @@ func storedOnce(cell *ssa.Alloc, mc *ssa.MakeClosure) ssa.Value {
 	return val
 }
 
-// before reports whether instruction x comes before y in their block.
-func before(x, y ssa.Instruction) bool {
+// Dominates reports whether instruction x runs before y on every path
+// to y, in one function.
+func Dominates(x, y ssa.Instruction) bool {
+	if x.Parent() != y.Parent() {
+		return false
+	}
+	if x.Block() != y.Block() {
+		return x.Block().Dominates(y.Block())
+	}
 	for _, instr := range x.Block().Instrs {
 		switch instr {
 		case x:
