@@ -340,13 +340,8 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 		if !v {
 			break
 		}
-		call, ok := site.(*ssa.Call)
+		call, args, ok := boundArgs(site, fn)
 		if !ok {
-			v = false // a go or defer statement runs later
-			break
-		}
-		args := pointer.ParamArgs(&call.Call)
-		if len(args) != len(fn.Params) {
 			v = false
 			break
 		}
@@ -399,19 +394,26 @@ func (f *freshness) setupMethod(fn *ssa.Function) bool {
 		if !v {
 			break
 		}
-		call, ok := site.(*ssa.Call)
-		if !ok {
-			v = false // a go or defer statement runs later
-			break
-		}
-		args := pointer.ParamArgs(&call.Call)
-		if len(args) != len(fn.Params) || !f.freshAt(args[0], call, nil, maxCalleeDepth) {
+		call, args, ok := boundArgs(site, fn)
+		if !ok || !f.freshAt(args[0], call, nil, maxCalleeDepth) {
 			v = false
 			break
 		}
 	}
 	f.setups[fn] = v
 	return v
+}
+
+// boundArgs returns site as a call and the values it binds to fn's
+// parameters, one each; false for a go or defer statement, which runs
+// later, or a call that does not bind every parameter.
+func boundArgs(site ssa.CallInstruction, fn *ssa.Function) (*ssa.Call, []ssa.Value, bool) {
+	call, ok := site.(*ssa.Call)
+	if !ok {
+		return nil, nil, false
+	}
+	args := pointer.ParamArgs(&call.Call)
+	return call, args, len(args) == len(fn.Params)
 }
 
 // mayPass reports whether a, an argument of call, may point to obj in
