@@ -59,12 +59,46 @@ func (c *checker) flagSkipped(acc pointer.Access, t *shb.Trace) bool {
 // setBefore reports whether every write of the atomic flag at loc stores
 // true, and one of them happens before trace t's first event.
 func (c *checker) setBefore(loc pointer.Location, t *shb.Trace) bool {
-	for _, acc := range c.ptr.Accesses() {
-		if acc.Loc == loc && acc.Write && !acc.Atomic {
-			return false // a plain write: the flag may be zeroed
+	sets, ok := c.flagSets(loc)
+	if !ok {
+		return false
+	}
+	for _, s := range sets {
+		if s.t != t && c.order.HappensBefore(s.t, s.id, t, 0, false) {
+			return true
 		}
 	}
-	before := false
+	return false
+}
+
+// flagSet is an event that stores true in a flag.
+type flagSet struct {
+	t  *shb.Trace
+	id int32
+}
+
+// flagSets returns the events that write the atomic flag at loc, once
+// for all the accesses it guards; false when one of its writes is not a
+// Store of true.
+func (c *checker) flagSets(loc pointer.Location) ([]flagSet, bool) {
+	if sets, ok := c.flagWrites[loc]; ok {
+		return sets, sets != nil
+	}
+	sets := c.findFlagSets(loc)
+	if c.flagWrites == nil {
+		c.flagWrites = make(map[pointer.Location][]flagSet)
+	}
+	c.flagWrites[loc] = sets
+	return sets, sets != nil
+}
+
+func (c *checker) findFlagSets(loc pointer.Location) []flagSet {
+	for _, acc := range c.ptr.Accesses() {
+		if acc.Loc == loc && acc.Write && !acc.Atomic {
+			return nil // a plain write: the flag may be zeroed
+		}
+	}
+	sets := []flagSet{}
 	for _, w := range c.hb.Traces {
 		for i := range w.Events {
 			ev := &w.Events[i]
@@ -72,12 +106,12 @@ func (c *checker) setBefore(loc pointer.Location, t *shb.Trace) bool {
 				continue
 			}
 			if !storesTrue(ev.Instr) {
-				return false
+				return nil
 			}
-			before = before || w != t && c.order.HappensBefore(w, ev.ID, t, 0, false)
+			sets = append(sets, flagSet{w, ev.ID})
 		}
 	}
-	return before
+	return sets
 }
 
 // storesTrue reports whether instr is a Store of the constant true.

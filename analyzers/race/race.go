@@ -42,32 +42,33 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass      *analysis.Pass
-	ptr       *pointer.Result
-	hb        *shb.Result
-	order     *shb.Order // happens-before queries, memoized for this run
-	ignored   map[lineKey]bool
-	reports   map[reportKey]*report
-	vars      *declared                               // loop variables and named results, once asked
-	spawns    map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
-	reentry   map[*pointer.Origin]bool                // by origin, whether it runs its entry again
-	live      map[*ssa.Function][]bool
-	starts    map[*shb.Trace]map[runStart]int32 // see runStarts
-	sends     map[*shb.Trace][]int32            // see sendsOf
-	recvs     map[*shb.Trace]map[int32]int32    // see firstRecv
-	carries   map[sendKey]map[*pointer.Object]bool
-	fresh     *freshness                            // writes before their object is published
-	touched   map[touchKey]map[*pointer.Object]bool // see touches
-	waited    map[ssa.Instruction]waited            // see readyClosed
-	chanOps   map[int32][]chanOp
-	inLoop    map[ssa.Instruction]bool     // see receivedInLoop
-	dones     map[touchKey][]shb.Edge      // see doneAfter
-	joined    map[ssa.CallInstruction]bool // see joinedEachRun
-	made      map[madeKey]bool             // see madeInLoop
-	described map[pointer.Location]string  // see checker.describe
-	excl      map[[2]shb.LocksetID]bool    // see exclusive
-	flags     map[flagKey]bool             // see flagSkipped
-	files     [][2]token.Pos               // see inPackage
+	pass       *analysis.Pass
+	ptr        *pointer.Result
+	hb         *shb.Result
+	order      *shb.Order // happens-before queries, memoized for this run
+	ignored    map[lineKey]bool
+	reports    map[reportKey]*report
+	vars       *declared                               // loop variables and named results, once asked
+	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
+	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
+	live       map[*ssa.Function][]bool
+	starts     map[*shb.Trace]map[runStart]int32 // see runStarts
+	sends      map[*shb.Trace][]int32            // see sendsOf
+	recvs      map[*shb.Trace]map[int32]int32    // see firstRecv
+	carries    map[sendKey]map[*pointer.Object]bool
+	fresh      *freshness                            // writes before their object is published
+	touched    map[touchKey]map[*pointer.Object]bool // see touches
+	waited     map[ssa.Instruction]waited            // see readyClosed
+	chanOps    map[int32][]chanOp
+	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
+	dones      map[touchKey][]shb.Edge        // see doneAfter
+	joined     map[ssa.CallInstruction]bool   // see joinedEachRun
+	made       map[madeKey]bool               // see madeInLoop
+	described  map[pointer.Location]string    // see checker.describe
+	excl       map[[2]shb.LocksetID]bool      // see exclusive
+	flags      map[flagKey]bool               // see flagSkipped
+	flagWrites map[pointer.Location][]flagSet // see flagSets
+	files      [][2]token.Pos                 // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
