@@ -142,6 +142,13 @@
 // notifier of one test's lessor is no part of a pair on another test's
 // notifier.
 //
+// A goroutine that takes what a field holds, holding the mutex that
+// guards it (victims := s.victims; s.victims = nil, before Unlock), is
+// the only one left that reaches those objects through the field: its
+// accesses through the value it took, there and in the callees and
+// closures it passes them to, race with accesses made without the
+// mutex, not with those made holding it.
+//
 // A value sent on a channel hands over the objects it carries (those it
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the
@@ -215,6 +222,10 @@
 // element of a slice beyond constant indices and the loop-index rule
 // above (a slice allocated by the caller or in a loop, an index computed
 // from the counter other than by adding a constant).
+// A goroutine that took objects out of a field is taken to be their
+// only user until it puts them back: one that reaches them under the
+// mutex by another way (a second index of the same watchers) is not
+// checked against it.
 // A helper given a fresh object by one caller and a shared one by another
 // is checked as usual at every call (etcd's initAndRecover, from
 // newLessor and from Recover under le.mu): the pointer analysis does not

@@ -13,6 +13,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
@@ -25,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      "report data races between goroutines",
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
 	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -35,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
 	})
 	return nil, nil
@@ -68,7 +69,10 @@ type checker struct {
 	excl       map[[2]shb.LocksetID]bool      // see exclusive
 	flags      map[flagKey]bool               // see flagSkipped
 	flagWrites map[pointer.Location][]flagSet // see flagSets
-	files      [][2]token.Pos                 // see inPackage
+	locks      *lockset.Result
+	takes      map[touchKey]*ssa.UnOp // see takenBy
+	takeLoads  map[*ssa.UnOp]bool     // see isTake
+	files      [][2]token.Pos         // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -234,7 +238,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 				continue
 			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
-			if c.exclusive(la, lb) {
+			if c.exclusive(la, lb) || c.ownedExcludes(ta, x, a, lb) || c.ownedExcludes(tb, y, b, la) {
 				continue
 			}
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
