@@ -153,7 +153,10 @@
 // points to, through a few pointers): what the sender wrote to them
 // before the send is ordered before what a receiver, or a goroutine the
 // receiver passes them on to, does after its receive, whichever send
-// the receive got. The fresh objects a worker builds and sends, one
+// the receive got. A send on a channel that may be one of many (w.ch of
+// each watcher) hands over to a receive from any of them, and a value
+// sent carries what each of its fields points to (a struct sent by
+// value). The fresh objects a worker builds and sends, one
 // after the other, are each published by their own send, and so are
 // the jobs a worker loop receives, fills and sends on (for j := range
 // in { j.n = 1; out <- j }): each iteration writes the job its own

@@ -53,9 +53,10 @@ type checker struct {
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 	live       map[*ssa.Function][]bool
-	starts     map[*shb.Trace]map[runStart]int32 // see runStarts
-	sends      map[*shb.Trace][]int32            // see sendsOf
-	recvs      map[*shb.Trace]map[int32]int32    // see firstRecv
+	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
+	sends      map[*shb.Trace][]int32               // see sendsOf
+	recvs      map[*shb.Trace][]int32               // see firstRecv
+	chans      map[sendKey]map[*pointer.Object]bool // see channels
 	carries    map[sendKey]map[*pointer.Object]bool
 	fresh      *freshness                            // writes before their object is published
 	touched    map[touchKey]map[*pointer.Object]bool // see touches
@@ -327,7 +328,7 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 					if r == h {
 						continue
 					}
-					rv := c.firstRecv(r, h.Events[s].Obj)
+					rv := c.firstRecv(r, c.channels(h, s))
 					if rv < 0 {
 						continue
 					}
@@ -387,37 +388,103 @@ func receivedInLoop(acc pointer.Access) bool {
 // maxHandOvers bounds the goroutines a hand-over passes through.
 const maxHandOvers = 4
 
-// firstRecv returns the first receive of trace t from channel ch, or -1.
-// Each trace is scanned once, for the first receive on every channel:
-// hand-overs ask of every trace at every send.
-func (c *checker) firstRecv(t *shb.Trace, ch int32) int32 {
-	first, ok := c.recvs[t]
+// firstRecv returns the first receive of trace t from one of the
+// channels chans, or -1. A receive from a set of channels, or a send
+// on one, may get the value of a send on any of them.
+func (c *checker) firstRecv(t *shb.Trace, chans map[*pointer.Object]bool) int32 {
+	ids, ok := c.recvs[t]
 	if !ok {
-		first = make(map[int32]int32)
 		for _, ev := range t.Events {
-			if _, seen := first[ev.Obj]; ev.Kind == shb.Recv && ev.Obj >= 0 && !seen {
-				first[ev.Obj] = ev.ID
+			if ev.Kind == shb.Recv {
+				ids = append(ids, ev.ID)
 			}
 		}
 		if c.recvs == nil {
-			c.recvs = make(map[*shb.Trace]map[int32]int32)
+			c.recvs = make(map[*shb.Trace][]int32)
 		}
-		c.recvs[t] = first
+		c.recvs[t] = ids
 	}
-	if id, ok := first[ch]; ok {
-		return id
+	for _, id := range ids {
+		for obj := range c.channels(t, id) {
+			if chans[obj] {
+				return id
+			}
+		}
 	}
 	return -1
 }
 
-// sendsOf returns the sends of trace t on one known channel.
+// channels returns the channels that event id of trace t, a send or a
+// receive, may operate on: the object the walk found, or the members
+// of the set it found, or, when they were too many for it, those the
+// channel operand points to (w.ch of every watcher); nil when unknown.
+func (c *checker) channels(t *shb.Trace, id int32) map[*pointer.Object]bool {
+	k := sendKey{t, id}
+	if m, ok := c.chans[k]; ok {
+		return m
+	}
+	var m map[*pointer.Object]bool
+	ev := &t.Events[id]
+	switch {
+	case ev.Obj >= 0:
+		m = map[*pointer.Object]bool{c.hb.Location(ev.Obj).Obj: true}
+		for _, mem := range c.hb.Members(ev.Obj) {
+			m[c.hb.Location(mem).Obj] = true
+		}
+	case chanOperand(ev) != nil:
+		locs := c.ptr.PointsToIn(t.Origin, chanOperand(ev))
+		if len(locs) <= maxChannels {
+			m = make(map[*pointer.Object]bool)
+			for _, l := range locs {
+				m[l.Obj] = true
+			}
+		}
+	}
+	if c.chans == nil {
+		c.chans = make(map[sendKey]map[*pointer.Object]bool)
+	}
+	c.chans[k] = m
+	return m
+}
+
+// maxChannels bounds the channels that one operation may be on for it
+// to hand over what it sends.
+const maxChannels = 64
+
+// chanOperand returns the channel that a send or receive event operates
+// on: the operand of a send or receive, or of the one case of its kind
+// in a select; nil when the select has several.
+func chanOperand(ev *shb.Event) ssa.Value {
+	switch x := ev.Instr.(type) {
+	case *ssa.Send:
+		return x.Chan
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return x.X
+		}
+	case *ssa.Select:
+		var ch ssa.Value
+		for _, st := range x.States {
+			if (st.Dir == types.SendOnly) == (ev.Kind == shb.Send) {
+				if ch != nil {
+					return nil
+				}
+				ch = st.Chan
+			}
+		}
+		return ch
+	}
+	return nil
+}
+
+// sendsOf returns the sends of trace t on channels it knows.
 func (c *checker) sendsOf(t *shb.Trace) []int32 {
 	if ids, ok := c.sends[t]; ok {
 		return ids
 	}
 	var ids []int32
 	for _, ev := range t.Events {
-		if ev.Kind == shb.Send && ev.Obj >= 0 && sentValue(ev.Instr) != nil {
+		if ev.Kind == shb.Send && sentValue(ev.Instr) != nil && c.channels(t, ev.ID) != nil {
 			ids = append(ids, ev.ID)
 		}
 	}

@@ -397,10 +397,26 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object]bool {
 	seen := make(map[*Object]bool)
 	var next []*Object
-	for _, loc := range r.PointsToIn(o, v) {
-		if !seen[loc.Obj] {
-			seen[loc.Obj] = true
-			next = append(next, loc.Obj)
+	reach := func(obj *Object) {
+		if !seen[obj] {
+			seen[obj] = true
+			next = append(next, obj)
+		}
+	}
+	if _, ok := v.(*ssa.Global); ok || r.a == nil {
+		for _, loc := range r.PointsToIn(o, v) {
+			reach(loc.Obj)
+		}
+	} else {
+		// Every pointer of the value: a struct sent by value
+		// (WatchResponse{Events: evs}) carries what each field points to.
+		size := nodeID(r.a.size(v.Type()))
+		for _, n := range r.a.valueNodes(v, r.a.inOrigin(o, v.Parent())) {
+			for leaf := range size {
+				for _, m := range r.a.nodes[n+leaf].pts.AppendTo(nil) {
+					reach(r.a.nodes[m].obj)
+				}
+			}
 		}
 	}
 	for ; depth > 0 && len(next) > 0; depth-- {

@@ -182,6 +182,11 @@ type Result struct {
 // id (in a lockset or Event.Obj) stands for.
 func (r *Result) Location(id int32) pointer.Location { return r.objs.locs[id] }
 
+// Members returns the numbers of the channels or WaitGroups that the
+// object number obj (an Event.Obj) stands for, when it is a set of them
+// taken as one (le.doneC of several lessors); nil for one object.
+func (r *Result) Members(obj int32) []int32 { return r.objs.members[obj] }
+
 // Capacity returns the buffer size that the channel number obj (an
 // Event.Obj) was made with, when the package makes it with a constant.
 func (r *Result) Capacity(obj int32) (int64, bool) {

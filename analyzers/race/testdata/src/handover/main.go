@@ -98,9 +98,47 @@ func collectTwice() {
 	}
 }
 
+// A response sent by value, its pointers past its first field, on the
+// channel of any of many watchers, and received from one of them: what
+// the notifier wrote before the send is ordered before the receiver's
+// reads. A write after the send is not.
+type response struct {
+	id     int
+	events []*job
+}
+
+func notifyAll(in <-chan *job, chans []chan response) {
+	j := <-in
+	j.name = "event"
+	for _, ch := range chans {
+		select {
+		case ch <- response{id: 1, events: []*job{j}}:
+		default:
+		}
+	}
+	j.id = 2 // want `data race on job.id: write at main.go:\d+ \(goroutine started at main.go:\d+, in a loop\) vs read at main.go:\d+ \(main goroutine\)`
+}
+
+func watchMany() {
+	few := []chan response{make(chan response, 1), make(chan response, 1)}
+	many := []chan response{
+		make(chan response, 1), make(chan response, 1), make(chan response, 1),
+		make(chan response, 1), make(chan response, 1), make(chan response, 1),
+		make(chan response, 1), make(chan response, 1), make(chan response, 1),
+	}
+	for _, chans := range [][]chan response{few, many} {
+		in := make(chan *job, 1)
+		in <- &job{}
+		go notifyAll(in, chans)
+		r := <-chans[0]
+		println(r.events[0].name, r.events[0].id)
+	}
+}
+
 func main() {
 	drain()
 	collectTwice()
+	watchMany()
 	jobs := make(chan *job)
 	go pair(jobs)
 	for j := range jobs {
