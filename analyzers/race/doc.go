@@ -99,6 +99,16 @@
 // An access through a pointer field, r.p.n, is not guarded so by r's
 // mutex: other objects may share p.
 //
+// A method that writes its receiver and then starts a goroutine on it
+// (cr.done = make(...); go cr.run()) orders those writes before what
+// the goroutine does to its receiver's fields, when every call of the
+// method in the package and its tests is on an object its caller made
+// for that call (p.msgAppReader = &streamReader{...};
+// p.msgAppReader.start()), so that no two calls run on one object: the
+// goroutines that earlier calls started run on other objects, which the
+// pointer analysis merges with this one. A method called twice on one
+// object (w.start(); w.start()) is checked as usual.
+//
 // A read or write of an object that the same function allocated,
 // before the function publishes it, is no race, though the pointer
 // analysis merges it with the objects the same allocation site made

@@ -42,6 +42,7 @@ type freshness struct {
 	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
 	origins    map[*ssa.Function][]*pointer.Origin
 	setups     map[*ssa.Function]bool // see setupMethod
+	owns       map[*ssa.Function]bool // see ownObjects
 	funcs      []*ssa.Function        // the package's, for setupMethod's static calls
 	static     map[*ssa.Function][]ssa.CallInstruction
 }
@@ -368,6 +369,25 @@ func (f *freshness) setupMethod(fn *ssa.Function) bool {
 		return v
 	}
 	f.setups[fn] = false // a recursive call: not shown
+	calls := f.callsOf(fn)
+	v := fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(calls) > 0
+	for _, site := range calls {
+		if !v {
+			break
+		}
+		call, args, ok := boundArgs(site, fn)
+		if !ok || !f.freshAt(args[0], call, nil, maxCalleeDepth) {
+			v = false
+			break
+		}
+	}
+	f.setups[fn] = v
+	return v
+}
+
+// callsOf returns the calls of fn in the package and its tests: static
+// ones, and those the pointer analysis finds.
+func (f *freshness) callsOf(fn *ssa.Function) []ssa.CallInstruction {
 	f.findCallers()
 	if f.static == nil {
 		f.static = make(map[*ssa.Function][]ssa.CallInstruction)
@@ -389,19 +409,7 @@ func (f *freshness) setupMethod(fn *ssa.Function) bool {
 			calls = append(calls, c)
 		}
 	}
-	v := fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(calls) > 0
-	for _, site := range calls {
-		if !v {
-			break
-		}
-		call, args, ok := boundArgs(site, fn)
-		if !ok || !f.freshAt(args[0], call, nil, maxCalleeDepth) {
-			v = false
-			break
-		}
-	}
-	f.setups[fn] = v
-	return v
+	return calls
 }
 
 // boundArgs returns site as a call and the values it binds to fn's

@@ -257,6 +257,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			if c.beforeRunStarts(obj, ta, x, tb, px) || c.beforeRunStarts(obj, tb, y, ta, py) {
 				continue
 			}
+			if c.ownSpawn(ta, x, a, tb, y, b) || c.ownSpawn(tb, y, b, ta, x, a) {
+				continue
+			}
 			if c.handedOver(obj, ta, x, tb, y, px || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, py || c.receivedInLoop(b)) {
 				continue
 			}
