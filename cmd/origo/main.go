@@ -25,6 +25,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
@@ -37,6 +38,7 @@ var suite = []*analysis.Analyzer{
 	factdump.Analyzer,
 	race.Analyzer,
 	deadlock.Analyzer,
+	blocking.Analyzer,
 }
 
 func main() {

@@ -1,0 +1,143 @@
+package blocking
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer reports goroutines that block forever on channels; see the
+// package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:     "blocking",
+	Doc:      "report goroutines that block forever on channels",
+	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
+	Run:      run,
+	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
+	if ir.Pkg == nil {
+		return nil, nil
+	}
+	c := &checker{
+		pass:     pass,
+		pkg:      ir.Pkg,
+		funcs:    ir.SrcFuncs,
+		reported: make(map[ssa.Instruction]bool),
+	}
+	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
+		c.ptr, c.hb = ptr, hb
+		guard.Do(pass, "blocking", func() { c.partnerless() })
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	pkg      *ssa.Package
+	funcs    []*ssa.Function
+	ptr      *pointer.Result
+	hb       *shb.Result
+	reported map[ssa.Instruction]bool // one report per operation
+	assigned map[token.Pos]string     // see chanName
+}
+
+// report reports a blocking operation once.
+func (c *checker) report(instr ssa.Instruction, pos token.Pos, format string, args ...any) {
+	if c.reported[instr] {
+		return
+	}
+	c.reported[instr] = true
+	c.pass.Reportf(pos, format, args...)
+}
+
+// pos renders p as "file.go:12".
+func (c *checker) pos(p token.Pos) string {
+	posn := c.pass.Fset.Position(p)
+	if !posn.IsValid() {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
+}
+
+// chanName renders how the code names channel v: "w.done", or the
+// variable that the make(chan T) it is was assigned to ("c").
+func (c *checker) chanName(v ssa.Value) string {
+	if name := shb.ExprName(v); name != "" {
+		return name
+	}
+	if mc, ok := v.(*ssa.MakeChan); ok {
+		if c.assigned == nil {
+			c.assigned = assignedNames(c.pass.Files)
+		}
+		if name := c.assigned[mc.Pos()]; name != "" {
+			return name
+		}
+	}
+	return "the channel"
+}
+
+// assignedNames maps the position of each call assigned to a variable
+// (x := f(), var x = f()) to the variable's name.
+func assignedNames(files []*ast.File) map[token.Pos]string {
+	names := make(map[token.Pos]string)
+	add := func(lhs []ast.Expr, rhs []ast.Expr) {
+		if len(lhs) != len(rhs) {
+			return
+		}
+		for i, r := range rhs {
+			call, ok := r.(*ast.CallExpr)
+			id, isIdent := lhs[i].(*ast.Ident)
+			if ok && isIdent {
+				names[call.Lparen] = id.Name
+			}
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				add(n.Lhs, n.Rhs)
+			case *ast.ValueSpec:
+				lhs := make([]ast.Expr, len(n.Names))
+				for i, id := range n.Names {
+					lhs[i] = id
+				}
+				add(lhs, n.Values)
+			}
+			return true
+		})
+	}
+	return names
+}
+
+// isNil reports whether v is the nil channel.
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+// unbuffered reports whether mc makes a channel without a buffer.
+func unbuffered(mc *ssa.MakeChan) bool {
+	k, ok := mc.Size.(*ssa.Const)
+	return ok && k.Value != nil && k.Int64() == 0
+}
+
+// isChan reports whether t is a channel type.
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}

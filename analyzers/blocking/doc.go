@@ -1,0 +1,62 @@
+// Package blocking defines an Analyzer that reports goroutines that
+// block forever on a channel operation: the goroutine leaks, and with
+// it what it holds.
+//
+// # Analyzer blocking
+//
+// blocking: report goroutines that block forever on channels
+//
+// Half of the concurrency bugs found in Go programs block rather than
+// race, more of them on channels than on mutexes (Tu et al., ASPLOS
+// 2019). A goroutine stuck on a channel is never collected: each leaked
+// goroutine keeps its stack and what it references. The analyzer
+// reports:
+//
+//   - a send or receive on a nil channel, outside a select: it blocks
+//     forever;
+//   - select {} outside func main: it blocks forever;
+//   - a send on an unbuffered channel that no other goroutine receives
+//     from, a receive from a channel that nothing sends on or closes, or
+//     a select without default none of whose cases can ever proceed so;
+//   - a range over a channel that the function making it never lets
+//     anyone close: after the last send, the loop waits forever;
+//   - a goroutine whose result send can outlive its receiver: a function
+//     makes an unbuffered channel, starts a goroutine that sends on it
+//     once, and may return without receiving (an early return, a select
+//     on ctx.Done() or a timeout, an error path), or starts several such
+//     goroutines in a loop and receives once. The sends left over block
+//     forever.
+//
+// WRONG: when ctx is done first, the goroutine's send never completes.
+//
+//	func fetch(ctx context.Context) (int, error) {
+//		ch := make(chan int)
+//		go func() { ch <- compute() }()
+//		select {
+//		case v := <-ch:
+//			return v, nil
+//		case <-ctx.Done():
+//			return 0, ctx.Err()
+//		}
+//	}
+//
+// RIGHT: a buffer of one lets the goroutine finish (make(chan int, 1)),
+// or the goroutine selects on ctx.Done() too.
+//
+// Every report says "blocks forever" and names the goroutine, the
+// channel and where it was made, and why nothing completes the
+// operation.
+//
+// Only channels that the package makes (make(chan T)) and that no
+// package variable reaches, and that are not handed to code the
+// analysis cannot see, are judged by their partners: another package,
+// or any code holding a global channel, may still send. The partners
+// are the operations of every goroutine of the package's programs
+// (main, init, tests; see package shb), including those that imported
+// functions perform through their effect summaries.
+//
+// Known limits: whether a partner runs depends on values the analysis
+// does not follow (a loop that sends len(items) times, a sender that
+// returns early on an error) and is taken to run; channels in maps or
+// slices of channels are one channel per allocation site.
+package blocking

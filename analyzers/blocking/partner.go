@@ -1,0 +1,370 @@
+package blocking
+
+import (
+	"go/token"
+	"slices"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A channel operation blocks forever when nothing can complete it: a
+// nil channel, select {}, or a channel of the package's that no
+// goroutine of the package's programs sends on (or closes, for a
+// receive) or receives from (for an unbuffered send). The partners are
+// the send, receive and close events of every trace.
+
+// uses are the operations of the traces on one channel.
+type uses struct {
+	sends, recvs, closes []*shb.Trace
+}
+
+// partnerless reports the channel operations that no operation of
+// another goroutine can complete.
+func (c *checker) partnerless() {
+	escaped := c.escapedChannels()
+	byChan := make(map[*pointer.Object]*uses)
+	use := func(obj *pointer.Object) *uses {
+		u := byChan[obj]
+		if u == nil {
+			u = new(uses)
+			byChan[obj] = u
+		}
+		return u
+	}
+	for _, t := range c.hb.Traces {
+		for i := range t.Events {
+			ev := &t.Events[i]
+			for _, obj := range c.channelsOf(t, ev) {
+				u := use(obj)
+				switch ev.Kind {
+				case shb.Send:
+					u.sends = append(u.sends, t)
+				case shb.Recv:
+					u.recvs = append(u.recvs, t)
+				case shb.Close:
+					u.closes = append(u.closes, t)
+				}
+			}
+		}
+	}
+	// judged tells whether obj is a channel whose every partner is in
+	// view: made by the package, and reached by no package variable and
+	// no code the analysis cannot see.
+	judged := func(obj *pointer.Object) (*ssa.MakeChan, bool) {
+		mc, ok := obj.Site.(*ssa.MakeChan)
+		return mc, ok && mc.Parent() != nil && mc.Parent().Pkg == c.pkg && !escaped[obj]
+	}
+	for _, t := range c.hb.Traces {
+		for i := range t.Events {
+			ev := &t.Events[i]
+			if c.reported[ev.Instr] {
+				continue
+			}
+			switch instr := ev.Instr.(type) {
+			case *ssa.Send:
+				if ev.Kind != shb.Send {
+					continue
+				}
+				if isNil(instr.Chan) {
+					c.report(instr, instr.Pos(), "send on nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
+					continue
+				}
+				mc, objs, ok := c.allJudged(t, instr.Chan, judged)
+				if !ok || !unbuffered(mc) {
+					continue
+				}
+				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) {
+					c.report(instr, instr.Pos(), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
+				}
+			case *ssa.UnOp:
+				if ev.Kind != shb.Recv || instr.Op != token.ARROW {
+					continue
+				}
+				if isNil(instr.X) {
+					c.report(instr, instr.Pos(), "receive from nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
+					continue
+				}
+				mc, objs, ok := c.allJudged(t, instr.X, judged)
+				if !ok {
+					continue
+				}
+				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends })
+				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes })
+				switch {
+				case !sent && !closed:
+					c.report(instr, instr.Pos(), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
+				case !closed && ranged(instr) && localChannel(mc):
+					c.report(instr, instr.Pos(), "range over channel blocks forever: %s ranges over %s (made at %s), which nothing closes: after the last send the loop waits forever", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
+				}
+			case *ssa.Select:
+				if ev.Kind != shb.Recv && ev.Kind != shb.Send || !instr.Blocking {
+					continue
+				}
+				if c.neverReady(t, instr, byChan, judged) {
+					c.report(instr, instr.Pos(), "select blocks forever: %s selects on cases none of which can proceed: nothing sends on, receives from or closes their channels", c.goroutine(t))
+				}
+			}
+		}
+	}
+	c.emptySelects()
+}
+
+// emptySelects reports select {} outside func main, where it is the
+// idiom for a program that serves until it is killed.
+func (c *checker) emptySelects() {
+	for _, fn := range c.funcs {
+		if fn.Name() == "main" && fn.Parent() == nil && c.pkg.Pkg.Name() == "main" {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if sel, ok := instr.(*ssa.Select); ok && sel.Blocking && len(sel.States) == 0 {
+					c.report(sel, sel.Pos(), "select {} blocks forever: %s never returns; only func main may wait so", fn.Name())
+				}
+			}
+		}
+	}
+}
+
+// goroutine names the goroutine of trace t.
+func (c *checker) goroutine(t *shb.Trace) string {
+	return t.Origin.Describe(c.pass.Fset)
+}
+
+// channelsOf returns the channels that event ev of trace t, a send,
+// receive or close, may operate on: the object the walk found, the
+// members of the set it found, or what the channel operand points to.
+func (c *checker) channelsOf(t *shb.Trace, ev *shb.Event) []*pointer.Object {
+	if ev.Kind != shb.Send && ev.Kind != shb.Recv && ev.Kind != shb.Close {
+		return nil
+	}
+	if ev.Obj >= 0 {
+		objs := []*pointer.Object{c.hb.Location(ev.Obj).Obj}
+		for _, m := range c.hb.Members(ev.Obj) {
+			objs = append(objs, c.hb.Location(m).Obj)
+		}
+		return objs
+	}
+	var objs []*pointer.Object
+	for _, v := range operands(ev) {
+		for _, l := range c.ptr.PointsToIn(t.Origin, v) {
+			objs = append(objs, l.Obj)
+		}
+	}
+	return objs
+}
+
+// operands returns the channel operands an event may be on: for a
+// select case, every case of its direction.
+func operands(ev *shb.Event) []ssa.Value {
+	switch x := ev.Instr.(type) {
+	case *ssa.Send:
+		return []ssa.Value{x.Chan}
+	case *ssa.UnOp:
+		return []ssa.Value{x.X}
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+			return x.Call.Args
+		}
+	case *ssa.Select:
+		var vs []ssa.Value
+		for _, st := range x.States {
+			if (st.Dir == 1) == (ev.Kind == shb.Send) { // types.SendOnly
+				vs = append(vs, st.Chan)
+			}
+		}
+		return vs
+	}
+	return nil
+}
+
+// allJudged returns the channels that ch may be in t's goroutine when
+// judged accepts every one, and the allocation of the first.
+func (c *checker) allJudged(t *shb.Trace, ch ssa.Value, judged func(*pointer.Object) (*ssa.MakeChan, bool)) (*ssa.MakeChan, []*pointer.Object, bool) {
+	locs := c.ptr.PointsToIn(t.Origin, ch)
+	if len(locs) == 0 {
+		return nil, nil, false
+	}
+	var first *ssa.MakeChan
+	var objs []*pointer.Object
+	for _, l := range locs {
+		mc, ok := judged(l.Obj)
+		if !ok {
+			return nil, nil, false
+		}
+		if first == nil {
+			first = mc
+		}
+		objs = append(objs, l.Obj)
+	}
+	return first, objs, true
+}
+
+// anyOther reports whether a trace other than not has an operation of
+// the kind that which selects on one of objs.
+func anyOther(objs []*pointer.Object, byChan map[*pointer.Object]*uses, not *shb.Trace, which func(*uses) []*shb.Trace) bool {
+	for _, obj := range objs {
+		if u := byChan[obj]; u != nil && slices.ContainsFunc(which(u), func(t *shb.Trace) bool { return t != not }) {
+			return true
+		}
+	}
+	return false
+}
+
+// neverReady reports whether no case of the blocking select sel in t's
+// goroutine can ever proceed: each is on a nil channel, or on channels
+// of the package's that nothing completes.
+func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[*pointer.Object]*uses, judged func(*pointer.Object) (*ssa.MakeChan, bool)) bool {
+	if len(sel.States) == 0 {
+		return false // select {}: see emptySelects
+	}
+	for _, st := range sel.States {
+		if isNil(st.Chan) {
+			continue
+		}
+		mc, objs, ok := c.allJudged(t, st.Chan, judged)
+		if !ok {
+			return false
+		}
+		if st.Dir == 1 { // types.SendOnly
+			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) {
+				return false
+			}
+			continue
+		}
+		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// ranged reports whether recv is the receive of a range loop over a
+// channel (v, ok := <-ch; if !ok break): only a close ends the loop.
+func ranged(recv *ssa.UnOp) bool {
+	if !recv.CommaOk {
+		return false
+	}
+	for _, r := range *recv.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index != 1 {
+			continue
+		}
+		for _, rr := range *ex.Referrers() {
+			if _, ok := rr.(*ssa.If); ok && ex.Block() == recv.Block() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localChannel reports whether the channel mc makes lives in its
+// function and the goroutines it starts: it is used by channel
+// operations, captured by closures or given to go statements, and
+// never stored in memory or passed to a call, so that once the
+// function and those goroutines are done with it, nothing can close
+// it.
+func localChannel(mc *ssa.MakeChan) bool {
+	return localValue(mc, 0)
+}
+
+func localValue(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Send:
+			if r.X == v {
+				return false // sent as a value
+			}
+		case *ssa.UnOp, *ssa.Select, *ssa.MakeClosure, *ssa.DebugRef, *ssa.ChangeType:
+		case *ssa.Go:
+		case *ssa.Call:
+			if _, ok := r.Call.Value.(*ssa.Builtin); !ok {
+				return false
+			}
+		case *ssa.Store:
+			cell, ok := r.Addr.(*ssa.Alloc)
+			if !ok || r.Val != v || !localCell(cell, depth) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// localCell reports whether a variable's cell is only loaded, captured
+// and stored, and what is loaded from it stays local.
+func localCell(cell *ssa.Alloc, depth int) bool {
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !localValue(r, depth+1) {
+				return false
+			}
+		case *ssa.Store, *ssa.MakeClosure, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// escapedChannels returns the channels that code the analysis cannot
+// see may operate on: reached from a package variable, or given to a
+// function of another package or one it cannot resolve.
+func (c *checker) escapedChannels() map[*pointer.Object]bool {
+	escaped := make(map[*pointer.Object]bool)
+	var origin *pointer.Origin
+	if len(c.ptr.Origins) > 0 {
+		origin = c.ptr.Origins[0]
+	}
+	for _, m := range c.pkg.Members {
+		if g, ok := m.(*ssa.Global); ok && origin != nil {
+			for obj := range c.ptr.Reachable(origin, g, 4, 4096) {
+				escaped[obj] = true
+			}
+		}
+	}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || c.inPackage(call.Common()) {
+					continue
+				}
+				for _, a := range call.Common().Args {
+					if !isChan(a.Type()) {
+						continue
+					}
+					for _, o := range c.ptr.Origins {
+						for _, l := range c.ptr.PointsToIn(o, a) {
+							escaped[l.Obj] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return escaped
+}
+
+// inPackage reports whether call calls a function of the package with
+// a body, or a builtin.
+func (c *checker) inPackage(call *ssa.CallCommon) bool {
+	switch v := call.Value.(type) {
+	case *ssa.Builtin:
+		return true
+	case *ssa.Function:
+		return v.Pkg == c.pkg && v.Blocks != nil
+	case *ssa.MakeClosure:
+		return true
+	}
+	return false
+}

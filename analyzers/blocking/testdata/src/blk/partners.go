@@ -1,0 +1,145 @@
+// Package main checks channel operations that nothing can complete, and
+// their look-alikes that something does.
+package main
+
+import "sync"
+
+// nilRecv receives from a channel it never made.
+func nilRecv() {
+	var c chan int
+	<-c // want `receive from nil channel blocks forever: goroutine started at partners.go:\d+ never proceeds`
+}
+
+// nilSend sends on a channel it never made.
+func nilSend() {
+	var c chan int
+	c <- 1 // want `send on nil channel blocks forever`
+}
+
+// nilCase is a select whose nil case is only disabled: silent.
+func nilCase(done chan int) {
+	var c chan int
+	select {
+	case <-c:
+	case <-done:
+	}
+}
+
+// noSender receives from a channel nothing sends on.
+func noSender() {
+	c := make(chan int)
+	<-c // want `receive blocks forever: goroutine started at partners.go:\d+ receives from c \(made at partners.go:\d+\), which nothing sends on or closes`
+}
+
+// noReceiver sends on an unbuffered channel nobody receives from.
+func noReceiver() {
+	c := make(chan int)
+	c <- 1 // want `send blocks forever: goroutine started at partners.go:\d+ sends on c \(made at partners.go:\d+, unbuffered\), which no other goroutine receives from`
+}
+
+// buffered sends into a buffer: silent.
+func buffered() {
+	c := make(chan int, 1)
+	c <- 1
+}
+
+// deadSelect waits on cases that nothing completes.
+func deadSelect() {
+	a, b := make(chan int), make(chan int)
+	select { // want `select blocks forever: goroutine started at partners.go:\d+ selects on cases none of which can proceed`
+	case a <- 1:
+	case <-b:
+	}
+}
+
+// liveSelect has a case another goroutine completes: silent.
+func liveSelect() {
+	a, b := make(chan int), make(chan int)
+	go func() { b <- 1 }()
+	select {
+	case a <- 1:
+	case <-b:
+	}
+}
+
+// waitForever blocks in a goroutine on purpose, which is a leak all the
+// same.
+func waitForever() {
+	select {} // want `select \{\} blocks forever: waitForever never returns`
+}
+
+// handoff sends to a goroutine that receives: silent.
+func handoff() int {
+	c := make(chan int)
+	go func() { c <- 1 }()
+	return <-c
+}
+
+// closedOnly is a receive that a close completes: silent.
+func closedOnly() {
+	done := make(chan struct{})
+	go func() { close(done) }()
+	<-done
+}
+
+// noClose ranges over a channel that the function's workers never
+// close.
+func noClose(items []int) {
+	c := make(chan int)
+	for range 3 {
+		go func() {
+			for v := range c { // want `range over channel blocks forever: goroutine started at partners.go:\d+, in a loop ranges over c \(made at partners.go:\d+\), which nothing closes`
+				println(v)
+			}
+		}()
+	}
+	for _, it := range items {
+		c <- it
+	}
+}
+
+// closes ranges over a channel closed after the last send: silent.
+func closes(items []int) {
+	c := make(chan int)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for v := range c {
+				println(v)
+			}
+		})
+	}
+	for _, it := range items {
+		c <- it
+	}
+	close(c)
+	wg.Wait()
+}
+
+// global is a channel any code of the package may send on: a receive
+// from it is not judged (silent).
+var global = make(chan int)
+
+func fromGlobal() { <-global }
+
+// Run starts each case in its own goroutine.
+func Run(items []int) {
+	go nilRecv()
+	go nilSend()
+	done := make(chan int)
+	go nilCase(done)
+	close(done)
+	go noSender()
+	go noReceiver()
+	go buffered()
+	go deadSelect()
+	go liveSelect()
+	go waitForever()
+	go handoff()
+	go closedOnly()
+	go noClose(items)
+	go closes(items)
+	go fromGlobal()
+}
+
+func main() { Run(nil) }
