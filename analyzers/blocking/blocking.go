@@ -53,6 +53,7 @@ type checker struct {
 	hb       *shb.Result
 	reported map[ssa.Instruction]bool // one report per operation
 	assigned map[token.Pos]string     // see chanName
+	unknown  map[opKey]bool           // see unknownOp
 }
 
 // report reports a blocking operation once.

@@ -2,6 +2,7 @@ package blocking
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -15,6 +16,10 @@ import (
 // receive) or receives from (for an unbuffered send). The partners are
 // the send, receive and close events of every trace.
 
+// inCode stands for the goroutine of an operation found in the code
+// rather than in a trace.
+var inCode = new(shb.Trace)
+
 // uses are the operations of the traces on one channel.
 type uses struct {
 	sends, recvs, closes []*shb.Trace
@@ -24,12 +29,12 @@ type uses struct {
 // another goroutine can complete.
 func (c *checker) partnerless() {
 	escaped := c.escapedChannels()
-	byChan := make(map[*pointer.Object]*uses)
+	byChan := make(map[any]*uses)
 	use := func(obj *pointer.Object) *uses {
-		u := byChan[obj]
+		u := byChan[chanKey(obj)]
 		if u == nil {
 			u = new(uses)
-			byChan[obj] = u
+			byChan[chanKey(obj)] = u
 		}
 		return u
 	}
@@ -46,6 +51,35 @@ func (c *checker) partnerless() {
 				case shb.Close:
 					u.closes = append(u.closes, t)
 				}
+			}
+		}
+	}
+	// The traces follow the goroutines from their roots; a method that
+	// only code of another package calls (a Collector's Collect, an
+	// RPC handler) is in none, but its operations complete others all
+	// the same. They count as another goroutine's; one whose channel the
+	// pointer analysis does not know counts for every channel of its
+	// element type.
+	c.unknown = make(map[opKey]bool)
+	for _, op := range c.packageOps() {
+		var objs []*pointer.Object
+		for _, o := range c.ptr.Origins {
+			for _, l := range c.ptr.PointsToIn(o, op.ch) {
+				objs = append(objs, l.Obj)
+			}
+		}
+		if len(objs) == 0 && !isNil(op.ch) {
+			c.unknown[opKey{op.kind, elem(op.ch.Type())}] = true
+		}
+		for _, obj := range objs {
+			u := use(obj)
+			switch op.kind {
+			case shb.Send:
+				u.sends = append(u.sends, inCode)
+			case shb.Recv:
+				u.recvs = append(u.recvs, inCode)
+			case shb.Close:
+				u.closes = append(u.closes, inCode)
 			}
 		}
 	}
@@ -75,7 +109,7 @@ func (c *checker) partnerless() {
 				if !ok || !unbuffered(mc) {
 					continue
 				}
-				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) {
+				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(instr.Chan, shb.Recv) {
 					c.report(instr, instr.Pos(), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
 				}
 			case *ssa.UnOp:
@@ -90,8 +124,8 @@ func (c *checker) partnerless() {
 				if !ok {
 					continue
 				}
-				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends })
-				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes })
+				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends }) || c.unknownOp(instr.X, shb.Send)
+				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes }) || c.unknownOp(instr.X, shb.Close)
 				switch {
 				case !sent && !closed:
 					c.report(instr, instr.Pos(), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
@@ -126,6 +160,71 @@ func (c *checker) emptySelects() {
 			}
 		}
 	}
+}
+
+// An opKey is a kind of channel operation on channels of one element
+// type.
+type opKey struct {
+	kind shb.Kind
+	elem string
+}
+
+// elem returns the element type of channel type t.
+func elem(t types.Type) string {
+	if ch, ok := t.Underlying().(*types.Chan); ok {
+		return types.TypeString(ch.Elem(), nil)
+	}
+	return ""
+}
+
+// unknownOp reports whether code whose channel the analysis does not
+// know performs an operation of one of kinds on channels of ch's type.
+func (c *checker) unknownOp(ch ssa.Value, kinds ...shb.Kind) bool {
+	for _, k := range kinds {
+		if c.unknown[opKey{k, elem(ch.Type())}] {
+			return true
+		}
+	}
+	return false
+}
+
+// chanOp is a channel operation of the package's code.
+type chanOp struct {
+	kind shb.Kind
+	ch   ssa.Value
+}
+
+// packageOps returns the channel operations of the package's functions:
+// sends, receives, select cases and closes.
+func (c *checker) packageOps() []chanOp {
+	var ops []chanOp
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Send:
+					ops = append(ops, chanOp{shb.Send, x.Chan})
+				case *ssa.UnOp:
+					if x.Op == token.ARROW {
+						ops = append(ops, chanOp{shb.Recv, x.X})
+					}
+				case *ssa.Select:
+					for _, st := range x.States {
+						k := shb.Recv
+						if st.Dir == types.SendOnly {
+							k = shb.Send
+						}
+						ops = append(ops, chanOp{k, st.Chan})
+					}
+				case *ssa.Call:
+					if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+						ops = append(ops, chanOp{shb.Close, x.Call.Args[0]})
+					}
+				}
+			}
+		}
+	}
+	return ops
 }
 
 // goroutine names the goroutine of trace t.
@@ -171,7 +270,7 @@ func operands(ev *shb.Event) []ssa.Value {
 	case *ssa.Select:
 		var vs []ssa.Value
 		for _, st := range x.States {
-			if (st.Dir == 1) == (ev.Kind == shb.Send) { // types.SendOnly
+			if (st.Dir == types.SendOnly) == (ev.Kind == shb.Send) {
 				vs = append(vs, st.Chan)
 			}
 		}
@@ -202,11 +301,24 @@ func (c *checker) allJudged(t *shb.Trace, ch ssa.Value, judged func(*pointer.Obj
 	return first, objs, true
 }
 
+// chanKey is what the partners of a channel are found by: the place
+// that makes it. The pointer analysis tells apart the channels one make
+// gives in different goroutines and constructor calls, but a call it
+// resolves to too many callees (a fake of a test reached through an
+// interface) may then see a channel that no partner names: the partners
+// of any channel made there count.
+func chanKey(obj *pointer.Object) any {
+	if obj.Site != nil {
+		return obj.Site
+	}
+	return obj
+}
+
 // anyOther reports whether a trace other than not has an operation of
 // the kind that which selects on one of objs.
-func anyOther(objs []*pointer.Object, byChan map[*pointer.Object]*uses, not *shb.Trace, which func(*uses) []*shb.Trace) bool {
+func anyOther(objs []*pointer.Object, byChan map[any]*uses, not *shb.Trace, which func(*uses) []*shb.Trace) bool {
 	for _, obj := range objs {
-		if u := byChan[obj]; u != nil && slices.ContainsFunc(which(u), func(t *shb.Trace) bool { return t != not }) {
+		if u := byChan[chanKey(obj)]; u != nil && slices.ContainsFunc(which(u), func(t *shb.Trace) bool { return t != not }) {
 			return true
 		}
 	}
@@ -216,7 +328,7 @@ func anyOther(objs []*pointer.Object, byChan map[*pointer.Object]*uses, not *shb
 // neverReady reports whether no case of the blocking select sel in t's
 // goroutine can ever proceed: each is on a nil channel, or on channels
 // of the package's that nothing completes.
-func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[*pointer.Object]*uses, judged func(*pointer.Object) (*ssa.MakeChan, bool)) bool {
+func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses, judged func(*pointer.Object) (*ssa.MakeChan, bool)) bool {
 	if len(sel.States) == 0 {
 		return false // select {}: see emptySelects
 	}
@@ -228,13 +340,13 @@ func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[*pointer.
 		if !ok {
 			return false
 		}
-		if st.Dir == 1 { // types.SendOnly
-			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) {
+		if st.Dir == types.SendOnly {
+			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(st.Chan, shb.Recv) {
 				return false
 			}
 			continue
 		}
-		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) {
+		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) || c.unknownOp(st.Chan, shb.Send, shb.Close) {
 			return false
 		}
 	}

@@ -2,7 +2,10 @@
 // their look-alikes that something does.
 package main
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // nilRecv receives from a channel it never made.
 func nilRecv() {
@@ -122,6 +125,22 @@ var global = make(chan int)
 
 func fromGlobal() { <-global }
 
+// pinger sends from a method that only package fmt calls.
+type pinger struct{ c chan string }
+
+func (p *pinger) String() string {
+	p.c <- "ping"
+	return "pinger"
+}
+
+// fromCallback receives what the Stringer sends when fmt formats it:
+// silent, though no goroutine of the package calls String itself.
+func fromCallback() {
+	p := &pinger{c: make(chan string)}
+	go func() { _ = fmt.Sprint(p) }()
+	<-p.c
+}
+
 // Run starts each case in its own goroutine.
 func Run(items []int) {
 	go nilRecv()
@@ -140,6 +159,7 @@ func Run(items []int) {
 	go noClose(items)
 	go closes(items)
 	go fromGlobal()
+	go fromCallback()
 }
 
 func main() { Run(nil) }
