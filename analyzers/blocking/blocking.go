@@ -36,6 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:    ir.SrcFuncs,
 		reported: make(map[ssa.Instruction]bool),
 	}
+	guard.Do(pass, "blocking", func() { c.leaks() })
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {

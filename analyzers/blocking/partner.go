@@ -68,7 +68,9 @@ func (c *checker) partnerless() {
 				objs = append(objs, l.Obj)
 			}
 		}
-		if len(objs) == 0 && !isNil(op.ch) {
+		if !slices.ContainsFunc(objs, madeHere) && !isNil(op.ch) {
+			// A channel the analysis cannot name: a method that only
+			// another package calls, on an object it did not see made.
 			c.unknown[opKey{op.kind, elem(op.ch.Type())}] = true
 		}
 		for _, obj := range objs {
@@ -109,7 +111,7 @@ func (c *checker) partnerless() {
 				if !ok || !unbuffered(mc) {
 					continue
 				}
-				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(instr.Chan, shb.Recv) {
+				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(mc, shb.Recv) {
 					c.report(instr, instr.Pos(), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
 				}
 			case *ssa.UnOp:
@@ -124,8 +126,8 @@ func (c *checker) partnerless() {
 				if !ok {
 					continue
 				}
-				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends }) || c.unknownOp(instr.X, shb.Send)
-				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes }) || c.unknownOp(instr.X, shb.Close)
+				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends }) || c.unknownOp(mc, shb.Send)
+				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes }) || c.unknownOp(mc, shb.Close)
 				switch {
 				case !sent && !closed:
 					c.report(instr, instr.Pos(), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
@@ -178,14 +180,26 @@ func elem(t types.Type) string {
 }
 
 // unknownOp reports whether code whose channel the analysis does not
-// know performs an operation of one of kinds on channels of ch's type.
-func (c *checker) unknownOp(ch ssa.Value, kinds ...shb.Kind) bool {
+// know performs an operation of one of kinds on channels of the type mc
+// makes, which may be mc's: not when mc's channel stays in its function
+// and the goroutines it starts, all of which the analysis follows.
+func (c *checker) unknownOp(mc *ssa.MakeChan, kinds ...shb.Kind) bool {
+	if localChannel(mc) {
+		return false
+	}
 	for _, k := range kinds {
-		if c.unknown[opKey{k, elem(ch.Type())}] {
+		if c.unknown[opKey{k, elem(mc.Type())}] {
 			return true
 		}
 	}
 	return false
+}
+
+// madeHere reports whether obj is a channel that a make of the
+// package's code made.
+func madeHere(obj *pointer.Object) bool {
+	_, ok := obj.Site.(*ssa.MakeChan)
+	return ok
 }
 
 // chanOp is a channel operation of the package's code.
@@ -341,12 +355,12 @@ func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses
 			return false
 		}
 		if st.Dir == types.SendOnly {
-			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(st.Chan, shb.Recv) {
+			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(mc, shb.Recv) {
 				return false
 			}
 			continue
 		}
-		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) || c.unknownOp(st.Chan, shb.Send, shb.Close) {
+		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) || c.unknownOp(mc, shb.Send, shb.Close) {
 			return false
 		}
 	}
@@ -393,7 +407,11 @@ func localValue(v ssa.Value, depth int) bool {
 			if r.X == v {
 				return false // sent as a value
 			}
-		case *ssa.UnOp, *ssa.Select, *ssa.MakeClosure, *ssa.DebugRef, *ssa.ChangeType:
+		case *ssa.UnOp, *ssa.Select, *ssa.MakeClosure, *ssa.DebugRef:
+		case *ssa.ChangeType:
+			if !localValue(r, depth+1) {
+				return false
+			}
 		case *ssa.Go:
 		case *ssa.Call:
 			if _, ok := r.Call.Value.(*ssa.Builtin); !ok {

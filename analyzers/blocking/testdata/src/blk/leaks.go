@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+func compute() int { return 1 }
+
+// fetch stops listening when ctx is done.
+func fetch(ctx context.Context) (int, error) {
+	ch := make(chan int)
+	go func() {
+		ch <- compute() // want `send blocks forever when fetch returns early: the goroutine started at leaks.go:\d+ sends on ch \(made at leaks.go:\d+, unbuffered\), and fetch may return at leaks.go:\d+ without receiving it`
+	}()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// fetchBuffered gives the late send a place to go: silent.
+func fetchBuffered(ctx context.Context) (int, error) {
+	ch := make(chan int, 1)
+	go func() { ch <- compute() }()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// fetchGuarded sends in a select on ctx.Done too: silent.
+func fetchGuarded(ctx context.Context) (int, error) {
+	ch := make(chan int)
+	go func() {
+		select {
+		case ch <- compute():
+		case <-ctx.Done():
+		}
+	}()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+func worker(out chan<- int) {
+	out <- compute() // want `send blocks forever when validate returns early: the goroutine started at leaks.go:\d+ sends on ch`
+}
+
+// validate returns on an error before it receives.
+func validate(err error) int {
+	ch := make(chan int)
+	go worker(ch) // the send in worker is reported
+	if err != nil {
+		return 0
+	}
+	return <-ch
+}
+
+// validateAfter receives on every path: silent.
+func validateAfter(err error) int {
+	ch := make(chan int)
+	go func() { ch <- compute() }()
+	v := <-ch
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// first starts a goroutine per server and takes the first answer.
+func first(servers []string) int {
+	ch := make(chan int)
+	for range servers {
+		go func() {
+			ch <- compute() // want `send blocks forever: the goroutines started at leaks.go:\d+ in a loop each send on ch \(made at leaks.go:\d+, unbuffered\), and first receives from it once, at leaks.go:\d+: all but one block forever`
+		}()
+	}
+	return <-ch
+}
+
+// all receives one answer per goroutine: silent.
+func all(servers []string) int {
+	ch := make(chan int)
+	for range servers {
+		go func() { ch <- compute() }()
+	}
+	sum := 0
+	for range servers {
+		sum += <-ch
+	}
+	return sum
+}
+
+// timed gives up after a second.
+func timed() error {
+	done := make(chan error)
+	go func() {
+		done <- errors.New("late") // want `send blocks forever when timed returns early`
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Second):
+		return errors.New("timeout")
+	}
+}
+
+func init() {
+	ctx := context.Background()
+	fetch(ctx)
+	fetchBuffered(ctx)
+	fetchGuarded(ctx)
+	validate(nil)
+	validateAfter(nil)
+	first(nil)
+	all(nil)
+	timed()
+}
