@@ -45,7 +45,8 @@ func (c *checker) leaks() {
 // goroutines.
 type resultChan struct {
 	recvs   []ssa.Instruction // plain receives and select receives
-	caseAt  []*ssa.BasicBlock // for each receive, the block that runs when it happened (nil: its own)
+	caseAt  []edge            // for each select receive, the edge taken when it happened
+	dead    []edge            // the edges of the cases of those selects that never proceed
 	spawns  []*ssa.Go         // the go statements given the channel
 	sends   []*ssa.Send       // the goroutines' plain sends
 	guarded bool              // a goroutine sends in a select too
@@ -56,33 +57,41 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends) == 0 || rc.guarded {
 		return
 	}
-	recvBlocks := make(map[*ssa.BasicBlock]bool)
+	// The paths that receive: through a block of a plain receive, or
+	// along the edge a select takes for a receive case (its body may be
+	// the block every case goes to).
+	recv := receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)}
 	for _, b := range fn.Blocks {
 		if failsTest(b) {
-			recvBlocks[b] = true // a test that failed may leave a goroutine behind
+			recv.blocks[b] = true // a test that failed may leave a goroutine behind
 		}
+	}
+	for _, e := range rc.dead {
+		recv.edges[e] = true // never taken
 	}
 	inLoop := false
 	for i, r := range rc.recvs {
-		b := rc.caseAt[i]
-		if b == nil {
-			b = r.Block()
+		b := r.Block()
+		if e := rc.caseAt[i]; e.to != nil {
+			recv.edges[e] = true
+			b = e.from
+		} else {
+			recv.blocks[b] = true
 		}
-		recvBlocks[b] = true
-		inLoop = inLoop || onCycle(b, nil)
+		inLoop = inLoop || onCycle(b, receipts{})
 	}
 	for _, spawn := range rc.spawns {
-		if inLoop && onCycle(spawn.Block(), nil) {
+		if inLoop && onCycle(spawn.Block(), receipts{}) {
 			continue // as many receives as goroutines, or not: it depends on values
 		}
-		if ret := returnWithout(spawn, recvBlocks); ret != nil {
+		if ret := returnWithout(spawn, recv); ret != nil {
 			for _, s := range rc.sends {
 				c.report(s, s.Pos(), "send blocks forever when %s returns early: the goroutine started at %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
 			}
 			return
 		}
-		if !inLoop && onCycle(spawn.Block(), recvBlocks) {
+		if !inLoop && onCycle(spawn.Block(), recv) {
 			for _, s := range rc.sends {
 				c.report(s, s.Pos(), "send blocks forever: the goroutines started at %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
 					c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(rc.recvs[0].Pos()))
@@ -106,7 +115,7 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 				return false
 			}
 			rc.recvs = append(rc.recvs, r)
-			rc.caseAt = append(rc.caseAt, nil)
+			rc.caseAt = append(rc.caseAt, edge{})
 		case *ssa.Select:
 			for i, st := range r.States {
 				if st.Chan != v {
@@ -115,12 +124,17 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 				if st.Dir == types.SendOnly {
 					return false
 				}
-				b := caseBlock(r, i)
-				if b == nil {
+				e := caseEdge(r, i)
+				if e.to == nil {
 					return false
 				}
 				rc.recvs = append(rc.recvs, r)
-				rc.caseAt = append(rc.caseAt, b)
+				rc.caseAt = append(rc.caseAt, e)
+				for j := range r.States {
+					if j != i && deadCase(r, j) {
+						rc.dead = append(rc.dead, caseEdge(r, j))
+					}
+				}
 			}
 		case *ssa.Store:
 			cell, ok := r.Addr.(*ssa.Alloc)
@@ -246,9 +260,52 @@ func failsTest(b *ssa.BasicBlock) bool {
 	return false
 }
 
-// caseBlock returns the block that runs when case i of select sel is
-// chosen: the true branch of the test of its index.
-func caseBlock(sel *ssa.Select, i int) *ssa.BasicBlock {
+// An edge is a step of control from a block to a successor.
+type edge struct{ from, to *ssa.BasicBlock }
+
+// receipts are where a function receives: blocks and edges.
+type receipts struct {
+	blocks map[*ssa.BasicBlock]bool
+	edges  map[edge]bool
+}
+
+// through reports whether the step from b to s receives.
+func (r receipts) through(b, s *ssa.BasicBlock) bool {
+	return r.blocks[s] || r.edges[edge{b, s}]
+}
+
+// deadCase reports whether case i of select sel never proceeds: it is
+// on a nil channel, or on a channel its function makes for this select
+// alone (a, b := make(chan int), make(chan int); select { case a <- 1:
+// case <-b: } cannot take the case of a).
+func deadCase(sel *ssa.Select, i int) bool {
+	ch := sel.States[i].Chan
+	if isNil(ch) {
+		return true
+	}
+	only := func(v ssa.Value, use ssa.Instruction) bool {
+		refs := *v.Referrers()
+		return len(refs) == 1 && refs[0] == use
+	}
+	var use ssa.Instruction = sel
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		cell, ok := load.X.(*ssa.Alloc)
+		if !ok || !only(load, sel) || len(*cell.Referrers()) != 2 {
+			return false
+		}
+		for _, r := range *cell.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+				ch, use = st.Val, st
+			}
+		}
+	}
+	mc, ok := ch.(*ssa.MakeChan)
+	return ok && unbuffered(mc) && only(mc, use)
+}
+
+// caseEdge returns the edge that control takes when case i of select
+// sel is chosen: to the true branch of the test of its index.
+func caseEdge(sel *ssa.Select, i int) edge {
 	for _, r := range *sel.Referrers() {
 		ex, ok := r.(*ssa.Extract)
 		if !ok || ex.Index != 0 {
@@ -265,20 +322,20 @@ func caseBlock(sel *ssa.Select, i int) *ssa.BasicBlock {
 			}
 			for _, use := range *eq.Referrers() {
 				if ifInstr, ok := use.(*ssa.If); ok {
-					return ifInstr.Block().Succs[0]
+					return edge{ifInstr.Block(), ifInstr.Block().Succs[0]}
 				}
 			}
 		}
 	}
-	return nil
+	return edge{}
 }
 
 // returnWithout returns a return of spawn's function that a path from
 // spawn reaches without going through a block of recv; nil when there
 // is none.
-func returnWithout(spawn *ssa.Go, recv map[*ssa.BasicBlock]bool) *ssa.Return {
+func returnWithout(spawn *ssa.Go, recv receipts) *ssa.Return {
 	start := spawn.Block()
-	if recv[start] {
+	if recv.blocks[start] {
 		// A receive in the go statement's own block comes after it if
 		// the block is no select case.
 		return nil
@@ -292,7 +349,7 @@ func returnWithout(spawn *ssa.Go, recv map[*ssa.BasicBlock]bool) *ssa.Return {
 			return ret
 		}
 		for _, s := range b.Succs {
-			if !seen[s] && !recv[s] {
+			if !seen[s] && !recv.through(b, s) {
 				seen[s] = true
 				work = append(work, s)
 			}
@@ -313,20 +370,29 @@ func returnPos(ret *ssa.Return) token.Pos {
 	return ret.Parent().Pos()
 }
 
-// onCycle reports whether a path leads from b back to b without going
-// through a block of avoid.
-func onCycle(b *ssa.BasicBlock, avoid map[*ssa.BasicBlock]bool) bool {
+// onCycle reports whether a path leads from b back to b without
+// receiving.
+func onCycle(b *ssa.BasicBlock, recv receipts) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
-	work := slices.Clone(b.Succs)
+	type step struct{ from, to *ssa.BasicBlock }
+	var work []step
+	for _, s := range b.Succs {
+		work = append(work, step{b, s})
+	}
 	for len(work) > 0 {
-		s := work[len(work)-1]
+		st := work[len(work)-1]
 		work = work[:len(work)-1]
-		if s == b {
+		if recv.through(st.from, st.to) {
+			continue
+		}
+		if st.to == b {
 			return true
 		}
-		if !seen[s] && !avoid[s] {
-			seen[s] = true
-			work = append(work, s.Succs...)
+		if !seen[st.to] {
+			seen[st.to] = true
+			for _, s := range st.to.Succs {
+				work = append(work, step{st.to, s})
+			}
 		}
 	}
 	return false
