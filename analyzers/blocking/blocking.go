@@ -41,7 +41,10 @@ func run(pass *analysis.Pass) (any, error) {
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
 		c.ptr, c.hb = ptr, hb
-		guard.Do(pass, "blocking", func() { c.partnerless() })
+		guard.Do(pass, "blocking", func() {
+			c.partnerless()
+			c.waits()
+		})
 	}
 	return nil, nil
 }
@@ -77,19 +80,25 @@ func (c *checker) pos(p token.Pos) string {
 
 // chanName renders how the code names channel v: "w.done", or the
 // variable that the make(chan T) it is was assigned to ("c").
-func (c *checker) chanName(v ssa.Value) string {
+func (c *checker) chanName(v ssa.Value) string { return c.valueName(v, "the channel") }
+
+// valueName renders how the code names v: an expression ("w.done"), or
+// the variable that the call or make it is was assigned to; else
+// unnamed.
+func (c *checker) valueName(v ssa.Value, unnamed string) string {
 	if name := shb.ExprName(v); name != "" {
 		return name
 	}
-	if mc, ok := v.(*ssa.MakeChan); ok {
+	switch v.(type) {
+	case *ssa.MakeChan, *ssa.Call:
 		if c.assigned == nil {
 			c.assigned = assignedNames(c.pass.Files)
 		}
-		if name := c.assigned[mc.Pos()]; name != "" {
+		if name := c.assigned[v.Pos()]; name != "" {
 			return name
 		}
 	}
-	return "the channel"
+	return unnamed
 }
 
 // assignedNames maps the position of each call assigned to a variable

@@ -1,0 +1,67 @@
+package main
+
+import "sync"
+
+// noDone counts a worker that never says it is done.
+func noDone() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { println("work") }()
+	wg.Wait() // want `WaitGroup.Wait blocks forever: goroutine started at waits.go:\d+ waits for wg, whose counter Add raises, but nothing calls Done on it`
+}
+
+// done counts the worker that says so: silent.
+func done() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		println("work")
+	}()
+	wg.Wait()
+}
+
+// neverSignalled waits on a Cond that nothing signals.
+func neverSignalled() {
+	c := sync.NewCond(&sync.Mutex{})
+	c.L.Lock()
+	c.Wait() // want `Cond.Wait blocks forever: goroutine started at waits.go:\d+ waits on c, which nothing signals`
+	c.L.Unlock()
+}
+
+type queue struct {
+	mu    sync.Mutex
+	ready *sync.Cond
+	items []int
+}
+
+// pop waits until push signals: silent.
+func (q *queue) pop() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) == 0 {
+		q.ready.Wait()
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v
+}
+
+func (q *queue) push(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+	q.ready.Signal()
+}
+
+func waitCases() {
+	go noDone()
+	go done()
+	go neverSignalled()
+	q := &queue{}
+	q.ready = sync.NewCond(&q.mu)
+	go q.push(1)
+	go q.pop()
+}
+
+func init() { go waitCases() }

@@ -1,0 +1,203 @@
+package blocking
+
+import (
+	"go/constant"
+	"go/types"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A WaitGroup.Wait whose counter something raises but nothing lowers,
+// and a Cond.Wait that nothing signals, never return. As for channels,
+// only a WaitGroup or Cond that the package makes, that no package
+// variable reaches and that is not given to code the analysis cannot
+// see, is judged, and its partners are the calls of the package's code
+// on it, wherever they run.
+
+// syncKey is what the partners of a WaitGroup or Cond are found by: the
+// place that makes the object holding it, and its field there.
+type syncKey struct {
+	site any
+	leaf int
+}
+
+func keyOf(l pointer.Location) syncKey {
+	if l.Obj.Site != nil {
+		return syncKey{l.Obj.Site, l.Leaf}
+	}
+	return syncKey{l.Obj, l.Leaf}
+}
+
+// waitOps are the calls of the package's code on one WaitGroup or Cond.
+type waitOps struct {
+	adds, dones, signals bool
+}
+
+// waits reports the Waits that nothing can end.
+func (c *checker) waits() {
+	ops := make(map[syncKey]*waitOps)
+	unknownDone, unknownSignal := false, false
+	op := func(k syncKey) *waitOps {
+		o := ops[k]
+		if o == nil {
+			o = new(waitOps)
+			ops[k] = o
+		}
+		return o
+	}
+	escaped := make(map[syncKey]bool)
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				cc := call.Common()
+				var v ssa.Value
+				kind := 0 // 1 add, 2 done, 3 signal
+				if wop, wg := syncapi.WaitGroup(cc); wop != syncapi.NotWaitGroup {
+					v = wg
+					switch {
+					case wop == syncapi.WaitGroupDone:
+						kind = 2
+					case wop == syncapi.WaitGroupAdd:
+						kind = 1
+						if k, ok := cc.Args[len(cc.Args)-1].(*ssa.Const); !ok || k.Value == nil || constant.Sign(k.Value) <= 0 {
+							kind = 2 // Add(-1), Add(n): may lower the counter
+						}
+					}
+				} else if name, wg := goMethod(cc); name {
+					v, kind = wg, 2 // WaitGroup.Go: Add and Done
+				} else if cop, cond := syncapi.Cond(cc); cop != syncapi.NotCond {
+					if cop != syncapi.CondWait {
+						v, kind = cond, 3
+					}
+				} else if !c.inPackage(cc) {
+					for _, a := range cc.Args {
+						if syncType(a.Type()) {
+							for _, o := range c.ptr.Origins {
+								for _, l := range c.ptr.PointsToIn(o, a) {
+									escaped[keyOf(l)] = true
+								}
+							}
+						}
+					}
+				}
+				if kind == 0 {
+					continue
+				}
+				var locs []pointer.Location
+				for _, o := range c.ptr.Origins {
+					locs = append(locs, c.ptr.PointsToIn(o, v)...)
+				}
+				if len(locs) == 0 {
+					unknownDone = unknownDone || kind == 2
+					unknownSignal = unknownSignal || kind == 3
+				}
+				for _, l := range locs {
+					o := op(keyOf(l))
+					switch kind {
+					case 1:
+						o.adds = true
+					case 2:
+						o.dones = true
+					case 3:
+						o.signals = true
+					}
+				}
+			}
+		}
+	}
+	for _, m := range c.pkg.Members {
+		if g, ok := m.(*ssa.Global); ok && len(c.ptr.Origins) > 0 {
+			for obj := range c.ptr.Reachable(c.ptr.Origins[0], g, 4, 4096) {
+				if obj.Site != nil {
+					escaped[syncKey{obj.Site, -1}] = true
+				}
+				escaped[syncKey{obj, 0}] = true
+			}
+		}
+	}
+	judged := func(l pointer.Location) bool {
+		if escaped[keyOf(l)] || l.Obj.Site != nil && escaped[syncKey{l.Obj.Site, -1}] {
+			return false
+		}
+		if l.Obj.Kind == pointer.ObjUnknown && l.Obj.ImportedType() == "sync.Cond" {
+			return true // sync.NewCond's, made at a call of the package's
+		}
+		instr, ok := l.Obj.Site.(ssa.Instruction)
+		return ok && instr.Parent() != nil && instr.Parent().Pkg == c.pkg
+	}
+	for _, t := range c.hb.Traces {
+		for i := range t.Events {
+			ev := &t.Events[i]
+			if ev.Kind != shb.WGWait && ev.Kind != shb.CondWait || c.reported[ev.Instr] {
+				continue
+			}
+			call, ok := ev.Instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			var v ssa.Value
+			if ev.Kind == shb.WGWait {
+				if wop, wg := syncapi.WaitGroup(call.Common()); wop == syncapi.WaitGroupWait {
+					v = wg
+				}
+			} else if cop, cond := syncapi.Cond(call.Common()); cop == syncapi.CondWait {
+				v = cond
+			}
+			if v == nil {
+				continue
+			}
+			locs := c.ptr.PointsToIn(t.Origin, v)
+			if len(locs) == 0 {
+				continue
+			}
+			added, ended := false, false
+			for _, l := range locs {
+				if !judged(l) {
+					ended = true
+					break
+				}
+				if o := ops[keyOf(l)]; o != nil {
+					added = added || o.adds
+					ended = ended || o.dones && ev.Kind == shb.WGWait || o.signals && ev.Kind == shb.CondWait
+				}
+			}
+			switch {
+			case ev.Kind == shb.WGWait && added && !ended && !unknownDone:
+				c.report(call, call.Pos(), "WaitGroup.Wait blocks forever: %s waits for %s, whose counter Add raises, but nothing calls Done on it", c.goroutine(t), c.valueName(v, "it"))
+			case ev.Kind == shb.CondWait && !ended && !unknownSignal:
+				c.report(call, call.Pos(), "Cond.Wait blocks forever: %s waits on %s, which nothing signals (no Signal or Broadcast on it)", c.goroutine(t), c.valueName(v, "it"))
+			}
+		}
+	}
+}
+
+// goMethod recognizes a call of (*sync.WaitGroup).Go and returns the
+// WaitGroup.
+func goMethod(call *ssa.CallCommon) (bool, ssa.Value) {
+	fn := call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || fn.Name() != "Go" || len(call.Args) == 0 || !syncType(call.Args[0].Type()) {
+		return false, nil
+	}
+	return true, call.Args[0]
+}
+
+// syncType reports whether t is a pointer to a sync.WaitGroup or a
+// sync.Cond.
+func syncType(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "WaitGroup" || n.Obj().Name() == "Cond"
+}
