@@ -25,7 +25,11 @@
 //     once, and may return without receiving (an early return, a select
 //     on ctx.Done() or a timeout, an error path), or starts several such
 //     goroutines in a loop and receives once. The sends left over block
-//     forever.
+//     forever. A path that fails its test (t.Errorf, t.Fatal) is not
+//     counted: the test has already failed;
+//   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
+//     Done, no Add of a negative or unknown count, no WaitGroup.Go);
+//   - a Cond.Wait that nothing signals (no Signal or Broadcast on it).
 //
 // WRONG: when ctx is done first, the goroutine's send never completes.
 //
@@ -47,16 +51,31 @@
 // channel and where it was made, and why nothing completes the
 // operation.
 //
-// Only channels that the package makes (make(chan T)) and that no
+// Only channels (WaitGroups, Conds) that the package makes and that no
 // package variable reaches, and that are not handed to code the
 // analysis cannot see, are judged by their partners: another package,
 // or any code holding a global channel, may still send. The partners
 // are the operations of every goroutine of the package's programs
 // (main, init, tests; see package shb), including those that imported
-// functions perform through their effect summaries.
+// functions perform through their effect summaries, and every operation
+// in the package's code, wherever it runs: a method that only another
+// package calls (a Collector's Collect, an RPC handler) completes
+// operations too. Partners are found by the place that makes the
+// channel, not by the pointer analysis's finer objects, which a call
+// resolved to too many callees may mislead. An operation on a channel
+// the analysis cannot name counts for every channel of its element type
+// that leaves its function.
+//
+// Suppression: none yet; rewrite the operation (a buffer, a select on
+// a done channel) or report the false alarm.
 //
 // Known limits: whether a partner runs depends on values the analysis
 // does not follow (a loop that sends len(items) times, a sender that
-// returns early on an error) and is taken to run; channels in maps or
-// slices of channels are one channel per allocation site.
+// returns early on an error) and is taken to run; a goroutine that
+// waits for another that waits for it through two different kinds of
+// operation (a send blocked until a Wait returns that waits for the
+// sender's Done) is not found; a goroutine that sends more times than
+// its starter receives on every path (two sends on an error path) is
+// not found; channels in maps or slices of channels are one channel per
+// allocation site.
 package blocking
