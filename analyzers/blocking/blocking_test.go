@@ -10,3 +10,9 @@ import (
 func TestBlocking(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk")
 }
+
+// TestAcrossPackages checks partners in another package: a channel
+// given to its function is judged no more, one it never sees still is.
+func TestAcrossPackages(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkx")
+}
