@@ -24,9 +24,11 @@
 //     makes an unbuffered channel, starts a goroutine that sends on it
 //     once, and may return without receiving (an early return, a select
 //     on ctx.Done() or a timeout, an error path), or starts several such
-//     goroutines in a loop and receives once. The sends left over block
-//     forever. A path that fails its test (t.Errorf, t.Fatal) is not
-//     counted: the test has already failed;
+//     goroutines in a loop and receives once, or starts goroutines one of
+//     which may send twice (an error, then the result) and receives once
+//     per goroutine. The sends left over block forever. A path that fails
+//     its test (t.Errorf, t.Fatal) is not counted: the test has already
+//     failed;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
 //   - a Cond.Wait that nothing signals (no Signal or Broadcast on it).
@@ -74,8 +76,6 @@
 // returns early on an error) and is taken to run; a goroutine that
 // waits for another that waits for it through two different kinds of
 // operation (a send blocked until a Wait returns that waits for the
-// sender's Done) is not found; a goroutine that sends more times than
-// its starter receives on every path (two sends on an error path) is
-// not found; channels in maps or slices of channels are one channel per
-// allocation site.
+// sender's Done) is not found; channels in maps or slices of channels
+// are one channel per allocation site.
 package blocking

@@ -69,14 +69,15 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	for _, e := range rc.dead {
 		recv.edges[e] = true // never taken
 	}
+	got := receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)} // the receives alone
 	inLoop := false
 	for i, r := range rc.recvs {
 		b := r.Block()
 		if e := rc.caseAt[i]; e.to != nil {
-			recv.edges[e] = true
+			recv.edges[e], got.edges[e] = true, true
 			b = e.from
 		} else {
-			recv.blocks[b] = true
+			recv.blocks[b], got.blocks[b] = true, true
 		}
 		inLoop = inLoop || onCycle(b, receipts{})
 	}
@@ -99,6 +100,94 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			return
 		}
 	}
+	// A goroutine that may send twice (on an error path, say) to a
+	// function that receives once per goroutine leaves one send over.
+	if inLoop || slices.ContainsFunc(rc.spawns, func(g *ssa.Go) bool { return onCycle(g.Block(), receipts{}) }) {
+		return
+	}
+	if first, second := twice(rc.sends); second != nil {
+		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
+			c.report(second, second.Pos(), "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %d times, once per goroutine it starts: the last send has no receiver",
+				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), most)
+		}
+	}
+}
+
+// twice returns two sends of sends that one goroutine may make one
+// after the other: the second reachable from the first in their
+// function, or one send in a loop (then both are it); nil when none.
+func twice(sends []*ssa.Send) (first, second *ssa.Send) {
+	for _, x := range sends {
+		if onCycle(x.Block(), receipts{}) {
+			return x, x
+		}
+		for _, y := range sends {
+			if x == y || x.Parent() != y.Parent() {
+				continue
+			}
+			if x.Block() == y.Block() && slices.Index(x.Block().Instrs, ssa.Instruction(x)) < slices.Index(y.Block().Instrs, ssa.Instruction(y)) {
+				return x, y
+			}
+			if x.Block() != y.Block() && reaches(x.Block(), y.Block()) {
+				return x, y
+			}
+		}
+	}
+	return nil, nil
+}
+
+// reaches reports whether a path leads from block a to block b.
+func reaches(a, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{a: true}
+	work := []*ssa.BasicBlock{a}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range x.Succs {
+			if s == b {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
+}
+
+// mostReceipts returns the most receives on one path of fn from its
+// entry, none of which is in a loop.
+func mostReceipts(fn *ssa.Function, got receipts) int {
+	memo := make(map[*ssa.BasicBlock]int)
+	onStack := make(map[*ssa.BasicBlock]bool)
+	var best func(b *ssa.BasicBlock) int
+	best = func(b *ssa.BasicBlock) int {
+		if n, ok := memo[b]; ok {
+			return n
+		}
+		if onStack[b] {
+			return 0 // a loop, without receives
+		}
+		onStack[b] = true
+		n := 0
+		for _, s := range b.Succs {
+			w := 0
+			if got.through(b, s) {
+				w = 1
+			}
+			n = max(n, w+best(s))
+		}
+		onStack[b] = false
+		memo[b] = n
+		return n
+	}
+	entry := fn.Blocks[0]
+	n := best(entry)
+	if got.blocks[entry] {
+		n++
+	}
+	return n
 }
 
 // ownUses follows the uses of channel value v in the function that

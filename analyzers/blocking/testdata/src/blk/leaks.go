@@ -114,8 +114,39 @@ func timed() error {
 	}
 }
 
+// sendTwice reports an error, and then the result too.
+func sendTwice(ch chan<- int, err error) {
+	if err != nil {
+		ch <- 0
+	}
+	ch <- 1 // want `send blocks forever: a goroutine may send on ch \(made at leaks.go:\d+, unbuffered\) twice, at leaks.go:\d+ and then here, and once receives from it at most 1 times`
+}
+
+// sendOnce returns after reporting the error: silent.
+func sendOnce(ch chan<- int, err error) {
+	if err != nil {
+		ch <- 0
+		return
+	}
+	ch <- 1
+}
+
+func once(err error) int {
+	ch := make(chan int)
+	go sendTwice(ch, err)
+	return <-ch
+}
+
+func onceOK(err error) int {
+	ch := make(chan int)
+	go sendOnce(ch, err)
+	return <-ch
+}
+
 func init() {
 	ctx := context.Background()
+	once(nil)
+	onceOK(nil)
 	fetch(ctx)
 	fetchBuffered(ctx)
 	fetchGuarded(ctx)
