@@ -26,7 +26,10 @@
 //     on ctx.Done() or a timeout, an error path), or starts several such
 //     goroutines in a loop and receives once, or starts goroutines one of
 //     which may send twice (an error, then the result) and receives once
-//     per goroutine. The sends left over block forever. A path that fails
+//     per goroutine. A channel made in each iteration of the loop that
+//     starts its goroutine is left the same way when the iteration moves
+//     on without receiving (a stop case of a select). The sends left over
+//     block forever. A path that fails
 //     its test (t.Errorf, t.Fatal) is not counted: the test has already
 //     failed;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no

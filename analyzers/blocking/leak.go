@@ -81,11 +81,30 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		}
 		inLoop = inLoop || onCycle(b, receipts{})
 	}
+	// A channel made anew in each iteration of the loop that starts its
+	// goroutine is that iteration's: the next iteration that makes
+	// another abandons it, as a return does.
+	perIteration := onCycle(mc.Block(), receipts{})
 	for _, spawn := range rc.spawns {
+		if perIteration && !onCycle(spawn.Block(), receipts{blocks: map[*ssa.BasicBlock]bool{mc.Block(): true}}) {
+			ret, again := exitWithout(spawn, recv, mc.Block())
+			if ret == nil && !again {
+				continue
+			}
+			where := "start the next iteration without receiving it"
+			if ret != nil {
+				where = "return at " + c.pos(returnPos(ret)) + " without receiving it"
+			}
+			for _, s := range rc.sends {
+				c.report(s, s.Pos(), "send blocks forever when %s moves on early: the goroutine started at %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
+					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), where)
+			}
+			return
+		}
 		if inLoop && onCycle(spawn.Block(), receipts{}) {
 			continue // as many receives as goroutines, or not: it depends on values
 		}
-		if ret := returnWithout(spawn, recv); ret != nil {
+		if ret, _ := exitWithout(spawn, recv, nil); ret != nil {
 			for _, s := range rc.sends {
 				c.report(s, s.Pos(), "send blocks forever when %s returns early: the goroutine started at %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
@@ -419,15 +438,16 @@ func caseEdge(sel *ssa.Select, i int) edge {
 	return edge{}
 }
 
-// returnWithout returns a return of spawn's function that a path from
-// spawn reaches without going through a block of recv; nil when there
-// is none.
-func returnWithout(spawn *ssa.Go, recv receipts) *ssa.Return {
+// exitWithout finds a path from spawn that leaves the channel without
+// receiving from it: to a return of the function, which it returns, or,
+// when remake is not nil, back to the block remake that makes the next
+// iteration's channel (again). Nil and false when every path receives.
+func exitWithout(spawn *ssa.Go, recv receipts, remake *ssa.BasicBlock) (ret *ssa.Return, again bool) {
 	start := spawn.Block()
 	if recv.blocks[start] {
 		// A receive in the go statement's own block comes after it if
 		// the block is no select case.
-		return nil
+		return nil, false
 	}
 	seen := map[*ssa.BasicBlock]bool{start: true}
 	work := []*ssa.BasicBlock{start}
@@ -435,16 +455,22 @@ func returnWithout(spawn *ssa.Go, recv receipts) *ssa.Return {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			return ret
+			return ret, false
 		}
 		for _, s := range b.Succs {
-			if !seen[s] && !recv.through(b, s) {
+			if recv.through(b, s) {
+				continue
+			}
+			if s == remake {
+				return nil, true
+			}
+			if !seen[s] {
 				seen[s] = true
 				work = append(work, s)
 			}
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // returnPos is where a return is: its statement, or the function's

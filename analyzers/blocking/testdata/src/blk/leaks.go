@@ -143,8 +143,42 @@ func onceOK(err error) int {
 	return <-ch
 }
 
+// loop makes a channel per call and stops listening when told to stop.
+func loop(stop <-chan bool) {
+	for {
+		done := make(chan bool)
+		go func() {
+			done <- true // want `send blocks forever when loop moves on early: the goroutine started at leaks.go:\d+ sends on done \(made at leaks.go:\d+ in each iteration, unbuffered\), and loop may return at leaks.go:\d+ without receiving it`
+		}()
+		select {
+		case <-stop:
+			return
+		case <-done:
+		}
+	}
+}
+
+// loopOK receives each iteration's answer before it looks at stop:
+// silent.
+func loopOK(stop <-chan bool) {
+	for {
+		done := make(chan bool)
+		go func() { done <- true }()
+		<-done
+		select {
+		case <-stop:
+			return
+		default:
+		}
+	}
+}
+
 func init() {
 	ctx := context.Background()
+	stop := make(chan bool)
+	go loop(stop)
+	go loopOK(stop)
+	close(stop)
 	once(nil)
 	onceOK(nil)
 	fetch(ctx)
