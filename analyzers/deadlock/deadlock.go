@@ -43,6 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.findWriters(ir.SrcFuncs)
 		for _, fn := range ir.SrcFuncs {
 			c.checkFunc(fn)
+			c.relocks(fn)
 		}
 	})
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)

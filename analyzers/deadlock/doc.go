@@ -17,6 +17,12 @@
 //     to it, directly, through a call whose callee (in this package or
 //     another, through its effect summary) locks it, or through a deferred
 //     call that runs while it is still held;
+//   - double lock on some paths: a Lock that a path from a Lock of the
+//     same mutex reaches without an Unlock, a return or a panic, such as
+//     a continue that skips the Unlock and locks again in the next
+//     iteration; a Lock on one branch of an if on a boolean variable
+//     (if !lockHeld { mu.Lock() }) is left alone, since the flag records
+//     which paths hold the mutex;
 //   - RWMutex upgrade: Lock of a mutex the goroutine holds for reading;
 //   - recursive read lock: RLock of a mutex already read-locked, when the
 //     package also write-locks that mutex (a writer waiting between the

@@ -1,0 +1,147 @@
+package deadlock
+
+import (
+	"go/token"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Lock that some path, not every path, leads to with the mutex still
+// held: a continue or break that skips the Unlock and goes around the
+// loop to the Lock again.
+//
+//	for i := range 2 {
+//		p.mu.Lock()
+//		if err != nil {
+//			continue // the Unlock below is skipped
+//		}
+//		p.mu.Unlock()
+//	}
+//
+// The must-held locksets do not see it: at the Lock, the mutex is held
+// on one path in only. A path from a Lock of the function back to a Lock
+// of the same mutex that neither unlocks it nor returns is the bug.
+
+// relocks reports, in fn, a Lock that a path from another Lock of the
+// same mutex (or itself, around a loop) reaches without an Unlock.
+func (c *checker) relocks(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for i, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			op, mu := syncapi.MutexOp(call.Common())
+			if op != syncapi.Lock {
+				continue
+			}
+			key := lockset.Key(mu)
+			if again := c.lockedAgain(b, i+1, key); again != nil {
+				if _, held := c.ls.Before(again).Find(key); held {
+					continue // held on every path: a double lock reported as such
+				}
+				if flagGuarded(again.Block()) {
+					continue // if !lockHeld { mu.Lock() }: the flag says which path
+				}
+				c.report(again.Pos(), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
+					shb.ExprName(mu), c.pos(again.Pos()), c.pos(call.Pos()))
+			}
+		}
+	}
+}
+
+// lockedAgain returns the first Lock of the mutex key that a path from
+// instruction i of block b reaches without unlocking it, returning or
+// panicking; nil when there is none.
+func (c *checker) lockedAgain(b *ssa.BasicBlock, i int, key facts.Key) *ssa.Call {
+	seen := make(map[*ssa.BasicBlock]bool)
+	type at struct {
+		b *ssa.BasicBlock
+		i int
+	}
+	work := []at{{b, i}}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		stopped := false
+		for _, instr := range p.b.Instrs[p.i:] {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			op, mu := syncapi.MutexOp(call.Common())
+			switch {
+			case op == syncapi.Lock && lockset.Key(mu) == key:
+				return call
+			case op != syncapi.NoLockOp && lockset.Key(mu) == key:
+				stopped = true // Unlock, or a TryLock or RLock that decides otherwise
+			case op == syncapi.NoLockOp && releases(c.ls.Releases(call.Common()), key):
+				stopped = true
+			}
+			if stopped {
+				break
+			}
+		}
+		if stopped {
+			continue
+		}
+		for _, s := range p.b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, at{s, 0})
+			}
+		}
+	}
+	return nil
+}
+
+// flagGuarded reports whether block b runs on one branch of an if on
+// a boolean variable of the function (lockHeld, !hasLock): a flag that
+// records whether the mutex is held, which the paths the search follows
+// regardless of it may contradict.
+func flagGuarded(b *ssa.BasicBlock) bool {
+	d := b.Idom()
+	if d == nil || len(d.Instrs) == 0 {
+		return false
+	}
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	return ok && boolFlag(cond.Cond, make(map[ssa.Value]bool))
+}
+
+// boolFlag reports whether v is a boolean variable's value: constants
+// merged by phis, a load of a local variable, or their negation.
+func boolFlag(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.NOT {
+			return boolFlag(v.X, seen)
+		}
+		_, local := v.X.(*ssa.Alloc)
+		return v.Op == token.MUL && local
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if _, ok := e.(*ssa.Const); !ok && !boolFlag(e, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func releases(keys []facts.Key, key facts.Key) bool {
+	for _, k := range keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}

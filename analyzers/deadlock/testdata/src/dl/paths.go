@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"sync"
+)
+
+type proxy struct {
+	mu    sync.Mutex
+	conns int
+}
+
+func dial(i int) error {
+	if i > 0 {
+		return errors.New("refused")
+	}
+	return nil
+}
+
+// run skips the Unlock when dial fails and locks again in the next
+// iteration.
+func (p *proxy) run() {
+	for i := range 2 {
+		p.mu.Lock() // want `double lock on some paths: p.mu is locked at paths.go:\d+ while still held on a path from the Lock at paths.go:\d+ that skips every Unlock`
+		if err := dial(i); err != nil {
+			continue
+		}
+		p.conns++
+		p.mu.Unlock()
+	}
+}
+
+// runOK unlocks before it continues: silent.
+func (p *proxy) runOK() {
+	for i := range 2 {
+		p.mu.Lock()
+		if err := dial(i); err != nil {
+			p.mu.Unlock()
+			continue
+		}
+		p.conns++
+		p.mu.Unlock()
+	}
+}
+
+// runDeferred unlocks in a function literal each iteration: silent.
+func (p *proxy) runDeferred() {
+	for i := range 2 {
+		func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if dial(i) != nil {
+				return
+			}
+			p.conns++
+		}()
+	}
+}
+
+// lookup locks once, when the flag says it does not hold the lock yet:
+// silent.
+func (p *proxy) lookup(keys []int) {
+	held := false
+	for _, k := range keys {
+		if k > p.conns && !held {
+			p.mu.Lock()
+			held = true
+		}
+	}
+	if !held {
+		p.mu.Lock()
+	}
+	p.conns++
+	p.mu.Unlock()
+}
+
+func init() {
+	p := &proxy{}
+	p.lookup(nil)
+	p.run()
+	p.runOK()
+	p.runDeferred()
+}
