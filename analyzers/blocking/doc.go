@@ -29,9 +29,8 @@
 //     per goroutine. A channel made in each iteration of the loop that
 //     starts its goroutine is left the same way when the iteration moves
 //     on without receiving (a stop case of a select). The sends left over
-//     block forever. A path that fails
-//     its test (t.Errorf, t.Fatal) is not counted: the test has already
-//     failed;
+//     block forever. A path that fails its test (t.Errorf, t.Fatal) is
+//     not counted: the test has already failed;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
 //   - a Cond.Wait that nothing signals (no Signal or Broadcast on it).

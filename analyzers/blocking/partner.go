@@ -25,6 +25,18 @@ type uses struct {
 	sends, recvs, closes []*shb.Trace
 }
 
+// add records an operation of goroutine t.
+func (u *uses) add(kind shb.Kind, t *shb.Trace) {
+	switch kind {
+	case shb.Send:
+		u.sends = append(u.sends, t)
+	case shb.Recv:
+		u.recvs = append(u.recvs, t)
+	case shb.Close:
+		u.closes = append(u.closes, t)
+	}
+}
+
 // partnerless reports the channel operations that no operation of
 // another goroutine can complete.
 func (c *checker) partnerless() {
@@ -42,15 +54,7 @@ func (c *checker) partnerless() {
 		for i := range t.Events {
 			ev := &t.Events[i]
 			for _, obj := range c.channelsOf(t, ev) {
-				u := use(obj)
-				switch ev.Kind {
-				case shb.Send:
-					u.sends = append(u.sends, t)
-				case shb.Recv:
-					u.recvs = append(u.recvs, t)
-				case shb.Close:
-					u.closes = append(u.closes, t)
-				}
+				use(obj).add(ev.Kind, t)
 			}
 		}
 	}
@@ -74,15 +78,7 @@ func (c *checker) partnerless() {
 			c.unknown[opKey{op.kind, elem(op.ch.Type())}] = true
 		}
 		for _, obj := range objs {
-			u := use(obj)
-			switch op.kind {
-			case shb.Send:
-				u.sends = append(u.sends, inCode)
-			case shb.Recv:
-				u.recvs = append(u.recvs, inCode)
-			case shb.Close:
-				u.closes = append(u.closes, inCode)
-			}
+			use(obj).add(op.kind, inCode)
 		}
 	}
 	// judged tells whether obj is a channel whose every partner is in
