@@ -1,6 +1,7 @@
 package blocking
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -126,10 +127,18 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	if first, second := twice(rc.sends); second != nil {
 		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
-			c.report(second, second.Pos(), "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %d times, once per goroutine it starts: the last send has no receiver",
-				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), most)
+			c.report(second, second.Pos(), "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %s, once per goroutine it starts: the last send has no receiver",
+				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}
+}
+
+// times renders a count of receives: "once", "2 times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // twice returns two sends of sends that one goroutine may make one

@@ -119,7 +119,7 @@ func sendTwice(ch chan<- int, err error) {
 	if err != nil {
 		ch <- 0
 	}
-	ch <- 1 // want `send blocks forever: a goroutine may send on ch \(made at leaks.go:\d+, unbuffered\) twice, at leaks.go:\d+ and then here, and once receives from it at most 1 times`
+	ch <- 1 // want `send blocks forever: a goroutine may send on ch \(made at leaks.go:\d+, unbuffered\) twice, at leaks.go:\d+ and then here, and once receives from it at most once`
 }
 
 // sendOnce returns after reporting the error: silent.
