@@ -57,6 +57,7 @@ type checker struct {
 	sends      map[*shb.Trace][]int32               // see sendsOf
 	recvs      map[*shb.Trace][]int32               // see firstRecv
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
+	firsts     map[firstKey]int32                   // see firstRecvOf
 	carries    map[sendKey]map[*pointer.Object]bool
 	fresh      *freshness                            // writes before their object is published
 	touched    map[touchKey]map[*pointer.Object]bool // see touches
@@ -331,7 +332,7 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 					if r == h {
 						continue
 					}
-					rv := c.firstRecv(r, c.channels(h, s))
+					rv := c.firstRecvOf(r, h, s)
 					if rv < 0 {
 						continue
 					}
@@ -390,6 +391,27 @@ func receivedInLoop(acc pointer.Access) bool {
 
 // maxHandOvers bounds the goroutines a hand-over passes through.
 const maxHandOvers = 4
+
+// firstRecvOf is firstRecv of the channels of send s of trace h,
+// memoized: hand-overs ask it of every trace at every send.
+func (c *checker) firstRecvOf(t, h *shb.Trace, s int32) int32 {
+	k := firstKey{t, sendKey{h, s}}
+	if id, ok := c.firsts[k]; ok {
+		return id
+	}
+	id := c.firstRecv(t, c.channels(h, s))
+	if c.firsts == nil {
+		c.firsts = make(map[firstKey]int32)
+	}
+	c.firsts[k] = id
+	return id
+}
+
+// firstKey is a trace asked about a send.
+type firstKey struct {
+	t    *shb.Trace
+	send sendKey
+}
 
 // firstRecv returns the first receive of trace t from one of the
 // channels chans, or -1. A receive from a set of channels, or a send
