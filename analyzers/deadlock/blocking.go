@@ -24,6 +24,9 @@ type blocked struct {
 type other struct {
 	t  *shb.Trace
 	ev int32
+	// acquire is the event where the goroutine locks the mutex before
+	// it can reach ev, when it does not hold it at ev; -1 otherwise.
+	acquire int32
 }
 
 // blockingOps reports a goroutine that blocks on a channel operation,
@@ -50,7 +53,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				}
 			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait, shb.CondWait, shb.CondSignal:
 				if ev.Obj >= 0 {
-					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID})
+					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1})
 				}
 			}
 		}
@@ -224,12 +227,91 @@ func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, 
 		}
 		locs, reads := hb.Locks.Members(oe.Locks)
 		i := slices.IndexFunc(locs, func(l []int32) bool { return len(l) == 1 && l[0] == lock })
-		if i < 0 || read && reads[i] {
+		if i >= 0 && !(read && reads[i]) {
+			out = append(out, o)
+			continue
+		}
+		z := lockedBefore(o.t, o.ev, lock, read)
+		if z < 0 {
 			return nil
 		}
-		out = append(out, o)
+		out = append(out, other{o.t, o.ev, z}) // it must lock first, and waits
 	}
 	return out
+}
+
+// lockedBefore returns an Acquire of the mutex at location lock that
+// trace t makes before event ev on every path to it: one whose
+// instruction, or the call that leads to it, dominates ev's (or the
+// call that leads to ev) in the function of their innermost common
+// call, in a callee always acquiring it before it returns. An RLock
+// counts against a lock held for writing only. -1 when there is none.
+func lockedBefore(t *shb.Trace, ev int32, lock int32, read bool) int32 {
+	fe, ok := t.Frames(ev)
+	if !ok {
+		return -1
+	}
+	for z := ev - 1; z >= 0; z-- {
+		a := t.Events[z]
+		if a.Kind != shb.Acquire || a.Obj != lock || read && a.Read {
+			continue
+		}
+		fz, ok := t.Frames(z)
+		if !ok {
+			continue
+		}
+		if dominatesAlong(fz, a.Instr, fe, t.Events[ev].Instr) {
+			return z
+		}
+	}
+	return -1
+}
+
+// dominatesAlong reports whether instruction x, made on the chain of
+// calls fx, runs before instruction y, made on the chain fy, on every
+// path: in the function of their innermost common frame, x (or the call
+// of fx leading to it) dominates y (or the call of fy leading to it),
+// and in each deeper frame of fx, x's block dominates every return.
+func dominatesAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) bool {
+	k := 0
+	for k < len(fx) && k < len(fy) && fx[k] == fy[k] {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	at := func(f []pointer.Frame, instr ssa.Instruction) ssa.Instruction {
+		if k < len(f) {
+			return f[k].Site
+		}
+		return instr
+	}
+	ax, ay := at(fx, x), at(fy, y)
+	if ax == nil || ay == nil || ax == ay || !pointer.Dominates(ax, ay) {
+		return false
+	}
+	// x's own function, and each callee between, always reaches x.
+	for j := k; j < len(fx); j++ {
+		instr := x
+		if j+1 < len(fx) {
+			instr = fx[j+1].Site
+		}
+		if instr == nil || !reachesEveryReturn(instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesEveryReturn reports whether instr's block dominates every
+// return of its function.
+func reachesEveryReturn(instr ssa.Instruction) bool {
+	for _, b := range instr.Parent().Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !instr.Block().Dominates(b) {
+			return false
+		}
+	}
+	return true
 }
 
 // unblocks reports whether an operation of kind by completes one of kind k.
@@ -256,6 +338,12 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	name := hb.Locks.Name(b.lock)
 	if name == "" {
 		name = "a mutex"
+	}
+	if o.acquire >= 0 {
+		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever",
+			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
+			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()))
+		return
 	}
 	c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs with %s held too, so whichever goroutine locks it first, both block forever",
 		b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),

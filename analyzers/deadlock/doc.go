@@ -49,8 +49,12 @@
 //   - blocking while holding a lock: a send on an unbuffered channel, a
 //     receive, WaitGroup.Wait or Cond.Wait while holding a mutex (for
 //     Cond.Wait, another than the Cond's own, which Wait releases) that
-//     every goroutine able to complete the operation holds when it does.
-//     Select cases are never reported: another case may complete.
+//     every goroutine able to complete the operation holds when it does,
+//     or must lock first: it locks the mutex on every path to its
+//     operation, in its own function or in a caller that calls on to it
+//     (mu.Lock(); mu.Unlock(); ch <- v waits for the lock when the
+//     receiver took it first). Select cases are never reported: another
+//     case may complete.
 //
 // WRONG: Report holds b.mu and calls Total, which locks it again.
 //

@@ -25,8 +25,26 @@ func sendLocked() {
 	s.mu.Unlock()
 }
 
-// The sender unlocks first: safe.
+// The sender unlocks before it sends, but it must lock first: when the
+// receiver locks s.mu before it, the receiver waits for the send
+// holding the lock, and the sender waits for the lock.
 func sendUnlocked() {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		s.mu.Lock()
+		v := <-ch // want `blocking while holding a lock: goroutine started at main.go:\d+ receives from ch at main.go:\d+ while holding s.mu \(locked at main.go:\d+\); the send that would unblock it \(at main.go:\d+, main goroutine\) must first lock s.mu \(at main.go:\d+\): if this goroutine locks it first, both block forever`
+		s.state = v
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	s.state++
+	s.mu.Unlock()
+	ch <- 1
+}
+
+// The sender sends before it locks: safe.
+func sendFirst() {
 	s := &Server{}
 	ch := make(chan int)
 	go func() {
@@ -35,9 +53,29 @@ func sendUnlocked() {
 		s.state = v
 		s.mu.Unlock()
 	}()
+	ch <- 1
 	s.mu.Lock()
 	s.state++
 	s.mu.Unlock()
+}
+
+// The sender locks before it sends only when flag is set. The deadlock
+// needs that value; only a lock taken on every path to the partner's
+// operation is reported, so this stays silent.
+func sendMaybeLocked(flag bool) {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		s.mu.Lock()
+		v := <-ch
+		s.state = v
+		s.mu.Unlock()
+	}()
+	if flag {
+		s.mu.Lock()
+		s.state++
+		s.mu.Unlock()
+	}
 	ch <- 1
 }
 
@@ -159,6 +197,8 @@ func readers() {
 func main() {
 	sendLocked()
 	sendUnlocked()
+	sendFirst()
+	sendMaybeLocked(true)
 	recvFree()
 	sendBuffered()
 	waitLocked()
