@@ -43,6 +43,26 @@ func sendUnlocked() {
 	ch <- 1
 }
 
+func (s *Server) touch() {
+	s.mu.Lock()
+	s.state++
+	s.mu.Unlock()
+}
+
+// The sender locks in a callee before it sends: the same deadlock.
+func sendAfterTouch() {
+	s := &Server{}
+	ch := make(chan int)
+	go func() {
+		s.mu.Lock()
+		v := <-ch // want `blocking while holding a lock: goroutine started at main.go:\d+ receives from ch at main.go:\d+ while holding s.mu .* must first lock s.mu \(at main.go:\d+\)`
+		s.state = v
+		s.mu.Unlock()
+	}()
+	s.touch()
+	ch <- 1
+}
+
 // The sender sends before it locks: safe.
 func sendFirst() {
 	s := &Server{}
@@ -198,6 +218,7 @@ func main() {
 	sendLocked()
 	sendUnlocked()
 	sendFirst()
+	sendAfterTouch()
 	sendMaybeLocked(true)
 	recvFree()
 	sendBuffered()
