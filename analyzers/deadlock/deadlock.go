@@ -54,6 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.Do(pass, "deadlock", func() {
 			c.inversions(hb)
 			c.blockingOps(hb)
+			c.dynamicRelocks(hb)
 		})
 	}
 	return nil, nil

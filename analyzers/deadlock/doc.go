@@ -23,6 +23,14 @@
 //     iteration; a Lock on one branch of an if on a boolean variable
 //     (if !lockHeld { mu.Lock() }) is left alone, since the flag records
 //     which paths hold the mutex;
+//   - double lock through a function value: a callback stored in a field
+//     or passed as a parameter that locks the mutex its caller holds
+//     when it calls it (le.cp() under le.mu, where the checkpointer
+//     calls le.Checkpoint), found on the goroutine's trace, which
+//     follows the callees the pointer analysis finds; only a mutex of an
+//     object that the goroutine's entry function makes once, outside
+//     loops, so that two objects made at one place (list nodes locked
+//     hand over hand) are not taken for one;
 //   - RWMutex upgrade: Lock of a mutex the goroutine holds for reading;
 //   - recursive read lock: RLock of a mutex already read-locked, when the
 //     package also write-locks that mutex (a writer waiting between the

@@ -1,0 +1,104 @@
+package deadlock
+
+import (
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A double lock through a function value: a callback stored in a field
+// or passed as a parameter locks the mutex that the caller holds when it
+// calls it.
+//
+//	le.mu.Lock()
+//	defer le.mu.Unlock()
+//	if le.cp != nil {
+//		le.cp(ctx) // the checkpointer calls le.Checkpoint, which locks le.mu
+//	}
+//
+// The lockset pass cannot see through the function value; the goroutine's
+// trace follows the callees the pointer analysis finds, and its Acquire
+// event holds the caller's lock. The abstract mutex must be one mutex:
+// a field of an object that the goroutine's entry function makes once
+// (not in a loop), so that the two locks are not two objects made at one
+// place (hand-over-hand locking of list nodes).
+
+// dynamicRelocks reports the Lock events of the traces that find their
+// own mutex held, reached through a call the lockset pass cannot
+// resolve.
+func (c *checker) dynamicRelocks(hb *shb.Result) {
+	seen := make(map[ssa.Instruction]bool)
+	for _, t := range hb.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind != shb.Acquire || ev.Read || ev.Obj < 0 || seen[ev.Instr] {
+				continue
+			}
+			if !c.heldAlready(hb, ev) || !c.singleton(t.Origin, hb.Location(ev.Obj)) {
+				continue
+			}
+			frames, ok := t.Frames(ev.ID)
+			if !ok {
+				continue
+			}
+			via := dynamicCall(frames)
+			if via == nil {
+				continue // the lockset pass sees static calls: reported as a double lock there
+			}
+			seen[ev.Instr] = true
+			name := hb.Locks.Name(ev.Obj)
+			if name == "" {
+				name = "the mutex"
+			}
+			c.report(ev.Instr.Pos(), "double lock through a function value: %s is locked at %s while already held by the caller of the function value called at %s (%s); sync.Mutex is not reentrant, this blocks forever",
+				name, c.pos(ev.Instr.Pos()), c.pos(via.Pos()), t.Origin.Describe(c.pass.Fset))
+		}
+	}
+}
+
+// heldAlready reports whether Acquire event ev holds its own mutex, one
+// location, already.
+func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) bool {
+	locs, _ := hb.Locks.Members(ev.Locks)
+	for _, l := range locs {
+		if len(l) == 1 && l[0] == ev.Obj {
+			return true
+		}
+	}
+	return false
+}
+
+// singleton reports whether loc is a field of an object that the entry
+// function of origin o allocates outside any loop: one object per
+// goroutine.
+func (c *checker) singleton(o *pointer.Origin, loc pointer.Location) bool {
+	alloc, ok := loc.Obj.Site.(*ssa.Alloc)
+	if !ok || alloc.Parent() != o.Entry || loc.Obj.Tag != 0 {
+		return false
+	}
+	b := alloc.Block()
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		if s == b {
+			return false // in a loop
+		}
+		if !seen[s] {
+			seen[s] = true
+			work = append(work, s.Succs...)
+		}
+	}
+	return true
+}
+
+// dynamicCall returns the innermost call of the chain that calls a
+// function value or an interface method; nil when every call is static.
+func dynamicCall(frames []pointer.Frame) ssa.CallInstruction {
+	for k := len(frames) - 1; k > 0; k-- {
+		if s := frames[k].Site; s != nil && s.Common().StaticCallee() == nil {
+			return s
+		}
+	}
+	return nil
+}
