@@ -14,7 +14,9 @@
 //
 //   - a send or receive on a nil channel, outside a select: it blocks
 //     forever;
-//   - select {} outside func main: it blocks forever;
+//   - select {} in the function a go statement starts: the goroutine
+//     blocks forever (elsewhere, a caller may mean to serve until the
+//     program is killed);
 //   - a send on an unbuffered channel that no other goroutine receives
 //     from, a receive from a channel that nothing sends on or closes, or
 //     a select without default none of whose cases can ever proceed so;

@@ -143,12 +143,20 @@ func (c *checker) partnerless() {
 	c.emptySelects()
 }
 
-// emptySelects reports select {} outside func main, where it is the
-// idiom for a program that serves until it is killed.
+// emptySelects reports select {} in the function a go statement
+// starts: the goroutine leaks. In func main, or in a function its
+// caller calls to serve until the program is killed (httptest's Start
+// under a debug flag), it is the idiom for blocking forever.
 func (c *checker) emptySelects() {
+	spawned := make(map[*ssa.Function]bool)
+	for _, o := range c.ptr.Origins {
+		if o.Parent != nil {
+			spawned[o.Entry] = true
+		}
+	}
 	for _, fn := range c.funcs {
-		if fn.Name() == "main" && fn.Parent() == nil && c.pkg.Pkg.Name() == "main" {
-			continue
+		if !spawned[fn] {
+			continue // a function a caller may mean to block (serve until killed)
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -226,9 +234,9 @@ func (c *checker) packageOps() []chanOp {
 						}
 						ops = append(ops, chanOp{k, st.Chan})
 					}
-				case *ssa.Call:
-					if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
-						ops = append(ops, chanOp{shb.Close, x.Call.Args[0]})
+				case ssa.CallInstruction: // defer close(done) too
+					if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+						ops = append(ops, chanOp{shb.Close, x.Common().Args[0]})
 					}
 				}
 			}
@@ -403,7 +411,11 @@ func localValue(v ssa.Value, depth int) bool {
 			if r.X == v {
 				return false // sent as a value
 			}
-		case *ssa.UnOp, *ssa.Select, *ssa.MakeClosure, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if !calledOnly(r) {
+				return false // the closure goes where the analysis may not follow
+			}
+		case *ssa.UnOp, *ssa.Select, *ssa.DebugRef:
 		case *ssa.ChangeType:
 			if !localValue(r, depth+1) {
 				return false
@@ -434,7 +446,28 @@ func localCell(cell *ssa.Alloc, depth int) bool {
 			if r.Op != token.MUL || !localValue(r, depth+1) {
 				return false
 			}
-		case *ssa.Store, *ssa.MakeClosure, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if !calledOnly(r) {
+				return false
+			}
+		case *ssa.Store, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// calledOnly reports whether closure mc is only called or started as a
+// goroutine where it is made, not stored or handed to other code.
+func calledOnly(mc *ssa.MakeClosure) bool {
+	for _, r := range *mc.Referrers() {
+		switch r := r.(type) {
+		case ssa.CallInstruction:
+			if r.Common().Value != mc || slices.Contains(r.Common().Args, ssa.Value(mc)) {
+				return false
+			}
+		case *ssa.DebugRef:
 		default:
 			return false
 		}

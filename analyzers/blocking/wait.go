@@ -3,6 +3,7 @@ package blocking
 import (
 	"go/constant"
 	"go/types"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -52,14 +53,24 @@ func (c *checker) waits() {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				cc := call.Common()
 				var v ssa.Value
 				kind := 0 // 1 add, 2 done, 3 signal
-				if wop, wg := syncapi.WaitGroup(cc); wop != syncapi.NotWaitGroup {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					// A method value, wg.Done or c.Broadcast, handed to
+					// code that calls it later (time.AfterFunc(d, wg.Done)).
+					v, kind = boundSyncMethod(mc)
+				}
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok && kind == 0 {
+					continue
+				}
+				var cc *ssa.CallCommon
+				if ok {
+					cc = call.Common()
+				}
+				if cc == nil {
+					// a method value: v and kind are set
+				} else if wop, wg := syncapi.WaitGroup(cc); wop != syncapi.NotWaitGroup {
 					v = wg
 					switch {
 					case wop == syncapi.WaitGroupDone:
@@ -176,6 +187,23 @@ func (c *checker) waits() {
 			}
 		}
 	}
+}
+
+// boundSyncMethod recognizes a method value of a WaitGroup (Done, Add,
+// Go) or a Cond (Signal, Broadcast) and returns its receiver and the
+// kind of operation: 2 for what may lower a counter, 3 for a signal.
+func boundSyncMethod(mc *ssa.MakeClosure) (ssa.Value, int) {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || len(mc.Bindings) != 1 || !syncType(mc.Bindings[0].Type()) {
+		return nil, 0
+	}
+	switch strings.TrimSuffix(fn.Name(), "$bound") {
+	case "Done", "Add", "Go":
+		return mc.Bindings[0], 2
+	case "Signal", "Broadcast":
+		return mc.Bindings[0], 3
+	}
+	return nil, 0
 }
 
 // goMethod recognizes a call of (*sync.WaitGroup).Go and returns the

@@ -72,24 +72,7 @@ func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) bool {
 // goroutine.
 func (c *checker) singleton(o *pointer.Origin, loc pointer.Location) bool {
 	alloc, ok := loc.Obj.Site.(*ssa.Alloc)
-	if !ok || alloc.Parent() != o.Entry || loc.Obj.Tag != 0 {
-		return false
-	}
-	b := alloc.Block()
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		s := work[len(work)-1]
-		work = work[:len(work)-1]
-		if s == b {
-			return false // in a loop
-		}
-		if !seen[s] {
-			seen[s] = true
-			work = append(work, s.Succs...)
-		}
-	}
-	return true
+	return ok && alloc.Parent() == o.Entry && loc.Obj.Tag == 0 && !onLoop(alloc.Block())
 }
 
 // dynamicCall returns the innermost call of the chain that calls a

@@ -22,7 +22,10 @@
 //     a continue that skips the Unlock and locks again in the next
 //     iteration; a Lock on one branch of an if on a boolean variable
 //     (if !lockHeld { mu.Lock() }) is left alone, since the flag records
-//     which paths hold the mutex;
+//     which paths hold the mutex, and so is a function that never
+//     unlocks the mutex itself (another goroutine does: a hand-over), a
+//     Locker called through the interface, and a mutex reached from a
+//     value the loop steps (parent.mu of each parent in turn);
 //   - double lock through a function value: a callback stored in a field
 //     or passed as a parameter that locks the mutex its caller holds
 //     when it calls it (le.cp() under le.mu, where the checkpointer

@@ -36,10 +36,16 @@ func (c *checker) relocks(fn *ssa.Function) {
 				continue
 			}
 			op, mu := syncapi.MutexOp(call.Common())
-			if op != syncapi.Lock {
-				continue
+			if op != syncapi.Lock || call.Call.IsInvoke() {
+				continue // a Locker may be an RLocker the analysis did not see made
 			}
 			key := lockset.Key(mu)
+			if !key.Rooted() && !fixedLocal(mu) {
+				continue // parent.mu of each parent in turn: another mutex each time around
+			}
+			if !unlocksIn(fn, key) {
+				continue // another goroutine unlocks it: the mutex is handed over, not left held
+			}
 			if again := c.lockedAgain(b, i+1, key); again != nil {
 				if _, held := c.ls.Before(again).Find(key); held {
 					continue // held on every path: a double lock reported as such
@@ -97,6 +103,59 @@ func (c *checker) lockedAgain(b *ssa.BasicBlock, i int, key facts.Key) *ssa.Call
 		}
 	}
 	return nil
+}
+
+// fixedLocal reports whether mutex value mu is reached from a value of
+// the function that stays the same around its loops: a variable or an
+// allocation made outside any loop, not a phi that a loop steps.
+func fixedLocal(mu ssa.Value) bool {
+	for {
+		switch v := mu.(type) {
+		case *ssa.FieldAddr:
+			mu = v.X
+			continue
+		case *ssa.UnOp:
+			if v.Op == token.MUL {
+				mu = v.X
+				continue
+			}
+		case *ssa.Alloc:
+			return !onLoop(v.Block())
+		}
+		return false
+	}
+}
+
+// onLoop reports whether block b is on a cycle of its function.
+func onLoop(b *ssa.BasicBlock) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		if s == b {
+			return true
+		}
+		if !seen[s] {
+			seen[s] = true
+			work = append(work, s.Succs...)
+		}
+	}
+	return false
+}
+
+// unlocksIn reports whether fn unlocks the mutex key itself somewhere.
+func unlocksIn(fn *ssa.Function, key facts.Key) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.Unlock && lockset.Key(mu) == key {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // flagGuarded reports whether block b runs on one branch of an if on

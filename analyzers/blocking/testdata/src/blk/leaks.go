@@ -173,8 +173,22 @@ func loopOK(stop <-chan bool) {
 	}
 }
 
+func produce(out chan<- bool) { out <- true }
+
+// collect starts two producers and receives in a loop as many times as
+// n says: whether that is two depends on n (silent).
+func collect(n int) {
+	ch := make(chan bool)
+	go produce(ch)
+	go produce(ch)
+	for range n {
+		<-ch
+	}
+}
+
 func init() {
 	ctx := context.Background()
+	collect(2)
 	stop := make(chan bool)
 	go loop(stop)
 	go loopOK(stop)

@@ -141,6 +141,16 @@ func fromCallback() {
 	<-p.c
 }
 
+type cmd struct{ cancel func() }
+
+// fromHook receives what a closure that another goroutine calls sends:
+// the closure is stored, so where it runs is not known here (silent).
+func fromHook(c *cmd) {
+	ready := make(chan bool)
+	c.cancel = func() { ready <- true }
+	<-ready
+}
+
 // Run starts each case in its own goroutine.
 func Run(items []int) {
 	go nilRecv()
@@ -160,6 +170,7 @@ func Run(items []int) {
 	go closes(items)
 	go fromGlobal()
 	go fromCallback()
+	go fromHook(&cmd{})
 }
 
 func main() { Run(nil) }

@@ -74,7 +74,43 @@ func (p *proxy) lookup(keys []int) {
 	p.mu.Unlock()
 }
 
+// handOver locks in a loop and lets main unlock each time: the mutex
+// is handed from one goroutine to the other, not left held (silent).
+func handOver(p *proxy, locked chan<- bool) {
+	for range 2 {
+		p.mu.Lock()
+		locked <- true
+	}
+}
+
+type node struct {
+	mu     sync.Mutex
+	done   bool
+	parent *node
+}
+
+// firstOpen locks each ancestor in turn, another mutex each time around
+// the loop (silent).
+func (n *node) firstOpen() *node {
+	for p := n.parent; p != nil; p = p.parent {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.done {
+			return p
+		}
+	}
+	return nil
+}
+
 func init() {
+	(&node{}).firstOpen()
+	q := &proxy{}
+	locked := make(chan bool)
+	go handOver(q, locked)
+	for range 2 {
+		<-locked
+		q.mu.Unlock()
+	}
 	p := &proxy{}
 	p.lookup(nil)
 	p.run()
