@@ -151,6 +151,17 @@ func fromHook(c *cmd) {
 	<-ready
 }
 
+// closedLater receives from a channel that a goroutine closes in a
+// deferred call: silent.
+func closedLater() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		println("work")
+	}()
+	<-done
+}
+
 // Run starts each case in its own goroutine.
 func Run(items []int) {
 	go nilRecv()
@@ -171,6 +182,7 @@ func Run(items []int) {
 	go fromGlobal()
 	go fromCallback()
 	go fromHook(&cmd{})
+	go closedLater()
 }
 
 func main() { Run(nil) }
