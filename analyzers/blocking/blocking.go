@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 
+	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -35,6 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pkg:      ir.Pkg,
 		funcs:    ir.SrcFuncs,
 		reported: make(map[ssa.Instruction]bool),
+		ignored:  ignore.Find(pass, "blocking"),
 	}
 	guard.Do(pass, "blocking", func() { c.leaks() })
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
@@ -56,13 +58,14 @@ type checker struct {
 	ptr      *pointer.Result
 	hb       *shb.Result
 	reported map[ssa.Instruction]bool // one report per operation
+	ignored  ignore.Lines             // lines with "//origo:ignore blocking"
 	assigned map[token.Pos]string     // see chanName
 	unknown  map[opKey]bool           // see unknownOp
 }
 
 // report reports a blocking operation once.
 func (c *checker) report(instr ssa.Instruction, pos token.Pos, format string, args ...any) {
-	if c.reported[instr] {
+	if c.reported[instr] || c.ignored.Has(pos) {
 		return
 	}
 	c.reported[instr] = true

@@ -72,8 +72,8 @@
 // the analysis cannot name counts for every channel of its element type
 // that leaves its function.
 //
-// Suppression: none yet; rewrite the operation (a buffer, a select on
-// a done channel) or report the false alarm.
+// A line comment "//origo:ignore blocking <reason>" on the reported
+// line silences the report.
 //
 // Known limits: whether a partner runs depends on values the analysis
 // does not follow (a loop that sends len(items) times, a sender that

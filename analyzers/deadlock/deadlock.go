@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -37,6 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:    pass,
 		ls:      pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		writers: make(map[any]token.Pos),
+		ignored: ignore.Find(pass, "deadlock"),
 		funcs:   ir.SrcFuncs,
 	}
 	guard.Do(pass, "deadlock", func() {
@@ -72,6 +74,7 @@ type checker struct {
 	// writers maps the mutexes the package write-locks, by field or
 	// package variable, to one place that does.
 	writers map[any]token.Pos
+	ignored ignore.Lines // lines with "//origo:ignore deadlock"
 }
 
 // checkFunc reports the double locks and the locks left held in fn.
@@ -317,5 +320,8 @@ func (c *checker) pos(p token.Pos) string {
 }
 
 func (c *checker) report(pos token.Pos, format string, args ...any) {
+	if c.ignored.Has(pos) {
+		return
+	}
 	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...)})
 }

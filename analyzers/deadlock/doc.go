@@ -91,6 +91,9 @@
 // reported the same way ("lock order cycle"), each step checked against
 // the next as a pair is.
 //
+// A line comment "//origo:ignore deadlock <reason>" on the reported
+// line silences the report.
+//
 // Known limits: cycles of four or more locks are not reported; a
 // Cond.Wait is checked only when the Cond's mutex is known (a Cond made
 // in the function, or a field set to sync.NewCond(&x.mu)); a panic path

@@ -143,7 +143,7 @@ func (c *checker) lateAdds() {
 	for _, la := range c.hb.LateAdds {
 		add := la.Trace.Events[la.Add].Instr
 		wait := la.Waiter.Events[la.Wait].Instr
-		if seen[add.Pos()] || !c.inPackage(add.Pos()) || c.ignored[c.line(add.Pos())] {
+		if seen[add.Pos()] || !c.inPackage(add.Pos()) || c.ignored.Has(add.Pos()) {
 			continue
 		}
 		if c.order.HappensBefore(la.Trace, la.Add, la.Waiter, la.Wait, false) {

@@ -28,7 +28,7 @@ func (c *checker) lateReports() {
 				continue
 			}
 			pos := ev.Instr.Pos()
-			if seen[pos] || !c.inPackage(pos) || c.ignored[c.line(pos)] {
+			if seen[pos] || !c.inPackage(pos) || c.ignored.Has(pos) {
 				continue
 			}
 			test, ok := c.outlived(t, ev.ID, owner(ev.Instr.Parent()))

@@ -3,13 +3,13 @@ package race
 import (
 	"cmp"
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignoredLines(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass, "race"), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
 	})
 	return nil, nil
@@ -47,7 +47,7 @@ type checker struct {
 	ptr        *pointer.Result
 	hb         *shb.Result
 	order      *shb.Order // happens-before queries, memoized for this run
-	ignored    map[lineKey]bool
+	ignored    ignore.Lines
 	reports    map[reportKey]*report
 	vars       *declared                               // loop variables and named results, once asked
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
@@ -628,7 +628,7 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 	if !c.inPackage(accessPos(a)) {
 		a, b, la, lb = b, a, lb, la
 	}
-	if c.ignored[c.line(accessPos(a))] || c.ignored[c.line(accessPos(b))] {
+	if c.ignored.Has(accessPos(a)) || c.ignored.Has(accessPos(b)) {
 		return
 	}
 	k := reportKey{what: c.describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
@@ -958,29 +958,4 @@ type lineKey struct {
 func (c *checker) line(p token.Pos) lineKey {
 	posn := c.pass.Fset.Position(p)
 	return lineKey{posn.Filename, posn.Line}
-}
-
-// ignoredLines finds the lines that carry "//origo:ignore race".
-func ignoredLines(pass *analysis.Pass) map[lineKey]bool {
-	out := make(map[lineKey]bool)
-	for _, f := range pass.Files {
-		for _, cg := range f.Comments {
-			for _, cm := range cg.List {
-				if isIgnore(cm) {
-					posn := pass.Fset.Position(cm.Pos())
-					out[lineKey{posn.Filename, posn.Line}] = true
-				}
-			}
-		}
-	}
-	return out
-}
-
-func isIgnore(cm *ast.Comment) bool {
-	rest, ok := strings.CutPrefix(cm.Text, "//origo:ignore ")
-	if !ok {
-		return false
-	}
-	name, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
-	return name == "race"
 }

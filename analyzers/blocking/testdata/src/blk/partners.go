@@ -162,6 +162,18 @@ func closedLater() {
 	<-done
 }
 
+// ignored blocks forever on purpose, and says so: silent.
+func ignored() {
+	c := make(chan int)
+	<-c //origo:ignore blocking parks the goroutine for the test's lifetime
+}
+
+// ignoredOther silences another analyzer only: reported.
+func ignoredOther() {
+	c := make(chan int)
+	<-c //origo:ignore race not this one // want `receive blocks forever`
+}
+
 // Run starts each case in its own goroutine.
 func Run(items []int) {
 	go nilRecv()
@@ -183,6 +195,8 @@ func Run(items []int) {
 	go fromCallback()
 	go fromHook(&cmd{})
 	go closedLater()
+	go ignored()
+	go ignoredOther()
 }
 
 func main() { Run(nil) }
