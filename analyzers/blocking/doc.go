@@ -35,7 +35,12 @@
 //     not counted: the test has already failed;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
-//   - a Cond.Wait that nothing signals (no Signal or Broadcast on it).
+//   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);
+//   - a WaitGroup.Wait and a channel waiting for each other: the
+//     goroutines given the function's unbuffered channel call Done only
+//     after their send on it, and the function receives from it only
+//     after Wait (wg.Wait(); close(results); for r := range results).
+//     Receive while a goroutine waits and closes instead.
 //
 // WRONG: when ctx is done first, the goroutine's send never completes.
 //
@@ -77,9 +82,8 @@
 //
 // Known limits: whether a partner runs depends on values the analysis
 // does not follow (a loop that sends len(items) times, a sender that
-// returns early on an error) and is taken to run; a goroutine that
-// waits for another that waits for it through two different kinds of
-// operation (a send blocked until a Wait returns that waits for the
-// sender's Done) is not found; channels in maps or slices of channels
-// are one channel per allocation site.
+// returns early on an error) and is taken to run; channels in maps or
+// slices of channels are one channel per allocation site; a channel
+// kept in a struct field and used by several methods is judged only by
+// its partners, not by the leaks above.
 package blocking

@@ -58,6 +58,9 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends) == 0 || rc.guarded {
 		return
 	}
+	if c.waitsFirst(fn, mc, rc) {
+		return
+	}
 	// The paths that receive: through a block of a plain receive, or
 	// along the edge a select takes for a receive case (its body may be
 	// the block every case goes to).
@@ -283,6 +286,10 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 			}
 		case *ssa.ChangeType: // chan int to chan<- int
 			if !c.ownUses(r, rc, depth+1) {
+				return false
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
 				return false
 			}
 		case *ssa.Go:

@@ -65,7 +65,65 @@ func doneLater() {
 	wg.Wait()
 }
 
+// collectAll waits for its workers before it drains their results.
+func collectAll(xs []int) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- x * 2
+		}()
+	}
+	wg.Wait() // want `WaitGroup.Wait blocks forever: the goroutine started at waits.go:\d+ calls Done on wg only after it sends on results \(made at waits.go:\d+, unbuffered\) at waits.go:\d+, and collectAll receives from results only after this Wait`
+	close(results)
+	sum := 0
+	for r := range results {
+		sum += r
+	}
+	return sum
+}
+
+// collectAllOK waits and closes in a goroutine while it drains: silent.
+func collectAllOK(xs []int) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- x * 2
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	sum := 0
+	for r := range results {
+		sum += r
+	}
+	return sum
+}
+
+// doneFirst says Done before it sends: silent.
+func doneFirst() int {
+	ch := make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		wg.Done()
+		ch <- 1
+	}()
+	wg.Wait()
+	return <-ch
+}
+
 func waitCases() {
+	go collectAll(nil)
+	go collectAllOK(nil)
+	go doneFirst()
 	go doneLater()
 	go noDone()
 	go done()
