@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/passes/syncapi"
 
 	"golang.org/x/tools/go/ssa"
@@ -83,12 +84,12 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		} else {
 			recv.blocks[b], got.blocks[b] = true, true
 		}
-		inLoop = inLoop || onCycle(b, receipts{})
+		inLoop = inLoop || blocks.OnCycle(b)
 	}
 	// A channel made anew in each iteration of the loop that starts its
 	// goroutine is that iteration's: the next iteration that makes
 	// another abandons it, as a return does.
-	perIteration := onCycle(mc.Block(), receipts{})
+	perIteration := blocks.OnCycle(mc.Block())
 	for _, spawn := range rc.spawns {
 		if perIteration && !onCycle(spawn.Block(), receipts{blocks: map[*ssa.BasicBlock]bool{mc.Block(): true}}) {
 			ret, again := exitWithout(spawn, recv, mc.Block())
@@ -125,7 +126,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	// A goroutine that may send twice (on an error path, say) to a
 	// function that receives once per goroutine leaves one send over.
-	if inLoop || slices.ContainsFunc(rc.spawns, func(g *ssa.Go) bool { return onCycle(g.Block(), receipts{}) }) {
+	if inLoop || slices.ContainsFunc(rc.spawns, func(g *ssa.Go) bool { return blocks.OnCycle(g.Block()) }) {
 		return
 	}
 	if first, second := twice(rc.sends); second != nil {
@@ -149,7 +150,7 @@ func times(n int) string {
 // function, or one send in a loop (then both are it); nil when none.
 func twice(sends []*ssa.Send) (first, second *ssa.Send) {
 	for _, x := range sends {
-		if onCycle(x.Block(), receipts{}) {
+		if blocks.OnCycle(x.Block()) {
 			return x, x
 		}
 		for _, y := range sends {
@@ -159,32 +160,12 @@ func twice(sends []*ssa.Send) (first, second *ssa.Send) {
 			if x.Block() == y.Block() && slices.Index(x.Block().Instrs, ssa.Instruction(x)) < slices.Index(y.Block().Instrs, ssa.Instruction(y)) {
 				return x, y
 			}
-			if x.Block() != y.Block() && reaches(x.Block(), y.Block()) {
+			if x.Block() != y.Block() && blocks.Reaches(x.Block(), y.Block()) {
 				return x, y
 			}
 		}
 	}
 	return nil, nil
-}
-
-// reaches reports whether a path leads from block a to block b.
-func reaches(a, b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{a: true}
-	work := []*ssa.BasicBlock{a}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range x.Succs {
-			if s == b {
-				return true
-			}
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return false
 }
 
 // mostReceipts returns the most receives on one path of fn from its

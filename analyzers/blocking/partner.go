@@ -258,43 +258,15 @@ func (c *checker) channelsOf(t *shb.Trace, ev *shb.Event) []*pointer.Object {
 		return nil
 	}
 	if ev.Obj >= 0 {
-		objs := []*pointer.Object{c.hb.Location(ev.Obj).Obj}
-		for _, m := range c.hb.Members(ev.Obj) {
-			objs = append(objs, c.hb.Location(m).Obj)
-		}
-		return objs
+		return c.hb.Objects(ev.Obj)
 	}
 	var objs []*pointer.Object
-	for _, v := range operands(ev) {
+	for _, v := range shb.ChanOperands(ev) {
 		for _, l := range c.ptr.PointsToIn(t.Origin, v) {
 			objs = append(objs, l.Obj)
 		}
 	}
 	return objs
-}
-
-// operands returns the channel operands an event may be on: for a
-// select case, every case of its direction.
-func operands(ev *shb.Event) []ssa.Value {
-	switch x := ev.Instr.(type) {
-	case *ssa.Send:
-		return []ssa.Value{x.Chan}
-	case *ssa.UnOp:
-		return []ssa.Value{x.X}
-	case *ssa.Call:
-		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
-			return x.Call.Args
-		}
-	case *ssa.Select:
-		var vs []ssa.Value
-		for _, st := range x.States {
-			if (st.Dir == types.SendOnly) == (ev.Kind == shb.Send) {
-				vs = append(vs, st.Chan)
-			}
-		}
-		return vs
-	}
-	return nil
 }
 
 // allJudged returns the channels that ch may be in t's goroutine when

@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -72,7 +73,7 @@ func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) bool {
 // goroutine.
 func (c *checker) singleton(o *pointer.Origin, loc pointer.Location) bool {
 	alloc, ok := loc.Obj.Site.(*ssa.Alloc)
-	return ok && alloc.Parent() == o.Entry && loc.Obj.Tag == 0 && !onLoop(alloc.Block())
+	return ok && alloc.Parent() == o.Entry && loc.Obj.Tag == 0 && !blocks.OnCycle(alloc.Block())
 }
 
 // dynamicCall returns the innermost call of the chain that calls a

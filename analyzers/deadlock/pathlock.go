@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"go/token"
 
 	"github.com/origo-dev/origo/facts"
@@ -120,28 +121,10 @@ func fixedLocal(mu ssa.Value) bool {
 				continue
 			}
 		case *ssa.Alloc:
-			return !onLoop(v.Block())
+			return !blocks.OnCycle(v.Block())
 		}
 		return false
 	}
-}
-
-// onLoop reports whether block b is on a cycle of its function.
-func onLoop(b *ssa.BasicBlock) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		s := work[len(work)-1]
-		work = work[:len(work)-1]
-		if s == b {
-			return true
-		}
-		if !seen[s] {
-			seen[s] = true
-			work = append(work, s.Succs...)
-		}
-	}
-	return false
 }
 
 // unlocksIn reports whether fn unlocks the mutex key itself somewhere.

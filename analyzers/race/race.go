@@ -450,14 +450,15 @@ func (c *checker) channels(t *shb.Trace, id int32) map[*pointer.Object]bool {
 	}
 	var m map[*pointer.Object]bool
 	ev := &t.Events[id]
-	switch {
-	case ev.Obj >= 0:
-		m = map[*pointer.Object]bool{c.hb.Location(ev.Obj).Obj: true}
-		for _, mem := range c.hb.Members(ev.Obj) {
-			m[c.hb.Location(mem).Obj] = true
+	// A select names one channel per case: only its one case of the
+	// event's direction tells which.
+	if ops := shb.ChanOperands(ev); ev.Obj >= 0 {
+		m = make(map[*pointer.Object]bool)
+		for _, obj := range c.hb.Objects(ev.Obj) {
+			m[obj] = true
 		}
-	case chanOperand(ev) != nil:
-		locs := c.ptr.PointsToIn(t.Origin, chanOperand(ev))
+	} else if len(ops) == 1 {
+		locs := c.ptr.PointsToIn(t.Origin, ops[0])
 		if len(locs) <= maxChannels {
 			m = make(map[*pointer.Object]bool)
 			for _, l := range locs {
@@ -475,32 +476,6 @@ func (c *checker) channels(t *shb.Trace, id int32) map[*pointer.Object]bool {
 // maxChannels bounds the channels that one operation may be on for it
 // to hand over what it sends.
 const maxChannels = 64
-
-// chanOperand returns the channel that a send or receive event operates
-// on: the operand of a send or receive, or of the one case of its kind
-// in a select; nil when the select has several.
-func chanOperand(ev *shb.Event) ssa.Value {
-	switch x := ev.Instr.(type) {
-	case *ssa.Send:
-		return x.Chan
-	case *ssa.UnOp:
-		if x.Op == token.ARROW {
-			return x.X
-		}
-	case *ssa.Select:
-		var ch ssa.Value
-		for _, st := range x.States {
-			if (st.Dir == types.SendOnly) == (ev.Kind == shb.Send) {
-				if ch != nil {
-					return nil
-				}
-				ch = st.Chan
-			}
-		}
-		return ch
-	}
-	return nil
-}
 
 // sendsOf returns the sends of trace t on channels it knows.
 func (c *checker) sendsOf(t *shb.Trace) []int32 {

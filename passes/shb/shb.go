@@ -182,10 +182,44 @@ type Result struct {
 // id (in a lockset or Event.Obj) stands for.
 func (r *Result) Location(id int32) pointer.Location { return r.objs.locs[id] }
 
-// Members returns the numbers of the channels or WaitGroups that the
-// object number obj (an Event.Obj) stands for, when it is a set of them
-// taken as one (le.doneC of several lessors); nil for one object.
-func (r *Result) Members(obj int32) []int32 { return r.objs.members[obj] }
+// Objects returns the abstract objects that the object number obj (an
+// Event.Obj) stands for: its location's, and when it is a set of
+// channels or WaitGroups taken as one (le.doneC of several lessors),
+// each member's.
+func (r *Result) Objects(obj int32) []*pointer.Object {
+	objs := []*pointer.Object{r.objs.locs[obj].Obj}
+	for _, m := range r.objs.members[obj] {
+		objs = append(objs, r.objs.locs[m].Obj)
+	}
+	return objs
+}
+
+// ChanOperands returns the channels a send, receive or close event
+// names in the code: the operand of the send, receive or close, or, for
+// a select, the channel of each case of the event's direction.
+func ChanOperands(ev *Event) []ssa.Value {
+	switch x := ev.Instr.(type) {
+	case *ssa.Send:
+		return []ssa.Value{x.Chan}
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return []ssa.Value{x.X}
+		}
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+			return x.Call.Args
+		}
+	case *ssa.Select:
+		var vs []ssa.Value
+		for _, st := range x.States {
+			if (st.Dir == types.SendOnly) == (ev.Kind == Send) {
+				vs = append(vs, st.Chan)
+			}
+		}
+		return vs
+	}
+	return nil
+}
 
 // Capacity returns the buffer size that the channel number obj (an
 // Event.Obj) was made with, when the package makes it with a constant.
