@@ -61,6 +61,7 @@ type checker struct {
 	ignored  ignore.Lines             // lines with "//origo:ignore blocking"
 	assigned map[token.Pos]string     // see chanName
 	unknown  map[opKey]bool           // see unknownOp
+	globals  map[*pointer.Object]bool // see globalObjects
 }
 
 // report reports a blocking operation once.
@@ -136,6 +137,51 @@ func assignedNames(files []*ast.File) map[token.Pos]string {
 		})
 	}
 	return names
+}
+
+// pointsToAnywhere returns what v may point to in any goroutine.
+func (c *checker) pointsToAnywhere(v ssa.Value) []pointer.Location {
+	var locs []pointer.Location
+	for _, o := range c.ptr.Origins {
+		locs = append(locs, c.ptr.PointsToIn(o, v)...)
+	}
+	return locs
+}
+
+// passedOut returns what the arguments of call whose type want accepts
+// may point to, when call calls code the analysis cannot see: a
+// function of another package, or one it cannot resolve.
+func (c *checker) passedOut(call *ssa.CallCommon, want func(types.Type) bool) []pointer.Location {
+	if c.inPackage(call) {
+		return nil
+	}
+	var locs []pointer.Location
+	for _, a := range call.Args {
+		if want(a.Type()) {
+			locs = append(locs, c.pointsToAnywhere(a)...)
+		}
+	}
+	return locs
+}
+
+// globalObjects returns the objects that the package variables reach,
+// a few pointers deep: any code holding the variable may use them.
+func (c *checker) globalObjects() map[*pointer.Object]bool {
+	if c.globals != nil {
+		return c.globals
+	}
+	c.globals = make(map[*pointer.Object]bool)
+	if len(c.ptr.Origins) == 0 {
+		return c.globals
+	}
+	for _, m := range c.pkg.Members {
+		if g, ok := m.(*ssa.Global); ok {
+			for obj := range c.ptr.Reachable(c.ptr.Origins[0], g, 4, 4096) {
+				c.globals[obj] = true
+			}
+		}
+	}
+	return c.globals
 }
 
 // isNil reports whether v is the nil channel.

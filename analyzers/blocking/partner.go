@@ -3,6 +3,7 @@ package blocking
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -67,10 +68,8 @@ func (c *checker) partnerless() {
 	c.unknown = make(map[opKey]bool)
 	for _, op := range c.packageOps() {
 		var objs []*pointer.Object
-		for _, o := range c.ptr.Origins {
-			for _, l := range c.ptr.PointsToIn(o, op.ch) {
-				objs = append(objs, l.Obj)
-			}
+		for _, l := range c.pointsToAnywhere(op.ch) {
+			objs = append(objs, l.Obj)
 		}
 		if !slices.ContainsFunc(objs, madeHere) && !isNil(op.ch) {
 			// A channel the analysis cannot name: a method that only
@@ -451,33 +450,13 @@ func calledOnly(mc *ssa.MakeClosure) bool {
 // see may operate on: reached from a package variable, or given to a
 // function of another package or one it cannot resolve.
 func (c *checker) escapedChannels() map[*pointer.Object]bool {
-	escaped := make(map[*pointer.Object]bool)
-	var origin *pointer.Origin
-	if len(c.ptr.Origins) > 0 {
-		origin = c.ptr.Origins[0]
-	}
-	for _, m := range c.pkg.Members {
-		if g, ok := m.(*ssa.Global); ok && origin != nil {
-			for obj := range c.ptr.Reachable(origin, g, 4, 4096) {
-				escaped[obj] = true
-			}
-		}
-	}
+	escaped := maps.Clone(c.globalObjects())
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok || c.inPackage(call.Common()) {
-					continue
-				}
-				for _, a := range call.Common().Args {
-					if !isChan(a.Type()) {
-						continue
-					}
-					for _, o := range c.ptr.Origins {
-						for _, l := range c.ptr.PointsToIn(o, a) {
-							escaped[l.Obj] = true
-						}
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					for _, l := range c.passedOut(call.Common(), isChan) {
+						escaped[l.Obj] = true
 					}
 				}
 			}

@@ -87,24 +87,15 @@ func (c *checker) waits() {
 					if cop != syncapi.CondWait {
 						v, kind = cond, 3
 					}
-				} else if !c.inPackage(cc) {
-					for _, a := range cc.Args {
-						if syncType(a.Type()) {
-							for _, o := range c.ptr.Origins {
-								for _, l := range c.ptr.PointsToIn(o, a) {
-									escaped[keyOf(l)] = true
-								}
-							}
-						}
+				} else {
+					for _, l := range c.passedOut(cc, syncType) {
+						escaped[keyOf(l)] = true
 					}
 				}
 				if kind == 0 {
 					continue
 				}
-				var locs []pointer.Location
-				for _, o := range c.ptr.Origins {
-					locs = append(locs, c.ptr.PointsToIn(o, v)...)
-				}
+				locs := c.pointsToAnywhere(v)
 				if len(locs) == 0 {
 					unknownDone = unknownDone || kind == 2
 					unknownSignal = unknownSignal || kind == 3
@@ -123,15 +114,11 @@ func (c *checker) waits() {
 			}
 		}
 	}
-	for _, m := range c.pkg.Members {
-		if g, ok := m.(*ssa.Global); ok && len(c.ptr.Origins) > 0 {
-			for obj := range c.ptr.Reachable(c.ptr.Origins[0], g, 4, 4096) {
-				if obj.Site != nil {
-					escaped[syncKey{obj.Site, -1}] = true
-				}
-				escaped[syncKey{obj, 0}] = true
-			}
+	for obj := range c.globalObjects() {
+		if obj.Site != nil {
+			escaped[syncKey{obj.Site, -1}] = true
 		}
+		escaped[syncKey{obj, 0}] = true
 	}
 	judged := func(l pointer.Location) bool {
 		if escaped[keyOf(l)] || l.Obj.Site != nil && escaped[syncKey{l.Obj.Site, -1}] {
