@@ -79,7 +79,16 @@
 // an object the tests make races only with the goroutines its own test
 // starts, though the pointer analysis merges every test's objects made
 // at one place (an object made by package initialization is every
-// test's, and stays checked against them all). Likewise, an access in a
+// test's, and stays checked against them all). A goroutine that a test
+// starts and can wait for (it sends, receives, closes or calls Done, or
+// the testing package, a WaitGroup, an errgroup or an HTTP server waits
+// for it) is taken to end before its test returns, as a goroutine
+// outliving its test is a leak its join was written to prevent: two
+// accesses whose goroutines only different sequential tests start are
+// not a pair, though the join (a select the test may leave by failing,
+// a Close of merged objects) is one the graph does not see. A goroutine
+// that never synchronizes may run on into the next test, and stays
+// checked against it. Likewise, an access in a
 // call, inside a loop, of the function that makes its object (setUp in
 // a benchmark's b.N loop) touches that run's object only. Goroutines
 // that the pointer analysis tells apart only by the object or the

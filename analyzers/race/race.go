@@ -52,6 +52,8 @@ type checker struct {
 	vars       *declared                               // loop variables and named results, once asked
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
+	tests      *shb.Trace                              // the sequential tests' root trace (see testRuns)
+	runs       map[*pointer.Origin]runSet              // by origin, the tests that start it
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
 	sends      map[*shb.Trace][]int32               // see sendsOf
@@ -101,6 +103,7 @@ const maxPairsPerLocation = 10_000
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	c.spawns, c.reentry = spawnSites(c.hb), make(map[*pointer.Origin]bool)
+	c.tests, c.runs = testRuns(c.hb)
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs := 0
@@ -237,6 +240,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 	for _, x := range ea[:min(len(ea), maxEventsPerAccess)] {
 		for _, y := range eb[:min(len(eb), maxEventsPerAccess)] {
 			if !c.touches(ta, x, a, obj) || !c.touches(tb, y, b, obj) {
+				continue
+			}
+			if c.separateRuns(ta, x, tb, y) {
 				continue
 			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)

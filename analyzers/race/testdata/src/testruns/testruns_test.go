@@ -1,6 +1,9 @@
 package testruns
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // Each test makes its own server and writes it before start's go
 // statement: silent, though TestA's goroutine may still run in TestB.
@@ -54,4 +57,36 @@ func BenchmarkPool(b *testing.B) {
 func TestPoolReset(t *testing.T) {
 	p := setUpPool()
 	p.size = 2 // want `data race on pool.size: write at testruns_test.go:\d+ \(test goroutine\) vs read at testruns.go:\d+ \(goroutine started at testruns.go:\d+\); locks held: \{\} vs \{p.mu\}`
+}
+
+// A goroutine that a test waits for ends before the test returns, even
+// when the wait is a select the test may leave by failing (a failed test
+// is not one whose races matter): TestF's worker and TestG's write are
+// in different tests, silent.
+var limit int
+
+func TestF(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		limit = 1
+		done <- true
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Error("timed out")
+	}
+}
+
+func TestG(t *testing.T) { limit = 2 }
+
+// The same worker racing with its own test: reported.
+func TestH(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		limit = 3 // want `data race on limit: write at testruns_test.go:\d+ \(goroutine started at testruns_test.go:\d+\) vs write at testruns_test.go:\d+ \(test goroutine\)`
+		done <- true
+	}()
+	limit = 4
+	<-done
 }
