@@ -898,8 +898,8 @@ func (c *checker) maker(t *shb.Trace, x int32, obj *pointer.Object) ([]pointer.F
 }
 
 func (c *checker) allocatedInLoop(obj *pointer.Object) bool {
-	instr, ok := obj.Site.(ssa.Instruction)
-	return ok && instr.Block() != nil && c.hb.InLoop(instr.Block())
+	instr := obj.MadeAt()
+	return instr != nil && instr.Block() != nil && c.hb.InLoop(instr.Block())
 }
 
 func (c *checker) inPackage(p token.Pos) bool {

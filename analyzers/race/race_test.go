@@ -9,7 +9,7 @@ import (
 )
 
 func TestRace(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin")
 }
 
 // TestAcrossPackages checks accesses and locks inside an imported

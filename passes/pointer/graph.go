@@ -62,7 +62,19 @@ type Object struct {
 	// the summary names them (its own type is opaque), the closure it
 	// is, or the dynamic type of the value it boxes.
 	sumType, sumSite, sumFunc, sumDyn string
-	global                            string // a package-level variable known by name (see namedGlobal)
+	global                            string              // a package-level variable known by name (see namedGlobal)
+	call                              ssa.CallInstruction // the call that made an object of a summary
+}
+
+// MadeAt returns the instruction that makes the object: its allocation,
+// or the call of another package's function that made it; nil for
+// globals, functions and unknown objects.
+func (o *Object) MadeAt() ssa.Instruction {
+	if o.call != nil {
+		return o.call
+	}
+	instr, _ := o.Site.(ssa.Instruction)
+	return instr
 }
 
 // ImportedType returns, for an object that a function of another package

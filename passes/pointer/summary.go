@@ -582,6 +582,7 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 				obj.Label = entryType(ref.set.Str(so.Type)) + " made by " + facts.ShortName(name)
 				obj.sumType, obj.sumSite = ref.set.Str(so.Type), ref.set.Str(so.Site)
 				obj.sumFunc, obj.sumDyn = ref.set.Str(so.Func), ref.set.Str(so.Dyn)
+				obj.call = site.instr
 				a.allocs[k] = obj
 			}
 			a.addLoc(n, obj.start)

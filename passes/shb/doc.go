@@ -42,6 +42,9 @@
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
 //   - close → a receive that observes it (the exit of a receive loop);
+//   - a send or close on a channel that each run of a loop makes and
+//     hands to the one goroutine the run starts → right after the
+//     run's receive from it, not the end of the loop (perRunEdges);
 //   - WaitGroup.Done → return of Wait, when Adds made before the
 //     goroutine that calls Done was started cover it: counted in program
 //     order, a constant Add(n) covers the next n go statements whose

@@ -405,6 +405,97 @@ func (l *linker) recvEdges(r ref) {
 			}
 		}
 	}
+	l.perRunEdges(r)
+}
+
+// perRunEdges adds the edges into a receive r from a channel that each
+// run of r's loop makes and hands to a goroutine the same run starts:
+//
+//	for ... {
+//		done := make(chan struct{})
+//		go func() { work(); close(done) }()
+//		<-done
+//	}
+//
+// The pointer analysis gives the loop's runs two copies of the channel
+// (see pointer's iteration tags), and r, which stands for every run,
+// names the set of both, while each goroutine names its own copy alone:
+// as a set and a member, they would not link. But the receive of one
+// run gets what that run's goroutine sent on that run's channel, or its
+// close, and the goroutine sends on no other run's channel: so the edge
+// goes from the goroutine to right after r, not to the end of the loop.
+// For a run before the goroutine's, the edge orders what already was:
+// the spawn comes after that run.
+func (l *linker) perRunEdges(r ref) {
+	ev := r.ev()
+	if ev.Loop < 0 || !l.objs.isGroup[ev.Obj] || len(l.own(r, Send)) > 0 {
+		return
+	}
+	members := l.objs.members[ev.Obj]
+	made := l.objs.loopCopies(members)
+	if made == nil || made.Block() == nil || made.Parent() != ev.Instr.Parent() || !made.Block().Dominates(ev.Instr.Block()) {
+		return
+	}
+	for _, m := range members {
+		var peer *Trace
+		for _, ot := range l.traces {
+			if ot.obj != m || ot.t == r.t {
+				continue
+			}
+			if peer != nil || len(l.byObj[m][ot.t][Recv]) > 0 {
+				peer = nil // two goroutines on one run's channel, or another receiver
+				break
+			}
+			peer = ot.t
+		}
+		if peer == nil || !l.startedEachRun(peer.Origin, r.t, made) {
+			continue
+		}
+		o := l.byObj[m][peer]
+		switch {
+		case len(o[Send]) > 0:
+			l.edge(peer, earliest(peer, o[Send]), r.t, r.id+1)
+		case len(o[Close]) > 0:
+			l.edge(peer, o[Close][0], r.t, r.id+1)
+		}
+	}
+}
+
+// startedEachRun reports whether o is a goroutine that t starts once in
+// each run of the loop that makes made: at a go statement of made's
+// function that made dominates, and that no cycle reaches again
+// without passing through made.
+func (l *linker) startedEachRun(o *pointer.Origin, t *Trace, made ssa.Instruction) bool {
+	s, ok := l.spawnedAt[o]
+	if !ok || s.t != t || o.Parent != t.Origin {
+		return false
+	}
+	spawn := s.ev().Instr
+	if spawn.Parent() != made.Parent() || !made.Block().Dominates(spawn.Block()) {
+		return false
+	}
+	return spawn.Block() == made.Block() || !cycles(spawn.Block(), made.Block())
+}
+
+// cycles reports whether a path of one or more edges leads from block b
+// back to b without going through block avoid.
+func cycles(b, avoid *ssa.BasicBlock) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range x.Succs {
+			if s == b {
+				return true
+			}
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // sendEdges adds the edges into send s: the k-th receive on a channel

@@ -140,6 +140,26 @@ func (s *objects) groupOf(ids []int32) int32 {
 	return id
 }
 
+// loopCopies returns the allocation that the locations ids are the
+// iteration copies of (see pointer's iteration tags: one allocation in
+// a loop, one context, told apart by tag only), or nil.
+func (s *objects) loopCopies(ids []int32) ssa.Instruction {
+	if len(ids) < 2 {
+		return nil
+	}
+	first := s.locs[ids[0]]
+	tags := make(map[int]bool)
+	for _, id := range ids {
+		loc := s.locs[id]
+		if loc.Obj.Site == nil || loc.Obj.Site != first.Obj.Site || loc.Obj.Ctx != first.Obj.Ctx || loc.Path() != first.Path() || tags[loc.Obj.Tag] {
+			return nil
+		}
+		tags[loc.Obj.Tag] = true
+	}
+	instr, _ := first.Obj.Site.(ssa.Instruction)
+	return instr
+}
+
 func (s *objects) components(fn *ssa.Function) []int {
 	c, ok := s.comps[fn]
 	if !ok {
