@@ -190,9 +190,13 @@
 // names the channels of every leader, but a joiner that reads this
 // object waited on this object's channel; when that channel is only
 // ever closed, and only by the leader after its write, the close
-// happens before the read. A read in a callee given the value
-// (releaseFunc(cy)), or a channel closed on two paths, is checked as
-// usual.
+// happens before the read. Leaders and joiners may run the same code:
+// a leader's close on the value it wrote through, following the write on
+// every path, is the one close of that channel (a second panics), and a
+// goroutine that closed its value's channel itself led that object. A
+// read in a closure or callee given the value (the release function
+// that releaseFunc(cy) returns) waited where the value came in: at each
+// place the closure is made, or each call of the unexported function.
 //
 // A worker loop that calls wg.Done once per item orders each item's work
 // before Wait returns: an access followed, on every path of its

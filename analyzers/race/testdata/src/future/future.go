@@ -135,4 +135,88 @@ func main() {
 	}
 	<-done
 	<-done
+	co := &coalescer{}
+	for range 2 {
+		go func() {
+			release := co.gather(func() func() { return func() {} })
+			defer release()
+			if f := co.peek(); f != nil {
+				f()
+			}
+		}()
+	}
+}
+
+// cycle is a gather that every caller may lead or join, as in
+// promhttp's coalescing gatherer: the leader fills it and closes ready
+// on every path after its write; joiners wait on ready. The release
+// function reads done when it runs, after the value it was made from
+// was waited for, or closed by the leader itself.
+type cycle struct {
+	ready chan struct{}
+	done  func()
+	refs  int
+}
+
+type coalescer struct {
+	mu  sync.Mutex
+	cur *cycle
+}
+
+func (c *coalescer) gather(f func() func()) func() {
+	c.mu.Lock()
+	if cy := c.cur; cy != nil {
+		cy.refs++
+		c.mu.Unlock()
+		<-cy.ready
+		return c.release(cy)
+	}
+	cy := &cycle{ready: make(chan struct{}), refs: 1}
+	c.cur = cy
+	c.mu.Unlock()
+	// If f panics, the joiners must not wait forever. The deferred
+	// function captures cy: cy lives in memory, read by each use.
+	panicked := true
+	defer func() {
+		if panicked {
+			close(cy.ready)
+		}
+	}()
+	cy.done = f() // want `data race on cycle.done: write at future.go:\d+ \(goroutine started at future.go:\d+, in a loop\) vs read at future.go:220 `
+	panicked = false
+	close(cy.ready)
+	return c.release(cy)
+}
+
+func (c *coalescer) release(cy *cycle) func() {
+	return func() {
+		c.mu.Lock()
+		cy.refs--
+		last := cy.refs == 0
+		if last && c.cur == cy {
+			c.cur = nil
+		}
+		c.mu.Unlock()
+		if last {
+			cy.done()
+		}
+	}
+}
+
+// peek hands out a function that reads done of the current cycle
+// without waiting for it to be ready: reported (at the leader's write).
+func (c *coalescer) peek() func() {
+	c.mu.Lock()
+	cy := c.cur
+	c.mu.Unlock()
+	if cy == nil {
+		return nil
+	}
+	return c.early(cy)
+}
+
+func (c *coalescer) early(cy *cycle) func() {
+	return func() {
+		cy.done()
+	}
 }
