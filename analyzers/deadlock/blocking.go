@@ -27,6 +27,9 @@ type other struct {
 	// acquire is the event where the goroutine locks the mutex before
 	// it can reach ev, when it does not hold it at ev; -1 otherwise.
 	acquire int32
+	// again marks an acquire after ev in a loop around it: the
+	// goroutine locks first from the loop's second run on.
+	again bool
 }
 
 // blockingOps reports a goroutine that blocks on a channel operation,
@@ -53,7 +56,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				}
 			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait, shb.CondWait, shb.CondSignal:
 				if ev.Obj >= 0 {
-					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1})
+					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1, false})
 				}
 			}
 		}
@@ -80,7 +83,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				if len(l) != 1 || !mutexes[l[0]] || slices.Contains(own, hb.Location(l[0])) {
 					continue
 				}
-				others := unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i])
+				others := unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
 				if len(others) == 0 {
 					continue
 				}
@@ -98,6 +101,24 @@ func (c *checker) blockingOps(hb *shb.Result) {
 	for _, b := range found {
 		c.reportBlocked(hb, b)
 	}
+}
+
+// repeats reports whether the operation ev of t, or one of its kind on
+// its object, may happen more than once: in a loop, in a goroutine that
+// may run more than once, or in two goroutines.
+func repeats(t *shb.Trace, ev shb.Event, ops []other) bool {
+	n := 0
+	for _, o := range ops {
+		oe := o.t.Events[o.ev]
+		if oe.Kind != ev.Kind {
+			continue
+		}
+		if oe.Loop >= 0 || o.t.Origin.Multi {
+			return true
+		}
+		n++
+	}
+	return n > 1
 }
 
 // surelyBlocks reports whether a synchronization event waits for
@@ -215,7 +236,12 @@ func (c *checker) condMutexes() map[*types.Var]*types.Var {
 // unblockers returns the events of other goroutines that would unblock
 // event ev of t, when there are some and each holds lock (for writing,
 // if ev holds it only for reading); nil otherwise.
-func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, lock int32, read bool) []other {
+//
+// A goroutine that locks the mutex after the operation, in a loop
+// around it (lockedInLoop), locks it first from the loop's second run
+// on: it counts when repeats says the blocked operation may happen more
+// than once, so that one of its runs meets the second.
+func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, lock int32, read, repeats bool) []other {
 	var out []other
 	for _, o := range candidates {
 		oe := o.t.Events[o.ev]
@@ -232,12 +258,111 @@ func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, 
 			continue
 		}
 		z := lockedBefore(o.t, o.ev, lock, read)
+		again := false
+		if z < 0 && repeats {
+			z, again = lockedInLoop(o.t, o.ev, lock, read), true
+		}
 		if z < 0 {
 			return nil
 		}
-		out = append(out, other{o.t, o.ev, z}) // it must lock first, and waits
+		out = append(out, other{o.t, o.ev, z, again}) // it must lock first, and waits
 	}
 	return out
+}
+
+// lockedInLoop returns an Acquire of the mutex at location lock that
+// trace t makes after event ev on every path from ev to its next run,
+// in a loop around it: from the loop's second run on, the goroutine
+// locks the mutex before it gets to ev (for { <-ch; s.mu.Lock(); ...;
+// s.mu.Unlock() }). -1 when there is none.
+func lockedInLoop(t *shb.Trace, ev int32, lock int32, read bool) int32 {
+	l := t.Events[ev].Loop
+	fe, ok := t.Frames(ev)
+	if l < 0 || !ok {
+		return -1
+	}
+	for z := ev + 1; z <= t.Loops[l].End && int(z) < len(t.Events); z++ {
+		a := t.Events[z]
+		if a.Kind != shb.Acquire || a.Obj != lock || read && a.Read {
+			continue
+		}
+		if fz, ok := t.Frames(z); ok && followsAlong(fe, t.Events[ev].Instr, fz, a.Instr) {
+			return z
+		}
+	}
+	return -1
+}
+
+// followsAlong reports whether instruction y, made on the chain of
+// calls fy, runs after instruction x, made on the chain fx, on every
+// path from x that returns from their innermost common frame or comes
+// back to x: in that frame, y (or the call of fy leading to it) lies on
+// every such path from x (or the call of fx leading to it), and in each
+// deeper frame of fy, y's block dominates every return.
+func followsAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) bool {
+	k := 0
+	for k < len(fx) && k < len(fy) && fx[k] == fy[k] {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	at := func(f []pointer.Frame, instr ssa.Instruction) ssa.Instruction {
+		if k < len(f) {
+			return f[k].Site
+		}
+		return instr
+	}
+	ax, ay := at(fx, x), at(fy, y)
+	if ax == nil || ay == nil || ax == ay || ax.Parent() != ay.Parent() || !onEveryPathFrom(ax, ay) {
+		return false
+	}
+	for j := k; j < len(fy); j++ {
+		instr := y
+		if j+1 < len(fy) {
+			instr = fy[j+1].Site
+		}
+		if instr == nil || !reachesEveryReturn(instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// onEveryPathFrom reports whether every path from instruction x that
+// returns, or comes back to x, passes instruction y first.
+func onEveryPathFrom(x, y ssa.Instruction) bool {
+	xb, yb := x.Block(), y.Block()
+	if xb == yb && indexOf(x) < indexOf(y) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{yb: true}
+	work := append([]*ssa.BasicBlock(nil), xb.Succs...)
+	if len(xb.Succs) == 0 {
+		return false
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == xb || len(b.Succs) == 0 {
+			return false // back at x, or returned, without passing y
+		}
+		work = append(work, b.Succs...)
+	}
+	return true
+}
+
+func indexOf(instr ssa.Instruction) int {
+	for i, in := range instr.Block().Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return -1
 }
 
 // lockedBefore returns an Acquire of the mutex at location lock that
@@ -304,9 +429,13 @@ func dominatesAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y
 }
 
 // reachesEveryReturn reports whether instr's block dominates every
-// return of its function.
+// return of its function (but the one after a recovered panic).
 func reachesEveryReturn(instr ssa.Instruction) bool {
-	for _, b := range instr.Parent().Blocks {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		if b == fn.Recover {
+			continue
+		}
 		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !instr.Block().Dominates(b) {
 			return false
 		}
@@ -338,6 +467,12 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	name := hb.Locks.Name(b.lock)
 	if name == "" {
 		name = "a mutex"
+	}
+	if o.acquire >= 0 && o.again {
+		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever",
+			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
+			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
+		return
 	}
 	if o.acquire >= 0 {
 		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever",

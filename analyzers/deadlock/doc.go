@@ -64,8 +64,11 @@
 //     or must lock first: it locks the mutex on every path to its
 //     operation, in its own function or in a caller that calls on to it
 //     (mu.Lock(); mu.Unlock(); ch <- v waits for the lock when the
-//     receiver took it first). Select cases are never reported: another
-//     case may complete.
+//     receiver took it first), or in a loop around it that always
+//     locks the mutex after the operation, when the blocked operation
+//     may happen more than once (for { <-ch; mu.Lock(); ...; mu.Unlock() }
+//     locks before its second receive). Select cases are never
+//     reported: another case may complete.
 //
 // WRONG: Report holds b.mu and calls Total, which locks it again.
 //

@@ -229,6 +229,9 @@ func main() {
 	readers()
 	condLocked()
 	condOwnLock()
+	statusTwoSenders()
+	statusOneSender()
+	statusMaybe()
 }
 
 type Queue struct {

@@ -1,0 +1,94 @@
+package main
+
+import "sync"
+
+// Status is updated by senders that hold mu while they send, and read
+// by a loop that receives and then locks mu: from the loop's second run
+// on, the receiver locks mu before it receives (Kubernetes 10182).
+type Status struct {
+	mu sync.Mutex
+	ch chan bool
+	n  int
+}
+
+func (s *Status) syncLoop() {
+	for range 2 {
+		<-s.ch
+		s.mu.Lock()
+		s.n++
+		s.mu.Unlock()
+	}
+}
+
+func (s *Status) set() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ch <- true // want `blocking while holding a lock: goroutine started at loops.go:\d+ sends on s.ch at loops.go:\d+ while holding s.mu \(locked at loops.go:\d+\); the receive that would unblock it \(at loops.go:\d+, goroutine started at loops.go:\d+\) runs in a loop that locks s.mu after it \(at loops.go:\d+\): from the loop's second run on it must lock s.mu first, so if this goroutine locks it first, both block forever`
+}
+
+func statusTwoSenders() {
+	s := &Status{ch: make(chan bool)}
+	go s.syncLoop()
+	go s.set()
+	go s.set()
+}
+
+// One sender sends once: the loop's first receive takes it before the
+// loop ever locks mu. Silent.
+type Once struct {
+	mu sync.Mutex
+	ch chan bool
+	n  int
+}
+
+func (s *Once) syncLoop() {
+	for range 2 {
+		<-s.ch
+		s.mu.Lock()
+		s.n++
+		s.mu.Unlock()
+	}
+}
+
+func (s *Once) set() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ch <- true
+}
+
+func statusOneSender() {
+	s := &Once{ch: make(chan bool)}
+	go s.syncLoop()
+	go s.set()
+}
+
+// The loop locks mu only on some runs: the receive may always come
+// first. Silent.
+type Maybe struct {
+	mu sync.Mutex
+	ch chan int
+	n  int
+}
+
+func (s *Maybe) syncLoop() {
+	for range 2 {
+		if v := <-s.ch; v > 0 {
+			s.mu.Lock()
+			s.n += v
+			s.mu.Unlock()
+		}
+	}
+}
+
+func (s *Maybe) set(v int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ch <- v
+}
+
+func statusMaybe() {
+	s := &Maybe{ch: make(chan int)}
+	go s.syncLoop()
+	go s.set(1)
+	go s.set(0)
+}
