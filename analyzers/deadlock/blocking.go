@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -27,10 +28,19 @@ type other struct {
 	// acquire is the event where the goroutine locks the mutex before
 	// it can reach ev, when it does not hold it at ev; -1 otherwise.
 	acquire int32
-	// again marks an acquire after ev in a loop around it: the
-	// goroutine locks first from the loop's second run on.
-	again bool
+	// how the goroutine comes to lock first.
+	how lockWay
 }
+
+// lockWay is how a goroutine that would unblock an operation comes to
+// lock the mutex before it does.
+type lockWay uint8
+
+const (
+	lockFirst  lockWay = iota // on every path to its operation
+	lockAgain                 // after it, in a loop around it: from the second run on
+	lockInCase                // on another way out of the select its operation is a case of
+)
 
 // blockingOps reports a goroutine that blocks on a channel operation,
 // WaitGroup.Wait or Cond.Wait while holding a mutex that every goroutine
@@ -56,7 +66,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				}
 			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait, shb.CondWait, shb.CondSignal:
 				if ev.Obj >= 0 {
-					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1, false})
+					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1, lockFirst})
 				}
 			}
 		}
@@ -83,7 +93,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				if len(l) != 1 || !mutexes[l[0]] || slices.Contains(own, hb.Location(l[0])) {
 					continue
 				}
-				others := unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
+				others := c.unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
 				if len(others) == 0 {
 					continue
 				}
@@ -241,7 +251,7 @@ func (c *checker) condMutexes() map[*types.Var]*types.Var {
 // around it (lockedInLoop), locks it first from the loop's second run
 // on: it counts when repeats says the blocked operation may happen more
 // than once, so that one of its runs meets the second.
-func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, lock int32, read, repeats bool) []other {
+func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, lock int32, read, repeats bool) []other {
 	var out []other
 	for _, o := range candidates {
 		oe := o.t.Events[o.ev]
@@ -257,17 +267,71 @@ func unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, 
 			out = append(out, o)
 			continue
 		}
+		how := lockFirst
 		z := lockedBefore(o.t, o.ev, lock, read)
-		again := false
+		if z < 0 {
+			z, how = c.lockedInOtherCase(hb, o.t, o.ev, lock, read), lockInCase
+		}
 		if z < 0 && repeats {
-			z, again = lockedInLoop(o.t, o.ev, lock, read), true
+			z, how = lockedInLoop(o.t, o.ev, lock, read), lockAgain
 		}
 		if z < 0 {
 			return nil
 		}
-		out = append(out, other{o.t, o.ev, z, again}) // it must lock first, and waits
+		out = append(out, other{o.t, o.ev, z, how}) // it must lock first, and waits
 	}
 	return out
+}
+
+// lockedInOtherCase returns an Acquire of the mutex at location lock
+// that trace t makes, when event ev is a case of a select in a loop, on
+// every path of another way out of the select (its default, or a case
+// on another channel) before the loop comes back to the select: the
+// goroutine may be waiting for the mutex instead of at the select when
+// the other side holds the mutex and waits for the case (for { select {
+// case <-stop: return; default: mu.Lock(); ...; mu.Unlock() } }). -1
+// when there is none.
+func (c *checker) lockedInOtherCase(hb *shb.Result, t *shb.Trace, ev int32, lock int32, read bool) int32 {
+	e := t.Events[ev]
+	sel, ok := e.Instr.(*ssa.Select)
+	fe, ok2 := t.Frames(ev)
+	if !ok || !ok2 || !blocks.OnCycle(sel.Block()) {
+		return -1
+	}
+	own := hb.Objects(e.Obj)
+	cases, dflt := blocks.SelectBodies(sel)
+	var others []*ssa.BasicBlock
+	if dflt != nil {
+		others = append(others, dflt)
+	}
+	for i, b := range cases {
+		if b != nil && !slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, sel.States[i].Chan), func(l pointer.Location) bool { return slices.Contains(own, l.Obj) }) {
+			others = append(others, b)
+		}
+	}
+	for z := range int32(len(t.Events)) {
+		a := t.Events[z]
+		if a.Kind != shb.Acquire || a.Obj != lock || read && a.Read {
+			continue
+		}
+		fz, ok := t.Frames(z)
+		if !ok || len(fz) < len(fe) || !slices.Equal(fz[:len(fe)], fe) {
+			continue
+		}
+		at := a.Instr
+		if len(fz) > len(fe) {
+			at = fz[len(fe)].Site
+		}
+		if at == nil || at.Parent() != sel.Parent() || !deeperAlwaysReach(fz, len(fe), a.Instr) {
+			continue
+		}
+		for _, b := range others {
+			if onEveryPathFromBlock(b, at, sel.Block()) {
+				return z
+			}
+		}
+	}
+	return -1
 }
 
 // lockedInLoop returns an Acquire of the mutex at location lock that
@@ -317,6 +381,13 @@ func followsAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y s
 	if ax == nil || ay == nil || ax == ay || ax.Parent() != ay.Parent() || !onEveryPathFrom(ax, ay) {
 		return false
 	}
+	return deeperAlwaysReach(fy, k, y)
+}
+
+// deeperAlwaysReach reports whether, in each frame of the chain fy from
+// k on, instruction y (or the call leading to it) lies on every path to
+// a return: a call at frame k always reaches y.
+func deeperAlwaysReach(fy []pointer.Frame, k int, y ssa.Instruction) bool {
 	for j := k; j < len(fy); j++ {
 		instr := y
 		if j+1 < len(fy) {
@@ -324,6 +395,33 @@ func followsAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y s
 		}
 		if instr == nil || !reachesEveryReturn(instr) {
 			return false
+		}
+	}
+	return true
+}
+
+// onEveryPathFromBlock reports whether every path from the start of
+// block b that returns, or comes to block back, passes instruction y.
+func onEveryPathFromBlock(b *ssa.BasicBlock, y ssa.Instruction, back *ssa.BasicBlock) bool {
+	if b == y.Block() {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{y.Block(): true, b: true}
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if len(x.Succs) == 0 {
+			return false // returned without passing y
+		}
+		for _, s := range x.Succs {
+			if s == back {
+				return false
+			}
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
 		}
 	}
 	return true
@@ -468,7 +566,13 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	if name == "" {
 		name = "a mutex"
 	}
-	if o.acquire >= 0 && o.again {
+	if o.acquire >= 0 && o.how == lockInCase {
+		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever",
+			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
+			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
+		return
+	}
+	if o.acquire >= 0 && o.how == lockAgain {
 		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)

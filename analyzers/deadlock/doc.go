@@ -67,8 +67,13 @@
 //     receiver took it first), or in a loop around it that always
 //     locks the mutex after the operation, when the blocked operation
 //     may happen more than once (for { <-ch; mu.Lock(); ...; mu.Unlock() }
-//     locks before its second receive). Select cases are never
-//     reported: another case may complete.
+//     locks before its second receive), or, when its operation is a
+//     case of a select in a loop, on every path of another way out of
+//     the select (its default, a case on another channel) before the
+//     loop comes back to it: for { select { case <-stop: return;
+//     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
+//     when the sender holds it. The blocked operation itself is never
+//     a select case: another case may complete it.
 //
 // WRONG: Report holds b.mu and calls Total, which locks it again.
 //

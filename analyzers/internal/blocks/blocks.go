@@ -2,7 +2,12 @@
 // function that the analyzers share: loops and reachability.
 package blocks
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // OnCycle reports whether block b is on a cycle of its function: in a
 // loop.
@@ -25,4 +30,43 @@ func Reaches(a, b *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// SelectBodies returns, by case index, the first block of the body of
+// each case of sel, and the first block of its default's body (nil for
+// a select without one): go/ssa tests the chosen index against each
+// case in turn ("if index == i goto body else next"), and the last
+// test's else is the default. A case it did not lay out so is nil.
+func SelectBodies(sel *ssa.Select) (cases []*ssa.BasicBlock, dflt *ssa.BasicBlock) {
+	cases = make([]*ssa.BasicBlock, len(sel.States))
+	last := -1
+	for _, r := range *sel.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index != 0 {
+			continue
+		}
+		for _, use := range *ex.Referrers() {
+			eq, ok := use.(*ssa.BinOp)
+			if !ok || eq.Op != token.EQL || eq.X != ex {
+				continue
+			}
+			k, ok := eq.Y.(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+				continue
+			}
+			i := int(k.Int64())
+			for _, u := range *eq.Referrers() {
+				if br, ok := u.(*ssa.If); ok && br.Cond == eq && i >= 0 && i < len(cases) {
+					cases[i] = br.Block().Succs[0]
+					if i > last {
+						last, dflt = i, br.Block().Succs[1]
+					}
+				}
+			}
+		}
+	}
+	if sel.Blocking || last != len(cases)-1 {
+		dflt = nil
+	}
+	return cases, dflt
 }

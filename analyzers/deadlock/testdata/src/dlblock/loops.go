@@ -92,3 +92,81 @@ func statusMaybe() {
 	go s.set(1)
 	go s.set(0)
 }
+
+// A monitor polls stop and, when nothing is sent, probes under mu; the
+// sender holds mu while it sends stop: the monitor may be waiting for
+// mu in its probe while the sender waits for it at the select (Moby
+// 28462).
+type Container struct {
+	mu   sync.Mutex
+	stop chan struct{}
+	n    int
+}
+
+func (c *Container) monitor() {
+	for {
+		select {
+		case <-c.stop:
+			return
+		default:
+			c.probe()
+		}
+	}
+}
+
+func (c *Container) probe() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+func (c *Container) halt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stop <- struct{}{} // want `blocking while holding a lock: goroutine started at loops.go:\d+ sends on c.stop at loops.go:\d+ while holding c.mu \(locked at loops.go:\d+\); the receive that would unblock it \(at loops.go:\d+, goroutine started at loops.go:\d+\) is a case of a select in a loop whose other way out locks c.mu \(at loops.go:\d+\): if that goroutine is waiting there for c.mu, both block forever`
+}
+
+func monitorLocked() {
+	c := &Container{stop: make(chan struct{})}
+	go c.monitor()
+	go c.halt()
+}
+
+// The monitor's other way out does not lock, or locks only for some
+// values: silent.
+type Poller struct {
+	mu   sync.Mutex
+	stop chan struct{}
+	tick chan int
+	n    int
+}
+
+func (p *Poller) monitor() {
+	for {
+		select {
+		case <-p.stop:
+			return
+		case v := <-p.tick:
+			if v > 10 {
+				p.mu.Lock()
+				p.n += v
+				p.mu.Unlock()
+			}
+		default:
+			p.n--
+		}
+	}
+}
+
+func (p *Poller) halt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stop <- struct{}{}
+}
+
+func monitorFree() {
+	p := &Poller{stop: make(chan struct{}), tick: make(chan int)}
+	go p.monitor()
+	go p.halt()
+	p.tick <- 1
+}

@@ -232,6 +232,8 @@ func main() {
 	statusTwoSenders()
 	statusOneSender()
 	statusMaybe()
+	monitorLocked()
+	monitorFree()
 }
 
 type Queue struct {
