@@ -52,16 +52,17 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass     *analysis.Pass
-	pkg      *ssa.Package
-	funcs    []*ssa.Function
-	ptr      *pointer.Result
-	hb       *shb.Result
-	reported map[ssa.Instruction]bool // one report per operation
-	ignored  ignore.Lines             // lines with "//origo:ignore blocking"
-	assigned map[token.Pos]string     // see chanName
-	unknown  map[opKey]bool           // see unknownOp
-	globals  map[*pointer.Object]bool // see globalObjects
+	pass       *analysis.Pass
+	pkg        *ssa.Package
+	funcs      []*ssa.Function
+	ptr        *pointer.Result
+	hb         *shb.Result
+	reported   map[ssa.Instruction]bool              // one report per operation
+	ignored    ignore.Lines                          // lines with "//origo:ignore blocking"
+	assigned   map[token.Pos]string                  // see chanName
+	unknown    map[opKey]bool                        // see unknownOp
+	fieldChans map[*types.Var]map[*ssa.MakeChan]bool // see storedInFields
+	globals    map[*pointer.Object]bool              // see globalObjects
 }
 
 // report reports a blocking operation once.

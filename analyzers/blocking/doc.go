@@ -75,7 +75,9 @@
 // channel, not by the pointer analysis's finer objects, which a call
 // resolved to too many callees may mislead. An operation on a channel
 // the analysis cannot name counts for every channel of its element type
-// that leaves its function.
+// that leaves its function, or, when it loads the channel from a struct
+// field (p.c, or r.get() returning b.c), for those the package stores
+// in that field.
 //
 // A line comment "//origo:ignore blocking <reason>" on the reported
 // line silences the report.

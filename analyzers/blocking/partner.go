@@ -74,7 +74,7 @@ func (c *checker) partnerless() {
 		if !slices.ContainsFunc(objs, madeHere) && !isNil(op.ch) {
 			// A channel the analysis cannot name: a method that only
 			// another package calls, on an object it did not see made.
-			c.unknown[opKey{op.kind, elem(op.ch.Type())}] = true
+			c.unknown[opKey{op.kind, elem(op.ch.Type()), sourceField(op.ch, 0)}] = true
 		}
 		for _, obj := range objs {
 			use(obj).add(op.kind, inCode)
@@ -168,10 +168,98 @@ func (c *checker) emptySelects() {
 }
 
 // An opKey is a kind of channel operation on channels of one element
-// type.
+// type, loaded from one struct field when field is not nil.
 type opKey struct {
-	kind shb.Kind
-	elem string
+	kind  shb.Kind
+	elem  string
+	field *types.Var
+}
+
+// maxSourceDepth bounds the calls sourceField follows.
+const maxSourceDepth = 3
+
+// sourceField returns the struct field that the channel v is loaded
+// from, through the package's functions that return it (r.recv.get()
+// returning b.c): an operation on an unknown object's field can only
+// be on a channel that the package stores into that field. Nil when v
+// comes from elsewhere, or from several fields.
+func sourceField(v ssa.Value, depth int) *types.Var {
+	switch v := v.(type) {
+	case *ssa.ChangeType:
+		return sourceField(v.X, depth)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return fieldVar(v.X)
+		}
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil || len(fn.Blocks) == 0 || depth >= maxSourceDepth || fn.Signature.Results().Len() != 1 {
+			return nil
+		}
+		var field *types.Var
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			f := sourceField(ret.Results[0], depth+1)
+			if f == nil || field != nil && f != field {
+				return nil
+			}
+			field = f
+		}
+		return field
+	}
+	return nil
+}
+
+// fieldVar returns the struct field that v is the address of, or nil.
+func fieldVar(v ssa.Value) *types.Var {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	st, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	s, ok := st.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= s.NumFields() {
+		return nil
+	}
+	return s.Field(fa.Field)
+}
+
+// storedInFields returns, for each struct field, the make sites of the
+// channels that the package's code stores into it.
+func (c *checker) storedInFields() map[*types.Var]map[*ssa.MakeChan]bool {
+	if c.fieldChans != nil {
+		return c.fieldChans
+	}
+	c.fieldChans = make(map[*types.Var]map[*ssa.MakeChan]bool)
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				f := fieldVar(st.Addr)
+				if f == nil || elem(f.Type()) == "" {
+					continue
+				}
+				for _, l := range c.pointsToAnywhere(st.Val) {
+					if mc, ok := l.Obj.Site.(*ssa.MakeChan); ok {
+						if c.fieldChans[f] == nil {
+							c.fieldChans[f] = make(map[*ssa.MakeChan]bool)
+						}
+						c.fieldChans[f][mc] = true
+					}
+				}
+			}
+		}
+	}
+	return c.fieldChans
 }
 
 // elem returns the element type of channel type t.
@@ -185,13 +273,18 @@ func elem(t types.Type) string {
 // unknownOp reports whether code whose channel the analysis does not
 // know performs an operation of one of kinds on channels of the type mc
 // makes, which may be mc's: not when mc's channel stays in its function
-// and the goroutines it starts, all of which the analysis follows.
+// and the goroutines it starts, all of which the analysis follows, nor
+// when the code loads its channel from a struct field that the package
+// never stores mc's channels into.
 func (c *checker) unknownOp(mc *ssa.MakeChan, kinds ...shb.Kind) bool {
 	if localChannel(mc) {
 		return false
 	}
-	for _, k := range kinds {
-		if c.unknown[opKey{k, elem(mc.Type())}] {
+	for k := range c.unknown {
+		if !slices.Contains(kinds, k.kind) || k.elem != elem(mc.Type()) {
+			continue
+		}
+		if k.field == nil || c.storedInFields()[k.field][mc] {
 			return true
 		}
 	}

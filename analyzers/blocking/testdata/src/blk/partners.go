@@ -141,6 +141,23 @@ func fromCallback() {
 	<-p.c
 }
 
+// GoString receives on p.c, and only package fmt calls it: it may
+// complete a send on any channel the package stores in a pinger's c.
+func (p *pinger) GoString() string { return <-p.c }
+
+// relay's channel goes into no pinger: GoString cannot receive from it,
+// and nothing else does.
+type relay struct{ out chan string }
+
+func (r *relay) emit() {
+	r.out <- "x" // want `send blocks forever: goroutine started at partners.go:\d+ sends on r.out \(made at partners.go:\d+, unbuffered\), which no other goroutine receives from`
+}
+
+func relayNoReader() {
+	r := &relay{out: make(chan string)}
+	go r.emit()
+}
+
 type cmd struct{ cancel func() }
 
 // fromHook receives what a closure that another goroutine calls sends:
@@ -197,6 +214,7 @@ func Run(items []int) {
 	go closedLater()
 	go ignored()
 	go ignoredOther()
+	go relayNoReader()
 }
 
 func main() { Run(nil) }
