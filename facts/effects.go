@@ -110,7 +110,22 @@ func Posn(fset *token.FileSet, pos token.Pos) string {
 		return ""
 	}
 	p := fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+	return fmt.Sprintf("%s:%d:%d", stableFile(p.Filename), p.Line, p.Column)
+}
+
+// stableFile returns the name of a file as facts record it: the file
+// itself, but only the base name of a file that the go command made in
+// its temporary work directory ($WORK/b001/_cgo_gotypes.go for a cgo
+// package), whose directory changes with every build: facts must be the
+// same for the same source, or runs differ and the build cache keeps
+// nothing.
+func stableFile(name string) string {
+	for _, dir := range strings.Split(filepath.ToSlash(filepath.Dir(name)), "/") {
+		if rest, ok := strings.CutPrefix(dir, "go-build"); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return filepath.Base(name)
+		}
+	}
+	return name
 }
 
 // ComparePos orders two positions of fset by file name, line and column,

@@ -64,6 +64,16 @@
 // that are flagged, and the diagnostics outside any expectation. -v lists
 // every case with its leaks and the diagnostics that matched them, and
 // the diagnostics outside any expectation.
+//
+//	origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
+//
+// vets all of std and the modules of the performance work (grpc, etcd
+// server, prometheus client_golang, badger v4) twice each, with fresh
+// analysis results, the tool on GOMAXPROCS=1 and then 8, and prints per
+// target the packages analysed, those where origo panicked (must be 0),
+// failed inside and recovered, or skipped past a bound, and those whose
+// output or facts differ between the two runs (must be 0). -v lists
+// each package with trouble or a difference.
 package main
 
 import (
@@ -95,6 +105,8 @@ func main() {
 		err = benchRealCode(os.Args[2:])
 	case "leakcorpus":
 		err = benchLeakCorpus(os.Args[2:])
+	case "corpus":
+		err = benchCorpus(os.Args[2:])
 	default:
 		usage()
 	}
@@ -110,8 +122,9 @@ func usage() {
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
+       origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
 
-Without -origo, vet, racecorpus, realcode and leakcorpus build origo: run them in the origo repository.`)
+Without -origo, vet, racecorpus, realcode, leakcorpus and corpus build origo: run them in the origo repository.`)
 	os.Exit(2)
 }
 

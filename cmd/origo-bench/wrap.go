@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,6 +21,7 @@ const (
 	envTool  = "ORIGO_BENCH_TOOL"
 	envLog   = "ORIGO_BENCH_LOG"
 	envNonce = "ORIGO_BENCH_NONCE"
+	envProcs = "ORIGO_BENCH_GOMAXPROCS" // GOMAXPROCS for the tool alone, not for go vet
 )
 
 // unit is one package's measurement.
@@ -27,6 +32,11 @@ type unit struct {
 	MaxRSSKB   int64         `json:"max_rss_kb"`
 	FactsBytes int64         `json:"facts_bytes"`
 	ExitCode   int           `json:"exit"`
+	// For the corpus run: hashes of what the tool printed and of the
+	// facts it wrote, and its lines that tell of trouble.
+	OutHash   string   `json:"out_hash,omitempty"`
+	FactsHash string   `json:"facts_hash,omitempty"`
+	Trouble   []string `json:"trouble,omitempty"`
 }
 
 func wrap(args []string) int {
@@ -47,7 +57,11 @@ func wrap(args []string) int {
 		return 0
 	}
 	cmd := exec.Command(tool, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, io.MultiWriter(os.Stdout, &stdout), io.MultiWriter(os.Stderr, &stderr)
+	if procs := os.Getenv(envProcs); procs != "" {
+		cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+	}
 	start := time.Now()
 	err := cmd.Run()
 	u := unit{Wall: time.Since(start)}
@@ -67,9 +81,11 @@ func wrap(args []string) int {
 		}
 		if data, err := os.ReadFile(cfgFile); err == nil && json.Unmarshal(data, &cfg) == nil {
 			u.Package, u.VetxOnly = cfg.ImportPath, cfg.VetxOnly
-			if fi, err := os.Stat(cfg.VetxOutput); err == nil {
-				u.FactsBytes = fi.Size()
+			if facts, err := os.ReadFile(cfg.VetxOutput); err == nil {
+				u.FactsBytes, u.FactsHash = int64(len(facts)), hash(facts)
 			}
+			u.OutHash = hash(stdout.Bytes()) + " " + hash(stderr.Bytes())
+			u.Trouble = trouble(stdout.String() + stderr.String())
 			logUnit(u)
 		}
 	}
@@ -88,4 +104,23 @@ func logUnit(u unit) {
 	}
 	defer f.Close()
 	f.Write(append(data, '\n')) // one write: lines of parallel tools do not interleave
+}
+
+// hash is a short digest of data, for comparing two runs.
+func hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// trouble returns the lines of a tool's output that tell of a panic, an
+// internal error or a package skipped past a bound.
+func trouble(out string) []string {
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") ||
+			strings.Contains(line, "origo: internal error in") || strings.Contains(line, " skipped package ") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
