@@ -44,9 +44,11 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.Do(pass, "deadlock", func() {
 		c.findWriters(ir.SrcFuncs)
 		for _, fn := range ir.SrcFuncs {
+			guard.At(pass, fn.String())
 			c.checkFunc(fn)
 			c.relocks(fn)
 		}
+		guard.At(pass, "")
 	})
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	c.ptr = ptr

@@ -21,7 +21,9 @@
 package main
 
 import (
+	"crypto/sha256"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
@@ -43,10 +46,33 @@ var suite = []*analysis.Analyzer{
 
 func main() {
 	if invokedByVet(os.Args[1:]) {
+		if hook := os.Getenv(guard.FailEnv); hook != "" && len(os.Args) == 2 && strings.TrimLeft(os.Args[1], "-") == "V=full" {
+			os.Exit(printHookedVersion(hook))
+		}
 		registerDumpFlag(flag.CommandLine)
 		unitchecker.Main(suite...) // does not return
 	}
 	os.Exit(standalone(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// printHookedVersion prints the tool's version line for go vet, as
+// unitchecker does, with the test-only failure hook hashed into its
+// build ID: go vet keys cached results by that ID, and a tool made to
+// fail is another tool, whose results must not be taken from the cache.
+func printHookedVersion(hook string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		return 1
+	}
+	h := sha256.New()
+	h.Write(data)
+	h.Write([]byte(guard.FailEnv + "=" + hook))
+	fmt.Printf("%s version devel comments-go-here buildID=%x\n", exe, h.Sum(nil))
+	return 0
 }
 
 // invokedByVet reports whether the arguments follow go vet's protocol

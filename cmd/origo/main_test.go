@@ -9,8 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/origo-dev/origo/passes/guard"
 )
 
 // origoBin is the origo binary built once for the tests that run it as
@@ -345,6 +349,41 @@ func TestUnusualInput(t *testing.T) {
 			if !slices.Contains(got, w) {
 				t.Errorf("%s output lacks %q; got:\n%s", name, w, strings.Join(got, "\n"))
 			}
+		}
+	}
+}
+
+// TestForcedFailure makes the race analyzer fail on the demo, through
+// the test-only hook, under both drivers: the failure is one line that
+// names the pass, the package and origo's version, the deadlock is
+// still reported, and the exit code is the one the demo's findings give.
+func TestForcedFailure(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "github.com/origo-dev/origo/testdata/demo"
+	want := "origo: internal error in race on package " + pkg + ": failure forced by " + guard.FailEnv
+	for _, driver := range []string{"standalone", "go vet"} {
+		var clean, forced *exec.Cmd
+		if driver == "standalone" {
+			clean, forced = exec.Command(origoBin, "."), exec.Command(origoBin, ".")
+		} else {
+			clean = exec.Command("go", "vet", "-vettool="+origoBin, ".")
+			forced = exec.Command("go", "vet", "-vettool="+origoBin, ".")
+		}
+		forced.Env = append(os.Environ(), guard.FailEnv+"=race:"+pkg+"#"+strconv.FormatInt(time.Now().UnixNano(), 36))
+		_, _, cleanCode := runCmd(t, clean, dir)
+		stdout, stderr, code := runCmd(t, forced, dir)
+		out := stdout + stderr
+		if n := strings.Count(out, want); n != 1 {
+			t.Errorf("%s: %d lines %q, want 1:\n%s", driver, n, want, out)
+		}
+		if strings.Contains(out, "data race on") || !strings.Contains(out, "double lock") {
+			t.Errorf("%s: want the deadlock and no race reported:\n%s", driver, out)
+		}
+		if code != cleanCode {
+			t.Errorf("%s: exit %d with the failure, %d without", driver, code, cleanCode)
 		}
 	}
 }

@@ -34,3 +34,36 @@ func TestDoStop(t *testing.T) {
 		t.Errorf("message %q, want %q", msg, want)
 	}
 }
+
+func TestDoNamesFunction(t *testing.T) {
+	t.Setenv("ORIGO_PANIC", "")
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p")}
+	msg := guard.Do(pass, "lockset", func() {
+		guard.At(pass, "p.(*T).Run")
+		panic("boom\nsecond line")
+	})
+	for _, want := range []string{"internal error in lockset on package example.com/p in p.(*T).Run: boom second line", "(origo " + guard.Version() + ";"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	// The next run of the pass starts with no function.
+	msg = guard.Do(pass, "lockset", func() { panic("again") })
+	if strings.Contains(msg, "(*T).Run") {
+		t.Errorf("message %q names the function of an earlier run", msg)
+	}
+}
+
+func TestForcedFailure(t *testing.T) {
+	t.Setenv("ORIGO_PANIC", "")
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p")}
+	ran := false
+	t.Setenv(guard.FailEnv, "race:example.com/q")
+	if msg := guard.Do(pass, "race", func() { ran = true }); msg != "" || !ran {
+		t.Errorf("hook for another package: message %q, ran %v", msg, ran)
+	}
+	t.Setenv(guard.FailEnv, "race:example.com/p")
+	if msg := guard.Do(pass, "race", func() {}); !strings.Contains(msg, "internal error in race on package example.com/p: failure forced by") {
+		t.Errorf("forced failure: message %q", msg)
+	}
+}

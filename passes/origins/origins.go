@@ -95,8 +95,10 @@ func run(pass *analysis.Pass) (any, error) {
 func analyze(pass *analysis.Pass, ir *buildir.IR, res *Result) {
 	a := &state{pass: pass, res: res, info: make(map[*ssa.Function]*funcInfo)}
 	for _, fn := range ir.SrcFuncs {
+		guard.At(pass, fn.String())
 		a.visit(fn)
 	}
+	guard.At(pass, "")
 	a.solve()
 	a.export()
 	res.Roots = findRoots(pass, ir, res)
