@@ -29,6 +29,8 @@ var Analyzer = &analysis.Analyzer{
 	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
 }
 
+func init() { ignore.Flag(&Analyzer.Flags) }
+
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	if ir.Pkg == nil {

@@ -23,3 +23,14 @@ func TestAcrossPackages(t *testing.T) {
 func TestLoopVar121(t *testing.T) {
 	analysistest.Run(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./...")
 }
+
+// TestGenerated checks that nothing is reported in a generated file, and
+// that the flag "generated" reports there too.
+func TestGenerated(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "generated")
+	if err := race.Analyzer.Flags.Set("generated", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer race.Analyzer.Flags.Set("generated", "false")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "generatedon")
+}

@@ -24,4 +24,24 @@ func (dumpValue) Set(s string) error {
 
 func registerDumpFlag(fs *flag.FlagSet) {
 	fs.Var(dumpValue{}, "dump", "report the facts of a pass as diagnostics, for debugging: "+strings.Join(factdump.Modes, ", "))
+	fs.Var(generatedValue{}, "generated", "report in generated files (marked \"// Code generated ... DO NOT EDIT.\") too")
+}
+
+// generatedValue is the -generated flag: it sets the flag of that name
+// of every analyzer that has one.
+type generatedValue struct{}
+
+func (generatedValue) String() string { return "false" }
+
+func (generatedValue) IsBoolFlag() bool { return true }
+
+func (generatedValue) Set(s string) error {
+	for _, a := range suite {
+		if a.Flags.Lookup("generated") != nil {
+			if err := a.Flags.Set("generated", s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
