@@ -259,4 +259,9 @@
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.
+// Work is bounded: on one location, the first 256 reads and 256 writes
+// of each goroutine and the first 10,000 pairs are checked, and the
+// goroutines found past the pointer analysis's origin budget are not;
+// either bound, when it stops part of the work, is one line on standard
+// error ("origo: race: budget hit on package ...").
 package race

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,19 +103,46 @@ type reportKey struct {
 // everywhere (a logger, a global config) must not make the check square.
 const maxPairsPerLocation = 10_000
 
+// maxAccessesPerOrigin bounds the accesses of one goroutine (and kind,
+// read or write) to one location that are paired: a table that package
+// initialization fills element by element (20,000 stores to one abstract
+// element) must not spend the pair budget on pairs its order dismisses.
+const maxAccessesPerOrigin = 256
+
+// capPerOrigin returns the first maxAccessesPerOrigin accesses of each
+// goroutine and kind among accs, and whether it left any out.
+func capPerOrigin(accs []pointer.Access) ([]pointer.Access, bool) {
+	type key struct {
+		o     *pointer.Origin
+		write bool
+	}
+	counts := make(map[key]int)
+	var out []pointer.Access
+	for _, a := range accs {
+		k := key{a.Origin, a.Write}
+		if counts[k]++; counts[k] <= maxAccessesPerOrigin {
+			out = append(out, a)
+		}
+	}
+	return out, len(out) < len(accs)
+}
+
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	c.spawns, c.reentry = spawnSites(c.hb), make(map[*pointer.Origin]bool)
 	c.tests, c.runs = testRuns(c.hb)
+	budgetHits, firstHit := 0, ""
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs := 0
-		for i, a := range sh.Accesses {
-			for _, b := range sh.Accesses[i+1:] {
+		accesses, capped := capPerOrigin(sh.Accesses)
+		for i, a := range accesses {
+			for _, b := range accesses[i+1:] {
 				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic {
 					continue
 				}
 				if pairs++; pairs > maxPairsPerLocation {
+					capped = true
 					break
 				}
 				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
@@ -128,6 +156,18 @@ func (c *checker) check() {
 				}
 			}
 		}
+		if capped {
+			if budgetHits++; firstHit == "" {
+				firstHit = c.describe(sh.Loc)
+			}
+		}
+	}
+	if c.ptr.Stats.Overflow {
+		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: more goroutines than the pointer analysis gives origins of their own; those found past it share one and are not checked\n", c.pass.Pkg.Path())
+	}
+	if budgetHits > 0 {
+		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s)\n",
+			c.pass.Pkg.Path(), budgetHits, maxAccessesPerOrigin, maxPairsPerLocation, firstHit)
 	}
 	// One report per pair of lines: the goroutines that reach them are
 	// many in a program with many workers, the bug is one.
