@@ -399,3 +399,50 @@ func TestForcedFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageCorners runs both drivers on generics, a range-over-func
+// loop, a go:linkname function without a body and a file behind a build
+// tag: each race is found, the same by both. A syntax error is one clear
+// error.
+func TestLanguageCorners(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"generic/generic.go:6:31: data race on Box[int].v: write at generic.go:6 (main goroutine) vs write at generic.go:6 (goroutine started at generic.go:10); locks held: {} vs {}",
+		"linkname/linkname.go:13:14: data race on last: write at linkname.go:13 (goroutine started at linkname.go:13) vs write at linkname.go:14 (main goroutine); locks held: {} vs {}",
+		"rangefunc/rangefunc.go:20:14: data race on n: write at rangefunc.go:20 (goroutine started at rangefunc.go:20) vs write at rangefunc.go:22 (main goroutine); locks held: {} vs {}",
+		"tagged/special.go:5:27: data race on hits: write at special.go:5 (goroutine started at special.go:5) vs write at tagged.go:7 (main goroutine); locks held: {} vs {}",
+	}
+	patterns := []string{"./generic", "./rangefunc", "./linkname", "./tagged"}
+	stdout, stderr, code := run(t, dir, append([]string{"-json", "-tags=special"}, patterns...)...)
+	if code != exitFindings {
+		t.Errorf("standalone: exit %d\n%s", code, stderr)
+	}
+	vetOut, vetErr, code := runCmd(t, exec.Command("go", append([]string{"vet", "-vettool=" + origoBin, "-tags=special", "-json"}, patterns...)...), dir)
+	if code != 0 {
+		t.Errorf("go vet: exit %d\n%s", code, vetErr)
+	}
+	for name, got := range map[string][]string{
+		"standalone": findings(t, dir, stdout),
+		"go vet":     findings(t, dir, vetOut+vetErr),
+	} {
+		if !slices.Equal(got, want) {
+			t.Errorf("%s reports:\n%s\nwant:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	// Without the tag, the file that races is not built.
+	if stdout, _, _ := run(t, dir, "./tagged"); stdout != "" {
+		t.Errorf("without -tags=special: %s", stdout)
+	}
+
+	_, stderr, code = run(t, dir, "./syntaxerr")
+	if want := "origo: package example.com/broken/syntaxerr has syntax errors: syntaxerr/syntaxerr.go:4:14: expected ')', found '{'"; code != exitError || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("standalone on a syntax error: exit %d, stderr:\n%s\nwant one line starting %q", code, stderr, want)
+	}
+	_, vetErr, code = runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "./syntaxerr"), dir)
+	if code == 0 || !strings.Contains(vetErr, "expected ')', found '{'") {
+		t.Errorf("go vet on a syntax error: exit %d, stderr:\n%s", code, vetErr)
+	}
+}

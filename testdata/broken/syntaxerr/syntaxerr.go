@@ -1,0 +1,5 @@
+// Package syntaxerr does not parse.
+package syntaxerr
+
+func Broken( {
+}

@@ -1,0 +1,5 @@
+//go:build special
+
+package main
+
+func init() { go func() { hits++ }() }
