@@ -437,11 +437,25 @@ func TestLanguageCorners(t *testing.T) {
 		t.Errorf("without -tags=special: %s", stdout)
 	}
 
-	_, stderr, code = run(t, dir, "./syntaxerr")
-	if want := "origo: package example.com/broken/syntaxerr has syntax errors: syntaxerr/syntaxerr.go:4:14: expected ')', found '{'"; code != exitError || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+	// A file that does not parse is made here: gofmt -l, which CI runs
+	// over the repository's files, would stop on it.
+	bad := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":                 "module example.com/bad\n\ngo 1.26\n",
+		"syntaxerr/syntaxerr.go": "package syntaxerr\n\nfunc Broken( {\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(bad, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bad, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code = run(t, bad, "./syntaxerr")
+	if want := "origo: package example.com/bad/syntaxerr has syntax errors: syntaxerr/syntaxerr.go:3:14: expected ')', found '{'"; code != exitError || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("standalone on a syntax error: exit %d, stderr:\n%s\nwant one line starting %q", code, stderr, want)
 	}
-	_, vetErr, code = runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "./syntaxerr"), dir)
+	_, vetErr, code = runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "./syntaxerr"), bad)
 	if code == 0 || !strings.Contains(vetErr, "expected ')', found '{'") {
 		t.Errorf("go vet on a syntax error: exit %d, stderr:\n%s", code, vetErr)
 	}

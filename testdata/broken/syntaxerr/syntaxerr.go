@@ -1,5 +1,0 @@
-// Package syntaxerr does not parse.
-package syntaxerr
-
-func Broken( {
-}
