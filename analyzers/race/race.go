@@ -57,6 +57,7 @@ type checker struct {
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 	tests      *shb.Trace                              // the sequential tests' root trace (see testRuns)
 	runs       map[*pointer.Origin]runSet              // by origin, the tests that start it
+	runSlices  [][]bool                                // the same, by origin ID (see runsOf)
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
 	sends      map[*shb.Trace][]int32               // see sendsOf
@@ -64,9 +65,9 @@ type checker struct {
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
 	firsts     map[firstKey]int32                   // see firstRecvOf
 	carries    map[sendKey]map[*pointer.Object]bool
-	fresh      *freshness                            // writes before their object is published
-	touched    map[touchKey]map[*pointer.Object]bool // see touches
-	waited     map[ssa.Instruction]waited            // see readyClosed
+	fresh      *freshness                    // writes before their object is published
+	touched    map[*shb.Trace][][2]touchMemo // see touches
+	waited     map[ssa.Instruction]waited    // see readyClosed
 	chanOps    map[int32][]chanOp
 	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
 	dones      map[touchKey][]shb.Edge        // see doneAfter

@@ -103,24 +103,60 @@ func testRuns(hb *shb.Result) (*shb.Trace, map[*pointer.Origin]runSet) {
 // separateRuns reports whether event x of t and event y of u run in
 // goroutines that only different sequential tests start (or in those
 // tests themselves), so that one test's return comes between them.
+// Asked of every pair of events: it allocates nothing.
 func (c *checker) separateRuns(t *shb.Trace, x int32, u *shb.Trace, y int32) bool {
-	a, b := c.runsOf(t, x), c.runsOf(u, y)
+	if c.tests == nil {
+		return false
+	}
+	switch {
+	case t == c.tests && u == c.tests:
+		return false // one goroutine: program order decides
+	case t == c.tests:
+		return c.outside(u.Origin, t.Run(x))
+	case u == c.tests:
+		return c.outside(t.Origin, u.Run(y))
+	}
+	a, b := c.runsOf(t.Origin), c.runsOf(u.Origin)
 	if a == nil || b == nil {
 		return false
 	}
-	for r := range a {
-		if b[r] {
+	for r, in := range a {
+		if in && b[r] {
 			return false
 		}
 	}
 	return true
 }
 
-func (c *checker) runsOf(t *shb.Trace, x int32) runSet {
-	if t == c.tests {
-		return runSet{t.Run(x): true}
+// outside reports whether only tests other than run start o.
+func (c *checker) outside(o *pointer.Origin, run int) bool {
+	set := c.runsOf(o)
+	return set != nil && run >= 0 && run < len(set) && !set[run]
+}
+
+// runsOf returns, by run of the tests trace, whether it may start o;
+// nil when something else may start o. Asked of every pair of events,
+// it is a slice by origin ID, made once.
+func (c *checker) runsOf(o *pointer.Origin) []bool {
+	if c.runSlices == nil {
+		c.runSlices = make([][]bool, len(c.ptr.Origins))
+		for origin, set := range c.runs {
+			if set == nil || origin.ID >= len(c.runSlices) {
+				continue
+			}
+			in := make([]bool, len(c.tests.Entries))
+			for r := range set {
+				if r >= 0 && r < len(in) {
+					in[r] = true
+				}
+			}
+			c.runSlices[origin.ID] = in
+		}
 	}
-	return c.runs[t.Origin]
+	if o.ID >= len(c.runSlices) {
+		return nil
+	}
+	return c.runSlices[o.ID]
 }
 
 // waitable reports whether the goroutine of t can be waited for: the

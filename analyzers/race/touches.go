@@ -18,18 +18,41 @@ import (
 // touches reports whether event x of trace t, an execution of acc, may
 // touch obj: true unless its chain shows it cannot.
 func (c *checker) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.Object) bool {
-	k := touchKey{t, x, acc.Instr, acc.Write}
-	objs, ok := c.touched[k]
-	if !ok {
-		objs = c.touchedBy(t, x, acc)
-		if c.touched == nil {
-			c.touched = make(map[touchKey]map[*pointer.Object]bool)
-		}
-		c.touched[k] = objs
+	if acc.Imported != nil {
+		return true // touchedBy does not tell
 	}
-	return objs == nil || objs[obj]
+	// An event is one instruction, and an access of it a read or a
+	// write: the memo is by trace and event, in slices, as this is asked
+	// of every pair of events.
+	memo := c.touched[t]
+	if memo == nil {
+		memo = make([][2]touchMemo, len(t.Events))
+		if c.touched == nil {
+			c.touched = make(map[*shb.Trace][][2]touchMemo)
+		}
+		c.touched[t] = memo
+	}
+	m := &memo[x][b2i(acc.Write)]
+	if !m.done {
+		m.objs, m.done = c.touchedBy(t, x, acc), true
+	}
+	return m.objs == nil || m.objs[obj]
 }
 
+// touchMemo is what touchedBy found for an event.
+type touchMemo struct {
+	done bool
+	objs map[*pointer.Object]bool
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// touchKey is an execution of an access in a trace.
 type touchKey struct {
 	t     *shb.Trace
 	x     int32
