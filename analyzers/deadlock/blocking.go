@@ -364,12 +364,23 @@ func lockedInLoop(t *shb.Trace, ev int32, lock int32, read bool) int32 {
 // every such path from x (or the call of fx leading to it), and in each
 // deeper frame of fy, y's block dominates every return.
 func followsAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) bool {
-	k := 0
+	k, ax, ay, ok := inCommonFrame(fx, x, fy, y)
+	if !ok || ax.Parent() != ay.Parent() || !onEveryPathFrom(ax, ay) {
+		return false
+	}
+	return deeperAlwaysReach(fy, k, y)
+}
+
+// inCommonFrame returns the depth k of the innermost frame that the
+// chains of calls fx and fy share, and the instructions there that lead
+// to x and to y: x and y themselves, or the calls of fx and fy at k;
+// false when the chains share no frame, or lead to one call.
+func inCommonFrame(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) (k int, ax, ay ssa.Instruction, ok bool) {
 	for k < len(fx) && k < len(fy) && fx[k] == fy[k] {
 		k++
 	}
 	if k == 0 {
-		return false
+		return 0, nil, nil, false
 	}
 	at := func(f []pointer.Frame, instr ssa.Instruction) ssa.Instruction {
 		if k < len(f) {
@@ -377,11 +388,8 @@ func followsAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y s
 		}
 		return instr
 	}
-	ax, ay := at(fx, x), at(fy, y)
-	if ax == nil || ay == nil || ax == ay || ax.Parent() != ay.Parent() || !onEveryPathFrom(ax, ay) {
-		return false
-	}
-	return deeperAlwaysReach(fy, k, y)
+	ax, ay = at(fx, x), at(fy, y)
+	return k, ax, ay, ax != nil && ay != nil && ax != ay
 }
 
 // deeperAlwaysReach reports whether, in each frame of the chain fy from
@@ -496,34 +504,12 @@ func lockedBefore(t *shb.Trace, ev int32, lock int32, read bool) int32 {
 // of fx leading to it) dominates y (or the call of fy leading to it),
 // and in each deeper frame of fx, x's block dominates every return.
 func dominatesAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) bool {
-	k := 0
-	for k < len(fx) && k < len(fy) && fx[k] == fy[k] {
-		k++
-	}
-	if k == 0 {
-		return false
-	}
-	at := func(f []pointer.Frame, instr ssa.Instruction) ssa.Instruction {
-		if k < len(f) {
-			return f[k].Site
-		}
-		return instr
-	}
-	ax, ay := at(fx, x), at(fy, y)
-	if ax == nil || ay == nil || ax == ay || !pointer.Dominates(ax, ay) {
+	k, ax, ay, ok := inCommonFrame(fx, x, fy, y)
+	if !ok || !pointer.Dominates(ax, ay) {
 		return false
 	}
 	// x's own function, and each callee between, always reaches x.
-	for j := k; j < len(fx); j++ {
-		instr := x
-		if j+1 < len(fx) {
-			instr = fx[j+1].Site
-		}
-		if instr == nil || !reachesEveryReturn(instr) {
-			return false
-		}
-	}
-	return true
+	return deeperAlwaysReach(fx, k, x)
 }
 
 // reachesEveryReturn reports whether instr's block dominates every
