@@ -3,6 +3,7 @@ package blocking
 import (
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -146,7 +147,7 @@ func sendBefore(done ssa.CallInstruction, sends []*ssa.Send) *ssa.Send {
 			continue
 		}
 		if _, deferred := done.(*ssa.Defer); deferred {
-			if reachesEveryReturn(s) {
+			if blocks.ReachesEveryReturn(s) {
 				return s
 			}
 			continue
@@ -156,19 +157,4 @@ func sendBefore(done ssa.CallInstruction, sends []*ssa.Send) *ssa.Send {
 		}
 	}
 	return nil
-}
-
-// reachesEveryReturn reports whether instr's block dominates every
-// return of its function, but the one after a recovered panic.
-func reachesEveryReturn(instr ssa.Instruction) bool {
-	fn := instr.Parent()
-	for _, b := range fn.Blocks {
-		if b == fn.Recover {
-			continue
-		}
-		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !instr.Block().Dominates(b) {
-			return false
-		}
-	}
-	return true
 }

@@ -401,7 +401,7 @@ func deeperAlwaysReach(fy []pointer.Frame, k int, y ssa.Instruction) bool {
 		if j+1 < len(fy) {
 			instr = fy[j+1].Site
 		}
-		if instr == nil || !reachesEveryReturn(instr) {
+		if instr == nil || !blocks.ReachesEveryReturn(instr) {
 			return false
 		}
 	}
@@ -411,55 +411,17 @@ func deeperAlwaysReach(fy []pointer.Frame, k int, y ssa.Instruction) bool {
 // onEveryPathFromBlock reports whether every path from the start of
 // block b that returns, or comes to block back, passes instruction y.
 func onEveryPathFromBlock(b *ssa.BasicBlock, y ssa.Instruction, back *ssa.BasicBlock) bool {
-	if b == y.Block() {
-		return true
-	}
-	seen := map[*ssa.BasicBlock]bool{y.Block(): true, b: true}
-	work := []*ssa.BasicBlock{b}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if len(x.Succs) == 0 {
-			return false // returned without passing y
-		}
-		for _, s := range x.Succs {
-			if s == back {
-				return false
-			}
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return true
+	return blocks.PassesFirst([]*ssa.BasicBlock{b}, y, back)
 }
 
 // onEveryPathFrom reports whether every path from instruction x that
 // returns, or comes back to x, passes instruction y first.
 func onEveryPathFrom(x, y ssa.Instruction) bool {
-	xb, yb := x.Block(), y.Block()
-	if xb == yb && indexOf(x) < indexOf(y) {
+	xb := x.Block()
+	if xb == y.Block() && indexOf(x) < indexOf(y) {
 		return true
 	}
-	seen := map[*ssa.BasicBlock]bool{yb: true}
-	work := append([]*ssa.BasicBlock(nil), xb.Succs...)
-	if len(xb.Succs) == 0 {
-		return false
-	}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if b == xb || len(b.Succs) == 0 {
-			return false // back at x, or returned, without passing y
-		}
-		work = append(work, b.Succs...)
-	}
-	return true
+	return len(xb.Succs) > 0 && blocks.PassesFirst(xb.Succs, y, xb)
 }
 
 func indexOf(instr ssa.Instruction) int {
@@ -510,21 +472,6 @@ func dominatesAlong(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y
 	}
 	// x's own function, and each callee between, always reaches x.
 	return deeperAlwaysReach(fx, k, x)
-}
-
-// reachesEveryReturn reports whether instr's block dominates every
-// return of its function (but the one after a recovered panic).
-func reachesEveryReturn(instr ssa.Instruction) bool {
-	fn := instr.Parent()
-	for _, b := range fn.Blocks {
-		if b == fn.Recover {
-			continue
-		}
-		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !instr.Block().Dominates(b) {
-			return false
-		}
-	}
-	return true
 }
 
 // unblocks reports whether an operation of kind by completes one of kind k.

@@ -56,8 +56,7 @@ type checker struct {
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 	tests      *shb.Trace                              // the sequential tests' root trace (see testRuns)
-	runs       map[*pointer.Origin]runSet              // by origin, the tests that start it
-	runSlices  [][]bool                                // the same, by origin ID (see runsOf)
+	runs       [][]bool                                // by origin ID, the tests that start it (see testRuns)
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
 	sends      map[*shb.Trace][]int32               // see sendsOf
@@ -131,7 +130,7 @@ func capPerOrigin(accs []pointer.Access) ([]pointer.Access, bool) {
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	c.spawns, c.reentry = spawnSites(c.hb), make(map[*pointer.Origin]bool)
-	c.tests, c.runs = testRuns(c.hb)
+	c.tests, c.runs = testRuns(c.hb, len(c.ptr.Origins))
 	budgetHits, firstHit := 0, ""
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)

@@ -28,14 +28,11 @@ import (
 // library's methods) is not scoped either, and pairs with them are
 // judged as before.
 
-// runSet is the set of runs of the tests trace that may have started a
-// goroutine; nil when something other than a sequential test may have.
-type runSet map[int]bool
-
-// testRuns returns, for each origin, the runs of the sequential tests'
-// root trace that may start it, directly or through its ancestors, or
-// nil when something else may start it.
-func testRuns(hb *shb.Result) (*shb.Trace, map[*pointer.Origin]runSet) {
+// testRuns returns the sequential tests' root trace and, by origin ID,
+// the runs of that trace that may start the origin, directly or through
+// its ancestors (by run index: whether it may); nil for an origin that
+// something else may start.
+func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, [][]bool) {
 	var tests *shb.Trace
 	for _, t := range hb.Traces {
 		if t.Entries != nil && t.Origin.Kind == 0 && t.Origin.Root == "tests" {
@@ -60,21 +57,26 @@ func testRuns(hb *shb.Result) (*shb.Trace, map[*pointer.Origin]runSet) {
 			}
 		}
 	}
-	runs := make(map[*pointer.Origin]runSet)
+	runs := make([][]bool, numOrigins)
 	state := make(map[*pointer.Origin]int8) // 1: in progress, 2: done
-	var visit func(o *pointer.Origin) runSet
-	visit = func(o *pointer.Origin) runSet {
+	var visit func(o *pointer.Origin) []bool
+	visit = func(o *pointer.Origin) []bool {
 		switch state[o] {
 		case 1:
-			return runSet{} // a cycle adds nothing its other starters do not
+			return make([]bool, len(tests.Entries)) // a cycle adds nothing its other starters do not
 		case 2:
-			return runs[o]
+			return runs[o.ID]
 		}
 		state[o] = 1
-		set := runSet{}
+		set := make([]bool, len(tests.Entries))
 		for _, s := range spawners[o] {
 			if s.t == tests {
-				set[tests.Run(s.id)] = true
+				r := tests.Run(s.id)
+				if r < 0 {
+					set = nil // before the first run: no test's
+					break
+				}
+				set[r] = true
 				continue
 			}
 			parent := visit(s.t.Origin)
@@ -82,14 +84,17 @@ func testRuns(hb *shb.Result) (*shb.Trace, map[*pointer.Origin]runSet) {
 				set = nil
 				break
 			}
-			for r := range parent {
-				set[r] = true
+			for r, in := range parent {
+				set[r] = set[r] || in
 			}
 		}
 		if len(spawners[o]) == 0 || !waitable(hb.TraceOf(o)) {
 			set = nil // a root, started where no trace shows it, or a fire and forget
 		}
-		state[o], runs[o] = 2, set
+		state[o] = 2
+		if o.ID < len(runs) {
+			runs[o.ID] = set
+		}
 		return set
 	}
 	for _, t := range hb.Traces {
@@ -135,28 +140,12 @@ func (c *checker) outside(o *pointer.Origin, run int) bool {
 }
 
 // runsOf returns, by run of the tests trace, whether it may start o;
-// nil when something else may start o. Asked of every pair of events,
-// it is a slice by origin ID, made once.
+// nil when something else may start o.
 func (c *checker) runsOf(o *pointer.Origin) []bool {
-	if c.runSlices == nil {
-		c.runSlices = make([][]bool, len(c.ptr.Origins))
-		for origin, set := range c.runs {
-			if set == nil || origin.ID >= len(c.runSlices) {
-				continue
-			}
-			in := make([]bool, len(c.tests.Entries))
-			for r := range set {
-				if r >= 0 && r < len(in) {
-					in[r] = true
-				}
-			}
-			c.runSlices[origin.ID] = in
-		}
-	}
-	if o.ID >= len(c.runSlices) {
+	if o.ID >= len(c.runs) {
 		return nil
 	}
-	return c.runSlices[o.ID]
+	return c.runs[o.ID]
 }
 
 // waitable reports whether the goroutine of t can be waited for: the

@@ -70,3 +70,41 @@ func SelectBodies(sel *ssa.Select) (cases []*ssa.BasicBlock, dflt *ssa.BasicBloc
 	}
 	return cases, dflt
 }
+
+// ReachesEveryReturn reports whether instr's block dominates every
+// return of its function, but the one after a recovered panic (the
+// recover block of a function with defer).
+func ReachesEveryReturn(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		if b == fn.Recover {
+			continue
+		}
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !instr.Block().Dominates(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// PassesFirst reports whether every path from the blocks start, taken
+// in turn, reaches instruction y's block before it returns or comes to
+// block back (nil for none).
+func PassesFirst(start []*ssa.BasicBlock, y ssa.Instruction, back *ssa.BasicBlock) bool {
+	yb := y.Block()
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := append([]*ssa.BasicBlock(nil), start...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == yb || seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == back || len(b.Succs) == 0 {
+			return false // back, or returned, without passing y
+		}
+		work = append(work, b.Succs...)
+	}
+	return true
+}
