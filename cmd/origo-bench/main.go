@@ -74,6 +74,14 @@
 // failed inside and recovered, or skipped past a bound, and those whose
 // output or facts differ between the two runs (must be 0). -v lists
 // each package with trouble or a difference.
+//
+//	origo-bench golangci [-version v2.15.0] [-keep dir]
+//
+// builds golangci-lint with origo's module plugin linked in, as
+// "golangci-lint custom" does (golangci-lint from the module proxy, origo
+// from this repository), runs it on testdata/demo, and checks that it
+// reports the demo's data race and deadlock: PASS, or FAIL and exit
+// status 1. Exit status 4 says that the module proxy was unreachable.
 package main
 
 import (
@@ -107,6 +115,8 @@ func main() {
 		err = benchLeakCorpus(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
+	case "golangci":
+		err = benchGolangci(os.Args[2:])
 	default:
 		usage()
 	}
@@ -123,6 +133,7 @@ func usage() {
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
+       origo-bench golangci [-version v2.15.0] [-keep dir]
 
 Without -origo, vet, racecorpus, realcode, leakcorpus and corpus build origo: run them in the origo repository.`)
 	os.Exit(2)
