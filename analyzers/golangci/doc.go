@@ -8,7 +8,7 @@
 //	plugins:
 //	  - module: github.com/origo-dev/origo
 //	    import: github.com/origo-dev/origo/analyzers/golangci
-//	    version: latest            # or path: /path/to/origo, a local checkout
+//	    path: /path/to/origo    # a local checkout; or version: vX.Y.Z, not both
 //
 // and enable the linter in .golangci.yml:
 //
