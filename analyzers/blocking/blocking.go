@@ -1,12 +1,14 @@
 package blocking
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 
+	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -16,11 +18,16 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// doc is the source of doc.go, whose package comment is the manual.
+//
+//go:embed doc.go
+var doc string
+
 // Analyzer reports goroutines that block forever on channels; see the
 // package documentation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "blocking",
-	Doc:      "report goroutines that block forever on channels",
+	Doc:      docs.MustExtract(doc, "blocking"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
 	Run:      run,
 	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer},

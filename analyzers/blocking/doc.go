@@ -6,41 +6,15 @@
 //
 // blocking: report goroutines that block forever on channels
 //
-// Half of the concurrency bugs found in Go programs block rather than
-// race, more of them on channels than on mutexes (Tu et al., ASPLOS
-// 2019). A goroutine stuck on a channel is never collected: each leaked
-// goroutine keeps its stack and what it references. The analyzer
-// reports:
+// The blocking analyzer reports a channel operation, WaitGroup.Wait or
+// Cond.Wait that no goroutine of the program can ever complete. Half of
+// the concurrency bugs found in Go programs block rather than race, more
+// of them on channels than on mutexes (Tu et al., ASPLOS 2019). A
+// goroutine stuck on a channel is never collected: each leaked goroutine
+// keeps its stack and what it references, and a program that leaks one
+// per request runs out of memory.
 //
-//   - a send or receive on a nil channel, outside a select: it blocks
-//     forever;
-//   - select {} in the function a go statement starts: the goroutine
-//     blocks forever (elsewhere, a caller may mean to serve until the
-//     program is killed);
-//   - a send on an unbuffered channel that no other goroutine receives
-//     from, a receive from a channel that nothing sends on or closes, or
-//     a select without default none of whose cases can ever proceed so;
-//   - a range over a channel that the function making it never lets
-//     anyone close: after the last send, the loop waits forever;
-//   - a goroutine whose result send can outlive its receiver: a function
-//     makes an unbuffered channel, starts a goroutine that sends on it
-//     once, and may return without receiving (an early return, a select
-//     on ctx.Done() or a timeout, an error path), or starts several such
-//     goroutines in a loop and receives once, or starts goroutines one of
-//     which may send twice (an error, then the result) and receives once
-//     per goroutine. A channel made in each iteration of the loop that
-//     starts its goroutine is left the same way when the iteration moves
-//     on without receiving (a stop case of a select). The sends left over
-//     block forever. A path that fails its test (t.Errorf, t.Fatal) is
-//     not counted: the test has already failed;
-//   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
-//     Done, no Add of a negative or unknown count, no WaitGroup.Go);
-//   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);
-//   - a WaitGroup.Wait and a channel waiting for each other: the
-//     goroutines given the function's unbuffered channel call Done only
-//     after their send on it, and the function receives from it only
-//     after Wait (wg.Wait(); close(results); for r := range results).
-//     Receive while a goroutine waits and closes instead.
+// # What it reports
 //
 // WRONG: when ctx is done first, the goroutine's send never completes.
 //
@@ -60,32 +34,89 @@
 //
 // Every report says "blocks forever" and names the goroutine, the
 // channel and where it was made, and why nothing completes the
-// operation.
+// operation. The analyzer reports:
+//
+//   - a send or receive on a nil channel, outside a select: it blocks
+//     forever;
+//   - select {} in the function a go statement starts: the goroutine
+//     blocks forever;
+//   - a send on an unbuffered channel that no other goroutine receives
+//     from, a receive from a channel that nothing sends on or closes, or
+//     a select without default none of whose cases can ever proceed so;
+//   - a range over a channel that the function making it never lets
+//     anyone close: after the last send, the loop waits forever;
+//   - a goroutine whose result send can outlive its receiver: a function
+//     makes an unbuffered channel, starts a goroutine that sends on it
+//     once, and may return without receiving (an early return, a select
+//     on ctx.Done() or a timeout, an error path), or starts several such
+//     goroutines in a loop and receives once, or starts goroutines one of
+//     which may send twice (an error, then the result) and receives once
+//     per goroutine. A channel made in each iteration of the loop that
+//     starts its goroutine is left the same way when the iteration moves
+//     on without receiving (a stop case of a select). The sends left over
+//     block forever;
+//   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
+//     Done, no Add of a negative or unknown count, no WaitGroup.Go);
+//   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);
+//   - a WaitGroup.Wait and a channel waiting for each other: the
+//     goroutines given the function's unbuffered channel call Done only
+//     after their send on it, and the function receives from it only
+//     after Wait (wg.Wait(); close(results); for r := range results).
+//     Receive while a goroutine waits and closes instead.
+//
+// # What stays silent
 //
 // Only channels (WaitGroups, Conds) that the package makes and that no
 // package variable reaches, and that are not handed to code the
 // analysis cannot see, are judged by their partners: another package,
-// or any code holding a global channel, may still send. The partners
-// are the operations of every goroutine of the package's programs
-// (main, init, tests; see package shb), including those that imported
-// functions perform through their effect summaries, and every operation
-// in the package's code, wherever it runs: a method that only another
-// package calls (a Collector's Collect, an RPC handler) completes
-// operations too. Partners are found by the place that makes the
-// channel, not by the pointer analysis's finer objects, which a call
+// or any code holding a global channel, may still send.
+//
+// The partners are the operations of every goroutine of the package's
+// programs (main, init, tests; see package shb), including those that
+// imported functions perform through their effect summaries, and every
+// operation in the package's code, wherever it runs: a method that only
+// another package calls (a Collector's Collect, an RPC handler)
+// completes operations too. Partners are found by the place that makes
+// the channel, not by the pointer analysis's finer objects, which a call
 // resolved to too many callees may mislead. An operation on a channel
 // the analysis cannot name counts for every channel of its element type
 // that leaves its function, or, when it loads the channel from a struct
-// field (p.c, or r.get() returning b.c), for those the package stores
-// in that field.
+// field (p.c, or r.get() returning b.c), for those the package stores in
+// that field.
 //
-// A line comment "//origo:ignore blocking <reason>" on the reported
-// line silences the report.
+// select {} outside the function a go statement starts is left alone: a
+// caller may mean to serve until the program is killed. For a result
+// send that can outlive its receiver, a path of the receiving function
+// that fails its test (t.Errorf, t.Fatal) is not counted: the test has
+// already failed.
 //
-// Known limits: whether a partner runs depends on values the analysis
-// does not follow (a loop that sends len(items) times, a sender that
-// returns early on an error) and is taken to run; channels in maps or
-// slices of channels are one channel per allocation site; a channel
-// kept in a struct field and used by several methods is judged only by
-// its partners, not by the leaks above.
+// # Known limits
+//
+// Whether a partner runs depends on values the analysis does not follow
+// (a loop that sends len(items) times, a sender that returns early on an
+// error) and is taken to run. Channels in maps or slices of channels are
+// one channel per allocation site. A channel kept in a struct field and
+// used by several methods is judged only by its partners, not by the
+// leaks above.
+//
+// # Silencing a report
+//
+// Check the report first: find the channel's make, the operations the
+// message names, and the partner you expected to complete it. When the
+// report is one you accept (a goroutine parked on purpose for the
+// program's lifetime), put a line comment
+//
+//	//origo:ignore blocking <reason>
+//
+// on the reported line, after the code:
+//
+//	<-c //origo:ignore blocking parks the goroutine for the test's lifetime
+//
+// The comment starts exactly "//origo:ignore " (no space after the
+// slashes), the word after it names the analyzer (blocking: it silences
+// no other analyzer's reports), and the reason says why the report is
+// acceptable. It silences the reports on its own line only: a comment on
+// the line above silences nothing. Nothing is reported in a file marked
+// "// Code generated ... DO NOT EDIT." unless the -generated flag is
+// set.
 package blocking

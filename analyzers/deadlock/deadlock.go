@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	_ "embed"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -20,10 +22,15 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// doc is the source of doc.go, whose package comment is the manual.
+//
+//go:embed doc.go
+var doc string
+
 // Analyzer reports mutex deadlocks; see the package documentation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "deadlock",
-	Doc:      "report mutex deadlocks and locks left held",
+	Doc:      docs.MustExtract(doc, "deadlock"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/deadlock",
 	Run:      run,
 	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},

@@ -9,9 +9,50 @@
 //
 // deadlock: report mutex deadlocks and locks left held
 //
-// sync.Mutex is not reentrant: locking a mutex the goroutine holds blocks
-// it forever. The analyzer follows the locks each function must hold
-// (package lockset) and reports:
+// The deadlock analyzer follows the locks each function must hold
+// (package lockset) and each goroutine's trace (package shb), and
+// reports the lock bugs that stop a program rather than corrupt it: a
+// goroutine that locks a mutex it already holds (sync.Mutex is not
+// reentrant, so it blocks forever), two or three goroutines that take
+// mutexes in orders that can wait for each other, a read lock upgraded
+// to a write lock, a function that returns with a mutex locked on some
+// paths, an unlock of a mutex already unlocked, and a goroutine that
+// blocks on a channel, a WaitGroup or a Cond while holding a mutex the
+// goroutine it waits for needs.
+//
+// # What it reports
+//
+// WRONG: Report holds b.mu and calls Total, which locks it again.
+//
+//	func (b *Bank) Report() string {
+//		b.mu.Lock()
+//		defer b.mu.Unlock()
+//		return fmt.Sprint(b.Total())
+//	}
+//
+//	func (b *Bank) Total() int {
+//		b.mu.Lock()
+//		defer b.mu.Unlock()
+//		return b.totalLocked()
+//	}
+//
+// The report is on the call, and says where the mutex was locked and
+// where the callee locks it again; on origo's demo (testdata/demo) it
+// reads
+//
+//	bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this goroutine calls (*demo.Bank).Total, which locks it again (at bank.go:76); sync.Mutex is not reentrant, this blocks forever
+//
+// RIGHT: Report calls an unexported totalLocked, which expects b.mu
+// held and does not lock it.
+//
+//	func (b *Bank) Report() string {
+//		b.mu.Lock()
+//		defer b.mu.Unlock()
+//		return fmt.Sprint(b.totalLocked())
+//	}
+//
+// Every report names the mutex and the places involved; each kind
+// begins its message with its name:
 //
 //   - double lock: Lock (or RLock) of a mutex that is held on every path
 //     to it, directly, through a call whose callee (in this package or
@@ -20,12 +61,7 @@
 //   - double lock on some paths: a Lock that a path from a Lock of the
 //     same mutex reaches without an Unlock, a return or a panic, such as
 //     a continue that skips the Unlock and locks again in the next
-//     iteration; a Lock on one branch of an if on a boolean variable
-//     (if !lockHeld { mu.Lock() }) is left alone, since the flag records
-//     which paths hold the mutex, and so is a function that never
-//     unlocks the mutex itself (another goroutine does: a hand-over), a
-//     Locker called through the interface, and a mutex reached from a
-//     value the loop steps (parent.mu of each parent in turn);
+//     iteration;
 //   - double lock through a function value: a callback stored in a field
 //     or passed as a parameter that locks the mutex its caller holds
 //     when it calls it (le.cp() under le.mu, where the checkpointer
@@ -39,15 +75,14 @@
 //     package also write-locks that mutex (a writer waiting between the
 //     two RLocks blocks both);
 //   - lock left held: a return that leaves a mutex locked that other
-//     returns of the function unlock. A function that returns locked on
-//     every path is a lock helper, not a bug; a return that reports
-//     success (nil error, true) while holding the lock is a conditional
-//     helper's;
-//   - lock-order inversion: goroutine A locks m2 while holding m1, and
+//     returns of the function unlock;
+//   - lock order inversion: goroutine A locks m2 while holding m1, and
 //     goroutine B locks m1 while holding m2, the two acquisitions not
 //     ordered by happens-before and not both behind a common lock. Mutexes
 //     are abstract locations of the pointer analysis, so two instances of
 //     one type are two locks unless they may alias;
+//   - lock order cycle: the same with three mutexes across three
+//     goroutines, each step checked against the next as a pair is;
 //   - unlock of unlocked mutex: an Unlock on a path that already unlocked
 //     the mutex since the function last locked it, in particular an
 //     explicit Unlock on an early return that the deferred Unlock then
@@ -72,18 +107,16 @@
 //     the select (its default, a case on another channel) before the
 //     loop comes back to it: for { select { case <-stop: return;
 //     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
-//     when the sender holds it. The blocked operation itself is never
-//     a select case: another case may complete it.
+//     when the sender holds it.
 //
-// WRONG: Report holds b.mu and calls Total, which locks it again.
+// # What stays silent
 //
-//	func (b *Bank) Report() string {
-//		b.mu.Lock()
-//		defer b.mu.Unlock()
-//		return fmt.Sprint(b.Total())
-//	}
-//
-// RIGHT: an unexported totalLocked that expects b.mu held.
+// A Lock on one branch of an if on a boolean variable (if !lockHeld {
+// mu.Lock() }) is no double lock on some paths, since the flag records
+// which paths hold the mutex, and neither is a Lock in a function that
+// never unlocks the mutex itself (another goroutine does: a hand-over),
+// a Locker called through the interface, or a mutex reached from a
+// value the loop steps (parent.mu of each parent in turn).
 //
 // A callee that locks only when a boolean parameter says so ("if
 // needLock", "if !hasLock") does not lock at a call that passes the
@@ -91,19 +124,42 @@
 // the constant or forward their own parameter (see package lockset):
 // holding fs.mu and calling fs.remove(seq, false) is not a double lock.
 //
+// A function that returns locked on every path is a lock helper, not a
+// lock left held; a return that reports success (nil error, true) while
+// holding the lock is a conditional helper's.
+//
 // TryLock never blocks and is not an acquisition here. A goroutine that
 // takes two locks in both orders itself (by comparing IDs, say) decides
 // the order at run time and is not reported for them.
 //
-// Lock order cycles of three mutexes across three goroutines are
-// reported the same way ("lock order cycle"), each step checked against
-// the next as a pair is.
+// The operation blocked while holding a lock is never a select case:
+// another case may complete it.
 //
-// A line comment "//origo:ignore deadlock <reason>" on the reported
-// line silences the report.
+// # Known limits
 //
-// Known limits: cycles of four or more locks are not reported; a
-// Cond.Wait is checked only when the Cond's mutex is known (a Cond made
-// in the function, or a field set to sync.NewCond(&x.mu)); a panic path
-// is not a return.
+// Cycles of four or more locks are not reported. A Cond.Wait is checked
+// only when the Cond's mutex is known (a Cond made in the function, or a
+// field set to sync.NewCond(&x.mu)). A panic path is not a return.
+//
+// # Silencing a report
+//
+// Check the report first: find the mutex and the places the message
+// names (where it was locked, where it is locked again or in the other
+// order), and the path between them. When the report is one you accept
+// (a lock the code hands to another goroutine on purpose, a test that
+// checks that the call blocks), put a line comment
+//
+//	//origo:ignore deadlock <reason>
+//
+// on the reported line, after the code:
+//
+//	p.mu.Lock() //origo:ignore deadlock the test checks that this blocks
+//
+// The comment starts exactly "//origo:ignore " (no space after the
+// slashes), the word after it names the analyzer (deadlock: it silences
+// no other analyzer's reports), and the reason says why the report is
+// acceptable. It silences the reports on its own line only: a comment on
+// the line above, or on another line the message names, silences
+// nothing. Nothing is reported in a file marked "// Code generated ...
+// DO NOT EDIT." unless the -generated flag is set.
 package deadlock

@@ -6,29 +6,15 @@
 //
 // race: report data races between goroutines
 //
-// The analyzer works on the goroutines of a package's programs: main
-// and init, each test, benchmark and fuzz target (parallel tests and
-// subtests run concurrently), and in a library, the exported methods of
-// types that carry a sync.Mutex, RWMutex or atomics, which may be called
-// concurrently. Library mode presumes those callers, so a pair between
-// two of them (or between one and a test or main) is reported only where
-// the code shows the location is meant to be shared: one of the two
-// accesses holds a lock or is atomic (inconsistent locking). A field written by Start before the
-// goroutine it starts reads it is the caller's setup, not a race, and
-// so is a method that every call in the package and its tests makes on
-// an object not shared yet (t := &Transport{}; t.Start()), whatever
-// the other methods lock; a method that starts a goroutine and then
-// writes what it reads races within one call, and is reported. Every go statement, and the library calls that start
-// goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
-// t.Run), starts a goroutine; one started in a loop may run concurrently
-// with itself.
+// The race analyzer reports two accesses to the same variable, field or
+// element, at least one of them a write, made by two goroutines that may
+// run at the same time, when no synchronization of the Go memory model
+// orders them and no mutex guards both. It is the race that go test
+// -race reports when a test happens to run it, found from the source on
+// every path: a racy program may read a torn or stale value, and a racy
+// map or slice may corrupt the runtime's structures.
 //
-// A pair of accesses is reported when, cheapest test first: the two
-// goroutines may run at the same time; the accesses may touch the same
-// field, element or variable (origin-sensitive pointer analysis); one
-// writes; no happens-before edge of the Go memory model orders them (go
-// statement, channel send/receive/close, WaitGroup, Once, Cond); no mutex is
-// held at both; they are not both sync/atomic operations.
+// # What it reports
 //
 // WRONG: the goroutines increment n together.
 //
@@ -44,14 +30,34 @@
 //		go func() { mu.Lock(); n++; mu.Unlock() }()
 //	}
 //
+// The report names the memory, both accesses, the goroutine of each and
+// the locks each holds:
+//
+//	counter.go:12:2: data race on Counter.n: write at counter.go:12 (goroutine started at main.go:20, in a loop) vs read at counter.go:17 (main goroutine); locks held: {c.mu} vs {}
+//
+// It sits on one access, the one that forgot (a write, holding fewer
+// locks), and its related information points at the other. An access
+// made inside a function of another package is shown where that
+// function was called: "write at b.go:12 (in b.(*T).Set, called at
+// a.go:30)". There is one report per racy location and pair of
+// goroutines.
+//
+// A pair of accesses is reported when, cheapest test first: the two
+// goroutines may run at the same time; the accesses may touch the same
+// field, element or variable (origin-sensitive pointer analysis); one
+// writes; no happens-before edge of the Go memory model orders them (go
+// statement, channel send/receive/close, WaitGroup, Once, Cond); no mutex is
+// held at both; they are not both sync/atomic operations.
+//
 // Races of kinds common in Go are named first, with the fix last:
 // "concurrent map access", "concurrent append", "captured loop variable"
 // (a goroutine capturing a loop variable of a file before Go 1.22, which
 // all iterations share), "captured err" and "captured named result" (a
-// goroutine assigning a variable of the function that started it). A
-// WaitGroup.Add made inside the goroutine that Wait waits for, with no
+// goroutine assigning a variable of the function that started it).
+//
+// A WaitGroup.Add made inside the goroutine that Wait waits for, with no
 // Add before the go statement, is reported on its own: Wait may return
-// before it.
+// before it. The report's related information points at the Wait.
 //
 // A goroutine that reports to its test (t.Log, t.Errorf, t.Fatal) but
 // that the test, or subtest, that started it does not wait for is
@@ -60,9 +66,27 @@
 // the goroutine signals on a channel origo cannot name after the report
 // (the join may be there) or is a time.AfterFunc callback.
 //
-// One report per racy location and pair of goroutines, on one access,
-// with the other as related information. A line comment
-// "//origo:ignore race <reason>" on either access silences the report.
+// # Which goroutines are checked
+//
+// The analyzer works on the goroutines of a package's programs: main
+// and init, each test, benchmark and fuzz target (parallel tests and
+// subtests run concurrently), and in a library, the exported methods of
+// types that carry a sync.Mutex, RWMutex or atomics, which may be called
+// concurrently. Every go statement, and the library calls that start
+// goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
+// t.Run), starts a goroutine; one started in a loop may run concurrently
+// with itself.
+//
+// Library mode presumes those callers, so a pair between two of them
+// (or between one and a test or main) is reported only where the code
+// shows the location is meant to be shared: one of the two accesses
+// holds a lock or is atomic (inconsistent locking). A field written by
+// Start before the goroutine it starts reads it is the caller's setup,
+// not a race, and so is a method that every call in the package and its
+// tests makes on an object not shared yet (t := &Transport{};
+// t.Start()), whatever the other methods lock; a method that starts a
+// goroutine and then writes what it reads races within one call, and is
+// reported.
 //
 // Functions of other packages count through their effect summaries
 // (see package effects): a call of an imported function performs, at the
@@ -70,147 +94,154 @@
 // variables reach, holding the locks it holds there, and its channel,
 // WaitGroup, Cond and Once operations in its order (a Once callback's
 // accesses hold the Once); a goroutine started in an imported
-// function (go srv.Serve(l)) runs that summary. Such an access is shown
-// as "write at b.go:12 (in b.(*T).Set, called at a.go:30)".
+// function (go srv.Serve(l)) runs that summary.
 //
-// The tests of a package run one after the other in one goroutine, and
-// each makes its own objects: a goroutine that one test starts and
-// leaves running works on that test's objects. An access of a test to
-// an object the tests make races only with the goroutines its own test
-// starts, though the pointer analysis merges every test's objects made
-// at one place (an object made by package initialization is every
-// test's, and stays checked against them all). A goroutine that a test
-// starts and can wait for (it sends, receives, closes or calls Done, or
-// the testing package, a WaitGroup, an errgroup or an HTTP server waits
-// for it) is taken to end before its test returns, as a goroutine
-// outliving its test is a leak its join was written to prevent: two
-// accesses whose goroutines only different sequential tests start are
-// not a pair, though the join (a select the test may leave by failing,
-// a Close of merged objects) is one the graph does not see. A goroutine
-// that never synchronizes may run on into the next test, and stays
-// checked against it. Likewise, an access in a
-// call, inside a loop, of the function that makes its object (setUp in
-// a benchmark's b.N loop) touches that run's object only. Goroutines
-// that the pointer analysis tells apart only by the object or the
-// constructor call they run on (see pointer.Origin.Twin) are taken for
-// one goroutine; code that runs only where a Load of an atomic.Bool
-// returned false does not run in a goroutine started after a Store of
-// true, when every write of that Bool stores true (a flag set once,
-// before the workers start); and the goroutines found past the analysis budget,
-// which may have started anywhere, are left out: no reader could check
-// a report on them.
+// # What stays silent
 //
-// Two accesses that reach a field from a value, r.n (no pointer loaded
-// or element indexed on the way), both holding a mutex of r's (r.mu, or
-// r.muPtr when that pointer field is set before r is shared), there or
-// in the caller that passed r, hold the same mutex, even where the
-// analysis cannot tell which mutex that is.
-// An access through a pointer field, r.p.n, is not guarded so by r's
-// mutex: other objects may share p.
+// Besides the go statements, channels, locks, WaitGroups, Once and
+// atomics that order or guard a pair, the analyzer knows the patterns
+// below, and reports none of them.
 //
-// A method that writes its receiver and then starts a goroutine on it
-// (cr.done = make(...); go cr.run()) orders those writes before what
-// the goroutine does to its receiver's fields, when every call of the
-// method in the package and its tests is on an object its caller made
-// for that call (p.msgAppReader = &streamReader{...};
-// p.msgAppReader.start()), so that no two calls run on one object: the
-// goroutines that earlier calls started run on other objects, which the
-// pointer analysis merges with this one. A method called twice on one
-// object (w.start(); w.start()) is checked as usual.
+// Tests. The tests of a package run one after the other in one
+// goroutine, and each makes its own objects: a goroutine that one test
+// starts and leaves running works on that test's objects. An access of a
+// test to an object the tests make races only with the goroutines its
+// own test starts, though the pointer analysis merges every test's
+// objects made at one place (an object made by package initialization is
+// every test's, and stays checked against them all). A goroutine that a
+// test starts and can wait for (it sends, receives, closes or calls
+// Done, or the testing package, a WaitGroup, an errgroup or an HTTP
+// server waits for it) is taken to end before its test returns, as a
+// goroutine outliving its test is a leak its join was written to
+// prevent: two accesses whose goroutines only different sequential tests
+// start are not a pair, though the join (a select the test may leave by
+// failing, a Close of merged objects) is one the graph does not see. A
+// goroutine that never synchronizes may run on into the next test, and
+// stays checked against it. Likewise, an access in a call, inside a
+// loop, of the function that makes its object (setUp in a benchmark's
+// b.N loop) touches that run's object only.
 //
-// A read or write of an object that the same function allocated,
-// before the function publishes it, is no race, though the pointer
-// analysis merges it with the objects the same allocation site made
-// before: a constructor filling the object it made, across branches and
-// loops, and calling the package's functions that only use it (s.init(s)
-// stores it into itself), before it returns it. Publishing is storing a
-// pointer into it anywhere but into the object itself or into another
-// object the function made and has not published (then it goes along
-// when that one is published), sending it, a go or defer statement or
-// closure taking it, a panic, or a call of a function of another
-// package (but sync's methods and sync/atomic on it); the package's own
-// callees are followed three calls deep, and so are the callees that the
-// pointer analysis finds for a call through a function value or an
-// interface in every goroutine that makes it (a constructor applying
-// its options, opt(d)); a dynamic call it finds no callee for, or one
-// that may reach what it does not see, publishes. The object a package
-// function made and returns without publishing it is fresh in its
-// caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
-// so is a helper's parameter when every call of the helper that the
+// Goroutines taken for one. Goroutines that the pointer analysis tells
+// apart only by the object or the constructor call they run on (see
+// pointer.Origin.Twin) are taken for one goroutine; code that runs only
+// where a Load of an atomic.Bool returned false does not run in a
+// goroutine started after a Store of true, when every write of that Bool
+// stores true (a flag set once, before the workers start); and the
+// goroutines found past the analysis budget, which may have started
+// anywhere, are left out: no reader could check a report on them.
+//
+// The same mutex. Two accesses that reach a field from a value, r.n (no
+// pointer loaded or element indexed on the way), both holding a mutex of
+// r's (r.mu, or r.muPtr when that pointer field is set before r is
+// shared), there or in the caller that passed r, hold the same mutex,
+// even where the analysis cannot tell which mutex that is. An access
+// through a pointer field, r.p.n, is not guarded so by r's mutex: other
+// objects may share p.
+//
+// Writes before a method starts its goroutine. A method that writes its
+// receiver and then starts a goroutine on it (cr.done = make(...); go
+// cr.run()) orders those writes before what the goroutine does to its
+// receiver's fields, when every call of the method in the package and
+// its tests is on an object its caller made for that call
+// (p.msgAppReader = &streamReader{...}; p.msgAppReader.start()), so that
+// no two calls run on one object: the goroutines that earlier calls
+// started run on other objects, which the pointer analysis merges with
+// this one. A method called twice on one object (w.start(); w.start())
+// is checked as usual.
+//
+// Objects not published yet. A read or write of an object that the same
+// function allocated, before the function publishes it, is no race,
+// though the pointer analysis merges it with the objects the same
+// allocation site made before: a constructor filling the object it made,
+// across branches and loops, and calling the package's functions that
+// only use it (s.init(s) stores it into itself), before it returns it.
+// Publishing is storing a pointer into it anywhere but into the object
+// itself or into another object the function made and has not published
+// (then it goes along when that one is published), sending it, a go or
+// defer statement or closure taking it, a panic, or a call of a function
+// of another package (but sync's methods and sync/atomic on it); the
+// package's own callees are followed three calls deep, and so are the
+// callees that the pointer analysis finds for a call through a function
+// value or an interface in every goroutine that makes it (a constructor
+// applying its options, opt(d)); a dynamic call it finds no callee for,
+// or one that may reach what it does not see, publishes. The object a
+// package function made and returns without publishing it is fresh in
+// its caller the same way (newDesc := NewDesc(...); newDesc.err = err),
+// and so is a helper's parameter when every call of the helper that the
 // pointer analysis finds may pass the accessed object there passes a
-// fresh one (s.setup(), the option closure func(d *Desc) { d.unit =
-// unit }, populateMetric filling NewConstMetric's metric though
-// Counter.Write gives it another): a helper that a goroutine or a root
-// starts in has callers it does not see. A write
-// inside a loop after the object was published in an earlier iteration
-// is checked as usual. A slice the function grows with append is fresh
-// while no array it made may have been published on the way (a send of
-// the slice in the loop publishes the array the next append may write in
-// place), and so is a map made on first need in a loop (if m == nil { m =
-// make(...) }) while none of its makes may have been published. A slice
-// kept in a field of an object the function made (d.pairs =
-// append(d.pairs, p)) is grown from what the function stored there,
-// fresh while that object is: a callee storing another slice into the
-// field is not seen.
+// fresh one (s.setup(), the option closure func(d *Desc) { d.unit = unit
+// }, populateMetric filling NewConstMetric's metric though Counter.Write
+// gives it another): a helper that a goroutine or a root starts in has
+// callers it does not see. A write inside a loop after the object was
+// published in an earlier iteration is checked as usual. A slice the
+// function grows with append is fresh while no array it made may have
+// been published on the way (a send of the slice in the loop publishes
+// the array the next append may write in place), and so is a map made
+// on first need in a loop (if m == nil { m = make(...) }) while none of
+// its makes may have been published. A slice kept in a field of an
+// object the function made (d.pairs = append(d.pairs, p)) is grown from
+// what the function stored there, fresh while that object is: a callee
+// storing another slice into the field is not seen.
 //
-// An execution of an access in a helper touches what its own caller
-// gives it: each event of a trace knows the chain of calls it was walked
-// in, and there the access's address is followed back from the
-// caller's argument, in the pointer analysis's context for that chain
-// (a constructor's objects told apart by call site), so Init on the
-// notifier of one test's lessor is no part of a pair on another test's
-// notifier.
+// The caller's object. An execution of an access in a helper touches
+// what its own caller gives it: each event of a trace knows the chain of
+// calls it was walked in, and there the access's address is followed
+// back from the caller's argument, in the pointer analysis's context for
+// that chain (a constructor's objects told apart by call site), so Init
+// on the notifier of one test's lessor is no part of a pair on another
+// test's notifier.
 //
-// A goroutine that takes what a field holds, holding the mutex that
-// guards it (victims := s.victims; s.victims = nil, before Unlock), is
-// the only one left that reaches those objects through the field: its
-// accesses through the value it took, there and in the callees and
-// closures it passes them to, race with accesses made without the
-// mutex, not with those made holding it.
+// Taking a field under its mutex. A goroutine that takes what a field
+// holds, holding the mutex that guards it (victims := s.victims;
+// s.victims = nil, before Unlock), is the only one left that reaches
+// those objects through the field: its accesses through the value it
+// took, there and in the callees and closures it passes them to, race
+// with accesses made without the mutex, not with those made holding it.
 //
-// A value sent on a channel hands over the objects it carries (those it
-// points to, through a few pointers): what the sender wrote to them
-// before the send is ordered before what a receiver, or a goroutine the
-// receiver passes them on to, does after its receive, whichever send
-// the receive got. A send on a channel that may be one of many (w.ch of
-// each watcher) hands over to a receive from any of them, and a value
-// sent carries what each of its fields points to (a struct sent by
-// value). The fresh objects a worker builds and sends, one
-// after the other, are each published by their own send, and so are
-// the jobs a worker loop receives, fills and sends on (for j := range
-// in { j.n = 1; out <- j }): each iteration writes the job its own
+// Values handed over on a channel. A value sent on a channel hands over
+// the objects it carries (those it points to, through a few pointers):
+// what the sender wrote to them before the send is ordered before what a
+// receiver, or a goroutine the receiver passes them on to, does after
+// its receive, whichever send the receive got. A send on a channel that
+// may be one of many (w.ch of each watcher) hands over to a receive from
+// any of them, and a value sent carries what each of its fields points
+// to (a struct sent by value). The fresh objects a worker builds and
+// sends, one after the other, are each published by their own send, and
+// so are the jobs a worker loop receives, fills and sends on (for j :=
+// range in { j.n = 1; out <- j }): each iteration writes the job its own
 // receive gave. A send case of a select, when it is the select's only
 // send, hands over as a send does: when it is not taken, nothing is
 // sent.
 //
-// The future pattern is ordered too: a leader fills an object and closes
-// the channel in one of its fields (close(cy.ready)); a joiner that
-// found the object waits on that field's channel and reads the object
-// through the same value (<-cy.ready; cy.mfs). The joiner's receive
-// names the channels of every leader, but a joiner that reads this
-// object waited on this object's channel; when that channel is only
-// ever closed, and only by the leader after its write, the close
-// happens before the read. Leaders and joiners may run the same code:
-// a leader's close on the value it wrote through, following the write on
-// every path, is the one close of that channel (a second panics), and a
-// goroutine that closed its value's channel itself led that object. A
-// read in a closure or callee given the value (the release function
-// that releaseFunc(cy) returns) waited where the value came in: at each
-// place the closure is made, or each call of the unexported function.
+// Futures. A leader fills an object and closes the channel in one of its
+// fields (close(cy.ready)); a joiner that found the object waits on that
+// field's channel and reads the object through the same value
+// (<-cy.ready; cy.mfs). The joiner's receive names the channels of every
+// leader, but a joiner that reads this object waited on this object's
+// channel; when that channel is only ever closed, and only by the leader
+// after its write, the close happens before the read. Leaders and
+// joiners may run the same code: a leader's close on the value it wrote
+// through, following the write on every path, is the one close of that
+// channel (a second panics), and a goroutine that closed its value's
+// channel itself led that object. A read in a closure or callee given
+// the value (the release function that releaseFunc(cy) returns) waited
+// where the value came in: at each place the closure is made, or each
+// call of the unexported function.
 //
-// A worker loop that calls wg.Done once per item orders each item's work
-// before Wait returns: an access followed, on every path of its
-// iteration to the end of its function, by a Done on the group (in the
-// function that, along the access's chain of calls, holds the loop) is
-// ordered by the edge from the trace's last Done on the group, though
-// the next iteration runs after that Done.
+// WaitGroup.Done per item. A worker loop that calls wg.Done once per
+// item orders each item's work before Wait returns: an access followed,
+// on every path of its iteration to the end of its function, by a Done
+// on the group (in the function that, along the access's chain of
+// calls, holds the loop) is ordered by the edge from the trace's last
+// Done on the group, though the next iteration runs after that Done.
 //
-// A Cond orders what its one signaller did before Signal or Broadcast
-// before what the waiter does after Wait; with two signallers it orders
-// nothing.
+// Cond. A Cond orders what its one signaller did before Signal or
+// Broadcast before what the waiter does after Wait; with two signallers
+// it orders nothing.
 //
-// Goroutines that one go statement starts in a loop, each writing the
-// element of a slice or array at its own loop index, do not race:
+// One element per goroutine. Goroutines that one go statement starts in
+// a loop, each writing the element of a slice or array at its own loop
+// index, do not race:
 //
 //	results := make([]int, n)
 //	for i := range n {
@@ -222,46 +253,74 @@
 // it captures and only reads, and indexed by the goroutine's own function
 // (which must not run again inside the goroutine), or the goroutine must
 // be given a pointer to the element (go f(&s[i]), go s[i].run()) that its
-// function uses unchanged; the go statement must
-// run at most once per count (no inner or outer loop around it that
-// restarts the count), and the slice must be one that the function
-// holding the go statement allocates once per call, outside loops, and
-// hands on unchanged (a variable stored once). A constant index, a
-// shared or computed index, a slice the function was given, or append
-// are reported as before.
+// function uses unchanged; the go statement must run at most once per
+// count (no inner or outer loop around it that restarts the count), and
+// the slice must be one that the function holding the go statement
+// allocates once per call, outside loops, and hands on unchanged (a
+// variable stored once). A constant index, a shared or computed index, a
+// slice the function was given, or append are reported as before.
 //
-// An atomic operation that saw another goroutine's write orders what
-// that goroutine did before the write before the branch that knows it:
-// a loop spinning until a flag is set, if flag.Load() { ... }, a failed
-// CompareAndSwap(&s, 0, 1), if atomic.AddInt64(&n, 1) == 2 with two
-// Adds of 1. Code after the branch joins the other path is not ordered.
+// What an atomic saw. An atomic operation that saw another goroutine's
+// write orders what that goroutine did before the write before the
+// branch that knows it: a loop spinning until a flag is set, if
+// flag.Load() { ... }, a failed CompareAndSwap(&s, 0, 1), if
+// atomic.AddInt64(&n, 1) == 2 with two Adds of 1. Code after the branch
+// joins the other path is not ordered.
 //
-// A timer made for a second or more, then stopped and reset (t.Stop();
-// v = 2; t.Reset(d)), is taken not to have fired before the Stop: what
-// came before the Reset happens before <-t.C and before the function
-// time.AfterFunc runs. Without the Stop, or made for less, it orders
-// nothing.
+// Stopped timers. A timer made for a second or more, then stopped and
+// reset (t.Stop(); v = 2; t.Reset(d)), is taken not to have fired before
+// the Stop: what came before the Reset happens before <-t.C and before
+// the function time.AfterFunc runs. Without the Stop, or made for less,
+// it orders nothing.
 //
-// Known limits: a select orders through a
-// case only when that case has a body of its own, or is the one live
-// case; an element of a map stands for all elements, and so does an
-// element of a slice beyond constant indices and the loop-index rule
-// above (a slice allocated by the caller or in a loop, an index computed
-// from the counter other than by adding a constant).
-// A goroutine that took objects out of a field is taken to be their
-// only user until it puts them back: one that reaches them under the
-// mutex by another way (a second index of the same watchers) is not
-// checked against it.
-// A helper given a fresh object by one caller and a shared one by another
-// is checked as usual at every call (etcd's initAndRecover, from
+// # Known limits
+//
+// A select orders through a case only when that case has a body of its
+// own, or is the one live case. An element of a map stands for all
+// elements, and so does an element of a slice beyond constant indices
+// and the loop-index rule above (a slice allocated by the caller or in a
+// loop, an index computed from the counter other than by adding a
+// constant).
+//
+// A goroutine that took objects out of a field is taken to be their only
+// user until it puts them back: one that reaches them under the mutex by
+// another way (a second index of the same watchers) is not checked
+// against it.
+//
+// A helper given a fresh object by one caller and a shared one by
+// another is checked as usual at every call (etcd's initAndRecover, from
 // newLessor and from Recover under le.mu): the pointer analysis does not
 // tell its callers apart.
+//
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other
 // packages contribute no accesses.
+//
 // Work is bounded: on one location, the first 256 reads and 256 writes
 // of each goroutine and the first 10,000 pairs are checked, and the
 // goroutines found past the pointer analysis's origin budget are not;
 // either bound, when it stops part of the work, is one line on standard
 // error ("origo: race: budget hit on package ...").
+//
+// # Silencing a report
+//
+// Check the report first: find the two accesses (the report's position
+// and its related one), the goroutines that make them, and the
+// synchronization you expected to order them. When the pair is one you
+// accept (a statistic that may be off by a few, a value only a test
+// reads), put a line comment
+//
+//	//origo:ignore race <reason>
+//
+// on the line of either access, after the code:
+//
+//	b.processed++ //origo:ignore race a log line's count, off by a few is fine
+//
+// The comment starts exactly "//origo:ignore " (no space after the
+// slashes), the word after it names the analyzer (race: it silences no
+// other analyzer's reports), and the reason says why the race is
+// acceptable. It silences the reports on its own line only: a comment on
+// the line above silences nothing. Nothing is reported in a file marked
+// "// Code generated ... DO NOT EDIT." unless the -generated flag is
+// set.
 package race

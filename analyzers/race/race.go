@@ -2,6 +2,7 @@ package race
 
 import (
 	"cmp"
+	_ "embed"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -21,10 +23,15 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// doc is the source of doc.go, whose package comment is the manual.
+//
+//go:embed doc.go
+var doc string
+
 // Analyzer reports data races; see the package documentation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "race",
-	Doc:      "report data races between goroutines",
+	Doc:      docs.MustExtract(doc, "race"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
 	Run:      run,
 	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
