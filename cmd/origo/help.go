@@ -3,27 +3,41 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"golang.org/x/tools/go/analysis"
 )
 
-// help prints the list of analyzers, or the documentation of the named
-// ones.
+// debugging reports whether a is one of origo's debugging analyzers,
+// which report only what -dump asks for: "origo help" does not list it
+// and the SARIF rules leave it out unless -dump is set, though "origo
+// help NAME" still prints its documentation.
+func debugging(a *analysis.Analyzer) bool { return a == factdump.Analyzer }
+
+// help prints the list of analyzers, or the manual of each named one.
 func help(stdout, stderr io.Writer, names []string) int {
 	if len(names) == 0 {
 		fmt.Fprintln(stdout, "origo finds data races and deadlocks in Go programs, statically.")
 		fmt.Fprintln(stdout, "\nAnalyzers:")
 		for _, a := range suite {
-			fmt.Fprintf(stdout, "  %-10s %s\n", a.Name, title(a.Doc))
+			if !debugging(a) {
+				fmt.Fprintf(stdout, "  %-10s %s\n", a.Name, title(a.Doc))
+			}
 		}
-		fmt.Fprintln(stdout, "\nRun 'origo help NAME' for an analyzer's documentation, 'origo -h' for flags.")
+		fmt.Fprintln(stdout, "\nRun 'origo help NAME' for an analyzer's manual, 'origo -h' for flags.")
 		return exitClean
 	}
 	code := exitClean
-	for _, name := range names {
+	for i, name := range names {
 		found := false
 		for _, a := range suite {
 			if a.Name == name {
 				found = true
-				fmt.Fprintf(stdout, "%s: %s\n\nMore: %s\n", a.Name, a.Doc, a.URL)
+				if i > 0 {
+					fmt.Fprintln(stdout)
+				}
+				fmt.Fprintf(stdout, "%s: %s\n\nMore: %s\n", a.Name, strings.TrimSpace(a.Doc), a.URL)
 			}
 		}
 		if !found {
@@ -32,4 +46,20 @@ func help(stdout, stderr io.Writer, names []string) int {
 		}
 	}
 	return code
+}
+
+// title returns the first line of an analyzer's Doc.
+func title(doc string) string {
+	first, _, _ := strings.Cut(doc, "\n")
+	return first
+}
+
+// summary returns the first paragraph of an analyzer's Doc after its
+// title, or the title when the Doc has no other.
+func summary(doc string) string {
+	paras := strings.Split(strings.TrimSpace(doc), "\n\n")
+	if len(paras) < 2 || strings.HasPrefix(paras[1], "# ") || strings.HasPrefix(paras[1], "\t") {
+		return paras[0]
+	}
+	return strings.Join(strings.Fields(paras[1]), " ")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -209,73 +210,235 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestSARIF(t *testing.T) {
-	dir, err := filepath.Abs("../../testdata/chain")
-	if err != nil {
-		t.Fatal(err)
+// sarifLogT is what the tests read of a SARIF log.
+type sarifLogT struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool struct {
+			Driver struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					ID               string                          `json:"id"`
+					Name             string                          `json:"name"`
+					ShortDescription struct{ Text string }           `json:"shortDescription"`
+					FullDescription  struct{ Text string }           `json:"fullDescription"`
+					Help             struct{ Text, Markdown string } `json:"help"`
+					HelpURI          string                          `json:"helpUri"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results []struct {
+			RuleID    string `json:"ruleId"`
+			RuleIndex *int   `json:"ruleIndex"`
+			Message   struct {
+				Text string `json:"text"`
+			} `json:"message"`
+			Locations           []sarifLocationT  `json:"locations"`
+			RelatedLocations    []sarifLocationT  `json:"relatedLocations"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+type sarifLocationT struct {
+	PhysicalLocation struct {
+		ArtifactLocation struct {
+			URI string `json:"uri"`
+		} `json:"artifactLocation"`
+		Region struct {
+			StartLine int `json:"startLine"`
+		} `json:"region"`
+	} `json:"physicalLocation"`
+	Message *struct {
+		Text string `json:"text"`
+	} `json:"message"`
+}
+
+// runSARIF runs origo -sarif in dir and decodes its log, checking the
+// properties SARIF 2.1.0 requires of a log, and those GitHub code
+// scanning needs of every rule and result.
+func runSARIF(t *testing.T, dir string, args ...string) sarifLogT {
+	t.Helper()
+	stdout, stderr, code := run(t, dir, append([]string{"-sarif"}, args...)...)
+	if code != exitClean && code != exitFindings {
+		t.Fatalf("origo -sarif %s: exit code %d:\n%s", strings.Join(args, " "), code, stderr)
 	}
-	stdout, stderr, code := run(t, dir, "-sarif", "-dump=origins", "./...")
-	if code != exitClean {
-		t.Fatalf("exit code %d:\n%s", code, stderr)
-	}
-	var log struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Tool struct {
-				Driver struct {
-					Name  string `json:"name"`
-					Rules []struct {
-						ID      string `json:"id"`
-						HelpURI string `json:"helpUri"`
-					} `json:"rules"`
-				} `json:"driver"`
-			} `json:"tool"`
-			Results []struct {
-				RuleID    string `json:"ruleId"`
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct {
-							URI string `json:"uri"`
-						} `json:"artifactLocation"`
-						Region struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
+	var log sarifLogT
 	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
 		t.Fatalf("invalid JSON: %v\n%s", err, stdout)
 	}
-	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "origo" {
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "origo" {
 		t.Fatalf("not a SARIF 2.1.0 log with one origo run:\n%s", stdout)
 	}
 	run := log.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(suite) {
-		t.Errorf("%d rules, want one per analyzer (%d)", len(run.Tool.Driver.Rules), len(suite))
-	}
 	for _, r := range run.Tool.Driver.Rules {
-		if r.HelpURI == "" {
-			t.Errorf("rule %s has no help URI", r.ID)
+		if r.ID == "" || r.Name == "" || r.ShortDescription.Text == "" || r.FullDescription.Text == "" || r.Help.Text == "" || r.Help.Markdown == "" || r.HelpURI == "" {
+			t.Errorf("rule %q lacks one of name, shortDescription, fullDescription, help, helpUri: %+v", r.ID, r)
 		}
 	}
+	for _, r := range run.Results {
+		switch {
+		case r.RuleIndex == nil || *r.RuleIndex < 0 || *r.RuleIndex >= len(run.Tool.Driver.Rules):
+			t.Errorf("result %q: ruleIndex out of the %d rules", r.Message.Text, len(run.Tool.Driver.Rules))
+		case run.Tool.Driver.Rules[*r.RuleIndex].ID != r.RuleID:
+			t.Errorf("result %q: ruleIndex %d is rule %s, ruleId %s", r.Message.Text, *r.RuleIndex, run.Tool.Driver.Rules[*r.RuleIndex].ID, r.RuleID)
+		}
+		if r.Message.Text == "" || len(r.Locations) != 1 || r.PartialFingerprints[fingerprintKey] == "" {
+			t.Errorf("result %+v lacks a message, its location or its fingerprint", r)
+		}
+		for _, loc := range append(r.Locations, r.RelatedLocations...) {
+			if loc.PhysicalLocation.ArtifactLocation.URI == "" || loc.PhysicalLocation.Region.StartLine < 1 {
+				t.Errorf("result %q: a location without uri or startLine: %+v", r.Message.Text, loc)
+			}
+		}
+		for _, loc := range r.RelatedLocations {
+			if loc.Message == nil || loc.Message.Text == "" {
+				t.Errorf("result %q: a related location without a message", r.Message.Text)
+			}
+		}
+	}
+	return log
+}
+
+// TestSARIF checks the SARIF log of the demo: one rule per analyzer a
+// user runs, with its manual, the debugging analyzer's left out, and the
+// race's other write as a related location.
+func TestSARIF(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := runSARIF(t, dir, ".").Runs[0]
+	var ids []string
+	for _, r := range run.Tool.Driver.Rules {
+		ids = append(ids, r.ID)
+		if r.ID == "race" && (!strings.Contains(r.Help.Text, "# Silencing a report") || !strings.Contains(r.Help.Markdown, "### Silencing a report")) {
+			t.Errorf("rule race's help is not its manual:\n%s", r.Help.Text)
+		}
+	}
+	if want := []string{"race", "deadlock", "blocking"}; !slices.Equal(ids, want) {
+		t.Errorf("rules %v, want %v", ids, want)
+	}
+	var got []string
+	for _, r := range run.Results {
+		loc := r.Locations[0].PhysicalLocation
+		line := fmt.Sprintf("%s %s:%d", r.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine)
+		for _, rel := range r.RelatedLocations {
+			line += fmt.Sprintf(" [%s:%d %s]", rel.PhysicalLocation.ArtifactLocation.URI, rel.PhysicalLocation.Region.StartLine, rel.Message.Text)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"race bank.go:59 [bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)]",
+		"deadlock bank.go:92",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Under -dump, the debugging analyzer's results come with its rule.
+	dir, err = filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run = runSARIF(t, dir, "-dump=origins", "./...").Runs[0]
 	found := false
 	for _, r := range run.Results {
 		loc := r.Locations[0].PhysicalLocation
-		if loc.ArtifactLocation.URI == "a/a.go" && loc.Region.StartLine == 6 {
-			found = true
-		}
+		found = found || r.RuleID == "factdump" && loc.ArtifactLocation.URI == "a/a.go" && loc.Region.StartLine == 6
 	}
 	if !found {
-		t.Errorf("no result at a/a.go:6 among %d results", len(run.Results))
+		t.Errorf("no factdump result at a/a.go:6 among %d results", len(run.Results))
+	}
+}
+
+// TestSARIFFingerprints checks that a finding keeps its fingerprint when
+// the lines above it move, and that another finding gets another.
+func TestSARIFFingerprints(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/demo/bank.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, err := os.ReadFile("../../testdata/demo/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(bank string) {
+		t.Helper()
+		for name, text := range map[string]string{
+			"go.mod":  "module example.com/demo\n\ngo 1.26\n",
+			"main.go": string(main),
+			"bank.go": bank,
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// findings maps each result's rule to its fingerprint and line.
+	type finding struct {
+		print string
+		line  int
+	}
+	findings := func() map[string]finding {
+		t.Helper()
+		m := make(map[string]finding)
+		for _, r := range runSARIF(t, dir, ".").Runs[0].Results {
+			m[r.RuleID] = finding{r.PartialFingerprints[fingerprintKey], r.Locations[0].PhysicalLocation.Region.StartLine}
+		}
+		if len(m) != 2 {
+			t.Fatalf("want a race and a deadlock, got %v", m)
+		}
+		return m
+	}
+
+	write(string(src))
+	before := findings()
+	// Lines above both findings, in the functions' file.
+	moved := strings.Replace(string(src), "// Account is one", "// A comment.\n\nfunc unrelated() {}\n\n// Account is one", 1)
+	write(moved)
+	after := findings()
+	for rule, b := range before {
+		a := after[rule]
+		if a.line != b.line+4 || a.print != b.print {
+			t.Errorf("%s: line %d, fingerprint %s before; line %d, fingerprint %s after 4 lines inserted above: want the same fingerprint, 4 lines down", rule, b.line, b.print, a.line, a.print)
+		}
+	}
+	// Another field races: another finding.
+	write(strings.ReplaceAll(moved, "processed", "done"))
+	renamed := findings()
+	if renamed["race"].print == before["race"].print || renamed["deadlock"].print != before["deadlock"].print {
+		t.Errorf("after renaming the racy field: race %s (was %s), deadlock %s (was %s); want a new race fingerprint and the same deadlock one",
+			renamed["race"].print, before["race"].print, renamed["deadlock"].print, before["deadlock"].print)
 	}
 }
 
 func TestHelp(t *testing.T) {
 	stdout, _, code := run(t, ".", "help")
-	if code != exitClean || !strings.Contains(stdout, "factdump") {
-		t.Errorf("origo help: exit %d, output:\n%s", code, stdout)
+	if code != exitClean || !strings.Contains(stdout, "race") || strings.Contains(stdout, "factdump") {
+		t.Errorf("origo help: exit %d, want the analyzers without factdump; output:\n%s", code, stdout)
+	}
+	for _, a := range suite {
+		if title := title(a.Doc); len(title) > 60 || strings.HasSuffix(title, ".") || strings.ToLower(title[:1]) != title[:1] {
+			t.Errorf("%s's title %q is not a lowercase line of at most 60 characters without a period", a.Name, title)
+		}
+	}
+	stdout, _, code = run(t, ".", "help", "race")
+	for _, want := range []string{
+		"race: report data races between goroutines\n\nThe race analyzer reports",
+		"\n# What it reports\n",
+		"\tvar mu sync.Mutex\n", // the RIGHT example
+		"\n# What stays silent\n",
+		"\n# Known limits\n",
+		"\n# Silencing a report\n",
+		"//origo:ignore race <reason>",
+		"\nMore: https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race\n",
+	} {
+		if code != exitClean || !strings.Contains(stdout, want) {
+			t.Errorf("origo help race: exit %d, output lacks %q:\n%s", code, want, stdout)
+		}
 	}
 	stdout, _, code = run(t, ".", "help", "factdump")
 	if code != exitClean || !strings.Contains(stdout, "https://pkg.go.dev/") {

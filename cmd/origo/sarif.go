@@ -1,14 +1,20 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"go/doc/comment"
 	"go/token"
 	"io"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
-	"strings"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"golang.org/x/tools/go/analysis"
 )
 
 // SARIF 2.1.0, the subset origo writes. The schema is at
@@ -37,15 +43,22 @@ type sarifDriver struct {
 }
 
 type sarifRule struct {
-	ID               string       `json:"id"`
-	Name             string       `json:"name"`
-	ShortDescription sarifMessage `json:"shortDescription"`
-	FullDescription  sarifMessage `json:"fullDescription"`
-	HelpURI          string       `json:"helpUri"`
+	ID                   string             `json:"id"`
+	Name                 string             `json:"name"`
+	ShortDescription     sarifMessage       `json:"shortDescription"`
+	FullDescription      sarifMessage       `json:"fullDescription"`
+	Help                 sarifMessage       `json:"help"`
+	HelpURI              string             `json:"helpUri"`
+	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
 }
 
 type sarifMessage struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
 }
 
 type sarifInvocation struct {
@@ -65,6 +78,8 @@ type sarifResult struct {
 	Message          sarifMessage    `json:"message"`
 	Locations        []sarifLocation `json:"locations"`
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	// PartialFingerprints has one entry, fingerprintKey.
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
 }
 
 type sarifLocation struct {
@@ -94,14 +109,19 @@ const projectURL = "https://github.com/origo-dev/origo"
 func printSARIF(w io.Writer, res *result) error {
 	driver := sarifDriver{Name: "origo", Version: version(), InformationURI: projectURL}
 	ruleIndex := make(map[string]int)
-	for i, a := range suite {
-		ruleIndex[a.Name] = i
+	for _, a := range suite {
+		if debugging(a) && factdump.Mode == "" {
+			continue
+		}
+		ruleIndex[a.Name] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{
-			ID:               a.Name,
-			Name:             a.Name,
-			ShortDescription: sarifMessage{Text: title(a.Doc)},
-			FullDescription:  sarifMessage{Text: a.Doc},
-			HelpURI:          a.URL,
+			ID:                   a.Name,
+			Name:                 a.Name,
+			ShortDescription:     sarifMessage{Text: title(a.Doc)},
+			FullDescription:      sarifMessage{Text: summary(a.Doc)},
+			Help:                 sarifMessage{Text: a.Doc, Markdown: markdown(a.Doc)},
+			HelpURI:              a.URL,
+			DefaultConfiguration: sarifConfiguration{Level: level(a)},
 		})
 	}
 	run := sarifRun{
@@ -113,17 +133,15 @@ func printSARIF(w io.Writer, res *result) error {
 		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: "error", Message: sarifMessage{Text: e}})
 	}
-	for _, d := range res.diags {
-		level := "warning"
-		if d.category == "dump" {
-			level = "note"
-		}
+	prints := fingerprints(res.diags)
+	for i, d := range res.diags {
 		r := sarifResult{
-			RuleID:    d.analyzer.Name,
-			RuleIndex: ruleIndex[d.analyzer.Name],
-			Level:     level,
-			Message:   sarifMessage{Text: d.message},
-			Locations: []sarifLocation{{PhysicalLocation: physical(d.posn, d.end)}},
+			RuleID:              d.analyzer.Name,
+			RuleIndex:           ruleIndex[d.analyzer.Name],
+			Level:               level(d.analyzer),
+			Message:             sarifMessage{Text: d.message},
+			Locations:           []sarifLocation{{PhysicalLocation: physical(d.posn, d.end)}},
+			PartialFingerprints: map[string]string{fingerprintKey: prints[i]},
 		}
 		for i, rel := range d.related {
 			id := i + 1
@@ -147,6 +165,67 @@ func printSARIF(w io.Writer, res *result) error {
 	return err
 }
 
+// level is the SARIF level of an analyzer's results: a finding is a
+// warning, debugging output a note.
+func level(a *analysis.Analyzer) string {
+	if debugging(a) {
+		return "note"
+	}
+	return "warning"
+}
+
+// markdown renders an analyzer's Doc, a Go doc comment's text, as
+// Markdown for the rule's help. Headings get no anchors: GitHub's
+// Markdown would show the {#id} that go/doc/comment writes.
+func markdown(doc string) string {
+	var p comment.Parser
+	pr := comment.Printer{HeadingID: func(*comment.Heading) string { return "" }}
+	return string(pr.Markdown(p.Parse(doc)))
+}
+
+// fingerprintKey is the partialFingerprints key of origo's results; the
+// version changes when the way fingerprints are computed does.
+const fingerprintKey = "origoFingerprint/v1"
+
+// positions matches the positions messages cite: "bank.go:59", and
+// "bank.go:59:5".
+var positions = regexp.MustCompile(`(\.go):\d+(:\d+)?\b`)
+
+// fingerprints returns the fingerprint of each diagnostic, which a code
+// scanning service uses to tell whether a result of one commit is the
+// result of another, so that a finding keeps its identity (an alert
+// dismissed stays dismissed) when the lines around it move.
+//
+// A fingerprint is the hex SHA-256 (first 16 bytes) of the analyzer's
+// name, the file's path relative to its module's root, the name of the
+// enclosing function declaration (Type.Method, "" outside any) and the
+// message with its positions cut to file names ("write at bank.go:59"
+// becomes "write at bank.go"), none of which a line inserted above the
+// finding changes; then ":" and the ordinal (from 1), in position order,
+// of the diagnostics of the same hash, which tells apart the findings
+// that only their lines distinguish. Moving code into another function
+// or file, renaming what the message names, or a change in what the
+// message says (another goroutine, other locks held) makes it another
+// finding. The keys of cmd/origo-bench's realcode verdicts are made
+// alike, but name function literals too (F$1): here the declaration is
+// enough, and a literal added before another in the same function does
+// not change the other's fingerprint.
+func fingerprints(diags []diagnostic) []string {
+	out := make([]string, len(diags))
+	seen := make(map[string]int)
+	for i, d := range diags {
+		h := sha256.New()
+		for _, part := range []string{d.analyzer.Name, d.file, d.function, positions.ReplaceAllString(d.message, "$1")} {
+			h.Write([]byte(part))
+			h.Write([]byte{0})
+		}
+		sum := hex.EncodeToString(h.Sum(nil)[:16])
+		seen[sum]++
+		out[i] = fmt.Sprintf("%s:%d", sum, seen[sum])
+	}
+	return out
+}
+
 // physical locates a span by a URI relative to the working directory
 // when the file is below it (as code-scanning services expect), or by an
 // absolute file URI otherwise.
@@ -158,7 +237,9 @@ func physical(start, end token.Position) sarifPhysicalLocation {
 		uri = filepath.ToSlash(uri)
 	}
 	region := sarifRegion{StartLine: start.Line, StartColumn: start.Column}
-	if end.IsValid() && end.Filename == start.Filename {
+	// A diagnostic without an end is a point: leave the region's end
+	// out rather than make it an empty span.
+	if end.IsValid() && end.Filename == start.Filename && end.Offset > start.Offset {
 		region.EndLine, region.EndColumn = end.Line, end.Column
 	}
 	return sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: uri}, Region: region}
@@ -180,10 +261,4 @@ func version() string {
 		}
 	}
 	return "devel"
-}
-
-// title returns the first line of an analyzer's Doc.
-func title(doc string) string {
-	first, _, _ := strings.Cut(doc, "\n")
-	return first
 }

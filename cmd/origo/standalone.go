@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -105,6 +107,12 @@ type diagnostic struct {
 	end      token.Position
 	message  string
 	related  []related
+
+	// What identifies the finding across commits (see fingerprints):
+	// its file, relative to its module's root, and the function that
+	// encloses it.
+	file     string
+	function string
 }
 
 type related struct {
@@ -238,6 +246,8 @@ func collect(graph *checker.Graph, res *result) {
 				posn:     posn,
 				end:      fset.Position(cmp.Or(d.End, d.Pos)),
 				message:  d.Message,
+				file:     moduleFile(act.Package, posn.Filename),
+				function: enclosingFunc(act.Package, d.Pos),
 			}
 			for _, r := range d.Related {
 				diag.related = append(diag.related, related{
@@ -258,6 +268,61 @@ func collect(graph *checker.Graph, res *result) {
 			cmp.Compare(x.message, y.message))
 	})
 	slices.Sort(res.errors)
+}
+
+// moduleFile names a file of p by its path relative to the root of p's
+// module, in slashes, so that the name is the same in every checkout;
+// outside a module (std), by p's import path and the file's base name.
+func moduleFile(p *packages.Package, filename string) string {
+	if p.Module != nil && p.Module.Dir != "" {
+		if rel, err := filepath.Rel(p.Module.Dir, filename); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return path.Join(strings.TrimSuffix(p.PkgPath, "_test"), filepath.Base(filename))
+}
+
+// enclosingFunc names the function declaration of p's syntax that holds
+// pos, as Func or Type.Method (a function literal counts as the
+// declaration it is in), or returns "" outside any.
+func enclosingFunc(p *packages.Package, pos token.Pos) string {
+	for _, f := range p.Syntax {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || pos < fd.Pos() || pos > fd.End() {
+				continue
+			}
+			if fd.Recv == nil || len(fd.Recv.List) == 0 {
+				return fd.Name.Name
+			}
+			return receiverName(fd.Recv.List[0].Type) + "." + fd.Name.Name
+		}
+	}
+	return ""
+}
+
+// receiverName returns the type name of a receiver, without its pointer
+// or type parameters: T for (t *T) and (t T[K]).
+func receiverName(x ast.Expr) string {
+	for {
+		switch e := x.(type) {
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.ParenExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.IndexListExpr:
+			x = e.X
+		case *ast.Ident:
+			return e.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // relPath shortens an absolute path below the working directory.
@@ -288,7 +353,7 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 Usage:
 	origo [flags] [packages]        analyze packages (default ./...)
 	origo help [analyzer]           describe the analyzers
-	go vet -vettool=$(which origo) [packages]
+	go vet -vettool=/absolute/path/to/origo [packages]
 
 Flags:
 `)

@@ -34,7 +34,7 @@ var Modes = []string{"origins", "pointer", "shb"}
 // Analyzer reports the facts selected by Mode.
 var Analyzer = &analysis.Analyzer{
 	Name:       "factdump",
-	Doc:        "print the facts origo's passes compute (debugging; see -dump)",
+	Doc:        "print what origo's passes compute (debugging; see -dump)",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/cmd/origo/internal/factdump",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{origins.Analyzer, pointer.Analyzer, pointer.SummaryAnalyzer, shb.Analyzer},
