@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pkg:      ir.Pkg,
 		funcs:    ir.SrcFuncs,
 		reported: make(map[ssa.Instruction]bool),
-		ignored:  ignore.Find(pass, "blocking"),
+		ignored:  ignore.Find(pass),
 	}
 	guard.Do(pass, "blocking", func() { c.leaks() })
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)

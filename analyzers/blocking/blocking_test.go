@@ -16,3 +16,9 @@ func TestBlocking(t *testing.T) {
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkx")
 }
+
+// TestIgnore checks that //origo:ignore blocking silences each kind of
+// report, at the end of its line and from the line above.
+func TestIgnore(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkignore")
+}

@@ -113,10 +113,13 @@
 //	<-c //origo:ignore blocking parks the goroutine for the test's lifetime
 //
 // The comment starts exactly "//origo:ignore " (no space after the
-// slashes), the word after it names the analyzer (blocking: it silences
-// no other analyzer's reports), and the reason says why the report is
-// acceptable. It silences the reports on its own line only: a comment on
-// the line above silences nothing. Nothing is reported in a file marked
+// slashes), the next word names the analyzers it silences (blocking, or a
+// list: blocking,race), and the reason says why the report is acceptable.
+// At the end of a line of code it silences the reports on that line;
+// alone on its line, it silences the line under its block of comments,
+// so the explanation can sit above the code. A malformed directive (no
+// analyzer, no reason, a misspelling) silences nothing and is reported
+// by the directive analyzer. Nothing is reported in a file marked
 // "// Code generated ... DO NOT EDIT." unless the -generated flag is
 // set.
 package blocking

@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:    pass,
 		ls:      pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		writers: make(map[any]token.Pos),
-		ignored: ignore.Find(pass, "deadlock"),
+		ignored: ignore.Find(pass),
 		funcs:   ir.SrcFuncs,
 	}
 	guard.Do(pass, "deadlock", func() {

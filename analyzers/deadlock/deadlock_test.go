@@ -29,3 +29,9 @@ func TestBlockingWhileLocked(t *testing.T) {
 func TestTransfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dltransfer")
 }
+
+// TestIgnore checks that //origo:ignore deadlock silences each kind of
+// report, at the end of its line and from the line above.
+func TestIgnore(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlignore")
+}

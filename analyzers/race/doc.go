@@ -317,10 +317,13 @@
 //	b.processed++ //origo:ignore race a log line's count, off by a few is fine
 //
 // The comment starts exactly "//origo:ignore " (no space after the
-// slashes), the word after it names the analyzer (race: it silences no
-// other analyzer's reports), and the reason says why the race is
-// acceptable. It silences the reports on its own line only: a comment on
-// the line above silences nothing. Nothing is reported in a file marked
+// slashes), the next word names the analyzers it silences (race, or a
+// list: race,deadlock), and the reason says why the race is acceptable.
+// At the end of a line of code it silences the reports on that line;
+// alone on its line, it silences the line under its block of comments,
+// so the explanation can sit above the code. A malformed directive (no
+// analyzer, no reason, a misspelling) silences nothing and is reported
+// by the directive analyzer. Nothing is reported in a file marked
 // "// Code generated ... DO NOT EDIT." unless the -generated flag is
 // set.
 package race

@@ -46,7 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass, "race"), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
 	})
 	return nil, nil

@@ -34,3 +34,9 @@ func TestGenerated(t *testing.T) {
 	defer race.Analyzer.Flags.Set("generated", "false")
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "generatedon")
 }
+
+// TestIgnore checks that //origo:ignore race silences a race on either
+// access, at the end of the line and from the line above.
+func TestIgnore(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "ignored")
+}

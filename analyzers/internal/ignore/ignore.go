@@ -1,12 +1,22 @@
 // Package ignore finds the "//origo:ignore NAME reason" comments that
-// silence an analyzer's report on their line, and the generated files,
-// where nothing is reported unless Generated is set.
+// silence an analyzer's report, and the generated files, where nothing
+// is reported unless Generated is set. It is also the one place that
+// knows the directive's grammar: Parse says what is wrong with a comment
+// that tries to be one, for the directive analyzer to report.
+//
+// A directive at the end of a line of code silences the reports on that
+// line. A directive alone on its line (nothing but spaces before it)
+// silences the reports on the line that follows its block of comments,
+// as staticcheck's //lint:ignore does for the line under it.
 package ignore
 
 import (
+	"bytes"
 	"flag"
+	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -22,6 +32,14 @@ func Flag(fs *flag.FlagSet) {
 	fs.BoolVar(&Generated, "generated", false, "report in generated files (marked \"// Code generated ... DO NOT EDIT.\") too")
 }
 
+// Analyzers are the names a directive may give: the analyzers that
+// report findings. cmd/origo's tests check that it matches the suite.
+var Analyzers = []string{"blocking", "deadlock", "race"}
+
+// prefix is how a directive begins, with no space after the slashes, as
+// Go's own directives (//go:build, //go:noinline).
+const prefix = "//origo:ignore"
+
 // Lines are the lines of a package's files that silence one analyzer.
 type Lines struct {
 	fset      *token.FileSet
@@ -34,34 +52,63 @@ type line struct {
 	n    int
 }
 
-// Find returns the lines of pass's files that carry a line comment
-// "//origo:ignore NAME reason", for the analyzer called name.
-func Find(pass *analysis.Pass, name string) Lines {
+// Find returns the lines of pass's files that a well-formed directive
+// silences for pass's analyzer. A directive with an error (see Parse)
+// silences nothing.
+func Find(pass *analysis.Pass) Lines {
 	l := Lines{fset: pass.Fset, lines: make(map[line]bool), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
 		if !Generated && ast.IsGenerated(f) {
 			l.generated[pass.Fset.Position(f.Pos()).Filename] = true
 		}
+		var src []byte // f's text, read once it has a directive
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
-				if names(cm) == name {
-					posn := pass.Fset.Position(cm.Pos())
-					l.lines[line{posn.Filename, posn.Line}] = true
+				names, problem := Parse(cm.Text)
+				if problem != "" || !slices.Contains(names, pass.Analyzer.Name) {
+					continue
 				}
+				if src == nil {
+					src = readFile(pass, cm.Pos())
+				}
+				posn := pass.Fset.Position(cm.Pos())
+				if alone(pass.Fset, src, cm.Pos()) {
+					posn = pass.Fset.Position(cg.End())
+					posn.Line++
+				}
+				l.lines[line{posn.Filename, posn.Line}] = true
 			}
 		}
 	}
 	return l
 }
 
-// names returns the analyzer an ignore comment names, or "".
-func names(cm *ast.Comment) string {
-	rest, ok := strings.CutPrefix(cm.Text, "//origo:ignore ")
-	if !ok {
-		return ""
+// readFile returns the text of the file that holds pos, or an empty
+// slice when it cannot be read.
+func readFile(pass *analysis.Pass, pos token.Pos) []byte {
+	name := pass.Fset.File(pos).Name()
+	read := pass.ReadFile
+	if read == nil {
+		return []byte{}
 	}
-	name, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
-	return name
+	src, err := read(name)
+	if err != nil || src == nil {
+		return []byte{}
+	}
+	return src
+}
+
+// alone reports whether only spaces precede the comment at pos on its
+// line of src. When src is not the text the file set was built from
+// (unreadable, or rewritten as cgo files are) it says false: the
+// directive then silences its own line only.
+func alone(fset *token.FileSet, src []byte, pos token.Pos) bool {
+	tf := fset.File(pos)
+	if tf.Size() != len(src) {
+		return false
+	}
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	return len(bytes.TrimLeft(src[start:tf.Offset(pos)], " \t")) == 0
 }
 
 // Has reports whether the line of pos is silenced, or in a generated
@@ -72,4 +119,139 @@ func (l Lines) Has(pos token.Pos) bool {
 	}
 	posn := l.fset.Position(pos)
 	return l.lines[line{posn.Filename, posn.Line}] || l.generated[posn.Filename]
+}
+
+// Parse reads a comment's text as an ignore directive. For a
+// well-formed "//origo:ignore NAME[,NAME...] reason" it returns the
+// names; for a comment that tries to be a directive and is not one (no
+// name, an unknown name, no reason, a space after the slashes, a
+// misspelling, a /* */ comment) it returns the problem, a message that
+// says what is wrong and the form to write instead; for any other
+// comment it returns neither.
+func Parse(text string) (names []string, problem string) {
+	body, block := strings.CutPrefix(text, "/*")
+	if block {
+		body = strings.TrimSuffix(body, "*/")
+	} else {
+		body = strings.TrimPrefix(text, "//")
+	}
+	trimmed := strings.TrimLeft(body, " \t")
+	word, rest := cutWord(trimmed)
+	if word == "" || !isLetter(word[0]) {
+		return nil, "" // "//\t//origo:ignore ..." quotes a directive in a doc comment
+	}
+	lower := strings.ToLower(word)
+	if lower != "origo:ignore" {
+		verb, isOrigo := strings.CutPrefix(lower, "origo:")
+		switch {
+		case isOrigo && len(verb) > len("ignore") && strings.HasPrefix(verb, "ignore") && strings.ContainsRune("-:=_,", rune(verb[len("ignore")])):
+			rest = " " + word[len("origo:ignore")+1:] + rest // "origo:ignore:race x"
+		case distance(lower, "origo:ignore") <= 2:
+		case isOrigo && !block && trimmed == body:
+			return nil, fmt.Sprintf("unknown origo directive %q: the only one is %s NAME reason", "//"+word, prefix)
+		default:
+			return nil, ""
+		}
+	}
+	names, fixed, problem := parseRest(rest)
+	written := text[:2] + body[:len(body)-len(trimmed)] + word // "// origo:ignore", as written
+	switch {
+	case block:
+		return nil, fmt.Sprintf("bad %s directive: %q is a /* */ comment, which silences nothing; write %s", prefix, written, fixed)
+	case word != "origo:ignore" && trimmed != body:
+		return nil, fmt.Sprintf("bad %s directive: %q has a space after // and is misspelled, so it is an ordinary comment and silences nothing; write %s", prefix, written, fixed)
+	case trimmed != body:
+		return nil, fmt.Sprintf("bad %s directive: %q has a space after //, so it is an ordinary comment and silences nothing; write %s", prefix, written, fixed)
+	case word != "origo:ignore":
+		return nil, fmt.Sprintf("bad %s directive: %q is misspelled and silences nothing; write %s", prefix, written, fixed)
+	case problem != "":
+		return nil, fmt.Sprintf("bad %s directive: %s, so it silences nothing; write %s", prefix, problem, fixed)
+	}
+	return names, ""
+}
+
+// parseRest reads what follows "//origo:ignore": the names and the
+// reason. It returns the names, the directive as it should be written
+// (with each unknown name replaced by the known one it is closest to, or
+// by NAME, and a missing reason by "reason"), and what is wrong with it,
+// or "".
+func parseRest(rest string) (names []string, fixed, problem string) {
+	field, reason := cutWord(strings.TrimLeft(rest, " \t"))
+	reason = strings.TrimSpace(reason)
+	if field == "" {
+		return nil, prefix + " NAME reason (NAME: " + strings.Join(Analyzers, ", ") + ")",
+			"it names no analyzer and gives no reason"
+	}
+	names = strings.Split(field, ",")
+	fixedNames := make([]string, len(names))
+	for i, name := range names {
+		fixedNames[i] = name
+		if slices.Contains(Analyzers, name) {
+			continue
+		}
+		guess, ok := closest(name)
+		if problem == "" {
+			problem = fmt.Sprintf("origo has no analyzer %q", name)
+			if ok {
+				problem += fmt.Sprintf(" (did you mean %s?)", guess)
+			} else {
+				problem += " (the analyzers are " + strings.Join(Analyzers, ", ") + ")"
+			}
+		}
+		fixedNames[i] = guess
+	}
+	if reason == "" {
+		if problem == "" {
+			problem = "it gives no reason after " + field
+		}
+		reason = "reason"
+	}
+	return names, prefix + " " + strings.Join(fixedNames, ",") + " " + reason, problem
+}
+
+// closest returns the analyzer name within two edits of name, or NAME.
+func closest(name string) (string, bool) {
+	for _, a := range Analyzers {
+		if distance(strings.ToLower(name), a) <= 2 {
+			return a, true
+		}
+	}
+	return "NAME", false
+}
+
+// cutWord splits s at its first space or tab.
+func cutWord(s string) (word, rest string) {
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+// distance is the number of single-byte insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b (the optimal
+// string alignment distance: "ingore" is one swap from "ignore").
+func distance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
