@@ -29,6 +29,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/directive"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"github.com/origo-dev/origo/passes/guard"
@@ -42,6 +43,7 @@ var suite = []*analysis.Analyzer{
 	race.Analyzer,
 	deadlock.Analyzer,
 	blocking.Analyzer,
+	directive.Analyzer,
 }
 
 func main() {

@@ -1,0 +1,62 @@
+// Package directives holds each malformed //origo:ignore form, which is
+// reported, and the well-formed forms and look-alikes, which are not.
+package directives
+
+var n int
+
+// Well-formed: silent.
+func good() {
+	n++ //origo:ignore race the counter is approximate
+	n++ //origo:ignore race,deadlock a list of analyzers
+	n++ //origo:ignore blocking	a tab before the reason
+	//origo:ignore deadlock alone on its line, for the line under it
+	n++
+}
+
+// Look-alikes that are not directives: silent.
+//
+// A doc comment may quote the form, "//origo:ignore race <reason>", or
+// show it in a code block:
+//
+//	//origo:ignore rase quoted, not a directive
+//
+// origo: prose that starts with the tool's name.
+// origin: a word close to it.
+func lookalikes() {}
+
+// Malformed: each reported at its comment.
+func bad() {
+	// want +1 `bad //origo:ignore directive: it names no analyzer and gives no reason, so it silences nothing; write //origo:ignore NAME reason \(NAME: blocking, deadlock, race\)`
+	n++ //origo:ignore
+
+	// want +1 `bad //origo:ignore directive: it gives no reason after race, so it silences nothing; write //origo:ignore race reason`
+	n++ //origo:ignore race
+
+	// want +1 `bad //origo:ignore directive: origo has no analyzer "rase" \(did you mean race\?\), so it silences nothing; write //origo:ignore race the counter is approximate`
+	n++ //origo:ignore rase the counter is approximate
+
+	// want +1 `bad //origo:ignore directive: origo has no analyzer "deadlok" \(did you mean deadlock\?\), so it silences nothing; write //origo:ignore race,deadlock both`
+	n++ //origo:ignore race,deadlok both
+
+	// want +1 `bad //origo:ignore directive: origo has no analyzer "vet" \(the analyzers are blocking, deadlock, race\), so it silences nothing; write //origo:ignore NAME x`
+	n++ //origo:ignore vet x
+
+	// want +1 `bad //origo:ignore directive: "// origo:ignore" has a space after //, so it is an ordinary comment and silences nothing; write //origo:ignore race x`
+	n++ // origo:ignore race x
+
+	// want +1 `bad //origo:ignore directive: "//origo:ingore" is misspelled and silences nothing; write //origo:ignore race x`
+	n++ //origo:ingore race x
+
+	// want +1 `bad //origo:ignore directive: "//orgio:ignore" is misspelled and silences nothing; write //origo:ignore race x`
+	n++ //orgio:ignore race x
+
+	// want +1 `bad //origo:ignore directive: "// origo:ingore" has a space after // and is misspelled, so it is an ordinary comment and silences nothing; write //origo:ignore race x`
+	n++ // origo:ingore race x
+
+	// want +1 `bad //origo:ignore directive: "/\*origo:ignore" is a /\* \*/ comment, which silences nothing; write //origo:ignore race x`
+	n++ /*origo:ignore race x*/
+
+	// want +1 `unknown origo directive "//origo:silence": the only one is //origo:ignore NAME reason`
+	//origo:silence race x
+	n++
+}
