@@ -170,11 +170,12 @@ func (c *checker) check() {
 		}
 	}
 	if c.ptr.Stats.Overflow {
-		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: more goroutines than the pointer analysis gives origins of their own; those found past it share one and are not checked\n", c.pass.Pkg.Path())
+		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: more goroutines than the pointer analysis gives origins of their own; those found past it share one and are not checked, so their races may go unreported; split the package, or report it at %s\n",
+			c.pass.Pkg.Path(), guard.IssuesURL)
 	}
 	if budgetHits > 0 {
-		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s)\n",
-			c.pass.Pkg.Path(), budgetHits, maxAccessesPerOrigin, maxPairsPerLocation, firstHit)
+		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s), so races on them may go unreported; if they matter, report it at %s\n",
+			c.pass.Pkg.Path(), budgetHits, maxAccessesPerOrigin, maxPairsPerLocation, firstHit, guard.IssuesURL)
 	}
 	// One report per pair of lines: the goroutines that reach them are
 	// many in a program with many workers, the bug is one.

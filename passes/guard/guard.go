@@ -3,6 +3,7 @@
 package guard
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -15,7 +16,15 @@ import (
 // Stop is a panic value with which a pass gives up on a package on
 // purpose (it is too large to analyze within bounds); Do reports its
 // reason as a skip, not as an internal error.
-type Stop struct{ Reason string }
+type Stop struct {
+	Reason string // the bound hit: "more than 2000000 nodes"
+	Lost   string // what the user then does not get for the package
+}
+
+// IssuesURL is where origo's bugs are reported, and the packages it
+// cannot analyze whole: the lines on standard error that say a package
+// was skipped or failed point there.
+const IssuesURL = "https://github.com/origo-dev/origo/issues"
 
 // FailEnv names the test-only hook that forces a failure: set to a
 // pass name, or "pass:package path", Do panics in that pass (on that
@@ -54,14 +63,15 @@ func Do(pass *analysis.Pass, name string, f func()) (failure string) {
 		case nil:
 			return
 		case Stop:
-			failure = fmt.Sprintf("origo: %s skipped package %s: %s", name, pass.Pkg.Path(), r.Reason)
+			failure = fmt.Sprintf("origo: %s skipped package %s: %s; %s; split the package, or report it at %s",
+				name, pass.Pkg.Path(), r.Reason, cmp.Or(r.Lost, "findings for this package may be missing"), IssuesURL)
 		default:
 			in := ""
 			if fn, ok := where.(string); ok && fn != "" {
 				in = " in " + fn
 			}
-			failure = fmt.Sprintf("origo: internal error in %s on package %s%s: %v (origo %s; results for this package are incomplete; set ORIGO_PANIC=1 for a stack trace)",
-				name, pass.Pkg.Path(), in, oneLine(r), Version())
+			failure = fmt.Sprintf("origo: internal error in %s on package %s%s: %v (origo %s; results for this package are incomplete; set ORIGO_PANIC=1 for a stack trace and report it at %s)",
+				name, pass.Pkg.Path(), in, oneLine(r), Version(), IssuesURL)
 		}
 		fmt.Fprintln(os.Stderr, failure)
 	}()

@@ -29,8 +29,12 @@ func TestDoRecovers(t *testing.T) {
 func TestDoStop(t *testing.T) {
 	t.Setenv("ORIGO_PANIC", "")
 	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/big", "big")}
-	msg := guard.Do(pass, "pointer", func() { panic(guard.Stop{Reason: "too large"}) })
-	if want := "origo: pointer skipped package example.com/big: too large"; msg != want {
+	msg := guard.Do(pass, "pointer", func() { panic(guard.Stop{Reason: "too large", Lost: "no analysis of it"}) })
+	if want := "origo: pointer skipped package example.com/big: too large; no analysis of it; split the package, or report it at " + guard.IssuesURL; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	msg = guard.Do(pass, "pointer", func() { panic(guard.Stop{Reason: "too large"}) })
+	if want := "origo: pointer skipped package example.com/big: too large; findings for this package may be missing; split the package, or report it at " + guard.IssuesURL; msg != want {
 		t.Errorf("message %q, want %q", msg, want)
 	}
 }
@@ -42,7 +46,8 @@ func TestDoNamesFunction(t *testing.T) {
 		guard.At(pass, "p.(*T).Run")
 		panic("boom\nsecond line")
 	})
-	for _, want := range []string{"internal error in lockset on package example.com/p in p.(*T).Run: boom second line", "(origo " + guard.Version() + ";"} {
+	for _, want := range []string{"internal error in lockset on package example.com/p in p.(*T).Run: boom second line", "(origo " + guard.Version() + ";",
+		"; results for this package are incomplete; set ORIGO_PANIC=1 for a stack trace and report it at " + guard.IssuesURL + ")"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}

@@ -229,7 +229,7 @@ func (a *state) within(loc nodeID, off int) (nodeID, bool) {
 // newNodes appends a block of nodes for a value or object of type t.
 func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 	if len(a.nodes) > nodeLimit {
-		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", nodeLimit)})
+		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", nodeLimit), Lost: skipped})
 	}
 	l := a.layouts.of(t)
 	start := nodeID(len(a.nodes))
@@ -270,6 +270,12 @@ func (a *state) fits(n nodeID, i int) bool {
 // nodeLimit is the size (in nodes) past which the analysis of a package
 // gives up, rather than exhaust the memory of the process that hosts it.
 const nodeLimit = 2_000_000
+
+// skipped is what a package loses when the analysis stops at nodeLimit
+// or ptsLimit, for the line on standard error that says so: without
+// goroutines and points-to sets, the analyzers check only what one
+// function shows.
+const skipped = "no goroutine analysis of this package: its races, lock order inversions and blocked goroutines may go unreported (double locks and locks left held are still checked)"
 
 // ptsLimit bounds the total size of the points-to sets, which is what
 // the memory of the analysis grows with.
@@ -326,7 +332,7 @@ func (a *state) copyEdge(src, dst nodeID) {
 func (a *state) grew(n int) {
 	a.ptsSize += n
 	if a.ptsSize > ptsLimit {
-		panic(guard.Stop{Reason: fmt.Sprintf("points-to sets larger than %d", ptsLimit)})
+		panic(guard.Stop{Reason: fmt.Sprintf("points-to sets larger than %d", ptsLimit), Lost: skipped})
 	}
 }
 
