@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
@@ -65,7 +66,11 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	res := analyze(patterns, *tests, *tags)
+	var progress io.Writer
+	if isTerminal(stderr) {
+		progress = stderr
+	}
+	res := analyze(patterns, *tests, *tags, progress)
 	var err error
 	switch {
 	case *jsonOut:
@@ -131,7 +136,10 @@ func (r *result) findings() int {
 	return n
 }
 
-func analyze(patterns []string, tests bool, tags string) *result {
+// analyze loads and analyzes the packages that patterns match. When
+// progress is not nil, it counts there the packages done (see
+// newProgress).
+func analyze(patterns []string, tests bool, tags string, progress io.Writer) *result {
 	res := new(result)
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
@@ -153,13 +161,72 @@ func analyze(patterns []string, tests bool, tags string) *result {
 	if len(roots) == 0 {
 		return res
 	}
-	graph, err := checker.Analyze(suite, roots, nil)
+	analyzers := suite
+	var counter *analysis.Analyzer
+	if progress != nil && len(roots) > 1 {
+		var clear func()
+		counter, clear = newProgress(progress, len(roots))
+		defer clear()
+		analyzers = append(slices.Clip(suite), counter)
+	}
+	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
 		return res
 	}
+	// The counter's actions report nothing; one whose prerequisite
+	// failed would repeat that failure.
+	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return act.Analyzer == counter })
 	collect(graph, res)
 	return res
+}
+
+// isTerminal reports whether w is a terminal (or another character
+// device, such as /dev/null, where progress does no harm). A pipe or a
+// file, as under tests and CI, is not.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// newProgress returns an analyzer that runs once per package after the
+// whole suite, and writes "origo: 12/340 packages analyzed" on w each
+// time, over the previous count, and a function that erases the count.
+// Each write leaves the cursor at the start of the line, so that a line
+// another pass writes on standard error meanwhile (all longer than the
+// count) overwrites it rather than follows it.
+func newProgress(w io.Writer, total int) (counter *analysis.Analyzer, clear func()) {
+	var mu sync.Mutex
+	done, width := 0, 0
+	show := func(text string) { // with mu held
+		fmt.Fprintf(w, "\r%-*s\r", width, text)
+		width = len(text)
+	}
+	step := func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		show(fmt.Sprintf("origo: %d/%d packages analyzed", done, total))
+	}
+	step(0)
+	counter = &analysis.Analyzer{
+		Name:     "progress",
+		Doc:      "count the packages analyzed",
+		Requires: suite,
+		Run: func(*analysis.Pass) (any, error) {
+			step(1)
+			return nil, nil
+		},
+	}
+	return counter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		show("")
+	}
 }
 
 // rootPackages returns the packages to analyze, and records one error
