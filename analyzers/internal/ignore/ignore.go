@@ -146,7 +146,7 @@ func Parse(text string) (names []string, problem string) {
 		switch {
 		case isOrigo && len(verb) > len("ignore") && strings.HasPrefix(verb, "ignore") && strings.ContainsRune("-:=_,", rune(verb[len("ignore")])):
 			rest = " " + word[len("origo:ignore")+1:] + rest // "origo:ignore:race x"
-		case distance(lower, "origo:ignore") <= 2:
+		case distance(lower, "origo:ignore") <= 2: // misspelled: read on
 		case isOrigo && !block && trimmed == body:
 			return nil, fmt.Sprintf("unknown origo directive %q: the only one is %s NAME reason", "//"+word, prefix)
 		default:
