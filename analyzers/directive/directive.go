@@ -1,11 +1,18 @@
 package directive
 
 import (
+	_ "embed"
 	"go/ast"
 
+	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"golang.org/x/tools/go/analysis"
 )
+
+// doc is the source of doc.go, whose package comment is the manual.
+//
+//go:embed doc.go
+var doc string
 
 // Analyzer reports malformed //origo:ignore directives; see the package
 // documentation.
@@ -16,7 +23,7 @@ import (
 // pointer analysis): it needs only the syntax.
 var Analyzer = &analysis.Analyzer{
 	Name:             "directive",
-	Doc:              "report malformed //origo:ignore directives",
+	Doc:              docs.MustExtract(doc, "directive"),
 	URL:              "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/directive",
 	Run:              run,
 	RunDespiteErrors: true,

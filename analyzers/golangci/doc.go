@@ -23,7 +23,7 @@
 //	        type: module
 //	        description: static data races, deadlocks and goroutine leaks
 //	        settings:
-//	          analyzers: [race, deadlock, blocking]   # the default
+//	          analyzers: [race, deadlock, blocking, directive]   # the default
 //	          generated: false                        # the default
 //
 // The settings, all optional:

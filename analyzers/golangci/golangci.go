@@ -9,6 +9,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/directive"
 	"github.com/origo-dev/origo/analyzers/race"
 	"golang.org/x/tools/go/analysis"
 )
@@ -21,7 +22,7 @@ func init() { register.Plugin(Name, New) }
 // analyzers are the analyzers a configuration may name, in the order
 // they run. The origo command's debugging analyzer is not among them:
 // its reports are dumps of facts, not findings.
-var analyzers = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer}
+var analyzers = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, directive.Analyzer}
 
 // Settings are the plugin's settings, under
 // linters.settings.custom.origo.settings in .golangci.yml; see the
