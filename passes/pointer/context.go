@@ -204,9 +204,6 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	if limit <= 0 {
 		limit = maxOrigins
 	}
-	if len(a.nodes) > originBudget || len(a.origins) >= limit {
-		return a.overflowOrigin(entry, copy)
-	}
 	depth := 0
 	for p := parent; p != nil; p = p.Parent {
 		if p.Site == site && p.Entry == entry && p.Copy == copy && p.Parent != nil {
@@ -219,7 +216,10 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	}
 	k := originKey{parent, site, entry, copy, sites, recv}
 	if o, ok := a.originIndex[k]; ok {
-		return o
+		return o // found again past the budget: still its own
+	}
+	if len(a.nodes) > originBudget || len(a.origins) >= limit {
+		return a.overflowOrigin(entry, copy)
 	}
 	if sites != ([2]ssa.CallInstruction{}) || recv != noReceiver {
 		// A constructor called from many places, or a go statement on

@@ -103,7 +103,9 @@
 // accesses of the same memory from bases of one type are in one object
 // of that type at run time, so holding the same sibling lock excludes
 // them whatever the pointer analysis resolves the mutex to (RacerD's
-// and checklocks' guarded-by). A path through pointer fields assumes those
+// and checklocks' guarded-by). The contents of a map that the access
+// loads from a field (r.m[k] = v, delete(r.m, k)) count as that field's:
+// a map kept in a field is taken to be its object's own. A path through pointer fields assumes those
 // fields are set before the object is shared, as matching a Lock with
 // its Unlock does. A caller's lock counts too when the access's base
 // is a parameter that the caller passed, unloaded, from the value the

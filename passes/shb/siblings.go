@@ -1,6 +1,7 @@
 package shb
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -116,6 +117,9 @@ func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lo
 func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 	addr := pointer.Addr(instr)
 	if addr == nil {
+		addr = mapField(instr)
+	}
+	if addr == nil {
 		return nil
 	}
 	base, chain := fieldBase(addr)
@@ -132,6 +136,47 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 		elems = append(elems, lockElem{sibling: types.TypeString(t, nil) + " " + path, read: h.Read})
 	}
 	return elems
+}
+
+// mapField returns, for an access to the contents of a map that the
+// access loads from a field (r.m[k] = v, delete(r.m, k), range r.m),
+// the address of that field. A map kept in a field is taken to be its
+// object's own, made for it and shared with no other object of its
+// type, so that its contents are guarded like the field itself by a
+// mutex of the same object ("r.mu.Lock(); r.m[k] = v").
+func mapField(instr ssa.Instruction) ssa.Value {
+	var m ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.MapUpdate:
+		m = instr.Map
+	case *ssa.Lookup:
+		m = instr.X
+	case *ssa.Next:
+		if r, ok := instr.Iter.(*ssa.Range); ok && !instr.IsString {
+			m = r.X
+		}
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && len(instr.Call.Args) > 0 {
+			switch b.Name() {
+			case "delete", "clear", "len":
+				m = instr.Call.Args[0]
+			}
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	if _, ok := m.Type().Underlying().(*types.Map); !ok {
+		return nil
+	}
+	load, ok := m.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return nil
+	}
+	return load.X
 }
 
 // innermost returns the type of the innermost object, along the field

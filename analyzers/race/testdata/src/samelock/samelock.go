@@ -18,6 +18,8 @@ type node struct {
 	a, g    int
 	c, d, e int
 	p       *shared
+	peers   map[int]int // written under tickMu, read under it
+	seen    map[int]int // written under tickMu, read without it
 }
 
 type shared struct{ x int }
@@ -51,6 +53,8 @@ func (r *node) tick() {
 	r.a++ // want `data race on Server.r.a: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs read at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
 	r.g++ // want `data race on Server.r.g: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs write at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{globalMu\}`
 	r.c++ // want `data race on Server.r.c: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs write at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
+	r.peers[1] = 2
+	r.seen[1] = 2 // want `concurrent map access: data race on a map\[int\]int: write at samelock.go:\d+ \(goroutine started at samelock.go:\d+\) vs read at samelock.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
 	r.tickMu.Unlock()
 	r.bump()
 }
@@ -92,8 +96,20 @@ var pool = &shared{}
 // Start starts r's ticking goroutine; h shares r's p.
 func (s *Server) Start() {
 	s.r.p, s.h.p = pool, pool
+	s.r.peers, s.r.seen = make(map[int]int), make(map[int]int)
 	s.r.start()
 }
+
+// Peer reads a map that r's field holds, holding r's lock: the map is
+// r's own, guarded like the field: silent.
+func (s *Server) Peer(id int) int {
+	s.r.tickMu.RLock()
+	defer s.r.tickMu.RUnlock()
+	return s.r.peers[id]
+}
+
+// Seen reads the other map without the lock: reported.
+func (s *Server) Seen(id int) int { return s.r.seen[id] }
 
 // Latest and Count read r with its locks: silent.
 func (s *Server) Latest() int { return s.r.latestTick() }
