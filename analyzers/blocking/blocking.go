@@ -2,14 +2,13 @@ package blocking
 
 import (
 	_ "embed"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -83,14 +82,8 @@ func (c *checker) report(instr ssa.Instruction, pos token.Pos, format string, ar
 	c.pass.Reportf(pos, format, args...)
 }
 
-// pos renders p as "file.go:12".
-func (c *checker) pos(p token.Pos) string {
-	posn := c.pass.Fset.Position(p)
-	if !posn.IsValid() {
-		return "?"
-	}
-	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
-}
+// pos renders p as "file.go:12" (see package posn).
+func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
 // chanName renders how the code names channel v: "w.done", or the
 // variable that the make(chan T) it is was assigned to ("c").

@@ -6,11 +6,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -317,18 +317,13 @@ func lockName(h lockset.Held) string {
 // where says where a lock was taken.
 func (c *checker) where(h lockset.Held) string {
 	if h.At != "" {
-		return facts.ShortPos(h.At)
+		return posn.For(c.pass).At(h.At)
 	}
 	return c.pos(h.Pos)
 }
 
-func (c *checker) pos(p token.Pos) string {
-	if !p.IsValid() {
-		return "?"
-	}
-	posn := c.pass.Fset.Position(p)
-	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
-}
+// pos renders p as "file.go:12" (see package posn).
+func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
 func (c *checker) report(pos token.Pos, format string, args ...any) {
 	if c.ignored.Has(pos) {

@@ -7,12 +7,12 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -800,17 +800,11 @@ func (c *checker) where(acc pointer.Access) string {
 	if acc.Imported == nil {
 		return c.pos(accessPos(acc))
 	}
-	return fmt.Sprintf("%s (in %s, called at %s)", facts.ShortPos(acc.Imported.At), facts.ShortName(acc.Imported.Func.String()), c.pos(accessPos(acc)))
+	return fmt.Sprintf("%s (in %s, called at %s)", posn.For(c.pass).At(acc.Imported.At), facts.ShortName(acc.Imported.Func.String()), c.pos(accessPos(acc)))
 }
 
-// pos formats a position as file:line, the file's base name.
-func (c *checker) pos(p token.Pos) string {
-	if !p.IsValid() {
-		return "?"
-	}
-	posn := c.pass.Fset.Position(p)
-	return fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
-}
+// pos formats a position as file:line (see package posn).
+func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
 func (c *checker) lockNames(id shb.LocksetID) string {
 	locs, read := c.hb.Locks.Members(id)

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -285,11 +286,14 @@ var goPosRE = regexp.MustCompile(`([^\s:()\[\]]+\.go):\d+(:\d+)?`)
 //
 // FILE is module-relative; FUNC is the function enclosing the report (see
 // funcFinder.enclosing); MESSAGE is the diagnostic with every position
-// file.go:NN or file.go:NN:CC cut to file.go, so that a line shift
-// elsewhere in the file does not change the key. Tabs and newlines become
-// spaces: the verdict file is tab-separated.
+// file.go:NN or file.go:NN:CC (or dir/file.go:NN, a file of another
+// package) cut to file.go, so that a line shift elsewhere in the file
+// does not change the key. Tabs and newlines become spaces: the verdict
+// file is tab-separated.
 func reportKey(file, fn, analyzer, message string) string {
-	msg := goPosRE.ReplaceAllString(message, "$1")
+	msg := goPosRE.ReplaceAllStringFunc(message, func(p string) string {
+		return path.Base(goPosRE.FindStringSubmatch(p)[1])
+	})
 	msg = strings.Join(strings.Fields(msg), " ")
 	return fmt.Sprintf("%s %s %s: %s", file, fn, analyzer, msg)
 }

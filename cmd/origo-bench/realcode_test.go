@@ -65,8 +65,8 @@ func TestEnclosing(t *testing.T) {
 
 func TestReportKey(t *testing.T) {
 	got := reportKey("internal/a.go", "(*T).M$1", "race",
-		"data race on T.n: write at a.go:16:3 in goroutine (go at\ta.go:15), read at /x/b.go:7 [c.go:1:2]")
-	want := "internal/a.go (*T).M$1 race: data race on T.n: write at a.go in goroutine (go at a.go), read at /x/b.go [c.go]"
+		"data race on T.n: write at a.go:16:3 in goroutine (go at\ta.go:15), read at /x/b.go:7 [c.go:1:2] (in lib/d.go:3)")
+	want := "internal/a.go (*T).M$1 race: data race on T.n: write at a.go in goroutine (go at a.go), read at b.go [c.go] (in d.go)"
 	if got != want {
 		t.Errorf("reportKey =\n%q, want\n%q", got, want)
 	}

@@ -7,7 +7,7 @@ import "dlxlib"
 func flushLocked(s *dlxlib.Store) {
 	s.Lock()
 	defer s.Unlock()
-	s.Flush() // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Flush, which locks it again \(at dlxlib.go:\d+\)`
+	s.Flush() // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Flush, which locks it again \(at dlxlib/dlxlib.go:\d+\)`
 }
 
 // Unlocks first: safe.
@@ -30,21 +30,21 @@ func trim(s *dlxlib.Store) {
 func trimLocking(s *dlxlib.Store) {
 	s.Lock()
 	defer s.Unlock()
-	s.Remove(0, true) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Remove, which locks it again \(at dlxlib.go:\d+\)`
+	s.Remove(0, true) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Remove, which locks it again \(at dlxlib/dlxlib.go:\d+\)`
 }
 
 // Holds the lock and says Len must take it.
 func lenLocking(s *dlxlib.Store) int {
 	s.Lock()
 	defer s.Unlock()
-	return s.Len(false) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Len, which locks it again \(at dlxlib.go:\d+\)`
+	return s.Len(false) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).Len, which locks it again \(at dlxlib/dlxlib.go:\d+\)`
 }
 
 // Through the forwarding wrapper, with true.
 func trimViaLocking(s *dlxlib.Store) {
 	s.Lock()
 	defer s.Unlock()
-	s.RemoveAs(0, true) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).RemoveAs, which locks it again \(at dlxlib.go:\d+\)`
+	s.RemoveAs(0, true) // want `double lock: s.mu is held \(locked at dlx.go:\d+\) when this goroutine calls \(\*dlxlib.Store\).RemoveAs, which locks it again \(at dlxlib/dlxlib.go:\d+\)`
 }
 
 // Does not hold the lock: Remove takes it. Safe.

@@ -41,7 +41,7 @@ func main() {
 // by the pointer words of its summary's layout.
 func boxMadeInLibrary() {
 	b := xlib.NewBox()
-	go b.Set(1) // want `data race on memory of xlib.Box made by xlib.NewBox: write at xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(main goroutine\)`
+	go b.Set(1) // want `data race on memory of xlib.Box made by xlib.NewBox: write at xlib/xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib/xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(main goroutine\)`
 	b.Set(2)
 }
 
@@ -63,7 +63,7 @@ func lockedInLibrary() {
 func unlockedInLibrary() {
 	c := new(xlib.Counter)
 	go func() {
-		c.Bump() // want `data race on Counter.n: write at xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(main goroutine\)`
+		c.Bump() // want `data race on Counter.n: write at xlib/xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib/xlib.go:\d+ \(in \(\*xlib.Counter\).Bump, called at xuse.go:\d+\) \(main goroutine\)`
 	}()
 	c.Bump()
 }
@@ -95,7 +95,7 @@ func lockHelperForgotten(c *xlib.Counter, p *xlib.Point) {
 // goroutine that starts in the library.
 func writeInLibrary() {
 	p := new(xlib.Point)
-	go xlib.Set(p, 1) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
+	go xlib.Set(p, 1) // want `data race on Point.X: write at xlib/xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 }
 
@@ -123,7 +123,7 @@ func tableLocked() {
 func tableUnlocked() {
 	t := &xlib.Table{M: map[string]int{}}
 	go func() {
-		t.PutUnlocked("a", 1) // want `concurrent map access: data race on a map\[string\]int: write at xlib.go:\d+ \(in \(\*xlib.Table\).PutUnlocked, called at xuse.go:\d+\).*locks held: \{\} vs \{t.mu \(read\)\}`
+		t.PutUnlocked("a", 1) // want `concurrent map access: data race on a map\[string\]int: write at xlib/xlib.go:\d+ \(in \(\*xlib.Table\).PutUnlocked, called at xuse.go:\d+\).*locks held: \{\} vs \{t.mu \(read\)\}`
 	}()
 	_ = t.Get("a")
 }
@@ -151,7 +151,7 @@ func sendFirst() {
 	p := new(xlib.Point)
 	ch := make(chan bool, 1)
 	go func() {
-		xlib.SendFirst(p, ch) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.SendFirst, called at xuse.go:\d+\)`
+		xlib.SendFirst(p, ch) // want `data race on Point.X: write at xlib/xlib.go:\d+ \(in xlib.SendFirst, called at xuse.go:\d+\)`
 	}()
 	<-ch
 	println(p.X)
@@ -171,7 +171,7 @@ func closeFirst() {
 	p := new(xlib.Point)
 	done := make(chan struct{})
 	go func() {
-		xlib.CloseFirst(p, done) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.CloseFirst`
+		xlib.CloseFirst(p, done) // want `data race on Point.X: write at xlib/xlib.go:\d+ \(in xlib.CloseFirst`
 	}()
 	<-done
 	println(p.X)
@@ -193,7 +193,7 @@ func doneFirst() {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
-		xlib.DoneFirst(p, &wg) // want `data race on Point.Y: write at xlib.go:\d+ \(in xlib.DoneFirst`
+		xlib.DoneFirst(p, &wg) // want `data race on Point.Y: write at xlib/xlib.go:\d+ \(in xlib.DoneFirst`
 	}()
 	wg.Wait()
 	println(p.Y)
@@ -216,7 +216,7 @@ func onceBypassed() {
 	c := new(xlib.Config)
 	done := make(chan bool)
 	go func() {
-		c.Load() // want `data race on Config.Val: write at xlib.go:\d+ \(in \(\*xlib.Config\).Load, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\); locks held: {} vs {}`
+		c.Load() // want `data race on Config.Val: write at xlib/xlib.go:\d+ \(in \(\*xlib.Config\).Load, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\); locks held: {} vs {}`
 		done <- true
 	}()
 	println(c.Val)
@@ -236,7 +236,7 @@ func wgGoLibrary() {
 func wgGoEarlyRead() {
 	p := new(xlib.Point)
 	var wg sync.WaitGroup
-	wg.Go(func() { xlib.Set(p, 1) }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
+	wg.Go(func() { xlib.Set(p, 1) }) // want `data race on Point.X: write at xlib/xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 	wg.Wait()
 }
@@ -255,7 +255,7 @@ func errgroupLibrary() {
 func errgroupEarlyRead() {
 	p := new(xlib.Point)
 	var g errgroup.Group
-	g.Go(func() error { xlib.Set(p, 1); return nil }) // want `data race on Point.X: write at xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
+	g.Go(func() error { xlib.Set(p, 1); return nil }) // want `data race on Point.X: write at xlib/xlib.go:\d+ \(in xlib.Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs read at xuse.go:\d+ \(main goroutine\)`
 	println(p.X)
 	g.Wait()
 }
