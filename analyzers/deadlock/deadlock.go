@@ -86,6 +86,9 @@ type checker struct {
 	// package variable, to one place that does.
 	writers map[any]token.Pos
 	ignored ignore.Lines // lines with "//origo:ignore deadlock"
+	// assigned holds the package variables the package assigns or
+	// takes the address of, once asked (see assignedInPackage).
+	assigned map[*types.Var]bool
 }
 
 // checkFunc reports the double locks and the locks left held in fn.
@@ -217,7 +220,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 				continue
 			}
 			reported[h.Key] = true
-			c.report(returnPos(fn, ret), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+			c.reportFix(returnPos(fn, ret), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
 				lockName(h), c.where(h), fn.Name())
 		}
 	}
@@ -326,8 +329,13 @@ func (c *checker) where(h lockset.Held) string {
 func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
 func (c *checker) report(pos token.Pos, format string, args ...any) {
+	c.reportFix(pos, nil, format, args...)
+}
+
+// reportFix reports, with the fixes that are certain (see unlockFix).
+func (c *checker) reportFix(pos token.Pos, fixes []analysis.SuggestedFix, format string, args ...any) {
 	if c.ignored.Has(pos) {
 		return
 	}
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...)})
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes})
 }

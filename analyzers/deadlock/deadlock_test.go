@@ -35,3 +35,9 @@ func TestTransfer(t *testing.T) {
 func TestIgnore(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlignore")
 }
+
+// TestFixes checks the fix of a lock left held (an Unlock before the
+// return) against main.go.golden, and the reports left without one.
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deadlock.Analyzer, "dlfix")
+}

@@ -75,7 +75,16 @@
 //     package also write-locks that mutex (a writer waiting between the
 //     two RLocks blocks both);
 //   - lock left held: a return that leaves a mutex locked that other
-//     returns of the function unlock;
+//     returns of the function unlock. Where it is certain, the report
+//     carries a suggested fix, "unlock b.mu before returning", that
+//     inserts the function's own b.mu.Unlock() (RUnlock for a read lock)
+//     before that return (last in the body, for the return at its
+//     closing brace): the function locks b.mu itself, by a statement
+//     in a block around the return, and unlocks it by that name
+//     elsewhere; b names the same value throughout; no loop in between
+//     unlocks it; no deferred call runs there; and the results read only
+//     constants, sentinel errors and the function's own variables, since
+//     they are evaluated after the Unlock. Otherwise there is no fix;
 //   - lock order inversion: goroutine A locks m2 while holding m1, and
 //     goroutine B locks m1 while holding m2, the two acquisitions not
 //     ordered by happens-before and not both behind a common lock. Mutexes

@@ -1,0 +1,106 @@
+// Package edits builds the text edits of the analyzers' suggested fixes
+// from the syntax of the file a report is in and its source text: the
+// exact text of an expression, a statement inserted before another with
+// the indentation of its line, a statement deleted with its line.
+//
+// A fix is offered only when the source can be read through
+// Pass.ReadFile and is the text the file set was built from (not a cgo
+// file rewritten by the go command): Open says false otherwise, and the
+// analyzer reports without a fix.
+package edits
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// A File is one file of the package being analyzed: its syntax and its
+// source text.
+type File struct {
+	Syntax *ast.File
+	tok    *token.File
+	src    []byte
+}
+
+// Open returns the file of pass that holds pos, with its source.
+func Open(pass *analysis.Pass, pos token.Pos) (*File, bool) {
+	if !pos.IsValid() || pass.ReadFile == nil {
+		return nil, false
+	}
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			tok := pass.Fset.File(pos)
+			if tok == nil {
+				return nil, false
+			}
+			src, err := pass.ReadFile(tok.Name())
+			if err != nil || len(src) != tok.Size() {
+				return nil, false
+			}
+			return &File{Syntax: f, tok: tok, src: src}, true
+		}
+	}
+	return nil, false
+}
+
+// Path returns the nodes that enclose [start, end), innermost first
+// (see astutil.PathEnclosingInterval).
+func (f *File) Path(start, end token.Pos) []ast.Node {
+	path, _ := astutil.PathEnclosingInterval(f.Syntax, start, end)
+	return path
+}
+
+// Text returns the source text of n, exactly as written.
+func (f *File) Text(n ast.Node) string {
+	return string(f.src[f.tok.Offset(n.Pos()):f.tok.Offset(n.End())])
+}
+
+// InsertBefore returns the edit that puts the statement text before the
+// statement at pos: on a line of its own with the indentation of pos's
+// line when pos begins its line, else on the same line, separated by a
+// semicolon (gofmt splits it).
+func (f *File) InsertBefore(pos token.Pos, text string) analysis.TextEdit {
+	if indent, start, ok := f.lineIndent(pos); ok {
+		return analysis.TextEdit{Pos: start, End: start, NewText: []byte(indent + text + "\n")}
+	}
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text + "; ")}
+}
+
+// InsertAtEnd returns the edit that puts the statement text last in
+// block, before its closing brace, indented one tab deeper than the
+// brace's line.
+func (f *File) InsertAtEnd(block *ast.BlockStmt, text string) analysis.TextEdit {
+	if indent, start, ok := f.lineIndent(block.Rbrace); ok {
+		return analysis.TextEdit{Pos: start, End: start, NewText: []byte(indent + "\t" + text + "\n")}
+	}
+	return analysis.TextEdit{Pos: block.Rbrace, End: block.Rbrace, NewText: []byte("; " + text + " ")}
+}
+
+// Delete returns the edit that removes the statement stmt: its whole
+// line when nothing else is on it, else the statement's text only (a
+// comment after it stays, on a line of its own).
+func (f *File) Delete(stmt ast.Stmt) analysis.TextEdit {
+	_, start, alone := f.lineIndent(stmt.Pos())
+	end := f.tok.Offset(stmt.End())
+	rest := f.src[end:]
+	if nl := bytes.IndexByte(rest, '\n'); alone && nl >= 0 && len(bytes.TrimSpace(rest[:nl])) == 0 {
+		return analysis.TextEdit{Pos: start, End: f.tok.Pos(end + nl + 1)}
+	}
+	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.End()}
+}
+
+// lineIndent returns the spaces and tabs that begin the line of pos and
+// where the line starts, when nothing else precedes pos on it.
+func (f *File) lineIndent(pos token.Pos) (indent string, start token.Pos, ok bool) {
+	off := f.tok.Offset(pos)
+	lineStart := f.tok.Offset(f.tok.LineStart(f.tok.Line(pos)))
+	prefix := f.src[lineStart:off]
+	if len(bytes.Trim(prefix, " \t")) != 0 {
+		return "", token.NoPos, false
+	}
+	return string(prefix), f.tok.Pos(lineStart), true
+}
