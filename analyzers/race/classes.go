@@ -19,6 +19,9 @@ import (
 type class struct {
 	name string // "captured loop variable"
 	hint string // what to do, or ""
+	// fixes are the suggested fixes where the fix is certain (see
+	// loopCopyFix).
+	fixes []analysis.SuggestedFix
 }
 
 // classify names the kind of race r is, if it has a name.
@@ -37,7 +40,8 @@ func (c *checker) classify(r *report) (class, bool) {
 	switch {
 	case vars.loop[alloc.Pos()] && c.before122(alloc.Pos()):
 		return class{name: "captured loop variable",
-			hint: fmt.Sprintf("before Go 1.22 (this file is %s) every iteration shares one %s: pass it to the goroutine as an argument, or copy it in the loop body", c.fileVersion(alloc.Pos()), alloc.Comment)}, true
+			hint:  fmt.Sprintf("before Go 1.22 (this file is %s) every iteration shares one %s: pass it to the goroutine as an argument, or copy it in the loop body", c.fileVersion(alloc.Pos()), alloc.Comment),
+			fixes: c.loopCopyFix(alloc.Pos())}, true
 	case vars.results[alloc.Pos()]:
 		return class{name: "captured named result",
 			hint: fmt.Sprintf("the goroutine writes the named result %s of the function that started it, which may have returned or be reading it: give the goroutine its own variable", alloc.Comment)}, true

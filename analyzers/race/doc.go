@@ -54,6 +54,11 @@
 // (a goroutine capturing a loop variable of a file before Go 1.22, which
 // all iterations share), "captured err" and "captured named result" (a
 // goroutine assigning a variable of the function that started it).
+// A captured loop variable's report carries a suggested fix, "copy i in
+// the loop body: i := i", that declares the copy as the first statement
+// of the body (for each variable of the loop that a function literal
+// there uses), unless the body assigns one of them, increments it or
+// takes its address, which the copy would cut off from the loop.
 //
 // A WaitGroup.Add made inside the goroutine that Wait waits for, with no
 // Add before the go statement, is reported on its own: Wait may return

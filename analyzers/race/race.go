@@ -740,16 +740,19 @@ func (c *checker) report(r *report) {
 		kind(r.a), c.where(r.a), c.goroutine(r.a.Origin),
 		kind(r.b), c.where(r.b), c.goroutine(r.b.Origin),
 		c.lockNames(r.locksA), c.lockNames(r.locksB))
+	var fixes []analysis.SuggestedFix
 	if cl, ok := c.classify(r); ok {
 		msg = cl.name + ": " + msg
 		if cl.hint != "" {
 			msg += "; " + cl.hint
 		}
+		fixes = cl.fixes
 	}
 	c.pass.Report(analysis.Diagnostic{
-		Pos:      accessPos(r.a),
-		Category: "race",
-		Message:  msg,
+		Pos:            accessPos(r.a),
+		Category:       "race",
+		Message:        msg,
+		SuggestedFixes: fixes,
 		Related: []analysis.RelatedInformation{{
 			Pos:     accessPos(r.b),
 			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),

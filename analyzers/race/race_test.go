@@ -21,7 +21,7 @@ func TestAcrossPackages(t *testing.T) {
 // TestLoopVar121 checks the message for a loop variable that a module at
 // go 1.21 shares across iterations, and the copies that do not share it.
 func TestLoopVar121(t *testing.T) {
-	analysistest.Run(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./...")
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./...")
 }
 
 // TestGenerated checks that nothing is reported in a generated file, and

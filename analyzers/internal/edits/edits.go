@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -59,15 +60,16 @@ func (f *File) Text(n ast.Node) string {
 	return string(f.src[f.tok.Offset(n.Pos()):f.tok.Offset(n.End())])
 }
 
-// InsertBefore returns the edit that puts the statement text before the
-// statement at pos: on a line of its own with the indentation of pos's
-// line when pos begins its line, else on the same line, separated by a
-// semicolon (gofmt splits it).
+// InsertBefore returns the edit that puts the statements text (one per
+// line) before the statement at pos: on lines of their own with the
+// indentation of pos's line when pos begins its line, else on the same
+// line, separated by semicolons (gofmt splits them).
 func (f *File) InsertBefore(pos token.Pos, text string) analysis.TextEdit {
 	if indent, start, ok := f.lineIndent(pos); ok {
-		return analysis.TextEdit{Pos: start, End: start, NewText: []byte(indent + text + "\n")}
+		text = indent + strings.ReplaceAll(text, "\n", "\n"+indent) + "\n"
+		return analysis.TextEdit{Pos: start, End: start, NewText: []byte(text)}
 	}
-	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text + "; ")}
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(strings.ReplaceAll(text, "\n", "; ") + "; ")}
 }
 
 // InsertAtEnd returns the edit that puts the statement text last in

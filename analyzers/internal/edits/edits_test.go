@@ -65,10 +65,18 @@ func TestInsertBefore(t *testing.T) {
 	if want := strings.Replace(src, "\tb := 2", "\tc()\n\tb := 2", 1); got != want {
 		t.Errorf("on its own line: got\n%s\nwant\n%s", got, want)
 	}
+	got = apply(tf, src, f.InsertBefore(stmt.Pos(), "c()\nd()"))
+	if want := strings.Replace(src, "\tb := 2", "\tc()\n\td()\n\tb := 2", 1); got != want {
+		t.Errorf("two statements on their own lines: got\n%s\nwant\n%s", got, want)
+	}
 	f, tf, stmt = open(t, src, "return 0")
 	got = apply(tf, src, f.InsertBefore(stmt.Pos(), "c()"))
 	if want := strings.Replace(src, "{ return 0 }", "{ c(); return 0 }", 1); got != want {
 		t.Errorf("after other text: got\n%s\nwant\n%s", got, want)
+	}
+	got = apply(tf, src, f.InsertBefore(stmt.Pos(), "c()\nd()"))
+	if want := strings.Replace(src, "{ return 0 }", "{ c(); d(); return 0 }", 1); got != want {
+		t.Errorf("two after other text: got\n%s\nwant\n%s", got, want)
 	}
 }
 

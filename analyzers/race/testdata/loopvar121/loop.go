@@ -46,8 +46,41 @@ func copied() {
 	wg.Wait()
 }
 
+// Each goroutine reads k and v while the range loop assigns them: one
+// report (on the same lines as v's), whose fix copies both.
+func sharedRange(m map[string]int) {
+	var wg sync.WaitGroup
+	for k, v := range m { // want `captured loop variable: data race on k`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			use(len(k) + v)
+		}()
+	}
+	wg.Wait()
+}
+
+// The body skips an index by incrementing i: a copy would increment the
+// copy, and the loop would not skip, so no fix is offered.
+func skipping() {
+	var wg sync.WaitGroup
+	for i := 0; i < 6; i++ { // want `captured loop variable: data race on i`
+		if i%3 == 0 {
+			i++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			use(i)
+		}()
+	}
+	wg.Wait()
+}
+
 func main() {
 	shared()
 	passed()
 	copied()
+	sharedRange(map[string]int{"a": 1})
+	skipping()
 }
