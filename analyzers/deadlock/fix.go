@@ -104,7 +104,7 @@ func (c *checker) unlockFix(fn *ssa.Function, ret *ssa.Return, h lockset.Held) [
 		return nil
 	}
 	mu := f.Text(sel.X)
-	if !stable(info, sel.X, outermostFunc(path), f) || !unlocksByName(f, body, mu, unlock) {
+	if !f.Stable(info, sel.X, outermostFunc(path)) || !unlocksByName(f, body, mu, unlock) {
 		return nil
 	}
 	if defersReach(fn, ret) {
@@ -238,65 +238,6 @@ func unlocksByName(f *edits.File, n ast.Node, mu, unlock string) bool {
 		return !found
 	})
 	return found
-}
-
-// stable reports whether the mutex expression x (a variable, or fields
-// selected from one) names the same mutex everywhere in fn: no part of it
-// is assigned or has its address taken there, and no other object of fn
-// has its root's name.
-func stable(info *types.Info, x ast.Expr, fn ast.Node, f *edits.File) bool {
-	prefixes := make(map[string]bool)
-	var root *ast.Ident
-	for e := x; root == nil; {
-		prefixes[f.Text(e)] = true
-		switch v := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			root = v
-		case *ast.SelectorExpr:
-			if _, pkg := info.Uses[identOf(v.X)].(*types.PkgName); pkg {
-				root = v.Sel // pkg.Mu: a package variable of another package
-				break
-			}
-			e = v.X
-		default:
-			return false // an index, a call, a dereference: not a name
-		}
-	}
-	obj := info.Uses[root]
-	if obj == nil {
-		return false
-	}
-	ok := true
-	written := func(e ast.Expr) {
-		if e != nil && prefixes[f.Text(e)] {
-			ok = false
-		}
-	}
-	ast.Inspect(fn, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				written(l)
-			}
-		case *ast.RangeStmt:
-			if n.Tok == token.ASSIGN {
-				written(n.Key)
-				written(n.Value)
-			}
-		case *ast.IncDecStmt:
-			written(n.X)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				written(n.X)
-			}
-		case *ast.Ident:
-			if d := info.Defs[n]; d != nil && d != obj && n.Name == root.Name {
-				ok = false // shadowed somewhere: the text may name another
-			}
-		}
-		return ok
-	})
-	return ok
 }
 
 func identOf(e ast.Expr) *ast.Ident {

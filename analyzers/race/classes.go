@@ -170,7 +170,8 @@ func (c *checker) lateAdds() {
 			Category: "race",
 			Message: fmt.Sprintf("WaitGroup.Add inside the goroutine: %s.Add at %s runs in the %s, so %s.Wait at %s (%s) may return before it and nothing orders the goroutine before the Wait's return; call Add before the go statement",
 				wg, c.pos(add.Pos()), c.goroutine(la.Trace.Origin), wg, c.pos(wait.Pos()), c.goroutine(la.Waiter.Origin)),
-			Related: []analysis.RelatedInformation{{Pos: wait.Pos(), Message: "the Wait"}},
+			Related:        []analysis.RelatedInformation{{Pos: wait.Pos(), Message: "the Wait"}},
+			SuggestedFixes: c.wgAddFix(add.Pos(), la.Trace.Origin),
 		})
 	}
 }

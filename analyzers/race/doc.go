@@ -62,7 +62,12 @@
 //
 // A WaitGroup.Add made inside the goroutine that Wait waits for, with no
 // Add before the go statement, is reported on its own: Wait may return
-// before it. The report's related information points at the Wait.
+// before it. The report's related information points at the Wait. When
+// the Add is the first statement of the function literal that the go
+// statement starts, with a constant argument and a WaitGroup named from
+// outside the literal, the report carries a suggested fix, "call
+// wg.Add(1) before the go statement", that moves it there; an Add in a
+// function the goroutine calls, or after other statements, gets none.
 //
 // A goroutine that reports to its test (t.Log, t.Errorf, t.Fatal) but
 // that the test, or subtest, that started it does not wait for is

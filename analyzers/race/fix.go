@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/edits"
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -145,4 +146,104 @@ func changedIn(info *types.Info, v *types.Var, n ast.Node) bool {
 		return !changed
 	})
 	return changed
+}
+
+// The fix of a WaitGroup.Add inside the goroutine: the Add moved to just
+// before the go statement, where it counts the goroutine before Wait can
+// see the count.
+//
+//	wg.Add(1) // moved here
+//	go func() {
+//		defer wg.Done()
+//		...
+//	}()
+//
+// It is offered only where the move is certain:
+//
+//   - the Add is the first statement of the function literal that the go
+//     statement starts, so it ran once for each go statement, on every
+//     path: not in a helper the goroutine calls, nor after a statement
+//     that might return or decide otherwise;
+//   - its argument is a constant, which means the same before the go
+//     statement;
+//   - the WaitGroup is named by variables and fields declared outside the
+//     literal (not its parameters), never assigned or shadowed in the
+//     function, so the moved text names the same WaitGroup;
+//   - the go statement is a statement of a block or a case, not labeled.
+
+// wgAddFix returns the fix that moves the Add at add, in the goroutine
+// that origin o runs, before the go statement that starts it; nil when
+// the move is not certain.
+func (c *checker) wgAddFix(add token.Pos, o *pointer.Origin) []analysis.SuggestedFix {
+	if o.Parent == nil || !o.Site.IsValid() {
+		return nil
+	}
+	f, ok := edits.Open(c.pass, add)
+	if !ok {
+		return nil
+	}
+	info := c.pass.TypesInfo
+	path := f.Path(add, add)
+	if len(path) < 7 {
+		return nil
+	}
+	call, ok := path[0].(*ast.CallExpr)
+	stmt, ok1 := path[1].(*ast.ExprStmt)
+	body, ok2 := path[2].(*ast.BlockStmt)
+	lit, ok3 := path[3].(*ast.FuncLit)
+	goCall, ok4 := path[4].(*ast.CallExpr)
+	goStmt, ok5 := path[5].(*ast.GoStmt)
+	if !ok || !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || call.Lparen != add ||
+		len(body.List) == 0 || body.List[0] != stmt || lit.Body != body ||
+		ast.Unparen(goCall.Fun) != lit || goStmt.Call != goCall || goStmt.Go != o.Site {
+		return nil
+	}
+	switch path[6].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+	default:
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	if m, ok := info.Uses[sel.Sel].(*types.Func); !ok || m.FullName() != "(*sync.WaitGroup).Add" {
+		return nil
+	}
+	if tv, ok := info.Types[call.Args[0]]; !ok || tv.Value == nil {
+		return nil
+	}
+	outside := true
+	ast.Inspect(sel.X, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := info.Uses[id]; obj != nil && lit.Pos() <= obj.Pos() && obj.Pos() < lit.End() {
+				outside = false
+			}
+		}
+		return outside
+	})
+	if !outside || !f.Stable(info, sel.X, outermostFunc(path)) {
+		return nil
+	}
+	text := f.Text(stmt)
+	return []analysis.SuggestedFix{{
+		Message: "call " + text + " before the go statement",
+		TextEdits: []analysis.TextEdit{
+			f.InsertBefore(goStmt.Pos(), text),
+			f.Delete(stmt),
+		},
+	}}
+}
+
+// outermostFunc returns the outermost function declaration or literal of
+// path: the whole function whose statements may assign what a fix names.
+func outermostFunc(path []ast.Node) ast.Node {
+	var out ast.Node
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			out = n
+		}
+	}
+	return out
 }

@@ -40,3 +40,10 @@ func TestGenerated(t *testing.T) {
 func TestIgnore(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "ignored")
 }
+
+// TestFixes checks the fix of a WaitGroup.Add inside the goroutine (the
+// Add moved before the go statement) against main.go.golden, and the
+// reports left without one.
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix")
+}

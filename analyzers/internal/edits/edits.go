@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -83,8 +84,8 @@ func (f *File) InsertAtEnd(block *ast.BlockStmt, text string) analysis.TextEdit 
 }
 
 // Delete returns the edit that removes the statement stmt: its whole
-// line when nothing else is on it, else the statement's text only (a
-// comment after it stays, on a line of its own).
+// line when nothing else is on it, else the statement's text and the
+// semicolon after it (a comment after it stays, on a line of its own).
 func (f *File) Delete(stmt ast.Stmt) analysis.TextEdit {
 	_, start, alone := f.lineIndent(stmt.Pos())
 	end := f.tok.Offset(stmt.End())
@@ -92,7 +93,11 @@ func (f *File) Delete(stmt ast.Stmt) analysis.TextEdit {
 	if nl := bytes.IndexByte(rest, '\n'); alone && nl >= 0 && len(bytes.TrimSpace(rest[:nl])) == 0 {
 		return analysis.TextEdit{Pos: start, End: f.tok.Pos(end + nl + 1)}
 	}
-	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.End()}
+	if after := bytes.TrimLeft(rest, " \t"); len(after) > 0 && after[0] == ';' {
+		end += len(rest) - len(after) + 1
+		end += len(f.src[end:]) - len(bytes.TrimLeft(f.src[end:], " \t"))
+	}
+	return analysis.TextEdit{Pos: stmt.Pos(), End: f.tok.Pos(end)}
 }
 
 // lineIndent returns the spaces and tabs that begin the line of pos and
@@ -105,4 +110,70 @@ func (f *File) lineIndent(pos token.Pos) (indent string, start token.Pos, ok boo
 		return "", token.NoPos, false
 	}
 	return string(prefix), f.tok.Pos(lineStart), true
+}
+
+// Stable reports whether the expression x (a variable, or fields
+// selected from one, or a package's variable) names the same memory
+// everywhere in fn, the whole function around the places a fix edits: no
+// part of it is assigned or has its address taken there, and nothing in
+// fn declares another object of its root's name, so that the text of x
+// names the same thing wherever it is inserted.
+func (f *File) Stable(info *types.Info, x ast.Expr, fn ast.Node) bool {
+	prefixes := make(map[string]bool)
+	var root *ast.Ident
+	for e := x; root == nil; {
+		prefixes[f.Text(e)] = true
+		switch v := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			root = v
+		case *ast.SelectorExpr:
+			if _, pkg := info.Uses[identOf(v.X)].(*types.PkgName); pkg {
+				root = v.Sel // pkg.Mu: a package variable of another package
+				break
+			}
+			e = v.X
+		default:
+			return false // an index, a call, a dereference: not a name
+		}
+	}
+	obj := info.Uses[root]
+	if obj == nil {
+		return false
+	}
+	ok := true
+	written := func(e ast.Expr) {
+		if e != nil && prefixes[f.Text(e)] {
+			ok = false
+		}
+	}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				written(l)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				written(n.Key)
+				written(n.Value)
+			}
+		case *ast.IncDecStmt:
+			written(n.X)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				written(n.X)
+			}
+		case *ast.Ident:
+			if d := info.Defs[n]; d != nil && d != obj && n.Name == root.Name {
+				ok = false // shadowed somewhere: the text may name another
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }

@@ -100,6 +100,11 @@ func TestDelete(t *testing.T) {
 	if want := strings.Replace(src, "a := 1 // one", " // one", 1); got != want {
 		t.Errorf("with a comment: got\n%s\nwant\n%s", got, want)
 	}
+	const oneLine = "package p\n\nfunc f() {\n\tgo func() { a(); b() }()\n}\n"
+	f2, tf2, stmt2 := open(t, oneLine, "a()")
+	if got, want := apply(tf2, oneLine, f2.Delete(stmt2)), strings.Replace(oneLine, "a(); ", "", 1); got != want {
+		t.Errorf("before a semicolon: got\n%s\nwant\n%s", got, want)
+	}
 	if text := f.Text(stmt); text != "a := 1" {
 		t.Errorf("Text = %q, want %q", text, "a := 1")
 	}
