@@ -104,7 +104,7 @@ func (c *checker) unlockFix(fn *ssa.Function, ret *ssa.Return, h lockset.Held) [
 		return nil
 	}
 	mu := f.Text(sel.X)
-	if !f.Stable(info, sel.X, outermostFunc(path)) || !unlocksByName(f, body, mu, unlock) {
+	if !f.Stable(info, sel.X, edits.OutermostFunc(path)) || !unlocksByName(f, body, mu, unlock) {
 		return nil
 	}
 	if defersReach(fn, ret) {
@@ -207,19 +207,6 @@ func enclosingFunc(path []ast.Node) ast.Node {
 		}
 	}
 	return nil
-}
-
-// outermostFunc returns the outermost function declaration or literal of
-// path: the whole function whose closures may assign what fn reads.
-func outermostFunc(path []ast.Node) ast.Node {
-	var out ast.Node
-	for _, n := range path {
-		switch n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			out = n
-		}
-	}
-	return out
 }
 
 // unlocksByName reports whether n, outside the function literals in it,

@@ -222,7 +222,7 @@ func (c *checker) wgAddFix(add token.Pos, o *pointer.Origin) []analysis.Suggeste
 		}
 		return outside
 	})
-	if !outside || !f.Stable(info, sel.X, outermostFunc(path)) {
+	if !outside || !f.Stable(info, sel.X, edits.OutermostFunc(path)) {
 		return nil
 	}
 	text := f.Text(stmt)
@@ -233,17 +233,4 @@ func (c *checker) wgAddFix(add token.Pos, o *pointer.Origin) []analysis.Suggeste
 			f.Delete(stmt),
 		},
 	}}
-}
-
-// outermostFunc returns the outermost function declaration or literal of
-// path: the whole function whose statements may assign what a fix names.
-func outermostFunc(path []ast.Node) ast.Node {
-	var out ast.Node
-	for _, n := range path {
-		switch n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			out = n
-		}
-	}
-	return out
 }

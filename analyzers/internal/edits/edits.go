@@ -23,7 +23,7 @@ import (
 // A File is one file of the package being analyzed: its syntax and its
 // source text.
 type File struct {
-	Syntax *ast.File
+	Syntax *ast.File // the file's syntax tree, as the pass has it
 	tok    *token.File
 	src    []byte
 }
@@ -54,6 +54,20 @@ func Open(pass *analysis.Pass, pos token.Pos) (*File, bool) {
 func (f *File) Path(start, end token.Pos) []ast.Node {
 	path, _ := astutil.PathEnclosingInterval(f.Syntax, start, end)
 	return path
+}
+
+// OutermostFunc returns the outermost function declaration or literal of
+// path: the whole function whose statements may assign what a fix names
+// (see Stable).
+func OutermostFunc(path []ast.Node) ast.Node {
+	var out ast.Node
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			out = n
+		}
+	}
+	return out
 }
 
 // Text returns the source text of n, exactly as written.
