@@ -187,19 +187,24 @@ func vetAndStandalone(t *testing.T, mode string) (vet, standalone []string) {
 }
 
 // TestBadInput checks that each kind of bad input gets one clear line,
-// exit code 1, no crash, and that the good packages are still analyzed.
+// exit code 1, no crash, and that the good packages are still analyzed:
+// a package with type errors, and one that imports it (the checker would
+// otherwise give a line per analyzer that says only "failed
+// prerequisites").
 func TestBadInput(t *testing.T) {
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := run(t, dir, "-dump=origins", "./nope", "./empty", "./typeerr", "./ok")
+	stdout, stderr, code := run(t, dir, "-dump=origins", "./nope", "./empty", "./typeerr", "./undef", "./importer", "./ok")
 	if code != exitError {
 		t.Errorf("exit code %d, want %d", code, exitError)
 	}
 	want := []string{
 		"origo: empty: no Go files",
+		`origo: package example.com/broken/importer is not analyzed: it depends on example.com/broken/typeerr, which has type errors: typeerr/typeerr.go:5:28: cannot use "forty-two" (untyped string constant) as int value in return statement`,
 		`origo: package example.com/broken/typeerr has type errors: typeerr/typeerr.go:5:28: cannot use "forty-two" (untyped string constant) as int value in return statement`,
+		`origo: package example.com/broken/undef has type errors: undef/undef.go:13:6: cannot use "many" (untyped string constant) as int value in assignment (and 1 more)`,
 		"origo: pattern ./nope matched no packages (stat " + filepath.Join(dir, "nope") + ": directory not found)",
 	}
 	if got := strings.Split(strings.TrimSpace(stderr), "\n"); !slices.Equal(got, want) {

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -250,6 +251,14 @@ func rootPackages(pkgs []*packages.Package, res *result) []*packages.Package {
 		case len(p.Errors) > 0:
 			res.errors = append(res.errors, describeErrors(p))
 			continue
+		case p.IllTyped:
+			// p type-checks, but a package it depends on does not.
+			// The checker runs no pass that needs well-typed code
+			// (buildir: SSA) on p, and every analyzer would then fail
+			// with "failed prerequisites" and nothing more: say once
+			// why instead. go vet does not vet such a package either.
+			res.errors = append(res.errors, describeBrokenDep(p))
+			continue
 		}
 		roots = append(roots, p)
 	}
@@ -281,6 +290,42 @@ func describeErrors(p *packages.Package) string {
 		msg = relPosition(first.Pos) + ": " + msg
 	}
 	return fmt.Sprintf("package %s: %s%s", cmp.Or(p.PkgPath, p.ID), msg, more)
+}
+
+// describeBrokenDep says in one line why p, which has no errors of its
+// own, cannot be analyzed: the nearest package it depends on that has
+// errors, and that package's first error.
+func describeBrokenDep(p *packages.Package) string {
+	seen := map[*packages.Package]bool{p: true}
+	queue := []*packages.Package{p}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		for _, path := range slices.Sorted(maps.Keys(q.Imports)) {
+			dep := q.Imports[path]
+			if seen[dep] || !dep.IllTyped && len(dep.Errors) == 0 {
+				continue
+			}
+			seen[dep] = true
+			if len(dep.Errors) > 0 {
+				first := dep.Errors[0]
+				msg := strings.ReplaceAll(first.Msg, "\n", " ")
+				if first.Pos != "" && first.Pos != "-" {
+					msg = relPosition(first.Pos) + ": " + msg
+				}
+				kind := "errors"
+				switch first.Kind {
+				case packages.TypeError:
+					kind = "type errors"
+				case packages.ParseError:
+					kind = "syntax errors"
+				}
+				return fmt.Sprintf("package %s is not analyzed: it depends on %s, which has %s: %s", p.PkgPath, dep.PkgPath, kind, msg)
+			}
+			queue = append(queue, dep)
+		}
+	}
+	return fmt.Sprintf("package %s is not analyzed: a package it depends on has errors", p.PkgPath)
 }
 
 // collect gathers the diagnostics and errors of the root actions,
