@@ -82,6 +82,18 @@
 // from this repository), runs it on testdata/demo, and checks that it
 // reports the demo's data race and deadlock: PASS, or FAIL and exit
 // status 1. Exit status 4 says that the module proxy was unreachable.
+//
+//	origo-bench editor [-module grpc] [-n 3] [-keep dir] [-test=false]
+//
+// measures what an editor would pay per package: it loads a module of the
+// corpus run (from the module proxy as realcode does, or from -keep),
+// runs origo's analyzers and, as the reference, go vet's, through the
+// checker, and sums per package the durations of the actions on it (its
+// dependencies' facts computed already, as gopls and go vet cache them).
+// It prints, for each suite, the min and median over runs of the
+// per-package median, 90th percentile and maximum, the module's total and
+// the one-time cost of the dependencies, origo's ratios, and origo's five
+// slowest packages.
 package main
 
 import (
@@ -117,6 +129,8 @@ func main() {
 		err = benchCorpus(os.Args[2:])
 	case "golangci":
 		err = benchGolangci(os.Args[2:])
+	case "editor":
+		err = benchEditor(os.Args[2:])
 	default:
 		usage()
 	}
@@ -134,6 +148,7 @@ func usage() {
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
        origo-bench golangci [-version v2.15.0] [-keep dir]
+       origo-bench editor [-module grpc] [-n 3] [-keep dir] [-test=false]
 
 Without -origo, vet, racecorpus, realcode, leakcorpus and corpus build origo: run them in the origo repository.`)
 	os.Exit(2)
