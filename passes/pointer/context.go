@@ -3,6 +3,7 @@ package pointer
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"github.com/origo-dev/origo/facts"
 	"golang.org/x/tools/go/ssa"
@@ -190,7 +191,66 @@ func (a *state) isFresh(v ssa.Value) bool {
 		return a.isFresh(v.X)
 	case *ssa.Call:
 		callee := v.Call.StaticCallee()
-		return callee != nil && len(callee.Blocks) > 0 && a.isFactory(callee)
+		switch {
+		case callee == nil:
+			return false
+		case len(callee.Blocks) > 0:
+			return a.isFactory(callee)
+		}
+		return a.importedFactory(callee, v.Type())
+	}
+	return false
+}
+
+// importedFactory reports whether fn, a function of another package,
+// makes at each call the object it returns, by its summary, when that
+// object is one meant to be shared: a struct that carries a mutex
+// (http.NewServeMux). A function of this package that returns it is a
+// factory: two calls give two objects, and two sets of what it makes
+// alongside (the handlers of the Transport that each Handler() serves).
+// Other imported results do not make a factory: the contexts they would
+// add cost more than the objects they tell apart.
+func (a *state) importedFactory(fn *ssa.Function, t types.Type) bool {
+	if !carriesMutex(t) {
+		return false
+	}
+	ref, ok := a.summaries.lookup(fn)
+	if !ok || ref.fn.Truncated {
+		return false
+	}
+	fresh := false
+	for _, e := range ref.fn.Results {
+		if e.FromOff != 0 {
+			continue
+		}
+		if e.To < 0 || int(e.To) >= len(ref.fn.Objects) || ref.fn.Objects[e.To].Kind != facts.SumAlloc {
+			return false
+		}
+		fresh = true
+	}
+	return fresh
+}
+
+// carriesMutex reports whether t is a pointer to a struct with a field
+// of type sync.Mutex or sync.RWMutex, or an embedded struct with one.
+func carriesMutex(t types.Type) bool {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if named, ok := types.Unalias(f.Type()).(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "sync" {
+			if n := named.Obj().Name(); n == "Mutex" || n == "RWMutex" {
+				return true
+			}
+		}
+		if inner, ok := f.Type().Underlying().(*types.Struct); ok && f.Embedded() && carriesMutex(types.NewPointer(inner)) {
+			return true
+		}
 	}
 	return false
 }
@@ -256,8 +316,10 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 // originBudget bounds the size of the analysis (in nodes) beyond which
 // new goroutines no longer get origins of their own: each origin analyzes
 // again every function it reaches, and a package with hundreds of
-// goroutine sites (the tests of crypto/tls) would not finish.
-const originBudget = 400_000
+// goroutine sites (the tests of crypto/tls) would not finish. etcd's
+// rafthttp, whose transports' handlers are told apart by Handler() call
+// (see importedFactory), needs 540,000 to give each goroutine its own.
+const originBudget = 560_000
 
 // maxOrigins bounds the origins of a package, for the same reason: every
 // origin re-analyzes what it reaches, and objects that flow between

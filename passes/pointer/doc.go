@@ -21,7 +21,15 @@
 // may start many goroutines gives two origins, so that a goroutine is
 // seen to run concurrently with itself. Factories (small functions that
 // return what they allocate) are further distinguished by up to two call
-// sites, so that two calls of a constructor give two objects.
+// sites, so that two calls of a constructor give two objects. A function
+// that returns what another package's function makes at each call, by
+// its summary, is a factory too when that object carries a mutex (a
+// Handler() returning http.NewServeMux() with its handlers registered):
+// an object meant to be shared, whose two makings are worth telling
+// apart; other imported results cost more contexts than they separate.
+// Past the origin budget (originBudget), a goroutine gets the origin it
+// already has, or shares the overflow origin with the others found
+// there.
 //
 // A goroutine is also told apart, as O2 tells threads apart, by where it
 // comes from: a go statement in a factory starts an origin per context

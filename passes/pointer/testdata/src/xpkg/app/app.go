@@ -33,6 +33,34 @@ func main() {
 
 	more()
 	boundary()
+	factories()
+}
+
+// handler returns what another package's constructor makes, a Mux that
+// carries a mutex: a factory, as if it allocated the Mux itself.
+func handler(h *int) *lib.Mux {
+	m := lib.NewMux()
+	m.Handle(h)
+	return m
+}
+
+// plain returns another package's object with no mutex: no factory.
+func plain(p *int) *lib.T {
+	t := lib.New()
+	t.SetQ(p)
+	return t
+}
+
+func factories() {
+	a, b := new(int), new(int)
+	m1, m2 := handler(a), handler(b)
+	pta.NoAlias(m1, m2) // two calls, two Muxes
+	pta.NoAlias(m2.Handler(), a)
+	pta.MayAlias(m1.Handler(), a)
+
+	t1, t2 := plain(a), plain(b)
+	pta.MayAlias(t1, t2) // one T for both calls
+	pta.MayAlias(t2.Q, a)
 }
 
 func more() {

@@ -2,6 +2,23 @@
 // through their summaries.
 package lib
 
+import "sync"
+
+// Mux carries a mutex: an object meant to be shared.
+type Mux struct {
+	mu sync.Mutex
+	h  *int
+}
+
+// NewMux allocates a Mux.
+func NewMux() *Mux { return &Mux{} }
+
+// Handle stores its argument in the Mux.
+func (m *Mux) Handle(h *int) { m.h = h }
+
+// Handler returns what the Mux holds.
+func (m *Mux) Handler() *int { return m.h }
+
 type T struct {
 	P, Q *int
 	next *T
