@@ -59,6 +59,10 @@ func sampleFacts() []analysis.Fact {
 				Syncs:    []facts.SyncOp{{Kind: facts.SyncDone, Key: 2, Pos: 4, After: 1}, {Kind: facts.SyncOnceAfter, Key: 3, Pos: 4, After: 1}},
 			}},
 		},
+		&facts.Guarded{
+			V:  facts.Version,
+			By: []facts.GuardedBy{{Mutex: "mu", At: "/src/c/c.go:7:2"}, {Mutex: "parent.mu", Read: true, At: "/src/c/c.go:8:2"}},
+		},
 	}
 }
 
@@ -172,5 +176,21 @@ func TestComparePos(t *testing.T) {
 	}
 	if got := facts.ComparePos(fset, pb, pb); got != 0 {
 		t.Errorf("ComparePos(p, p) = %d, want 0", got)
+	}
+}
+
+func TestGuardedString(t *testing.T) {
+	var g *facts.Guarded
+	for _, f := range sampleFacts() {
+		if f, ok := f.(*facts.Guarded); ok {
+			g = f
+		}
+	}
+	if !g.Valid() {
+		t.Fatal("fact with current version reported invalid")
+	}
+	want := "guarded(mu at c.go:7; read parent.mu at c.go:8)"
+	if got := g.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

@@ -56,16 +56,32 @@ type line struct {
 // silences for pass's analyzer. A directive with an error (see Parse)
 // silences nothing.
 func Find(pass *analysis.Pass) Lines {
+	return find(pass, func(text string) bool {
+		names, problem := Parse(text)
+		return problem == "" && slices.Contains(names, pass.Analyzer.Name)
+	}, !Generated)
+}
+
+// Matching returns the lines of pass's files that the comments for
+// which match is true silence, by the directive's rule: the line of a
+// comment that ends a line of code, the line under the block of a
+// comment alone on its line. It serves other tools' comments that an
+// analyzer honours (checklocks' "// +checklocksignore"); generated files
+// are left to Find.
+func Matching(pass *analysis.Pass, match func(text string) bool) Lines {
+	return find(pass, match, false)
+}
+
+func find(pass *analysis.Pass, match func(text string) bool, skipGenerated bool) Lines {
 	l := Lines{fset: pass.Fset, lines: make(map[line]bool), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
-		if !Generated && ast.IsGenerated(f) {
+		if skipGenerated && ast.IsGenerated(f) {
 			l.generated[pass.Fset.Position(f.Pos()).Filename] = true
 		}
 		var src []byte // f's text, read once it has a directive
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
-				names, problem := Parse(cm.Text)
-				if problem != "" || !slices.Contains(names, pass.Analyzer.Name) {
+				if !match(cm.Text) {
 					continue
 				}
 				if src == nil {
