@@ -10,7 +10,7 @@
 //	//origo:ignore NAME[,NAME...] reason
 //
 // silences the reports of the analyzers it names (race, deadlock,
-// blocking) on its line, when it ends a line of code, or on the line
+// blocking, guardedby) on its line, when it ends a line of code, or on the line
 // under its block of comments, when it stands alone on its line. A
 // directive that is not quite one silences nothing, and the report it
 // was meant for still shows; so that the two are not confused, this

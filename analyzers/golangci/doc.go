@@ -23,15 +23,16 @@
 //	        type: module
 //	        description: static data races, deadlocks and goroutine leaks
 //	        settings:
-//	          analyzers: [race, deadlock, blocking, directive]   # the default
+//	          analyzers: [race, deadlock, blocking, guardedby, directive]   # the default
 //	          generated: false                        # the default
 //
 // The settings, all optional:
 //
-//   - analyzers: which of origo's analyzers run, by name: race, deadlock
-//     and blocking (all three by default). An empty list, an unknown
-//     name and the debugging analyzer of the origo command (factdump)
-//     are refused with an error that lists the names.
+//   - analyzers: which of origo's analyzers run, by name: race, deadlock,
+//     blocking, guardedby and directive (all of them by default). An
+//     empty list, an unknown name and the debugging analyzer of the
+//     origo command (factdump) are refused with an error that lists the
+//     names.
 //   - generated: report in files marked "// Code generated ... DO NOT
 //     EDIT." too, like the origo command's -generated flag. golangci-lint
 //     also drops the issues of generated files on its own unless
@@ -45,7 +46,7 @@
 // see package origins), in every driver, with no switch to turn it off.
 // And the "//origo:ignore NAME reason" comments: they always silence
 // the named analyzer's report on their line, as under the origo command;
-// golangci-lint's own "//nolint:origo" silences all three.
+// golangci-lint's own "//nolint:origo" silences them all.
 //
 // The plugin asks golangci-lint for its "typesinfo" load mode: origo
 // needs the syntax and types of each package and the facts its passes

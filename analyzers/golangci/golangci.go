@@ -10,6 +10,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/directive"
+	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
 	"golang.org/x/tools/go/analysis"
 )
@@ -22,7 +23,7 @@ func init() { register.Plugin(Name, New) }
 // analyzers are the analyzers a configuration may name, in the order
 // they run. The origo command's debugging analyzer is not among them:
 // its reports are dumps of facts, not findings.
-var analyzers = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, directive.Analyzer}
+var analyzers = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer}
 
 // Settings are the plugin's settings, under
 // linters.settings.custom.origo.settings in .golangci.yml; see the

@@ -45,12 +45,12 @@ func TestSettings(t *testing.T) {
 		analyzers string
 		generated string
 	}{
-		{"none", nil, "race,deadlock,blocking,directive", "false"},
-		{"empty", map[string]any{}, "race,deadlock,blocking,directive", "false"},
+		{"none", nil, "race,deadlock,blocking,guardedby,directive", "false"},
+		{"empty", map[string]any{}, "race,deadlock,blocking,guardedby,directive", "false"},
 		{"one", map[string]any{"analyzers": []any{"deadlock"}}, "deadlock", "false"},
 		{"suite order, once each", map[string]any{"analyzers": []any{"blocking", "race", "blocking"}}, "race,blocking", "false"},
-		{"generated", map[string]any{"generated": true}, "race,deadlock,blocking,directive", "true"},
-		{"generated off again", map[string]any{"generated": false}, "race,deadlock,blocking,directive", "false"},
+		{"generated", map[string]any{"generated": true}, "race,deadlock,blocking,guardedby,directive", "true"},
+		{"generated off again", map[string]any{"generated": false}, "race,deadlock,blocking,guardedby,directive", "false"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := golangci.New(c.settings)
@@ -78,7 +78,7 @@ func TestBadSettings(t *testing.T) {
 		want     []string // substrings of the error
 	}{
 		{"unknown analyzer", map[string]any{"analyzers": []any{"race", "races"}},
-			[]string{`unknown analyzer "races"`, "race, deadlock, blocking, directive"}},
+			[]string{`unknown analyzer "races"`, "race, deadlock, blocking, guardedby, directive"}},
 		{"debugging analyzer", map[string]any{"analyzers": []any{"factdump"}},
 			[]string{`unknown analyzer "factdump"`, "debugging"}},
 		{"empty list", map[string]any{"analyzers": []any{}},

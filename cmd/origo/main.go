@@ -30,6 +30,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/directive"
+	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"github.com/origo-dev/origo/passes/guard"
@@ -43,6 +44,7 @@ var suite = []*analysis.Analyzer{
 	race.Analyzer,
 	deadlock.Analyzer,
 	blocking.Analyzer,
+	guardedby.Analyzer,
 	directive.Analyzer,
 }
 

@@ -322,7 +322,7 @@ func TestSARIF(t *testing.T) {
 			t.Errorf("rule race's help is not its manual:\n%s", r.Help.Text)
 		}
 	}
-	if want := []string{"race", "deadlock", "blocking", "directive"}; !slices.Equal(ids, want) {
+	if want := []string{"race", "deadlock", "blocking", "guardedby", "directive"}; !slices.Equal(ids, want) {
 		t.Errorf("rules %v, want %v", ids, want)
 	}
 	var got []string

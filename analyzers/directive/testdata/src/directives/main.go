@@ -26,7 +26,7 @@ func lookalikes() {}
 
 // Malformed: each reported at its comment.
 func bad() {
-	// want +1 `bad //origo:ignore directive: it names no analyzer and gives no reason, so it silences nothing; write //origo:ignore NAME reason \(NAME: blocking, deadlock, race\)`
+	// want +1 `bad //origo:ignore directive: it names no analyzer and gives no reason, so it silences nothing; write //origo:ignore NAME reason \(NAME: blocking, deadlock, guardedby, race\)`
 	n++ //origo:ignore
 
 	// want +1 `bad //origo:ignore directive: it gives no reason after race, so it silences nothing; write //origo:ignore race reason`
@@ -38,7 +38,7 @@ func bad() {
 	// want +1 `bad //origo:ignore directive: origo has no analyzer "deadlok" \(did you mean deadlock\?\), so it silences nothing; write //origo:ignore race,deadlock both`
 	n++ //origo:ignore race,deadlok both
 
-	// want +1 `bad //origo:ignore directive: origo has no analyzer "vet" \(the analyzers are blocking, deadlock, race\), so it silences nothing; write //origo:ignore NAME x`
+	// want +1 `bad //origo:ignore directive: origo has no analyzer "vet" \(the analyzers are blocking, deadlock, guardedby, race\), so it silences nothing; write //origo:ignore NAME x`
 	n++ //origo:ignore vet x
 
 	// want +1 `bad //origo:ignore directive: "// origo:ignore" has a space after //, so it is an ordinary comment and silences nothing; write //origo:ignore race x`
