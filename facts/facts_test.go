@@ -60,8 +60,13 @@ func sampleFacts() []analysis.Fact {
 			}},
 		},
 		&facts.Guarded{
-			V:  facts.Version,
-			By: []facts.GuardedBy{{Mutex: "mu", At: "/src/c/c.go:7:2"}, {Mutex: "parent.mu", Read: true, At: "/src/c/c.go:8:2"}},
+			V: facts.Version,
+			By: []facts.GuardedBy{
+				{Mutex: "mu", Steps: []facts.Step{{Op: facts.FieldAddr, Index: 1}}, At: "/src/c/c.go:7:2"},
+				{Mutex: "s.parent.mu", Param: 1, Steps: []facts.Step{{Op: facts.FieldAddr, Index: 2}, {Op: facts.Load}, {Op: facts.FieldAddr}}, Read: true, At: "/src/c/c.go:8:2"},
+				{Mutex: "globalMu", Global: "example.com/c.globalMu", At: "/src/c/c.go:9:2"},
+			},
+			ReadAny: true,
 		},
 	}
 }
@@ -189,7 +194,7 @@ func TestGuardedString(t *testing.T) {
 	if !g.Valid() {
 		t.Fatal("fact with current version reported invalid")
 	}
-	want := "guarded(mu at c.go:7; read parent.mu at c.go:8)"
+	want := "guarded(mu at c.go:7; read s.parent.mu at c.go:8; globalMu at c.go:9; read any)"
 	if got := g.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}

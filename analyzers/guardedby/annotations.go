@@ -15,26 +15,46 @@ import (
 // The annotations read, in gVisor checklocks' syntax: each is a line
 // of a comment of its own, "// +checklocks:mu".
 const (
-	guardPrefix = "+checklocks:"     // on a field: guarded by; on a function: called with the mutex held
-	readPrefix  = "+checklocksread:" // on a function: called with the mutex held at least for reading
+	guardPrefix = "+checklocks:"       // on a field or variable: guarded by; on a function: called with the mutex held
+	readPrefix  = "+checklocksread:"   // on a function: called with the mutex held at least for reading
+	readAnyWord = "+checklocksreadany" // on a field guarded by several mutexes: a read holds any one
 	ignoreWord  = "+checklocksignore"
 	oldIgnore   = "+checklocks:ignore" // checklocks' first spelling of +checklocksignore
 )
 
 // A mutex is one annotated mutex, resolved: the steps that reach it
-// from the base pointer of a field access (for a field's annotation) or
-// from a parameter (for a function's).
+// from the base pointer of a field access (for a field's annotation),
+// from a parameter (for a function's), or from a package variable.
 type mutex struct {
-	text  string     // as annotated: "mu", "parent.mu"; "s.mu" on a function
-	steps facts.Path // from the pointer to the struct, or from the parameter
-	param int        // a function's: the parameter the path starts at (the receiver first)
-	read  bool       // +checklocksread: held for reading is enough
-	at    string     // the annotation's position, "file:line:col"
+	text   string         // as annotated: "mu", "parent.mu"; "s.mu" on a function
+	global string         // the package variable the path starts at, "path.name", or ""
+	pkg    *types.Package // the variable's package
+	steps  facts.Path     // from the pointer to the struct, the parameter or the variable
+	param  int            // a function's: the parameter the path starts at (the receiver first); -1
+	read   bool           // +checklocksread: held for reading is enough
+	at     string         // the annotation's position, "file:line:col"
+}
+
+// key returns the key that lockset gives the mutex, for an access to a
+// field from a pointer named base, or a call that passes the function's
+// parameters: the variable's own for a mutex reached from a package
+// variable.
+func (m mutex) key(base facts.Key) facts.Key {
+	if m.global != "" {
+		return facts.GlobalKey(m.global).Extend(m.steps)
+	}
+	return base.Extend(m.steps)
+}
+
+// guards are what guard a field or a package variable.
+type guards struct {
+	by      []mutex // every one is held for a write, and for a read
+	readAny bool    // but a read holds any one of them
 }
 
 // annotated holds the package's annotations.
 type annotated struct {
-	fields  map[*types.Var][]mutex  // guarded fields
+	vars    map[*types.Var]*guards  // guarded fields and package variables
 	funcs   map[*types.Func][]mutex // functions called with mutexes held
 	ignored map[*types.Func]bool    // functions annotated +checklocksignore
 	silent  ignore.Lines            // where a bad annotation is not reported
@@ -47,13 +67,15 @@ func annotation(text string) (kind, arg string) {
 	if !ok {
 		return "", ""
 	}
-	body = strings.TrimSpace(body)
-	if body == ignoreWord || strings.HasPrefix(body, ignoreWord+" ") || body == oldIgnore || strings.HasPrefix(body, oldIgnore+" ") {
+	word, _, _ := strings.Cut(strings.TrimSpace(body), " ")
+	switch word {
+	case ignoreWord, oldIgnore:
 		return ignoreWord, ""
+	case readAnyWord:
+		return readAnyWord, ""
 	}
 	for _, prefix := range []string{guardPrefix, readPrefix} {
-		if rest, ok := strings.CutPrefix(body, prefix); ok {
-			arg, _, _ = strings.Cut(rest, " ")
+		if arg, ok := strings.CutPrefix(word, prefix); ok {
 			return prefix, arg
 		}
 	}
@@ -66,13 +88,18 @@ func isIgnore(text string) bool {
 	return kind == ignoreWord
 }
 
-// findAnnotations reads the annotations of the package's struct fields
-// and function declarations, and reports those that name no mutex,
-// but on the lines silenced.
+// findAnnotations reads the annotations of the package's struct fields,
+// package variables and function declarations, and reports those that
+// name no mutex, but on the lines silenced.
 func findAnnotations(pass *analysis.Pass, silent ignore.Lines) *annotated {
-	a := &annotated{fields: make(map[*types.Var][]mutex), funcs: make(map[*types.Func][]mutex), ignored: make(map[*types.Func]bool), silent: silent}
+	a := &annotated{vars: make(map[*types.Var]*guards), funcs: make(map[*types.Func][]mutex), ignored: make(map[*types.Func]bool), silent: silent}
 	named := make(map[*ast.StructType]types.Type) // the named type a struct type declares, for messages
 	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if gen, ok := decl.(*ast.GenDecl); ok && gen.Tok == token.VAR {
+				a.readVars(pass, gen)
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.TypeSpec:
@@ -99,27 +126,57 @@ func (a *annotated) readStruct(pass *analysis.Pass, st *ast.StructType, t types.
 		return
 	}
 	for _, field := range st.Fields.List {
-		for _, cg := range []*ast.CommentGroup{field.Doc, field.Comment} {
-			if cg == nil {
-				continue
-			}
-			for _, c := range cg.List {
-				kind, arg := annotation(c.Text)
-				if kind != guardPrefix || arg == "ignore" {
-					continue
-				}
-				steps, problem := fieldPath(pass.Pkg, t, arg)
+		a.readGuard(pass, field.Names, func(path string) (mutex, string) { return fieldMutex(pass.Pkg, t, path) }, field.Doc, field.Comment)
+	}
+}
+
+// readVars reads the annotations on package variables: on the spec
+// (above it or at the end of its line), or above a var declaration of
+// one spec.
+func (a *annotated) readVars(pass *analysis.Pass, gen *ast.GenDecl) {
+	for _, spec := range gen.Specs {
+		vs, ok := spec.(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		groups := []*ast.CommentGroup{vs.Doc, vs.Comment}
+		if !gen.Lparen.IsValid() {
+			groups = append(groups, gen.Doc)
+		}
+		a.readGuard(pass, vs.Names, func(path string) (mutex, string) { return globalMutex(pass.Pkg, path) }, groups...)
+	}
+}
+
+// readGuard reads the annotations in the comments of the declaration of
+// names, resolving each mutex's path with resolve.
+func (a *annotated) readGuard(pass *analysis.Pass, names []*ast.Ident, resolve func(string) (mutex, string), groups ...*ast.CommentGroup) {
+	g := new(guards)
+	for _, cg := range groups {
+		if cg == nil {
+			continue
+		}
+		for _, c := range cg.List {
+			kind, arg := annotation(c.Text)
+			switch {
+			case kind == readAnyWord:
+				g.readAny = true
+			case kind == guardPrefix:
+				m, problem := resolve(arg)
 				if problem != "" {
 					a.report(pass, c.Pos(), "bad +checklocks annotation: %s, so it guards nothing", problem)
 					continue
 				}
-				m := mutex{text: arg, steps: steps, param: -1, at: pass.Fset.Position(c.Pos()).String()}
-				for _, name := range field.Names {
-					if v, ok := pass.TypesInfo.Defs[name].(*types.Var); ok {
-						a.fields[v] = append(a.fields[v], m)
-					}
-				}
+				m.at = pass.Fset.Position(c.Pos()).String()
+				g.by = append(g.by, m)
 			}
+		}
+	}
+	if len(g.by) == 0 {
+		return
+	}
+	for _, name := range names {
+		if v, ok := pass.TypesInfo.Defs[name].(*types.Var); ok {
+			a.vars[v] = g
 		}
 	}
 }
@@ -136,7 +193,7 @@ func (a *annotated) readFunc(pass *analysis.Pass, decl *ast.FuncDecl) {
 		case ignoreWord:
 			a.ignored[obj] = true
 		case guardPrefix, readPrefix:
-			m, problem := paramPath(obj, arg)
+			m, problem := paramMutex(obj, arg)
 			if problem != "" {
 				a.report(pass, c.Pos(), "bad %s annotation: %s, so it says nothing", strings.TrimSuffix(kind, ":"), problem)
 				continue
@@ -199,10 +256,55 @@ func fieldPath(pkg *types.Package, t types.Type, path string) (facts.Path, strin
 	return steps, ""
 }
 
-// paramPath resolves a function's annotation "s.mu": s names the
+// fieldMutex resolves a field's annotation: a path of fields from the
+// struct of type t, or from a package variable of pkg when the first
+// name is no field of the struct.
+func fieldMutex(pkg *types.Package, t types.Type, path string) (mutex, string) {
+	first, _, _ := strings.Cut(path, ".")
+	if obj, _, _ := types.LookupFieldOrMethod(t, false, pkg, first); obj == nil && pkg.Scope().Lookup(first) != nil {
+		return globalMutex(pkg, path)
+	}
+	steps, problem := fieldPath(pkg, t, path)
+	return mutex{text: path, steps: steps, param: -1}, problem
+}
+
+// globalMutex resolves a path that starts at a package variable of pkg:
+// the mutex itself ("globalMu"), or a path of fields from it
+// ("state.mu").
+func globalMutex(pkg *types.Package, path string) (mutex, string) {
+	first, rest, _ := strings.Cut(path, ".")
+	v, ok := pkg.Scope().Lookup(first).(*types.Var)
+	if !ok {
+		return mutex{}, fmt.Sprintf("package %s has no variable %s", pkg.Name(), first)
+	}
+	m := mutex{text: path, global: pkg.Path() + "." + first, pkg: pkg, param: -1}
+	t := v.Type()
+	if rest == "" {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			m.steps = m.steps.Then(facts.Step{Op: facts.Load})
+			t = p.Elem()
+		}
+		if !isMutex(t) {
+			return mutex{}, fmt.Sprintf("%s is of type %s, not a sync.Mutex or sync.RWMutex", path, types.TypeString(t, types.RelativeTo(pkg)))
+		}
+		return m, ""
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		m.steps = m.steps.Then(facts.Step{Op: facts.Load})
+		t = p.Elem()
+	}
+	steps, problem := fieldPath(pkg, t, rest)
+	for _, st := range steps.Steps() {
+		m.steps = m.steps.Then(st)
+	}
+	return m, problem
+}
+
+// paramMutex resolves a function's annotation "s.mu": s names the
 // receiver or a parameter, a pointer to a struct whose mutex is at the
-// rest of the path (or, alone, a *sync.Mutex parameter).
-func paramPath(fn *types.Func, path string) (mutex, string) {
+// rest of the path (or, alone, a *sync.Mutex parameter); or a package
+// variable.
+func paramMutex(fn *types.Func, path string) (mutex, string) {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok {
 		return mutex{}, "not a function"
@@ -230,12 +332,12 @@ func paramPath(fn *types.Func, path string) (mutex, string) {
 			return mutex{text: path, param: i}, ""
 		}
 		steps, problem := fieldPath(fn.Pkg(), ptr.Elem(), rest)
-		if problem != "" {
-			return mutex{}, problem
-		}
-		return mutex{text: path, steps: steps, param: i}, ""
+		return mutex{text: path, steps: steps, param: i}, problem
 	}
-	return mutex{}, fmt.Sprintf("%s has no receiver or parameter %s", fn.Name(), first)
+	if fn.Pkg() != nil && fn.Pkg().Scope().Lookup(first) != nil {
+		return globalMutex(fn.Pkg(), path)
+	}
+	return mutex{}, fmt.Sprintf("%s has no receiver, parameter or package variable %s", fn.Name(), first)
 }
 
 // isMutex reports whether t is sync.Mutex or sync.RWMutex.
@@ -255,53 +357,68 @@ func typeName(t types.Type) string {
 	return "the struct"
 }
 
-// exportFacts exports the package's annotations on its fields and
-// functions, for importers to check their accesses and calls.
+// exportFacts exports the package's annotations on its fields,
+// variables and functions, for importers to check their accesses and
+// calls.
 func (a *annotated) exportFacts(pass *analysis.Pass) {
-	export := func(obj types.Object, ms []mutex) {
+	fact := func(ms []mutex) *facts.Guarded {
 		g := &facts.Guarded{V: facts.Version}
 		for _, m := range ms {
-			g.By = append(g.By, facts.GuardedBy{Mutex: m.text, Read: m.read, At: m.at})
+			by := facts.GuardedBy{Mutex: m.text, Global: m.global, Steps: m.steps.Steps(), Read: m.read, At: m.at}
+			if m.global == "" {
+				by.Param = max(m.param, 0)
+			}
+			g.By = append(g.By, by)
 		}
-		pass.ExportObjectFact(obj, g)
+		return g
 	}
-	for v, ms := range a.fields {
-		export(v, ms)
+	for v, g := range a.vars {
+		f := fact(g.by)
+		f.ReadAny = g.readAny
+		pass.ExportObjectFact(v, f)
 	}
 	for fn, ms := range a.funcs {
-		export(fn, ms)
+		pass.ExportObjectFact(fn, fact(ms))
 	}
 }
 
-// importedField resolves the fact on a field of another package, a
-// field of structType.
-func importedField(pass *analysis.Pass, v *types.Var, structType types.Type) []mutex {
-	var g facts.Guarded
-	if !pass.ImportObjectFact(v, &g) || !g.Valid() {
-		return nil
+// imported returns the fact on obj, a field, variable or function of
+// another package, and its mutexes, as exportFacts wrote them (param:
+// obj is a function, whose mutexes may start at a parameter).
+func imported(pass *analysis.Pass, obj types.Object, param bool) (*facts.Guarded, []mutex) {
+	var f facts.Guarded
+	if !pass.ImportObjectFact(obj, &f) || !f.Valid() {
+		return nil, nil
 	}
 	var ms []mutex
-	for _, by := range g.By {
-		steps, problem := fieldPath(v.Pkg(), structType, by.Mutex)
-		if problem == "" {
-			ms = append(ms, mutex{text: by.Mutex, steps: steps, param: -1, at: by.At})
+	for _, by := range f.By {
+		m := mutex{text: by.Mutex, global: by.Global, param: -1, read: by.Read, at: by.At}
+		if by.Global != "" {
+			m.pkg = obj.Pkg()
+		} else if param {
+			m.param = by.Param
 		}
+		for _, s := range by.Steps {
+			m.steps = m.steps.Then(s)
+		}
+		ms = append(ms, m)
 	}
-	return ms
+	return &f, ms
 }
 
-// importedFunc resolves the fact on a function of another package.
+// importedVar returns what guards v, a field or package variable of
+// another package, by its fact, or nil.
+func importedVar(pass *analysis.Pass, v *types.Var) *guards {
+	f, ms := imported(pass, v, false)
+	if f == nil {
+		return nil
+	}
+	return &guards{by: ms, readAny: f.ReadAny}
+}
+
+// importedFunc returns the mutexes that the callers of fn, a function
+// of another package, must hold, by its fact.
 func importedFunc(pass *analysis.Pass, fn *types.Func) []mutex {
-	var g facts.Guarded
-	if !pass.ImportObjectFact(fn, &g) || !g.Valid() {
-		return nil
-	}
-	var ms []mutex
-	for _, by := range g.By {
-		if m, problem := paramPath(fn, by.Mutex); problem == "" {
-			m.read, m.at = by.Read, by.At
-			ms = append(ms, m)
-		}
-	}
+	_, ms := imported(pass, fn, true)
 	return ms
 }

@@ -9,9 +9,9 @@
 //
 // The guardedby analyzer reads the annotations that code checked by
 // gVisor's checklocks already carries, and reports each read or write
-// of an annotated field made without the mutex that the annotation
-// names, and each call of an annotated function made without the mutex
-// it expects. The annotation says what the data race analysis can only
+// of an annotated field or package variable made without the mutex that
+// the annotation names, and each call of an annotated function made
+// without the mutex it expects. The annotation says what the data race analysis can only
 // guess: which mutex protects which field. A report needs no second
 // goroutine to be found: one access that forgets the lock is enough.
 //
@@ -23,22 +23,31 @@
 //   - "// +checklocks:mu" on a struct field, in its doc comment or at the
 //     end of its line: the field is guarded by mu, a sync.Mutex or
 //     sync.RWMutex field of the same struct. The path may go through
-//     fields and pointers ("+checklocks:parent.mu") and name an embedded
-//     mutex ("+checklocks:Mutex"). Several lines mean every mutex must
-//     be held.
+//     fields and pointers ("+checklocks:parent.mu"), name an embedded
+//     mutex ("+checklocks:Mutex"), or start at a package variable
+//     ("+checklocks:tableMu"). Several lines mean every mutex must be
+//     held; with "+checklocksreadany" as well, a read holds any one of
+//     them and a write all.
+//   - "// +checklocks:countMu" on a package variable (above it, at the
+//     end of its line, or above a var declaration of one variable): the
+//     variable is guarded by a mutex that is, or is reached from, a
+//     package variable.
 //   - "// +checklocks:s.mu" in a function's doc comment: the function is
 //     called with the mutex held, s being its receiver or a parameter (a
-//     pointer); "+checklocksread:s.mu" with it held at least for reading.
-//     Inside the function the mutex counts as held until the function
-//     may have released it, and every call must hold it.
+//     pointer) or a package variable; "+checklocksread:s.mu" with it held
+//     at least for reading. Inside the function the mutex counts as held
+//     until the function may have released it, and every call must hold
+//     it.
 //   - "// +checklocksignore" (or checklocks' older "+checklocks:ignore")
 //     in a function's doc comment: nothing is reported in the function
 //     or the function literals inside it. At the end of a line of code,
 //     or alone on the line above it, it silences that line.
 //
 // Checklocks' other annotations (+checkatomic, +checklocksacquire,
-// +checklocksrelease, +checklocksforce, +checklocksalias) are not read:
-// what a function does to mutexes is what package lockset computes.
+// +checklocksrelease, +checklocksexclude, +checklocksforce,
+// +checklocksfail, +checklocksalias) are not read: what a function does
+// to mutexes is what package lockset computes.
+//
 // An annotation that names no mutex is reported, since it guards
 // nothing:
 //
@@ -90,8 +99,8 @@
 // function runs it in another goroutine (time.AfterFunc, errgroup's
 // Go), or it is stored for later.
 //
-// Annotations on the fields and functions of imported packages apply
-// too: they reach the importer as facts (facts.Guarded).
+// Annotations on the fields, variables and functions of imported
+// packages apply too: they reach the importer as facts (facts.Guarded).
 //
 // # What stays silent
 //
@@ -118,10 +127,12 @@
 // keeps it to run after the mutex is released is believed to run with
 // it. A helper that the constructor calls on the object it makes is
 // checked as any function: annotate it +checklocksignore, or have it
-// take the lock. Reads through sync/atomic of an annotated field count
-// as accesses; copying the whole struct (c := *s) does not, nor does a
-// go or defer statement's call of an annotated function count as a
-// call.
+// take the lock. A mutex that is an unexported variable of another
+// package is taken for held there: go vet's export data leaves it out,
+// so the lockset pass cannot see that package's functions take it.
+// Reads through sync/atomic of an annotated field count as accesses;
+// copying the whole struct (c := *s) does not, nor does a go or defer
+// statement's call of an annotated function count as a call.
 //
 // # Silencing a report
 //

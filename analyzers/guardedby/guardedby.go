@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,18 +43,19 @@ func run(pass *analysis.Pass) (any, error) {
 	ignored := ignore.Find(pass)
 	ann := findAnnotations(pass, ignored)
 	ann.exportFacts(pass)
-	if ir.Pkg == nil || len(ann.fields) == 0 && len(ann.funcs) == 0 && len(pass.AllObjectFacts()) == 0 {
+	if ir.Pkg == nil || len(ann.vars) == 0 && len(ann.funcs) == 0 && len(pass.AllObjectFacts()) == 0 {
 		return nil, nil // nothing annotated here or in the imports
 	}
 	c := &checker{
-		pass:      pass,
-		ann:       ann,
-		locks:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
-		ignored:   ignored,
-		lines:     ignore.Matching(pass, isIgnore),
-		imported:  make(map[types.Object][]mutex),
-		inherited: make(map[*ssa.Function]*lockset.Set),
-		released:  make(map[releaseKey]map[ssa.Instruction]bool),
+		pass:          pass,
+		ann:           ann,
+		locks:         pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+		ignored:       ignored,
+		lines:         ignore.Matching(pass, isIgnore),
+		importedVars:  make(map[*types.Var]*guards),
+		importedFuncs: make(map[*types.Func][]mutex),
+		inherited:     make(map[*ssa.Function]*lockset.Set),
+		released:      make(map[releaseKey]map[ssa.Instruction]bool),
 	}
 	guard.Do(pass, "guardedby", func() {
 		for _, fn := range ir.SrcFuncs {
@@ -65,15 +67,16 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass      *analysis.Pass
-	ann       *annotated
-	locks     *lockset.Result
-	ignored   ignore.Lines                            // "//origo:ignore guardedby" lines
-	lines     ignore.Lines                            // "// +checklocksignore" lines
-	imported  map[types.Object][]mutex                // other packages' annotations, resolved, by field or function
-	inherited map[*ssa.Function]*lockset.Set          // see inheritedBy
-	released  map[releaseKey]map[ssa.Instruction]bool // see mayBeReleased
-	sels      map[token.Pos]ast.Expr                  // see sourceName
+	pass          *analysis.Pass
+	ann           *annotated
+	locks         *lockset.Result
+	ignored       ignore.Lines           // "//origo:ignore guardedby" lines
+	lines         ignore.Lines           // "// +checklocksignore" lines
+	importedVars  map[*types.Var]*guards // other packages' annotations, resolved
+	importedFuncs map[*types.Func][]mutex
+	inherited     map[*ssa.Function]*lockset.Set          // see inheritedBy
+	released      map[releaseKey]map[ssa.Instruction]bool // see mayBeReleased
+	sels          map[token.Pos]ast.Expr                  // see sourceName
 }
 
 // checkFunc checks the accesses to guarded fields and the calls of
@@ -94,6 +97,18 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	// through two addresses of s.n, and the store is the one reported.
 	byPos := make(map[token.Pos]*finding)
 	var order []token.Pos
+	add := func(f *finding) {
+		if f == nil || !f.pos.IsValid() || c.ignored.Has(f.pos) || c.lines.Has(f.pos) {
+			return
+		}
+		if old, ok := byPos[f.pos]; !ok {
+			byPos[f.pos] = f
+			order = append(order, f.pos)
+		} else if f.worse(old) {
+			byPos[f.pos] = f
+		}
+	}
+	var ops []*ssa.Value
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var f *finding
@@ -105,14 +120,11 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			case *ssa.Call:
 				c.checkCall(fn, instr, made)
 			}
-			if f == nil || c.ignored.Has(f.pos) || c.lines.Has(f.pos) {
-				continue
-			}
-			if old, ok := byPos[f.pos]; !ok {
-				byPos[f.pos] = f
-				order = append(order, f.pos)
-			} else if f.worse(old) {
-				byPos[f.pos] = f
+			add(f)
+			for _, op := range instr.Operands(ops[:0]) {
+				if g, ok := (*op).(*ssa.Global); ok {
+					add(c.checkGlobal(fn, instr, g))
+				}
 			}
 		}
 	}
@@ -138,8 +150,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 type finding struct {
 	pos      token.Pos
 	acc      access
-	what, mu string // the field and the mutex, as the code names them
-	m        mutex
+	what, mu string  // the field and the mutexes, as the code names them
+	m        mutex   // the mutex whose annotation the message shows
+	ms       []mutex // the mutexes the access lacks (several when any one would do)
 	readHeld bool
 }
 
@@ -161,8 +174,8 @@ func (c *checker) checkField(fn *ssa.Function, v ssa.Value, x ssa.Value, st type
 		return nil
 	}
 	field := s.Field(index).Origin()
-	ms := c.fieldMutexes(field, st)
-	if len(ms) == 0 || constructs(made, st) {
+	g := c.guardsOf(field)
+	if g == nil || constructs(made, st) {
 		return nil
 	}
 	var accs []access
@@ -171,43 +184,138 @@ func (c *checker) checkField(fn *ssa.Function, v ssa.Value, x ssa.Value, st type
 	} else if ld := loadOf(v.(*ssa.Field)); ld != nil {
 		accs = []access{{at: ld}}
 	}
-	pos := v.Pos()
-	for i := 0; i < len(accs) && !pos.IsValid(); i++ {
-		pos = accs[i].at.Pos()
-	}
-	if !pos.IsValid() {
-		return nil // no place in the source to report at
-	}
+	accs = slices.DeleteFunc(accs, func(acc access) bool { return fresh(x, acc.at) })
 	base, named := baseKey(x)
-	var worst *finding
-	for _, m := range ms {
-		for _, acc := range accs {
-			if fresh(x, acc.at) {
-				continue
-			}
-			var h lockset.Held
-			held := false
-			if named {
-				h, held = c.held(fn, acc.at).Find(base.Extend(m.steps))
-			}
-			if held && (!h.Read || !acc.write) {
-				continue
-			}
-			f := &finding{pos: pos, acc: acc, m: m, readHeld: held}
-			if worst == nil || f.worse(worst) {
-				worst = f
-			}
-		}
+	f := c.worst(fn, accs, g, func(m mutex) (facts.Key, bool) { return m.key(base), named || m.global != "" })
+	if f == nil {
+		return nil
 	}
-	if worst != nil {
-		name := c.sourceName(pos)
-		if name == "" {
-			name = exprName(x, st)
+	f.pos = v.Pos()
+	name := c.sourceName(f.pos)
+	if name == "" {
+		name = exprName(x, st)
+	}
+	f.what = name + "." + field.Name()
+	f.mu = c.mutexNames(name, f.ms)
+	return f
+}
+
+// checkGlobal checks the accesses that instr makes to the package
+// variable g, and returns the worst.
+func (c *checker) checkGlobal(fn *ssa.Function, instr ssa.Instruction, g *ssa.Global) *finding {
+	v, ok := g.Object().(*types.Var)
+	if !ok {
+		return nil
+	}
+	gs := c.guardsOf(v)
+	if gs == nil {
+		return nil
+	}
+	var accs []access
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		accs = []access{{at: instr, write: instr.Op == token.MUL && mutatesContents(instr), addr: instr.Op != token.MUL}}
+	case *ssa.Store:
+		accs = []access{{at: instr, write: instr.Addr == g, addr: instr.Addr != g}}
+	case *ssa.FieldAddr:
+		accs = accessesOf(instr, nil)
+	case *ssa.IndexAddr:
+		accs = accessesOf(instr, nil)
+	case *ssa.DebugRef:
+	default:
+		accs = []access{{at: instr, addr: true}}
+	}
+	f := c.worst(fn, accs, gs, func(m mutex) (facts.Key, bool) { return m.key(facts.Key{}), m.global != "" })
+	if f == nil {
+		return nil
+	}
+	f.pos = instr.Pos()
+	if v, ok := instr.(ssa.Value); ok && f.pos == token.NoPos {
+		f.pos = v.Pos()
+	}
+	f.what = c.qualified(v.Pkg(), v.Name())
+	f.mu = c.mutexNames("", f.ms)
+	return f
+}
+
+// worst returns the worst of accs that does not hold the mutexes of g,
+// named by key.
+func (c *checker) worst(fn *ssa.Function, accs []access, g *guards, key func(mutex) (facts.Key, bool)) *finding {
+	var worst *finding
+	if slices.ContainsFunc(g.by, c.unnamed) {
+		return nil
+	}
+	for _, acc := range accs {
+		held := c.held(fn, acc.at)
+		var f *finding
+		if g.readAny && !acc.write {
+			found := false
+			for _, m := range g.by {
+				k, ok := key(m)
+				if _, h := held.Find(k); ok && h {
+					found = true
+					break
+				}
+			}
+			if !found {
+				f = &finding{acc: acc, m: g.by[0], ms: g.by}
+			}
+		} else {
+			for _, m := range g.by {
+				k, ok := key(m)
+				var h lockset.Held
+				isHeld := false
+				if ok {
+					h, isHeld = held.Find(k)
+				}
+				if isHeld && (!h.Read || !acc.write) {
+					continue
+				}
+				f = &finding{acc: acc, m: m, ms: []mutex{m}, readHeld: isHeld}
+				break
+			}
 		}
-		worst.what = name + "." + field.Name()
-		worst.mu = name + "." + worst.m.text
+		if f != nil && (worst == nil || f.worse(worst)) {
+			worst = f
+		}
 	}
 	return worst
+}
+
+// unnamed reports whether m is a mutex that this package cannot name:
+// an unexported variable of another package, which the export data that
+// go vet gives this package leaves out, so that lockset does not see
+// that package's functions take it (gVisor's LockPrivate). It is taken
+// for held, under every driver alike.
+func (c *checker) unnamed(m mutex) bool {
+	if m.global == "" || m.pkg == c.pass.Pkg {
+		return false
+	}
+	name := m.global[strings.LastIndex(m.global, ".")+1:]
+	return !token.IsExported(name)
+}
+
+// mutexNames names the mutexes of a finding as the code does: from the
+// value name the field was reached from, or by their package variable.
+func (c *checker) mutexNames(name string, ms []mutex) string {
+	var names []string
+	for _, m := range ms {
+		if m.global != "" {
+			names = append(names, c.qualified(m.pkg, m.text))
+		} else {
+			names = append(names, name+"."+m.text)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// qualified returns name, of a package variable of pkg, as this package
+// writes it.
+func (c *checker) qualified(pkg *types.Package, name string) string {
+	if pkg == nil || pkg == c.pass.Pkg {
+		return name
+	}
+	return pkg.Name() + "." + name
 }
 
 // checkCall checks that a call of a function annotated "+checklocks:s.mu"
@@ -231,31 +339,38 @@ func (c *checker) checkCall(fn *ssa.Function, call *ssa.Call, made []types.Type)
 	bind := lockset.Binder(call.Common())
 	args := call.Common().Args
 	for _, m := range ms {
-		if m.param >= len(args) {
+		if c.unnamed(m) {
 			continue
 		}
-		arg := args[m.param]
-		if constructs(made, pointee(arg.Type())) || fresh(arg, call) {
-			continue
+		var mu string // the mutex, as the caller names it
+		var key facts.Key
+		if m.global != "" {
+			key, mu = m.key(facts.Key{}), c.qualified(m.pkg, m.text)
+		} else {
+			if m.param < 0 || m.param >= len(args) {
+				continue
+			}
+			arg := args[m.param]
+			if constructs(made, pointee(arg.Type())) || fresh(arg, call) {
+				continue
+			}
+			key = bind(m.key(facts.ParamKey(m.param)))
+			if m.param == 0 && callee.Signature.Recv() != nil {
+				mu = c.sourceName(call.Common().Pos()) // the receiver, as the call names it
+			}
+			if mu == "" {
+				mu = exprName(arg, pointee(arg.Type()))
+			}
+			if _, rest, _ := strings.Cut(m.text, "."); rest != "" {
+				mu += "." + rest
+			}
 		}
-		key := bind(facts.ParamKey(m.param).Extend(m.steps))
 		if !key.Bound() {
 			continue
 		}
 		h, held := c.held(fn, call).Find(key)
 		if held && (!h.Read || m.read) {
 			continue
-		}
-		_, rest, _ := strings.Cut(m.text, ".")
-		mu := ""
-		if m.param == 0 && callee.Signature.Recv() != nil {
-			mu = c.sourceName(call.Common().Pos()) // the receiver, as the call names it
-		}
-		if mu == "" {
-			mu = exprName(arg, pointee(arg.Type()))
-		}
-		if rest != "" {
-			mu += "." + rest
 		}
 		kind := "+checklocks"
 		if m.read {
@@ -296,18 +411,18 @@ func (c *checker) sourceName(pos token.Pos) string {
 	return types.ExprString(x)
 }
 
-// fieldMutexes returns the mutexes that guard field, a field of a struct
-// of type st, by this package's annotations or an import's fact.
-func (c *checker) fieldMutexes(field *types.Var, st types.Type) []mutex {
-	if ms, ok := c.ann.fields[field]; ok || field.Pkg() == c.pass.Pkg {
-		return ms
+// guardsOf returns what guards v, a field or a package variable, by
+// this package's annotations or an import's fact, or nil.
+func (c *checker) guardsOf(v *types.Var) *guards {
+	if g, ok := c.ann.vars[v]; ok || v.Pkg() == c.pass.Pkg {
+		return g
 	}
-	ms, ok := c.imported[field]
+	g, ok := c.importedVars[v]
 	if !ok {
-		ms = importedField(c.pass, field, st)
-		c.imported[field] = ms
+		g = importedVar(c.pass, v)
+		c.importedVars[v] = g
 	}
-	return ms
+	return g
 }
 
 // funcMutexes returns the mutexes that a function's callers must hold.
@@ -315,10 +430,10 @@ func (c *checker) funcMutexes(fn *types.Func) []mutex {
 	if ms, ok := c.ann.funcs[fn]; ok || fn.Pkg() == c.pass.Pkg {
 		return ms
 	}
-	ms, ok := c.imported[fn]
+	ms, ok := c.importedFuncs[fn]
 	if !ok {
 		ms = importedFunc(c.pass, fn)
-		c.imported[fn] = ms
+		c.importedFuncs[fn] = ms
 	}
 	return ms
 }

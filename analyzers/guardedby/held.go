@@ -89,7 +89,7 @@ func (c *checker) held(fn *ssa.Function, instr ssa.Instruction) lockset.Set {
 	}
 	if obj, ok := fn.Object().(*types.Func); ok {
 		for _, m := range c.ann.funcs[obj] {
-			key := facts.ParamKey(m.param).Extend(m.steps)
+			key := m.key(facts.ParamKey(m.param))
 			if _, ok := s.Find(key); ok || c.mayBeReleased(fn, key)[instr] {
 				continue
 			}

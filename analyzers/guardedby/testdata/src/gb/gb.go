@@ -232,5 +232,5 @@ type Bad struct {
 	b int
 }
 
-// +checklocks:x.mu // want `bad \+checklocks annotation: bad has no receiver or parameter x, so it says nothing`
+// +checklocks:x.mu // want `bad \+checklocks annotation: bad has no receiver, parameter or package variable x, so it says nothing`
 func (b *Bad) bad() {}

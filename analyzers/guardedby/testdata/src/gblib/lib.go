@@ -29,3 +29,25 @@ func (s *Stats) Miss() {
 func Peek(s *Stats) int { // want Peek:`guarded\(read s\.Mu at lib\.go:28\)`
 	return s.Hits
 }
+
+var (
+	// +checklocks:FooMu
+	Foo   int // want Foo:`guarded\(FooMu at lib\.go:34\)`
+	FooMu sync.Mutex
+
+	// +checklocks:barMu
+	Bar   int // want Bar:`guarded\(barMu at lib\.go:38\)`
+	barMu sync.Mutex
+)
+
+// LockBar takes the unexported mutex that guards Bar.
+func LockBar() { barMu.Lock() }
+
+// UnlockBar releases it.
+func UnlockBar() { barMu.Unlock() }
+
+type Generic[T any] struct {
+	Mu sync.Mutex
+	// +checklocks:Mu
+	Value T // want Value:`guarded\(Mu at lib\.go:51\)`
+}
