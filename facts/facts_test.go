@@ -67,6 +67,7 @@ func sampleFacts() []analysis.Fact {
 				{Mutex: "globalMu", Global: "example.com/c.globalMu", At: "/src/c/c.go:9:2"},
 			},
 			ReadAny: true,
+			Atomic:  true,
 		},
 	}
 }
@@ -194,7 +195,7 @@ func TestGuardedString(t *testing.T) {
 	if !g.Valid() {
 		t.Fatal("fact with current version reported invalid")
 	}
-	want := "guarded(mu at c.go:7; read s.parent.mu at c.go:8; globalMu at c.go:9; read any)"
+	want := "guarded(mu at c.go:7; read s.parent.mu at c.go:8; globalMu at c.go:9; read any; atomic)"
 	if got := g.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}

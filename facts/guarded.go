@@ -18,6 +18,7 @@ type Guarded struct {
 	V       uint16
 	By      []GuardedBy // in the order of the annotations
 	ReadAny bool        // +checklocksreadany on a field: a read holds any one of them
+	Atomic  bool        // +checkatomic too: atomic operations on it are another check's
 }
 
 // GuardedBy is one mutex of a Guarded fact.
@@ -51,6 +52,9 @@ func (g *Guarded) String() string {
 	}
 	if g.ReadAny {
 		b.WriteString("; read any")
+	}
+	if g.Atomic {
+		b.WriteString("; atomic")
 	}
 	b.WriteString(")")
 	return b.String()

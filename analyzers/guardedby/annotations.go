@@ -18,6 +18,7 @@ const (
 	guardPrefix = "+checklocks:"       // on a field or variable: guarded by; on a function: called with the mutex held
 	readPrefix  = "+checklocksread:"   // on a function: called with the mutex held at least for reading
 	readAnyWord = "+checklocksreadany" // on a field guarded by several mutexes: a read holds any one
+	atomicWord  = "+checkatomic"       // on a field: accessed atomically, the atomic operations being another check's
 	ignoreWord  = "+checklocksignore"
 	oldIgnore   = "+checklocks:ignore" // checklocks' first spelling of +checklocksignore
 )
@@ -50,6 +51,7 @@ func (m mutex) key(base facts.Key) facts.Key {
 type guards struct {
 	by      []mutex // every one is held for a write, and for a read
 	readAny bool    // but a read holds any one of them
+	atomic  bool    // +checkatomic too: the address given to a call (an atomic operation) is not checked
 }
 
 // annotated holds the package's annotations.
@@ -69,10 +71,12 @@ func annotation(text string) (kind, arg string) {
 	}
 	word, _, _ := strings.Cut(strings.TrimSpace(body), " ")
 	switch word {
-	case ignoreWord, oldIgnore:
+	case ignoreWord, oldIgnore, ignoreWord + ":": // "+checklocksignore: reason"
 		return ignoreWord, ""
 	case readAnyWord:
 		return readAnyWord, ""
+	case atomicWord:
+		return atomicWord, ""
 	}
 	for _, prefix := range []string{guardPrefix, readPrefix} {
 		if arg, ok := strings.CutPrefix(word, prefix); ok {
@@ -131,18 +135,15 @@ func (a *annotated) readStruct(pass *analysis.Pass, st *ast.StructType, t types.
 }
 
 // readVars reads the annotations on package variables: on the spec
-// (above it or at the end of its line), or above a var declaration of
-// one spec.
+// (above it or at the end of its line), or above the var declaration,
+// which applies to each of its specs.
 func (a *annotated) readVars(pass *analysis.Pass, gen *ast.GenDecl) {
 	for _, spec := range gen.Specs {
 		vs, ok := spec.(*ast.ValueSpec)
 		if !ok {
 			continue
 		}
-		groups := []*ast.CommentGroup{vs.Doc, vs.Comment}
-		if !gen.Lparen.IsValid() {
-			groups = append(groups, gen.Doc)
-		}
+		groups := []*ast.CommentGroup{gen.Doc, vs.Doc, vs.Comment}
 		a.readGuard(pass, vs.Names, func(path string) (mutex, string) { return globalMutex(pass.Pkg, path) }, groups...)
 	}
 }
@@ -160,6 +161,8 @@ func (a *annotated) readGuard(pass *analysis.Pass, names []*ast.Ident, resolve f
 			switch {
 			case kind == readAnyWord:
 				g.readAny = true
+			case kind == atomicWord:
+				g.atomic = true
 			case kind == guardPrefix:
 				m, problem := resolve(arg)
 				if problem != "" {
@@ -249,9 +252,11 @@ func fieldPath(pkg *types.Package, t types.Type, path string) (facts.Path, strin
 	if p, ok := cur.Underlying().(*types.Pointer); ok {
 		steps = steps.Then(facts.Step{Op: facts.Load})
 		cur = p.Elem()
+	} else if isLocker(cur) {
+		steps = steps.Then(facts.Step{Op: facts.Load})
 	}
 	if !isMutex(cur) {
-		return facts.Path{}, fmt.Sprintf("%s is of type %s, not a sync.Mutex or sync.RWMutex", path, types.TypeString(cur, types.RelativeTo(pkg)))
+		return facts.Path{}, fmt.Sprintf("%s is of type %s, not a sync.Mutex, sync.RWMutex or sync.Locker", path, types.TypeString(cur, types.RelativeTo(pkg)))
 	}
 	return steps, ""
 }
@@ -283,9 +288,11 @@ func globalMutex(pkg *types.Package, path string) (mutex, string) {
 		if p, ok := t.Underlying().(*types.Pointer); ok {
 			m.steps = m.steps.Then(facts.Step{Op: facts.Load})
 			t = p.Elem()
+		} else if isLocker(t) {
+			m.steps = m.steps.Then(facts.Step{Op: facts.Load})
 		}
 		if !isMutex(t) {
-			return mutex{}, fmt.Sprintf("%s is of type %s, not a sync.Mutex or sync.RWMutex", path, types.TypeString(t, types.RelativeTo(pkg)))
+			return mutex{}, fmt.Sprintf("%s is of type %s, not a sync.Mutex, sync.RWMutex or sync.Locker", path, types.TypeString(t, types.RelativeTo(pkg)))
 		}
 		return m, ""
 	}
@@ -340,13 +347,25 @@ func paramMutex(fn *types.Func, path string) (mutex, string) {
 	return mutex{}, fmt.Sprintf("%s has no receiver, parameter or package variable %s", fn.Name(), first)
 }
 
-// isMutex reports whether t is sync.Mutex or sync.RWMutex.
+// isMutex reports whether t is sync.Mutex or sync.RWMutex, or the
+// interface sync.Locker.
 func isMutex(t types.Type) bool {
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync" {
 		return false
 	}
-	return named.Obj().Name() == "Mutex" || named.Obj().Name() == "RWMutex"
+	switch named.Obj().Name() {
+	case "Mutex", "RWMutex", "Locker":
+		return true
+	}
+	return false
+}
+
+// isLocker reports whether t is the interface sync.Locker, which is
+// loaded from its variable to be locked.
+func isLocker(t types.Type) bool {
+	_, iface := t.Underlying().(*types.Interface)
+	return iface && isMutex(t)
 }
 
 // typeName names a type in a message: its name, or "the struct".
@@ -374,7 +393,7 @@ func (a *annotated) exportFacts(pass *analysis.Pass) {
 	}
 	for v, g := range a.vars {
 		f := fact(g.by)
-		f.ReadAny = g.readAny
+		f.ReadAny, f.Atomic = g.readAny, g.atomic
 		pass.ExportObjectFact(v, f)
 	}
 	for fn, ms := range a.funcs {
@@ -413,7 +432,7 @@ func importedVar(pass *analysis.Pass, v *types.Var) *guards {
 	if f == nil {
 		return nil
 	}
-	return &guards{by: ms, readAny: f.ReadAny}
+	return &guards{by: ms, readAny: f.ReadAny, atomic: f.Atomic}
 }
 
 // importedFunc returns the mutexes that the callers of fn, a function

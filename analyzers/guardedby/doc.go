@@ -21,13 +21,16 @@
 // syntax:
 //
 //   - "// +checklocks:mu" on a struct field, in its doc comment or at the
-//     end of its line: the field is guarded by mu, a sync.Mutex or
-//     sync.RWMutex field of the same struct. The path may go through
+//     end of its line: the field is guarded by mu, a sync.Mutex,
+//     sync.RWMutex or sync.Locker field of the same struct. The path may go through
 //     fields and pointers ("+checklocks:parent.mu"), name an embedded
 //     mutex ("+checklocks:Mutex"), or start at a package variable
 //     ("+checklocks:tableMu"). Several lines mean every mutex must be
 //     held; with "+checklocksreadany" as well, a read holds any one of
-//     them and a write all.
+//     them and a write all. With "+checkatomic" as well, the field's
+//     address handed to a call (an atomic operation, which checklocks'
+//     atomic check judges) is not checked; its plain reads and writes
+//     are.
 //   - "// +checklocks:countMu" on a package variable (above it, at the
 //     end of its line, or above a var declaration of one variable): the
 //     variable is guarded by a mutex that is, or is reached from, a
@@ -94,10 +97,12 @@
 // it is reached from the same value as the field: s.count needs s.mu,
 // o.inner.n needs o.inner.mu, whichever variable the code used to lock
 // it. A function literal holds what its function holds where it calls
-// the literal or hands it to a call (sort.Slice, once.Do, a ForEach
-// helper), but not when a go or defer statement runs it, a library
-// function runs it in another goroutine (time.AfterFunc, errgroup's
-// Go), or it is stored for later.
+// the literal (its parameters standing for the arguments) or hands it
+// to a call (sort.Slice, once.Do, a ForEach helper), but not when a go
+// statement runs it, a library function runs it in another goroutine
+// (time.AfterFunc, errgroup's Go), or it is stored for later. A deferred
+// literal holds what its function holds at its returns, but for the
+// locks that a call deferred after it may release first.
 //
 // Annotations on the fields, variables and functions of imported
 // packages apply too: they reach the importer as facts (facts.Guarded).
@@ -121,11 +126,12 @@
 // # Known limits
 //
 // A lock held through another path to the same mutex (a mutex reached
-// by an alias the analysis cannot name) does not count. A function
-// literal stored and called later while its creator still holds the
-// mutex is believed to run without it; one handed to a function that
-// keeps it to run after the mutex is released is believed to run with
-// it. A helper that the constructor calls on the object it makes is
+// by an alias the analysis cannot name, or declared equal with
+// +checklocksalias) does not count. A function literal stored and called
+// later while its creator still holds the mutex is believed to run
+// without it; one handed to a function that keeps it to run after the
+// mutex is released is believed to run with it (checklocks reports the
+// access in any literal handed to a call instead). A helper that the constructor calls on the object it makes is
 // checked as any function: annotate it +checklocksignore, or have it
 // take the lock. A mutex that is an unexported variable of another
 // package is taken for held there: go vet's export data leaves it out,

@@ -246,6 +246,9 @@ func (c *checker) worst(fn *ssa.Function, accs []access, g *guards, key func(mut
 		return nil
 	}
 	for _, acc := range accs {
+		if acc.addr && g.atomic {
+			continue // an atomic operation, most likely: checkatomic's to judge
+		}
 		held := c.held(fn, acc.at)
 		var f *finding
 		if g.readAny && !acc.write {

@@ -106,9 +106,10 @@ const maxClosureDepth = 8
 // inheritedBy returns the locks that a function literal holds on entry,
 // named in its own terms: those its enclosing function holds at every
 // use of it, when each use calls it there or hands it to a call (sort.Slice,
-// once.Do, a ForEach helper) that is not a go or defer statement nor a
-// library function that runs it in another goroutine (time.AfterFunc,
-// errgroup's Go). A literal stored or returned holds nothing.
+// once.Do, a ForEach helper) that is not a go statement nor a library
+// function that runs it in another goroutine (time.AfterFunc, errgroup's
+// Go), or defers it (see deferredHeld). A literal stored or returned
+// holds nothing.
 func (c *checker) inheritedBy(fn *ssa.Function) lockset.Set {
 	if fn.Parent() == nil {
 		return nil
@@ -162,11 +163,26 @@ func (c *checker) computeInherited(fn *ssa.Function) lockset.Set {
 				continue
 			}
 			for _, use := range uses {
-				call, ok := use.(*ssa.Call)
-				if !ok || !synchronous(call, value) {
+				var held lockset.Set
+				switch use := use.(type) {
+				case *ssa.Call:
+					if !synchronous(use, value) {
+						return nil
+					}
+					held = c.held(parent, use)
+				case *ssa.Defer:
+					if use.Call.Value != value {
+						return nil // handed to a deferred call: run when, by whom?
+					}
+					held = c.deferredHeld(parent, use)
+				default:
 					return nil
 				}
-				s := rename(c.held(parent, call), parent, bindings)
+				var args []ssa.Value // what the literal's parameters are, when called here
+				if call, ok := use.(*ssa.Call); ok && call.Call.Value == value {
+					args = call.Call.Args
+				}
+				s := rename(held, bindings, args)
 				if first {
 					out, first = s, false
 				} else {
@@ -176,6 +192,56 @@ func (c *checker) computeInherited(fn *ssa.Function) lockset.Set {
 		}
 	}
 	return out
+}
+
+// deferredHeld returns the locks that fn holds when its deferred call d
+// runs: those held at each of its returns, but for those that another
+// deferred call may release first, one not deferred before d (deferred
+// calls run last first: "defer mu.Unlock()" before d runs after it).
+func (c *checker) deferredHeld(fn *ssa.Function, d *ssa.Defer) lockset.Set {
+	var out lockset.Set
+	first := true
+	var others []*ssa.Defer
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.RunDefers:
+				if first {
+					out, first = c.held(fn, instr), false
+				} else {
+					out = meet(out, c.held(fn, instr))
+				}
+			case *ssa.Defer:
+				if instr != d {
+					others = append(others, instr)
+				}
+			}
+		}
+	}
+	for _, o := range others {
+		if !deferredBefore(o, d) {
+			out = out.Without(c.locks.Releases(o.Common()))
+		}
+	}
+	return out
+}
+
+// deferredBefore reports whether the defer statement o runs before d
+// on every path to d: earlier in its block, or in a block that
+// dominates d's.
+func deferredBefore(o, d *ssa.Defer) bool {
+	if o.Block() != d.Block() {
+		return o.Block().Dominates(d.Block())
+	}
+	for _, instr := range d.Block().Instrs {
+		switch instr {
+		case ssa.Instruction(o):
+			return true
+		case ssa.Instruction(d):
+			return false
+		}
+	}
+	return false
 }
 
 // synchronous reports whether call runs the function value v before it
@@ -194,16 +260,21 @@ func synchronous(call *ssa.Call, v ssa.Value) bool {
 	return true
 }
 
-// rename renames the locks s held in parent into the terms of its
+// rename renames the locks s held in a function into the terms of its
 // function literal whose free variables are bindings: a lock reached
 // from binding i is reached from free variable i; one reached from what
 // binding i holds (a loaded captured variable, or the parameter a
 // captured parameter's variable holds) is reached from a load of free
-// variable i. Package variables keep their names; the parent's other
-// locks cannot be named in the literal.
-func rename(s lockset.Set, parent *ssa.Function, bindings []ssa.Value) lockset.Set {
+// variable i; and, where the function calls the literal with args, one
+// reached from argument i is reached from parameter i. Package
+// variables keep their names; the function's other locks cannot be
+// named in the literal.
+func rename(s lockset.Set, bindings, args []ssa.Value) lockset.Set {
 	type mapping struct{ from, to facts.Key }
 	var maps []mapping
+	for i, a := range args {
+		maps = append(maps, mapping{lockset.Key(a), facts.ParamKey(i)})
+	}
 	for i, b := range bindings {
 		fv := facts.FreeVarKey(i)
 		maps = append(maps, mapping{lockset.Key(b), fv})

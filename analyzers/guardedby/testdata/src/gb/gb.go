@@ -228,7 +228,7 @@ type Bad struct {
 	mu sync.Mutex
 	// +checklocks:mux // want `bad \+checklocks annotation: Bad has no field mux, so it guards nothing`
 	a int
-	// +checklocks:b // want `bad \+checklocks annotation: b is of type int, not a sync.Mutex or sync.RWMutex, so it guards nothing`
+	// +checklocks:b // want `bad \+checklocks annotation: b is of type int, not a sync.Mutex, sync.RWMutex or sync.Locker, so it guards nothing`
 	b int
 }
 

@@ -2,13 +2,14 @@ package gb
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 type Box[T any] struct {
 	mu sync.Mutex
 	// +checklocks:mu
-	v  T // want v:`guarded\(mu at more\.go:10\)`
+	v  T // want v:`guarded\(mu at more\.go:11\)`
 	cb func()
 }
 
@@ -35,7 +36,31 @@ func (b *Box[T]) Closures(vs []T) {
 		_ = b.v // want `read of b.v without b.mu held`
 	})
 	defer func() {
+		_ = b.v // runs before the Unlock deferred first
+	}()
+}
+
+func (b *Box[T]) DeferOrder() {
+	b.mu.Lock()
+	defer func() {
 		_ = b.v // want `read of b.v without b.mu held`
+	}()
+	defer b.mu.Unlock()
+}
+
+func (b *Box[T]) DeferAfterUnlock() {
+	b.mu.Lock()
+	defer func() {
+		_ = b.v // want `read of b.v without b.mu held`
+	}()
+	b.mu.Unlock()
+}
+
+func (b *Box[T]) DeferUnlocks() {
+	b.mu.Lock()
+	defer func() {
+		b.v = *new(T)
+		b.mu.Unlock()
 	}()
 }
 
@@ -74,4 +99,23 @@ func boxOf() Box[int] { return Box[int]{} }
 // A struct value this function did not load is a copy: its maker read it.
 func Copies(b Box[string]) (string, int) {
 	return b.v, boxOf().v
+}
+
+type Locked struct {
+	mu sync.Locker
+	// +checklocks:mu
+	n int // want n:`guarded\(mu at more\.go:106\)`
+	// +checklocks:mu
+	// +checkatomic
+	hits int64 // want hits:`guarded\(mu at more\.go:108; atomic\)`
+}
+
+func (l *Locked) Inc() {
+	l.mu.Lock()
+	l.n++
+	func(l *Locked) { l.n++ }(l)
+	l.mu.Unlock()
+	l.n++ // want `write to l.n without l.mu held`
+	atomic.AddInt64(&l.hits, 1)
+	l.hits = 0 // want `write to l.hits without l.mu held`
 }
