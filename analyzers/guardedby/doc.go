@@ -11,9 +11,12 @@
 // gVisor's checklocks already carries, and reports each read or write
 // of an annotated field or package variable made without the mutex that
 // the annotation names, and each call of an annotated function made
-// without the mutex it expects. The annotation says what the data race analysis can only
-// guess: which mutex protects which field. A report needs no second
-// goroutine to be found: one access that forgets the lock is enough.
+// without the mutex it expects. The annotation says which mutex protects
+// which field, and a report needs no second goroutine: one access that
+// forgets the lock is enough. The race analyzer reads no annotation: it
+// finds the same rule in the code (two accesses to x.f that both hold a
+// mutex of the same x exclude each other: package shb's sibling locks),
+// and reports only where two goroutines meet.
 //
 // # The annotations
 //
