@@ -160,13 +160,15 @@ const factoryBudget = 20_000
 
 // isFactory reports whether fn is a constructor: a function that returns
 // what it allocates, directly or from another factory. Its objects are
-// told apart per call site, so that two calls give two objects.
+// told apart per call site, so that two calls give two objects. A
+// setter is analyzed per call site too (see isSetter), though it makes
+// nothing.
 func (a *state) isFactory(fn *ssa.Function) bool {
 	if f, ok := a.factories[fn]; ok {
 		return f
 	}
 	a.factories[fn] = false // a recursive function is not a factory
-	f := false
+	f := isSetter(fn)
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			for _, r := range ret.Results {
@@ -176,6 +178,52 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 	}
 	a.factories[fn] = f
 	return f
+}
+
+// isSetter reports whether fn is a setter: a method that stores one of
+// its parameters into a field of its receiver and does little else
+// (le.mu.Lock(); defer le.mu.Unlock(); le.cp = cp). Analyzed once for
+// all its calls, it would store what every caller passes into every
+// receiver any caller has (each test's checkpointer into each test's
+// lessor); per call site, into the receiver of that call.
+func isSetter(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || len(fn.Params) < 2 || len(fn.Blocks) > 2 {
+		return false
+	}
+	stores := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				fa, ok := instr.Addr.(*ssa.FieldAddr)
+				if !ok || fa.X != fn.Params[0] {
+					return false
+				}
+				if p, ok := instr.Val.(*ssa.Parameter); ok && p != fn.Params[0] {
+					stores = true
+				}
+			case *ssa.FieldAddr, *ssa.Return, *ssa.RunDefers, *ssa.DebugRef, *ssa.Jump:
+			case ssa.CallInstruction:
+				if !syncOnReceiver(instr.Common(), fn.Params[0]) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return stores
+}
+
+// syncOnReceiver reports whether call is a method of package sync (a
+// Lock or Unlock) on a field of recv.
+func syncOnReceiver(call *ssa.CallCommon, recv ssa.Value) bool {
+	callee := call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(call.Args) == 0 {
+		return false
+	}
+	fa, ok := call.Args[0].(*ssa.FieldAddr)
+	return ok && fa.X == recv
 }
 
 // isFresh reports whether v is a new allocation, through conversions.

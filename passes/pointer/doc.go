@@ -27,6 +27,10 @@
 // Handler() returning http.NewServeMux() with its handlers registered):
 // an object meant to be shared, whose two makings are worth telling
 // apart; other imported results cost more contexts than they separate.
+// So is a setter, a method that only stores a parameter into a field of
+// its receiver (under the receiver's mutex): analyzed once, it would
+// give every receiver what every caller passes (each lessor every
+// test's checkpointer).
 // Past the origin budget (originBudget), a goroutine gets the origin it
 // already has, or shares the overflow origin with the others found
 // there.

@@ -122,3 +122,24 @@ func (s *server) goAttach(f func()) {
 
 // close waits for the server's goroutines.
 func (s *server) close() { s.wg.Wait() }
+
+// notifier calls the callback its setter was given.
+type notifier struct {
+	mu sync.Mutex
+	cb func()
+}
+
+func (n *notifier) SetCallback(cb func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.cb = cb
+}
+
+func (n *notifier) fire() {
+	n.mu.Lock()
+	cb := n.cb
+	n.mu.Unlock()
+	if cb != nil {
+		cb()
+	}
+}

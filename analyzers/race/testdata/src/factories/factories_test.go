@@ -102,3 +102,34 @@ func TestServeEarly(t *testing.T) {
 	s.served = 5
 	s.close()
 }
+
+// Each notifier calls the callback its own SetCallback call gave it: the
+// goroutine writes a, the test b: silent.
+func TestOwnCallbacks(t *testing.T) {
+	n1, n2 := &notifier{}, &notifier{}
+	a, b := 0, 0
+	n1.SetCallback(func() { a++ })
+	n2.SetCallback(func() { b++ })
+	done := make(chan bool)
+	go func() {
+		n1.fire()
+		done <- true
+	}()
+	b = 5
+	<-done
+	_ = a
+}
+
+// The test writes what the goroutine's callback writes: reported.
+func TestCallbackRace(t *testing.T) {
+	n1 := &notifier{}
+	a := 0
+	n1.SetCallback(func() { a++ }) // want `data race on a: write at factories_test.go:\d+ \(goroutine started at factories_test.go:\d+\) vs write at factories_test.go:\d+ \(test goroutine\)`
+	done := make(chan bool)
+	go func() {
+		n1.fire()
+		done <- true
+	}()
+	a = 5
+	<-done
+}
