@@ -16,6 +16,7 @@ import (
 // end without a crash, its race is still found, and a bound that stops
 // part of the work says so in one line.
 func TestBounds(t *testing.T) {
+	functional(t)
 	dir := t.TempDir()
 	write := func(name string, lines []string) {
 		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {

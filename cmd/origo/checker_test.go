@@ -38,6 +38,7 @@ import (
 // that package's facts can give (it is analyzed as a dependency, not a
 // root).
 func TestAnalyzerAlone(t *testing.T) {
+	functional(t)
 	for _, f := range []struct {
 		analyzer *analysis.Analyzer
 		gopath   string // an analysistest GOPATH
@@ -90,6 +91,7 @@ func TestAnalyzerAlone(t *testing.T) {
 // errors). cmd/origo turns that into one line that names the error
 // (TestBadInput).
 func TestTypeErrorsUnderChecker(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
 		t.Fatal(err)

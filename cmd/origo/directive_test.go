@@ -60,6 +60,7 @@ func TestIgnoreNames(t *testing.T) {
 // after the slashes: the last race is reported, and its directive once
 // (not once per analyzer), the same under both.
 func TestDirectives(t *testing.T) {
+	functional(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"go.mod": "module example.com/directives\n\ngo 1.26\n",

@@ -42,6 +42,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// functional marks a test of what origo prints rather than of how its
+// analyzers run concurrently: the -race run of the tests leaves it to the
+// plain run, as it would otherwise take the package past go test's
+// ten minutes on two cores. TestConcurrentAnalyzers and the tests that
+// run origo under go vet keep the -race binary at work.
+func functional(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("checked by the run without -race")
+	}
+}
+
 // run runs the origo binary in dir and returns its stdout, stderr and
 // exit code.
 func run(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
@@ -192,6 +204,7 @@ func vetAndStandalone(t *testing.T, mode string) (vet, standalone []string) {
 // otherwise give a line per analyzer that says only "failed
 // prerequisites").
 func TestBadInput(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
 		t.Fatal(err)
@@ -310,6 +323,7 @@ func runSARIF(t *testing.T, dir string, args ...string) sarifLogT {
 // user runs, with its manual, the debugging analyzer's left out, and the
 // race's other write as a related location.
 func TestSARIF(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
 		t.Fatal(err)
@@ -361,6 +375,7 @@ func TestSARIF(t *testing.T) {
 // TestSARIFFingerprints checks that a finding keeps its fingerprint when
 // the lines above it move, and that another finding gets another.
 func TestSARIFFingerprints(t *testing.T) {
+	functional(t)
 	src, err := os.ReadFile("../../testdata/demo/bank.go")
 	if err != nil {
 		t.Fatal(err)
@@ -460,6 +475,7 @@ func TestHelp(t *testing.T) {
 // requires byte-identical output: the same input gives the same answer
 // however the runtime schedules the analysis.
 func TestDeterministic(t *testing.T) {
+	functional(t)
 	for _, tc := range []struct{ dir, pattern string }{{"demo", "."}, {"chain", "./..."}} {
 		dir, err := filepath.Abs(filepath.Join("../../testdata", tc.dir))
 		if err != nil {
@@ -500,6 +516,7 @@ func TestInvokedByVet(t *testing.T) {
 // TestUnusualInput runs both drivers over cgo, assembly without Go
 // bodies, unsafe and reflection: they are analyzed, without a crash.
 func TestUnusualInput(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
 		t.Fatal(err)
@@ -538,6 +555,7 @@ func TestUnusualInput(t *testing.T) {
 // names the pass, the package and origo's version, the deadlock is
 // still reported, and the exit code is the one the demo's findings give.
 func TestForcedFailure(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
 		t.Fatal(err)
@@ -573,6 +591,7 @@ func TestForcedFailure(t *testing.T) {
 // tag: each race is found, the same by both. A syntax error is one clear
 // error.
 func TestLanguageCorners(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
 		t.Fatal(err)

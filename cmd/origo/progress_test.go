@@ -14,6 +14,7 @@ import (
 // end, on a whole run of the chain module, and that the run finds what
 // it finds without the count.
 func TestProgress(t *testing.T) {
+	functional(t)
 	t.Chdir("../../testdata/chain")
 	quiet := analyze([]string{"./..."}, true, "", nil)
 	var buf bytes.Buffer
