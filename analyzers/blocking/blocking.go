@@ -2,9 +2,11 @@ package blocking
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
@@ -73,13 +75,41 @@ type checker struct {
 	globals    map[*pointer.Object]bool              // see globalObjects
 }
 
-// report reports a blocking operation once.
-func (c *checker) report(instr ssa.Instruction, pos token.Pos, format string, args ...any) {
+// report reports a blocking operation once, with the related positions
+// rel (see related); one that is the report's own says nothing more and
+// is left out.
+func (c *checker) report(instr ssa.Instruction, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
 	if c.reported[instr] || c.ignored.Has(pos) {
 		return
 	}
 	c.reported[instr] = true
-	c.pass.Reportf(pos, format, args...)
+	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: rel})
+}
+
+// related returns a related position of a report, for an editor to go
+// to the other places the message names: one entry, or none when pos is
+// not in the package's files (see posn.InFiles).
+func (c *checker) related(pos token.Pos, format string, args ...any) []analysis.RelatedInformation {
+	if !posn.InFiles(c.pass, pos) {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: pos, Message: fmt.Sprintf(format, args...)}}
+}
+
+// startedAt returns the related position of the go statement that
+// starts the goroutine of trace t, which the message names by it; none
+// for a root (the main or a test goroutine).
+func (c *checker) startedAt(t *shb.Trace) []analysis.RelatedInformation {
+	if t.Origin.Parent == nil {
+		return nil
+	}
+	return c.related(t.Origin.Site, "the goroutine is started here")
+}
+
+// madeAt returns the related position of the make of channel mc.
+func (c *checker) madeAt(mc *ssa.MakeChan) []analysis.RelatedInformation {
+	return c.related(mc.Pos(), "%s made here", c.chanName(mc))
 }
 
 // pos renders p as "file.go:12" (see package posn).

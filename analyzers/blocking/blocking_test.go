@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/blocking"
+	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -21,4 +22,20 @@ func TestAcrossPackages(t *testing.T) {
 // report, at the end of its line and from the line above.
 func TestIgnore(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkignore")
+}
+
+// TestRelated checks the related positions of each kind of report: the
+// places its message names, in the package's files, for an editor to go
+// to.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx")
+	reltest.Check(t, results, map[string][]string{
+		`^send blocks forever when \w+ returns early: `:                  {` made here$`, `^the goroutine that sends is started here$`, `^\w+ returns here without receiving$`},
+		`^send blocks forever when \w+ moves on early: `:                 {` made here$`, `^the goroutine that sends is started here$`},
+		`^send blocks forever: the goroutines started at \S+ in a loop`:  {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
+		`^send blocks forever: a goroutine may send on`:                  {` made here$`, `^the first send$`},
+		`^WaitGroup.Wait blocks forever: the goroutine started at`:       {`^the goroutine is started here$`, ` made here$`, `^it sends here, before Done$`},
+		`^[^:]* blocks forever: goroutine started at`:                    {`^the goroutine is started here$`},
+		`^(send|receive|range over channel) blocks forever: .*\(made at`: {` made here$`},
+	})
 }

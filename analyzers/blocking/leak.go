@@ -97,11 +97,13 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				continue
 			}
 			where := "start the next iteration without receiving it"
+			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"))
 			if ret != nil {
 				where = "return at " + c.pos(returnPos(ret)) + " without receiving it"
+				rel = append(rel, c.related(returnPos(ret), "%s returns here without receiving", fn.Name())...)
 			}
 			for _, s := range rc.sends {
-				c.report(s, s.Pos(), "send blocks forever when %s moves on early: the goroutine started at %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
+				c.report(s, s.Pos(), rel, "send blocks forever when %s moves on early: the goroutine started at %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), where)
 			}
 			return
@@ -110,15 +112,19 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			continue // as many receives as goroutines, or not: it depends on values
 		}
 		if ret, _ := exitWithout(spawn, recv, nil); ret != nil {
+			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
+				c.related(returnPos(ret), "%s returns here without receiving", fn.Name()))
 			for _, s := range rc.sends {
-				c.report(s, s.Pos(), "send blocks forever when %s returns early: the goroutine started at %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
+				c.report(s, s.Pos(), rel, "send blocks forever when %s returns early: the goroutine started at %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
 			}
 			return
 		}
 		if !inLoop && onCycle(spawn.Block(), recv) {
+			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutines that send are started here, in a loop"),
+				c.related(rc.recvs[0].Pos(), "the one receive"))
 			for _, s := range rc.sends {
-				c.report(s, s.Pos(), "send blocks forever: the goroutines started at %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
+				c.report(s, s.Pos(), rel, "send blocks forever: the goroutines started at %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
 					c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(rc.recvs[0].Pos()))
 			}
 			return
@@ -131,7 +137,8 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	if first, second := twice(rc.sends); second != nil {
 		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
-			c.report(second, second.Pos(), "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %s, once per goroutine it starts: the last send has no receiver",
+			rel := slices.Concat(c.madeAt(mc), c.related(first.Pos(), "the first send"))
+			c.report(second, second.Pos(), rel, "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %s, once per goroutine it starts: the last send has no receiver",
 				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}

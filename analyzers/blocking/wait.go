@@ -168,9 +168,9 @@ func (c *checker) waits() {
 			}
 			switch {
 			case ev.Kind == shb.WGWait && added && !ended && !unknownDone:
-				c.report(call, call.Pos(), "WaitGroup.Wait blocks forever: %s waits for %s, whose counter Add raises, but nothing calls Done on it", c.goroutine(t), c.valueName(v, "it"))
+				c.report(call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s, whose counter Add raises, but nothing calls Done on it", c.goroutine(t), c.valueName(v, "it"))
 			case ev.Kind == shb.CondWait && !ended && !unknownSignal:
-				c.report(call, call.Pos(), "Cond.Wait blocks forever: %s waits on %s, which nothing signals (no Signal or Broadcast on it)", c.goroutine(t), c.valueName(v, "it"))
+				c.report(call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s, which nothing signals (no Signal or Broadcast on it)", c.goroutine(t), c.valueName(v, "it"))
 			}
 		}
 	}

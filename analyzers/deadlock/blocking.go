@@ -7,9 +7,11 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -499,25 +501,39 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	if name == "" {
 		name = "a mutex"
 	}
+	// Where this goroutine took the lock, where the other one needs it:
+	// its operation, and the Lock it must pass first, if any.
+	var rel []analysis.RelatedInformation
+	h, locked := c.heldAs(ev.Instr, name)
+	if locked {
+		rel = c.heldAt(h, "%s locked here", name)
+	}
+	rel = append(rel, c.related(oev.Instr.Pos(), "the %s that would unblock it (%s)", by, o.t.Origin.Describe(c.pass.Fset))...)
+	partnerLocks := func(format string, args ...any) {
+		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
+	}
 	if o.acquire >= 0 && o.how == lockInCase {
-		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever",
+		partnerLocks("the select's other way out locks %s here", name)
+		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return
 	}
 	if o.acquire >= 0 && o.how == lockAgain {
-		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever",
+		partnerLocks("its loop locks %s here, after the %s", name, by)
+		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return
 	}
 	if o.acquire >= 0 {
-		c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever",
+		partnerLocks("the other goroutine locks %s here, before the %s", name, by)
+		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()))
 		return
 	}
-	c.report(ev.Instr.Pos(), "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs with %s held too, so whichever goroutine locks it first, both block forever",
+	c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs with %s held too, so whichever goroutine locks it first, both block forever",
 		b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 		by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name)
 }
@@ -546,10 +562,19 @@ func objName(ev shb.Event) string {
 // lockedAt says where the function of instr locked the mutex it knows as
 // name, when it did.
 func (c *checker) lockedAt(instr ssa.Instruction, name string) string {
-	for _, h := range c.ls.Before(instr) {
-		if lockName(h) == name && !h.Unsure {
-			return " (locked at " + c.where(h) + ")"
-		}
+	if h, ok := c.heldAs(instr, name); ok {
+		return " (locked at " + c.where(h) + ")"
 	}
 	return ""
+}
+
+// heldAs returns the lock that the function of instr holds there and
+// knows as name.
+func (c *checker) heldAs(instr ssa.Instruction, name string) (lockset.Held, bool) {
+	for _, h := range c.ls.Before(instr) {
+		if lockName(h) == name && !h.Unsure {
+			return h, true
+		}
+	}
+	return lockset.Held{}, false
 }

@@ -50,7 +50,7 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 			if name == "" {
 				name = "the mutex"
 			}
-			c.report(ev.Instr.Pos(), "double lock through a function value: %s is locked at %s while already held by the caller of the function value called at %s (%s); sync.Mutex is not reentrant, this blocks forever",
+			c.report(ev.Instr.Pos(), c.related(via.Pos(), "the function value called here, with %s held", name), "double lock through a function value: %s is locked at %s while already held by the caller of the function value called at %s (%s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.pos(ev.Instr.Pos()), c.pos(via.Pos()), t.Origin.Describe(c.pass.Fset))
 		}
 	}

@@ -144,15 +144,18 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 		name := lockName(h)
 		switch {
 		case op == syncapi.Lock && h.Read:
-			c.report(pos, "RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
+			c.report(pos, c.heldAt(h, "%s read-locked here", name),
+				"RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
 				name, c.pos(pos), c.where(h))
 		case op == syncapi.RLock && h.Read:
 			if w, ok := c.writer(mu); ok {
-				c.report(pos, "recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+				c.report(pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.related(w, "%s write-locked here", name)),
+					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
 					name, c.pos(pos), c.where(h), c.pos(w))
 			}
 		default:
-			c.report(pos, "double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
+			c.report(pos, c.heldAt(h, "%s locked here", name),
+				"double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.pos(pos), c.where(h))
 		}
 	case syncapi.NoLockOp:
@@ -174,14 +177,18 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 					continue
 				}
 				if w, ok := c.writer(t.Value); ok {
-					c.report(pos, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
-						lockName(h), c.where(h), how, callee, c.where(t), c.pos(w))
+					name := lockName(h)
+					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
+					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+						name, c.where(h), how, callee, c.where(t), c.pos(w))
 					return
 				}
 				continue
 			}
-			c.report(pos, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
-				lockName(h), c.where(h), how, callee, c.where(t))
+			name := lockName(h)
+			rel := slices.Concat(c.heldAt(h, "%s locked here", name), c.heldAt(t, "%s locks %s again here", callee, name))
+			c.report(pos, rel, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
+				name, c.where(h), how, callee, c.where(t))
 			return
 		}
 	}
@@ -220,7 +227,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 				continue
 			}
 			reported[h.Key] = true
-			c.reportFix(returnPos(fn, ret), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+			c.reportFix(returnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
 				lockName(h), c.where(h), fn.Name())
 		}
 	}
@@ -328,14 +335,39 @@ func (c *checker) where(h lockset.Held) string {
 // pos renders p as "file.go:12" (see package posn).
 func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
-func (c *checker) report(pos token.Pos, format string, args ...any) {
-	c.reportFix(pos, nil, format, args...)
+// report reports a deadlock at pos, with the related positions rel
+// (see related).
+func (c *checker) report(pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
+	c.reportFix(pos, rel, nil, format, args...)
 }
 
 // reportFix reports, with the fixes that are certain (see unlockFix).
-func (c *checker) reportFix(pos token.Pos, fixes []analysis.SuggestedFix, format string, args ...any) {
+// A related position that is the report's own says nothing more and is
+// left out.
+func (c *checker) reportFix(pos token.Pos, rel []analysis.RelatedInformation, fixes []analysis.SuggestedFix, format string, args ...any) {
 	if c.ignored.Has(pos) {
 		return
 	}
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes})
+	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes, Related: rel})
+}
+
+// related returns a related position of a report, for an editor to go
+// to the other places the message names: one entry, or none when pos is
+// not in the package's files (a lock that a function of another package
+// takes is known by the "file:line:col" of a fact, not by a token.Pos;
+// see posn.InFiles).
+func (c *checker) related(pos token.Pos, format string, args ...any) []analysis.RelatedInformation {
+	if !posn.InFiles(c.pass, pos) {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: pos, Message: fmt.Sprintf(format, args...)}}
+}
+
+// heldAt returns the related position of where a held lock was taken.
+func (c *checker) heldAt(h lockset.Held, format string, args ...any) []analysis.RelatedInformation {
+	if h.At != "" {
+		return nil
+	}
+	return c.related(h.Pos, format, args...)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -40,4 +41,35 @@ func TestIgnore(t *testing.T) {
 // return) against main.go.golden, and the reports left without one.
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deadlock.Analyzer, "dlfix")
+}
+
+// TestRelated checks the related positions of each kind of report: the
+// places its message names, in the package's files, for an editor to go
+// to.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dl", "dlx", "dlblock", "dltransfer", "dlfix")
+	reltest.Check(t, results, map[string][]string{
+		`^double lock: `: {` locked here$`},
+		// The callee's Lock, when it is in the package (main.go, not
+		// dlxlib/dlxlib.go).
+		`^double lock: .*, which locks it again \(at \w+\.go:`:              {`^\S+ locks \S+ again here$`},
+		`^double lock through a function value: `:                           {`^the function value called here, with \S+ held$`},
+		`^RWMutex upgrade: `:                                                {`^\S+ read-locked here$`},
+		`^recursive read lock: `:                                            {`^\S+ read-locked here$`, `^\S+ write-locked here$`},
+		`^recursive read lock: .*, which read-locks it again \(at \w+\.go:`: {`^\S+ read-locks \S+ again here$`},
+		`^lock left held: `:                                                 {` locked here$`},
+		`^unlock of unlocked mutex: .*every path here already unlocked it`:  {`^\S+ unlocked here first$`},
+		`^unlock of unlocked mutex: .*the Unlock deferred at`:               {`^the Unlock deferred here unlocks \S+ again when \w+ returns$`},
+		`^lock order inversion: `:                                           {`^the other goroutine locks \S+ here$`},
+		// Two lines apart: the other goroutine's second Lock is not this one.
+		`^lock order inversion: p\.b is locked`:                        {`^the other goroutine then locks p\.a here$`},
+		`^lock order cycle: `:                                          {`^\S+ locked here while holding \S+ \(goroutine started at \w+\.go:\d+\)$`},
+		`^blocking while holding a lock: `:                             {` locked here$`, `^the \w+ that would unblock it \(.+\)$`},
+		`^blocking while holding a lock: .* must first lock`:           {`^the other goroutine locks \S+ here, before the \w+$`},
+		`^blocking while holding a lock: .* runs in a loop that locks`: {`^its loop locks \S+ here, after the \w+$`},
+		`^blocking while holding a lock: .* is a case of a select`:     {`^the select's other way out locks \S+ here$`},
+	},
+		// The other goroutine's first Lock: the message names the one
+		// that waits.
+		`^the other goroutine locks \S+ here$`)
 }

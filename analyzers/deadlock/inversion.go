@@ -11,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -79,10 +80,42 @@ func (c *checker) inversions(hb *shb.Result) {
 			a, b, ia, ib = b, a, ib, ia
 		}
 		held := c.heldName(hb, &a.t.Events[a.ev], a.from)
-		c.report(ia.Pos(), "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
+		// The other goroutine's two acquisitions: of the mutex it holds,
+		// which this one waits for, then of the one it waits for.
+		var rel []analysis.RelatedInformation
+		if at, ok := c.acquiredAt(hb, b.t, b.ev, b.from); ok {
+			rel = c.related(at.Pos(), "the other goroutine locks %s here", acquired(at))
+		}
+		rel = append(rel, c.related(ib.Pos(), "the other goroutine then locks %s here", acquired(ib))...)
+		c.report(ia.Pos(), rel, "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
 			acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
 			c.pos(ib.Pos()), b.t.Origin.Describe(c.pass.Fset))
 	}
+}
+
+// acquiredAt returns the Lock call by which trace t holds the mutex at
+// location lock at event ev: the one the lockset of ev's function holds
+// (taken there or by a lock helper it calls), else one that comes before
+// ev on every path (taken by a caller); false when neither is known.
+func (c *checker) acquiredAt(hb *shb.Result, t *shb.Trace, ev int32, lock int32) (ssa.Instruction, bool) {
+	instr := t.Events[ev].Instr
+	loc := hb.Location(lock)
+	for _, h := range c.ls.Before(instr) {
+		if h.Unsure || h.At != "" || h.Value == nil || !h.Path.IsEmpty() {
+			continue
+		}
+		if slices.Contains(c.ptr.PointsToIn(t.Origin, h.Value), loc) {
+			for z := ev - 1; z >= 0; z-- {
+				if a := t.Events[z]; a.Kind == shb.Acquire && a.Obj == lock && a.Instr.Pos() == h.Pos {
+					return a.Instr, true
+				}
+			}
+		}
+	}
+	if z := lockedBefore(t, ev, lock, false); z >= 0 {
+		return t.Events[z].Instr, true
+	}
+	return nil, false
 }
 
 // acquired names the mutex that a Lock call takes.
@@ -202,13 +235,16 @@ func (c *checker) cycleOf(hb *shb.Result, steps [3][]orderEdge, both map[*shb.Tr
 
 func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
 	var steps []string
+	var rel []analysis.RelatedInformation
 	for _, x := range e {
 		instr := x.t.Events[x.ev].Instr
+		held := c.heldName(hb, &x.t.Events[x.ev], x.from)
 		steps = append(steps, fmt.Sprintf("%s is locked at %s while holding %s (%s)",
-			acquired(instr), c.pos(instr.Pos()), c.heldName(hb, &x.t.Events[x.ev], x.from), x.t.Origin.Describe(c.pass.Fset)))
+			acquired(instr), c.pos(instr.Pos()), held, x.t.Origin.Describe(c.pass.Fset)))
+		rel = append(rel, c.related(instr.Pos(), "%s locked here while holding %s (%s)", acquired(instr), held, x.t.Origin.Describe(c.pass.Fset))...)
 	}
 	first := e[0].t.Events[e[0].ev].Instr
-	c.report(first.Pos(), "lock order cycle: %s; the three goroutines can deadlock", strings.Join(steps, "; "))
+	c.report(first.Pos(), rel, "lock order cycle: %s; the three goroutines can deadlock", strings.Join(steps, "; "))
 }
 
 // heldName names the mutex at location l that a goroutine holds when it

@@ -1,8 +1,10 @@
 package deadlock
 
 import (
-	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"cmp"
 	"go/token"
+
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -54,8 +56,9 @@ func (c *checker) relocks(fn *ssa.Function) {
 				if flagGuarded(again.Block()) {
 					continue // if !lockHeld { mu.Lock() }: the flag says which path
 				}
-				c.report(again.Pos(), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
-					shb.ExprName(mu), c.pos(again.Pos()), c.pos(call.Pos()))
+				name := shb.ExprName(mu)
+				c.report(again.Pos(), c.related(call.Pos(), "%s locked here first, on a path that skips every Unlock", cmp.Or(name, "the mutex")), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
+					name, c.pos(again.Pos()), c.pos(call.Pos()))
 			}
 		}
 	}

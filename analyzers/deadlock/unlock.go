@@ -8,6 +8,7 @@ import (
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -89,6 +90,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	}
 	type finding struct {
 		pos  token.Pos
+		rel  []analysis.RelatedInformation
 		msg  string
 		args []any
 	}
@@ -125,8 +127,10 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						}
 						read := op == syncapi.RUnlock
 						if prev, ok := again(k, read); ok {
-							found = append(found, finding{instr.Pos(), "unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
-								[]any{lockName(lockset.Held{Value: mu}), c.pos(instr.Pos()), c.pos(prev.pos)}})
+							name := lockName(lockset.Held{Value: mu})
+							found = append(found, finding{instr.Pos(), c.related(prev.pos, "%s unlocked here first", name),
+								"unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
+								[]any{name, c.pos(instr.Pos()), c.pos(prev.pos)}})
 						}
 						s = s.with(unlocked{key: k, mu: mu, pos: instr.Pos(), read: read})
 						continue
@@ -142,8 +146,10 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						if op == syncapi.Unlock || op == syncapi.RUnlock {
 							k := lockset.Key(mu)
 							if prev, ok := again(k, op == syncapi.RUnlock); ok {
-								found = append(found, finding{prev.pos, "unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
-									[]any{lockName(lockset.Held{Value: mu}), c.pos(prev.pos), c.pos(d.Pos()), fn.Name()}})
+								name := lockName(lockset.Held{Value: mu})
+								found = append(found, finding{prev.pos, c.related(d.Pos(), "the Unlock deferred here unlocks %s again when %s returns", name, fn.Name()),
+									"unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
+									[]any{name, c.pos(prev.pos), c.pos(d.Pos()), fn.Name()}})
 							}
 							continue
 						}
@@ -161,7 +167,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	for _, f := range found {
 		if !reported[f.pos] {
 			reported[f.pos] = true
-			c.report(f.pos, f.msg, f.args...)
+			c.report(f.pos, f.rel, f.msg, f.args...)
 		}
 	}
 }

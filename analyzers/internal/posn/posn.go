@@ -63,3 +63,21 @@ func (f Formatter) file(name string) string {
 	}
 	return filepath.Base(dir) + "/" + filepath.Base(name)
 }
+
+// InFiles reports whether p is a position in one of the files of the
+// package being analyzed. Only such positions go into a report as
+// related positions: a position in another package's file is a
+// token.Pos under one driver (the standalone one, which loads every
+// package from source) and a string in a fact under another (go vet),
+// and a report must be the same under both.
+func InFiles(pass *analysis.Pass, p token.Pos) bool {
+	if !p.IsValid() {
+		return false
+	}
+	for _, f := range pass.Files {
+		if f.FileStart <= p && p <= f.FileEnd {
+			return true
+		}
+	}
+	return false
+}
