@@ -64,6 +64,13 @@
 //     after Wait (wg.Wait(); close(results); for r := range results).
 //     Receive while a goroutine waits and closes instead.
 //
+// A report's related positions (indented beneath it in origo's text
+// output, relatedLocations in SARIF) are the places its message names,
+// for an editor to go to: the channel's make ("ch made here"), the go
+// statement that starts the blocked goroutine, the early return that
+// leaves a send without its receive, the first of two sends, the one
+// receive of goroutines started in a loop.
+//
 // # What stays silent
 //
 // Only channels (WaitGroups, Conds) that the package makes and that no

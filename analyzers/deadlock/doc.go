@@ -118,6 +118,14 @@
 //     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
 //     when the sender holds it.
 //
+// A report's related positions (indented beneath it in origo's text
+// output, relatedLocations in SARIF) are the places its message names,
+// for an editor to go to: where the mutex was locked ("b.mu locked
+// here"), the callee's Lock, the other goroutine's two acquisitions of
+// an inversion, the operation that would unblock a blocked one and the
+// Lock it must pass first, the earlier Unlock. A place in another
+// package's file is in the message only.
+//
 // # What stays silent
 //
 // A Lock on one branch of an if on a boolean variable (if !lockHeld {

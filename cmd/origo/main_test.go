@@ -320,8 +320,9 @@ func runSARIF(t *testing.T, dir string, args ...string) sarifLogT {
 }
 
 // TestSARIF checks the SARIF log of the demo: one rule per analyzer a
-// user runs, with its manual, the debugging analyzer's left out, and the
-// race's other write as a related location.
+// user runs, with its manual, the debugging analyzer's left out, the
+// race's other write as a related location, and the deadlock's two
+// Locks.
 func TestSARIF(t *testing.T) {
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
@@ -350,7 +351,7 @@ func TestSARIF(t *testing.T) {
 	}
 	want := []string{
 		"race bank.go:59 [bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)]",
-		"deadlock bank.go:92",
+		"deadlock bank.go:92 [bank.go:89 b.mu locked here] [bank.go:76 (*demo.Bank).Total locks b.mu again here]",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -369,6 +370,30 @@ func TestSARIF(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no factdump result at a/a.go:6 among %d results", len(run.Results))
+	}
+}
+
+// TestText checks the text output on the demo, as README.md's "How to
+// read a report" shows it: each report on a line, its related positions
+// indented beneath it (the deadlock's: where Report locked b.mu, and
+// Total's Lock).
+func TestText(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, dir, ".")
+	if code != exitFindings || stderr != "" {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	want := `bank.go:59:5: data race on Bank.processed: write at bank.go:59 (goroutine started at bank.go:50, in a loop) vs write at bank.go:59 (goroutine started at bank.go:50, in a loop); locks held: {} vs {}
+	bank.go:59:5: the other write of Bank.processed (goroutine started at bank.go:50, in a loop)
+bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this goroutine calls (*demo.Bank).Total, which locks it again (at bank.go:76); sync.Mutex is not reentrant, this blocks forever
+	bank.go:89:11: b.mu locked here
+	bank.go:76:11: (*demo.Bank).Total locks b.mu again here
+`
+	if stdout != want {
+		t.Errorf("output:\n%s\nwant:\n%s", stdout, want)
 	}
 }
 
