@@ -80,10 +80,28 @@ func runCmd(t *testing.T, cmd *exec.Cmd, dir string) (stdout, stderr string, cod
 	return out.String(), errb.String(), code
 }
 
-// vetTree is the JSON shape of go vet -json: package → analyzer → diagnostics.
+// vetTree is the JSON shape of go vet -json: package → analyzer →
+// diagnostics, with the field names of x/tools'
+// internal/analysis/driverutil.JSONDiagnostic, which go vet prints.
 type vetTree map[string]map[string][]struct {
-	Posn    string `json:"posn"`
-	Message string `json:"message"`
+	Category       string `json:"category"`
+	Posn           string `json:"posn"`
+	End            string `json:"end"`
+	Message        string `json:"message"`
+	SuggestedFixes []struct {
+		Message string `json:"message"`
+		Edits   []struct {
+			Filename string `json:"filename"`
+			Start    int    `json:"start"`
+			End      int    `json:"end"`
+			New      string `json:"new"`
+		} `json:"edits"`
+	} `json:"suggested_fixes"`
+	Related []struct {
+		Posn    string `json:"posn"`
+		End     string `json:"end"`
+		Message string `json:"message"`
+	} `json:"related"`
 }
 
 // findings decodes one or more vetTree values (go vet prints one per
@@ -91,6 +109,20 @@ type vetTree map[string]map[string][]struct {
 // relative to dir.
 func findings(t *testing.T, dir, data string) []string {
 	t.Helper()
+	return decodeVet(t, dir, data, false)
+}
+
+// details is findings with all that go vet -json says of each
+// diagnostic: its category and end, and on lines of their own beneath
+// it, its suggested fixes, each edit, and its related positions.
+func details(t *testing.T, dir, data string) []string {
+	t.Helper()
+	return decodeVet(t, dir, data, true)
+}
+
+func decodeVet(t *testing.T, dir, data string, all bool) []string {
+	t.Helper()
+	rel := func(posn string) string { return strings.TrimPrefix(posn, dir+string(filepath.Separator)) }
 	var lines []string
 	dec := json.NewDecoder(strings.NewReader(data))
 	for {
@@ -103,8 +135,20 @@ func findings(t *testing.T, dir, data string) []string {
 		for _, byAnalyzer := range tree {
 			for _, diags := range byAnalyzer {
 				for _, d := range diags {
-					posn := strings.TrimPrefix(d.Posn, dir+string(filepath.Separator))
-					lines = append(lines, posn+": "+d.Message)
+					line := rel(d.Posn) + ": " + d.Message
+					if all {
+						line = fmt.Sprintf("%s-%s [%s]: %s", rel(d.Posn), rel(d.End), d.Category, d.Message)
+						for _, f := range d.SuggestedFixes {
+							line += fmt.Sprintf("\n\tfix %q", f.Message)
+							for _, e := range f.Edits {
+								line += fmt.Sprintf("\n\t\t%s [%d,%d) %q", rel(e.Filename), e.Start, e.End, e.New)
+							}
+						}
+						for _, r := range d.Related {
+							line += fmt.Sprintf("\n\t%s-%s: %s", rel(r.Posn), rel(r.End), r.Message)
+						}
+					}
+					lines = append(lines, line)
 				}
 			}
 		}
@@ -174,6 +218,46 @@ func TestVetMatchesStandaloneDemo(t *testing.T) {
 	}
 	if !slices.Equal(vet, standalone) {
 		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+	// The related positions too: the race's other write, the deadlock's
+	// two Locks.
+	vet, standalone = details(t, dir, vetStdout+vetStderr), details(t, dir, standOut)
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ in details:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
+// TestVetMatchesStandaloneFixes runs both drivers with -json on the
+// fixtures of the deadlock and race analyzers' suggested fixes (an
+// Unlock before a return, wg.Add moved before its go statement): the
+// same diagnostics, fixes and edits (byte offsets in the file), related
+// positions, categories and ends, under the same field names.
+func TestVetMatchesStandaloneFixes(t *testing.T) {
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := []string{"./analyzers/deadlock/testdata/src/dlfix", "./analyzers/race/testdata/src/wgfix"}
+	vetStdout, vetStderr, code := runCmd(t, exec.Command("go", append([]string{"vet", "-vettool=" + origoBin, "-json"}, patterns...)...), dir)
+	if code != 0 {
+		t.Fatalf("go vet exited %d:\n%s", code, vetStdout+vetStderr)
+	}
+	standOut, stderr, code := run(t, dir, append([]string{"-json"}, patterns...)...)
+	if code != exitFindings {
+		t.Fatalf("origo exited %d, want %d:\n%s", code, exitFindings, stderr)
+	}
+	vet, standalone := details(t, dir, vetStdout+vetStderr), details(t, dir, standOut)
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet and standalone differ:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+	all := strings.Join(standalone, "\n")
+	for _, want := range []string{
+		"\tfix \"unlock b.mu before returning\"\n\t\tanalyzers/deadlock/testdata/src/dlfix/main.go [",
+		"\tfix \"call wg.Add(1) before the go statement\"\n\t\tanalyzers/race/testdata/src/wgfix/main.go [",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("standalone -json lacks %q:\n%s", want, all)
+		}
 	}
 }
 

@@ -18,13 +18,31 @@ func printText(w io.Writer, res *result) {
 }
 
 // The JSON output has the shape of go vet -json: package ID → analyzer
-// name → list of diagnostics.
+// name → list of diagnostics, with the field names and order of
+// x/tools' internal/analysis/driverutil.JSONDiagnostic, which go vet's
+// unitchecker prints.
 type jsonDiagnostic struct {
-	Category string        `json:"category,omitempty"`
-	Posn     string        `json:"posn"`
-	End      string        `json:"end"`
-	Message  string        `json:"message"`
-	Related  []jsonRelated `json:"related,omitempty"`
+	Category       string        `json:"category,omitempty"`
+	Posn           string        `json:"posn"`
+	End            string        `json:"end"`
+	Message        string        `json:"message"`
+	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
+	Related        []jsonRelated `json:"related,omitempty"`
+}
+
+// jsonFix is a suggested fix: edits to apply all together or not at all.
+type jsonFix struct {
+	Message string     `json:"message"`
+	Edits   []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces the bytes [Start, End) of a file, offsets from 0,
+// by New.
+type jsonEdit struct {
+	Filename string `json:"filename"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	New      string `json:"new"`
 }
 
 type jsonRelated struct {
@@ -41,6 +59,13 @@ func printJSON(w io.Writer, res *result) error {
 			Posn:     d.posn.String(),
 			End:      d.end.String(),
 			Message:  d.message,
+		}
+		for _, f := range d.fixes {
+			jf := jsonFix{Message: f.message}
+			for _, e := range f.edits {
+				jf.Edits = append(jf.Edits, jsonEdit{Filename: e.filename, Start: e.start, End: e.end, New: e.new})
+			}
+			jd.SuggestedFixes = append(jd.SuggestedFixes, jf)
 		}
 		for _, r := range d.related {
 			jd.Related = append(jd.Related, jsonRelated{Posn: r.posn.String(), End: r.end.String(), Message: r.message})

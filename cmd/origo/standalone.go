@@ -113,6 +113,7 @@ type diagnostic struct {
 	end      token.Position
 	message  string
 	related  []related
+	fixes    []fix
 
 	// What identifies the finding across commits (see fingerprints):
 	// its file, relative to its module's root, and the function that
@@ -124,6 +125,19 @@ type diagnostic struct {
 type related struct {
 	posn, end token.Position
 	message   string
+}
+
+// fix is an analysis.SuggestedFix resolved to byte offsets in files.
+type fix struct {
+	message string
+	edits   []edit
+}
+
+// edit replaces the bytes [start, end) of a file by new.
+type edit struct {
+	filename   string
+	start, end int
+	new        string
 }
 
 // findings counts the diagnostics that are findings, not debugging output.
@@ -367,6 +381,14 @@ func collect(graph *checker.Graph, res *result) {
 					end:     fset.Position(cmp.Or(r.End, r.Pos)),
 					message: r.Message,
 				})
+			}
+			for _, f := range d.SuggestedFixes {
+				fx := fix{message: f.Message}
+				for _, e := range f.TextEdits {
+					start, end := fset.Position(e.Pos), fset.Position(cmp.Or(e.End, e.Pos))
+					fx.edits = append(fx.edits, edit{filename: start.Filename, start: start.Offset, end: end.Offset, new: string(e.NewText)})
+				}
+				diag.fixes = append(diag.fixes, fx)
 			}
 			res.diags = append(res.diags, diag)
 		}
