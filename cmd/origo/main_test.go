@@ -233,6 +233,7 @@ func TestVetMatchesStandaloneDemo(t *testing.T) {
 // same diagnostics, fixes and edits (byte offsets in the file), related
 // positions, categories and ends, under the same field names.
 func TestVetMatchesStandaloneFixes(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -462,6 +463,7 @@ func TestSARIF(t *testing.T) {
 // indented beneath it (the deadlock's: where Report locked b.mu, and
 // Total's Lock).
 func TestText(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
 		t.Fatal(err)
