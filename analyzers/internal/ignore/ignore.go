@@ -162,7 +162,7 @@ func Parse(text string) (names []string, problem string) {
 		switch {
 		case isOrigo && len(verb) > len("ignore") && strings.HasPrefix(verb, "ignore") && strings.ContainsRune("-:=_,", rune(verb[len("ignore")])):
 			rest = " " + word[len("origo:ignore")+1:] + rest // "origo:ignore:race x"
-		case distance(lower, "origo:ignore") <= 2: // misspelled: read on
+		case len(lower) >= len("origo:ignore")-2 && len(lower) <= len("origo:ignore")+2 && distance(lower, "origo:ignore") <= 2: // misspelled: read on (the lengths first: every comment's first word comes here)
 		case isOrigo && !block && trimmed == body:
 			return nil, fmt.Sprintf("unknown origo directive %q: the only one is %s NAME reason", "//"+word, prefix)
 		default:
