@@ -72,3 +72,17 @@ func TestForcedFailure(t *testing.T) {
 		t.Errorf("forced failure: message %q", msg)
 	}
 }
+
+// TestDoPanicThrough checks that ORIGO_PANIC=1 lets a pass's panic
+// through, with its stack, rather than turning it into a line.
+func TestDoPanicThrough(t *testing.T) {
+	t.Setenv("ORIGO_PANIC", "1")
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p")}
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Errorf("recovered %v, want the pass's panic, boom", r)
+		}
+	}()
+	msg := guard.Do(pass, "race", func() { panic("boom") })
+	t.Errorf("Do returned %q, want the panic let through", msg)
+}

@@ -27,6 +27,7 @@ func TestParse(t *testing.T) {
 		{text: "// origin: where it started"},
 		{text: "//\t//origo:ignore race quoted in a doc comment"},
 		{text: `// "//origo:ignore race <reason>" on either access`},
+		{text: "// note //origo:ignore race the counter is approximate"}, // after other text: part of the comment
 		{text: "/* origo:foo */"},
 
 		{text: "//origo:ignore", problem: `bad //origo:ignore directive: it names no analyzer and gives no reason, so it silences nothing; write //origo:ignore NAME reason (NAME: blocking, deadlock, guardedby, race)`},

@@ -2,10 +2,11 @@
 // from either access, the reported one (here the goroutine's write) or
 // the other, at the end of the line or alone on the line above; a
 // directive that names another analyzer, or that is malformed, silences
-// nothing.
+// nothing, as does checklocks' "// +checklocksignore", which is
+// guardedby's alone.
 package main
 
-var a, b, c, d, e, f, g, h, i int
+var a, b, c, d, e, f, g, h, i, j int
 
 func reported() {
 	go func() { a = 1 }() // want `data race on a`
@@ -58,6 +59,12 @@ func aboveOneLine() {
 	i = 2
 }
 
+// checklocks' ignore comment silences guardedby, not race.
+func checklocksIgnore() {
+	go func() { j = 1 }() // +checklocksignore // want `data race on j`
+	j = 2
+}
+
 func main() {
 	reported()
 	silenced()
@@ -68,4 +75,5 @@ func main() {
 	spaced()
 	unknownName()
 	aboveOneLine()
+	checklocksIgnore()
 }
