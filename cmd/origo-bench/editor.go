@@ -14,6 +14,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/directive"
+	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -66,7 +67,7 @@ import (
 
 // origoSuite is what origo reports with: the analyzers of the golangci
 // plugin and of the command, without the debugging dump.
-var origoSuite = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, directive.Analyzer}
+var origoSuite = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer}
 
 // vetSuite is the go vet suite of Go 1.26, as $GOROOT/src/cmd/vet/main.go
 // lists it (TestVetSuite checks that it still does).

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/analyzers/golangci"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 )
@@ -53,6 +54,33 @@ func TestVetSuite(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("vetSuite:\n%s\ncmd/vet:\n%s", strings.Join(got, " "), strings.Join(want, " "))
+	}
+}
+
+// TestOrigoSuite checks that the editor benchmark measures, and the
+// golangci benchmark's .golangci.yml spells out, the analyzers that
+// origo's golangci-lint plugin runs by default: the suite a user gets.
+func TestOrigoSuite(t *testing.T) {
+	p, err := golangci.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for _, a := range defaults {
+		want = append(want, a.Name)
+	}
+	for _, a := range origoSuite {
+		got = append(got, a.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("origoSuite %v, want the plugin's defaults %v", got, want)
+	}
+	if line := "analyzers: [" + strings.Join(want, ", ") + "]\n"; !strings.Contains(golangciConfig("issues.json"), line) {
+		t.Errorf(".golangci.yml lacks %q:\n%s", line, golangciConfig("issues.json"))
 	}
 }
 

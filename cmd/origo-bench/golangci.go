@@ -301,7 +301,7 @@ linters:
         type: module
         description: static data races, deadlocks and goroutine leaks
         settings:
-          analyzers: [race, deadlock, blocking, directive]
+          analyzers: [race, deadlock, blocking, guardedby, directive]
           generated: false
 issues:
   max-issues-per-linter: 0

@@ -78,7 +78,7 @@ func TestGolangciConfig(t *testing.T) {
 		"version: \"2\"\n",
 		"  default: none\n  enable:\n    - origo\n",
 		"      origo:\n        type: module\n",
-		"          analyzers: [race, deadlock, blocking, directive]\n",
+		"          analyzers: [race, deadlock, blocking, guardedby, directive]\n",
 		"  relative-path-mode: wd\n",
 		"    json:\n      path: \"/tmp/x/issues.json\"\n",
 	} {
