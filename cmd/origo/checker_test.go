@@ -11,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/directive"
+	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/effects"
@@ -107,7 +108,7 @@ func TestTypeErrorsUnderChecker(t *testing.T) {
 		}
 	}
 	analyzers := []*analysis.Analyzer{
-		race.Analyzer, deadlock.Analyzer, blocking.Analyzer, directive.Analyzer,
+		race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer,
 		buildir.Analyzer, origins.Analyzer, pointer.SummaryAnalyzer, lockset.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer,
 	}
 	for _, a := range analyzers {
