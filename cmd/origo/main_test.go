@@ -225,6 +225,19 @@ func TestVetMatchesStandaloneDemo(t *testing.T) {
 	if !slices.Equal(vet, standalone) {
 		t.Errorf("go vet and standalone differ in details:\n--- vet\n%s\n--- standalone\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
 	}
+
+	// -dump=pointer shows the goroutines and the memory two of them
+	// touch with a write: the workers and the racy counter.
+	dump, _, _ := run(t, dir, "-dump=pointer", ".")
+	for _, want := range []string{
+		"bank.go:50:3: origin #2 go (*demo.Bank).worker (copy 0) started by #1\n",
+		"bank.go:50:3: origin #3 go (*demo.Bank).worker (copy 1) started by #1\n",
+		"bank.go:59:5: shared alloc(main.Bank)@bank.go:30[o1 <main.go:12].processed: write in origins #2, #3\n",
+	} {
+		if !strings.Contains(dump, want) {
+			t.Errorf("origo -dump=pointer on the demo lacks %q:\n%s", want, dump)
+		}
+	}
 }
 
 // TestVetMatchesStandaloneFixes runs both drivers with -json on the
