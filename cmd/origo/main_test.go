@@ -279,6 +279,7 @@ func TestVetMatchesStandaloneFixes(t *testing.T) {
 // graph that -dump=shb shows: each goroutine's trace of events and the
 // edges between traces.
 func TestVetMatchesStandaloneSHB(t *testing.T) {
+	functional(t)
 	vet, standalone := vetAndStandalone(t, "shb")
 	for _, want := range []string{
 		"a/a_test.go:11:7: #2 event 0: spawn 1 goroutines #4",
@@ -832,6 +833,7 @@ func TestLanguageCorners(t *testing.T) {
 // TestDefaults checks the standalone driver's defaults: no pattern is
 // ./..., tests included; -test=false leaves the tests out.
 func TestDefaults(t *testing.T) {
+	functional(t)
 	dir, err := filepath.Abs("../../testdata/chain")
 	if err != nil {
 		t.Fatal(err)
@@ -850,6 +852,7 @@ func TestDefaults(t *testing.T) {
 // TestGeneratedFlag checks -generated under both drivers: nothing is
 // reported in a file marked generated, unless -generated is given.
 func TestGeneratedFlag(t *testing.T) {
+	functional(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"go.mod": "module example.com/gen\n\ngo 1.26\n",
@@ -888,6 +891,7 @@ func TestGeneratedFlag(t *testing.T) {
 // has no -fix. Last, go vet -vettool= with an empty path runs plain vet,
 // which is silent on the demo.
 func TestVetTool(t *testing.T) {
+	functional(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -956,6 +960,7 @@ func TestVetTool(t *testing.T) {
 // that Report calls with the lock held silences the deadlock; with
 // both, nothing is reported.
 func TestDemoFixes(t *testing.T) {
+	functional(t)
 	bank, err := os.ReadFile("../../testdata/demo/bank.go")
 	if err != nil {
 		t.Fatal(err)

@@ -54,6 +54,7 @@ func readme(t *testing.T) []readmeBlock {
 // output shown under them is what origo prints for the first one, byte
 // for byte; a report line quoted anywhere else is one of those lines.
 func TestREADMEDemo(t *testing.T) {
+	functional(t)
 	blocks := readme(t)
 	first := -1
 	for i, b := range blocks {
@@ -98,6 +99,7 @@ func TestREADMEDemo(t *testing.T) {
 // TestREADMEFlags checks that the flags of the README's synopsis of the
 // standalone command are origo's, and the -dump modes it names.
 func TestREADMEFlags(t *testing.T) {
+	functional(t)
 	var synopsis string
 	for _, b := range readme(t) {
 		for _, line := range strings.Split(b.text, "\n") {
