@@ -36,7 +36,10 @@
 //	counter.go:12:2: data race on Counter.n: write at counter.go:12 (goroutine started at main.go:20, in a loop) vs read at counter.go:17 (main goroutine); locks held: {c.mu} vs {}
 //
 // It sits on one access, the one that forgot (a write, holding fewer
-// locks), and its related information points at the other. An access
+// locks), and its related information points at the other, and at the
+// go statement that started each goroutine with the calls that reached
+// it ("goroutine started here: main → (*Server).Start → go
+// (*Server).loop"), where the walk knows them. An access
 // made inside a function of another package is shown where that
 // function was called: "write at b.go:12 (in b.(*T).Set, called at
 // a.go:30)". There is one report per racy location and pair of

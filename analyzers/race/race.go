@@ -753,10 +753,10 @@ func (c *checker) report(r *report) {
 		Category:       "race",
 		Message:        msg,
 		SuggestedFixes: fixes,
-		Related: []analysis.RelatedInformation{{
+		Related: append([]analysis.RelatedInformation{{
 			Pos:     accessPos(r.b),
 			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),
-		}},
+		}}, c.startedAt(r.a.Origin, r.b.Origin)...),
 	})
 }
 

@@ -2,6 +2,7 @@ package race_test
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/race"
@@ -46,4 +47,23 @@ func TestIgnore(t *testing.T) {
 // reports left without one.
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix")
+}
+
+// TestStartChains checks that a report names, as related positions, the
+// go statements that started its goroutines with the calls that led to
+// them from main.
+func TestStartChains(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), race.Analyzer, "chains")
+	var got []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				got = append(got, rel.Message)
+			}
+		}
+	}
+	want := "goroutine started here: chains.main → chains.start → go chains.worker → chains.spawn → go chains.inner"
+	if !slices.Contains(got, want) {
+		t.Errorf("related positions %q lack %q", got, want)
+	}
 }

@@ -1,0 +1,94 @@
+package race
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+)
+
+// startedBy returns, for a goroutine that a go statement or a spawning
+// call started, where it was started and the chain of calls that led
+// there from a root ("main → (*Bank).Run → go (*Bank).worker"), so that
+// a reader can find both goroutines of a report without running the
+// program in their head. ok is false for a root, or where the walk that
+// started it stands for several chains.
+func (c *checker) startedBy(o *pointer.Origin) (pos token.Pos, chain string, ok bool) {
+	var parts []string
+	for o.Parent != nil {
+		t := c.hb.TraceOf(o.Parent)
+		if t == nil {
+			return token.NoPos, "", false
+		}
+		ev, found := spawnOf(t, o)
+		if !found {
+			return token.NoPos, "", false
+		}
+		frames, known := t.Frames(ev.ID)
+		if !known {
+			return token.NoPos, "", false
+		}
+		if !pos.IsValid() {
+			pos = ev.Instr.Pos()
+		}
+		step := []string{"go " + facts.ShortName(o.Entry.String())}
+		first := 1 // the parent's own function: named by its go statement
+		if o.Parent.Parent == nil {
+			first = 0 // a root's: main, the test
+		}
+		for i := len(frames) - 1; i >= first; i-- {
+			step = append(step, facts.ShortName(frames[i].Fn.String()))
+		}
+		parts = append(parts, step...)
+		o = o.Parent
+	}
+	if !pos.IsValid() {
+		return token.NoPos, "", false
+	}
+	if len(parts) > maxChain {
+		parts = append(parts[:maxChain-1], "…")
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return pos, strings.Join(parts, " → "), true
+}
+
+// maxChain bounds the calls a chain names.
+const maxChain = 8
+
+// spawnOf returns the event of trace t that starts o.
+func spawnOf(t *shb.Trace, o *pointer.Origin) (shb.Event, bool) {
+	for _, ev := range t.Events {
+		if ev.Kind != shb.Spawn || ev.Instr == nil {
+			continue
+		}
+		for _, s := range ev.Spawned {
+			if s == o {
+				return ev, true
+			}
+		}
+	}
+	return shb.Event{}, false
+}
+
+// startedAt returns the related positions of the go statements that started
+// the goroutines of a report, each with its chain of calls, once per
+// statement.
+func (c *checker) startedAt(origins ...*pointer.Origin) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	seen := make(map[token.Pos]bool)
+	for _, o := range origins {
+		pos, chain, ok := c.startedBy(o)
+		if !ok || seen[pos] {
+			continue
+		}
+		seen[pos] = true
+		out = append(out, analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf("goroutine started here: %s", chain)})
+	}
+	return out
+}
