@@ -3,12 +3,15 @@ package race
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 // startedBy returns, for a goroutine that a go statement or a spawning
@@ -91,4 +94,39 @@ func (c *checker) startedAt(origins ...*pointer.Origin) []analysis.RelatedInform
 		out = append(out, analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf("goroutine started here: %s", chain)})
 	}
 	return out
+}
+
+// madeAt returns the related position of where the racy object is made,
+// when the pointer analysis names one place in this package's files: a
+// reader checks that both accesses can reach that object ("the Bank is
+// made here"). Nothing for a variable, which the message names.
+func (c *checker) madeAt(loc pointer.Location) []analysis.RelatedInformation {
+	obj := loc.Obj
+	if obj.Kind == pointer.ObjGlobal {
+		return nil
+	}
+	if a, ok := obj.Site.(*ssa.Alloc); ok && !a.Heap || ok && a.Comment != "" && !strings.Contains(a.Comment, "complit") && a.Comment != "new" && a.Comment != "varargs" && a.Comment != "slicelit" {
+		return nil // a local variable: the message names it
+	}
+	made := obj.MadeAt()
+	if made == nil || !posn.InFiles(c.pass, made.Pos()) {
+		return nil
+	}
+	what := "the object is made here"
+	switch obj.Kind {
+	case pointer.ObjMap:
+		what = "the map is made here"
+	case pointer.ObjSlice:
+		what = "the array is made here"
+	case pointer.ObjChan:
+		what = "the channel is made here"
+	default:
+		if named, ok := types.Unalias(obj.Type).(*types.Named); ok && obj.ImportedType() == "" {
+			what = "the " + named.Obj().Name() + " is made here"
+		}
+	}
+	if made.Parent() != nil {
+		what += " (in " + facts.ShortName(made.Parent().String()) + ")"
+	}
+	return []analysis.RelatedInformation{{Pos: made.Pos(), Message: what}}
 }

@@ -39,7 +39,8 @@
 // locks), and its related information points at the other, and at the
 // go statement that started each goroutine with the calls that reached
 // it ("goroutine started here: main → (*Server).Start → go
-// (*Server).loop"), where the walk knows them. An access
+// (*Server).loop"), where the walk knows them, and at where the object
+// is made when that is in the package ("the Bank is made here"). An access
 // made inside a function of another package is shown where that
 // function was called: "write at b.go:12 (in b.(*T).Set, called at
 // a.go:30)". There is one report per racy location and pair of

@@ -756,7 +756,7 @@ func (c *checker) report(r *report) {
 		Related: append([]analysis.RelatedInformation{{
 			Pos:     accessPos(r.b),
 			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),
-		}}, c.startedAt(r.a.Origin, r.b.Origin)...),
+		}}, append(c.startedAt(r.a.Origin, r.b.Origin), c.madeAt(r.loc)...)...),
 	})
 }
 

@@ -489,7 +489,7 @@ func TestSARIF(t *testing.T) {
 		got = append(got, line)
 	}
 	want := []string{
-		"race bank.go:59 [bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker]",
+		"race bank.go:59 [bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker] [bank.go:30 the Bank is made here (in demo.NewBank)]",
 		"deadlock bank.go:92 [bank.go:89 b.mu locked here] [bank.go:76 (*demo.Bank).Total locks b.mu again here]",
 	}
 	if !slices.Equal(got, want) {
@@ -529,6 +529,7 @@ func TestText(t *testing.T) {
 	want := `bank.go:59:5: data race on Bank.processed: write at bank.go:59 (goroutine started at bank.go:50, in a loop) vs write at bank.go:59 (goroutine started at bank.go:50, in a loop); locks held: {} vs {}
 	bank.go:59:5: the other write of Bank.processed (goroutine started at bank.go:50, in a loop)
 	bank.go:50:3: goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker
+	bank.go:30:10: the Bank is made here (in demo.NewBank)
 bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this goroutine calls (*demo.Bank).Total, which locks it again (at bank.go:76); sync.Mutex is not reentrant, this blocks forever
 	bank.go:89:11: b.mu locked here
 	bank.go:76:11: (*demo.Bank).Total locks b.mu again here
