@@ -363,9 +363,6 @@ func (c *checker) assignedInPackage(v *types.Var) bool {
 		c.assigned = make(map[*types.Var]bool)
 		info := c.pass.TypesInfo
 		mark := func(e ast.Expr) {
-			if e == nil {
-				return
-			}
 			switch e := ast.Unparen(e).(type) {
 			case *ast.Ident:
 				if v, ok := info.Uses[e].(*types.Var); ok {
@@ -379,23 +376,7 @@ func (c *checker) assignedInPackage(v *types.Var) bool {
 		}
 		for _, file := range c.pass.Files {
 			ast.Inspect(file, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.AssignStmt:
-					for _, l := range n.Lhs {
-						mark(l)
-					}
-				case *ast.RangeStmt:
-					if n.Tok == token.ASSIGN {
-						mark(n.Key)
-						mark(n.Value)
-					}
-				case *ast.IncDecStmt:
-					mark(n.X)
-				case *ast.UnaryExpr:
-					if n.Op == token.AND {
-						mark(n.X)
-					}
-				}
+				edits.Written(n, mark)
 				return true
 			})
 		}

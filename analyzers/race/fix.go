@@ -123,17 +123,8 @@ func changedIn(info *types.Info, v *types.Var, n ast.Node) bool {
 	is := func(e ast.Expr) bool { id := identOf(e); return id != nil && info.Uses[id] == v }
 	changed := false
 	ast.Inspect(n, func(n ast.Node) bool {
+		edits.Written(n, func(e ast.Expr) { changed = changed || is(e) })
 		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				changed = changed || is(l)
-			}
-		case *ast.RangeStmt:
-			changed = changed || n.Tok == token.ASSIGN && (is(n.Key) || is(n.Value))
-		case *ast.IncDecStmt:
-			changed = changed || is(n.X)
-		case *ast.UnaryExpr:
-			changed = changed || n.Op == token.AND && is(n.X)
 		case *ast.SelectorExpr:
 			if s, ok := info.Selections[n]; ok && s.Kind() == types.MethodVal && is(n.X) {
 				if sig, ok := s.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {

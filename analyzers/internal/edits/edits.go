@@ -155,36 +155,49 @@ func (f *File) Stable(info *types.Info, x ast.Expr, fn ast.Node) bool {
 		return false
 	}
 	ok := true
-	written := func(e ast.Expr) {
-		if e != nil && prefixes[f.Text(e)] {
-			ok = false
-		}
-	}
 	ast.Inspect(fn, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				written(l)
+		Written(n, func(e ast.Expr) {
+			if prefixes[f.Text(e)] {
+				ok = false
 			}
-		case *ast.RangeStmt:
-			if n.Tok == token.ASSIGN {
-				written(n.Key)
-				written(n.Value)
-			}
-		case *ast.IncDecStmt:
-			written(n.X)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				written(n.X)
-			}
-		case *ast.Ident:
-			if d := info.Defs[n]; d != nil && d != obj && n.Name == root.Name {
+		})
+		if id, isIdent := n.(*ast.Ident); isIdent {
+			if d := info.Defs[id]; d != nil && d != obj && id.Name == root.Name {
 				ok = false // shadowed somewhere: the text may name another
 			}
 		}
 		return ok
 	})
 	return ok
+}
+
+// Written calls f with each expression that node n itself assigns to
+// (x = ..., x op= ..., for x = range), increments or decrements, or
+// takes the address of (&x): those whose value may change there. Walk
+// the tree with ast.Inspect to find them all.
+func Written(n ast.Node, f func(ast.Expr)) {
+	each := func(e ast.Expr) {
+		if e != nil {
+			f(e)
+		}
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		for _, l := range n.Lhs {
+			each(l)
+		}
+	case *ast.RangeStmt:
+		if n.Tok == token.ASSIGN {
+			each(n.Key)
+			each(n.Value)
+		}
+	case *ast.IncDecStmt:
+		each(n.X)
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			each(n.X)
+		}
+	}
 }
 
 func identOf(e ast.Expr) *ast.Ident {
