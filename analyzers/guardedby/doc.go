@@ -49,7 +49,7 @@
 //     or the function literals inside it. At the end of a line of code,
 //     or alone on the line above it, it silences that line.
 //
-// Checklocks' other annotations (+checkatomic, +checklocksacquire,
+// Checklocks' other annotations (+checklocksacquire,
 // +checklocksrelease, +checklocksexclude, +checklocksforce,
 // +checklocksfail, +checklocksalias) are not read: what a function does
 // to mutexes is what package lockset computes.

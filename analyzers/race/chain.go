@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/posn"
@@ -55,9 +56,7 @@ func (c *checker) startedBy(o *pointer.Origin) (pos token.Pos, chain string, ok 
 	if len(parts) > maxChain {
 		parts = append(parts[:maxChain-1], "…")
 	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
+	slices.Reverse(parts) // from the root
 	return pos, strings.Join(parts, " → "), true
 }
 
