@@ -25,6 +25,7 @@
 //	        settings:
 //	          analyzers: [race, deadlock, blocking, guardedby, directive]   # the default
 //	          generated: false                        # the default
+//	          related: false                          # the default
 //
 // The settings, all optional:
 //
@@ -37,6 +38,12 @@
 //     EDIT." too, like the origo command's -generated flag. golangci-lint
 //     also drops the issues of generated files on its own unless
 //     linters.exclusions.generated is "disable", so both must be set.
+//   - related: keep each report's related positions (the other access,
+//     where a goroutine was started, where the mutex was locked), which
+//     golangci-lint shows as issues of their own ("race(related
+//     information): ..."). Off by default: origo's messages name those
+//     positions already, and the demo then gives its two issues, not
+//     six.
 //
 // Any other key is refused with an error that lists the known ones.
 //
@@ -52,10 +59,6 @@
 // needs the syntax and types of each package and the facts its passes
 // export on the imports, which golangci-lint computes by running the
 // same analyzers on the dependencies from source.
-//
-// golangci-lint turns each related position of a diagnostic into an
-// issue of its own ("race(related information): ..."); origo's messages
-// stand alone without them.
 //
 // "go run ./cmd/origo-bench golangci" builds such a binary from the
 // module proxy and this checkout, runs it on testdata/demo, and checks

@@ -33,11 +33,15 @@ type Settings struct {
 	Analyzers []string `json:"analyzers"`
 	// Generated reports in generated files too.
 	Generated bool `json:"generated"`
+	// Related keeps each report's related positions, which golangci-lint
+	// shows as issues of their own ("race(related information): ..."):
+	// off by default, as the message names those positions already.
+	Related bool `json:"related"`
 }
 
 // knownKeys are the json names of Settings' fields, for the error on an
 // unknown key.
-const knownKeys = "analyzers, generated"
+const knownKeys = "analyzers, generated, related"
 
 // Plugin is origo as a golangci-lint module plugin.
 type Plugin struct {
@@ -64,7 +68,28 @@ func New(settings any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("origo: setting %s's flag generated: %v", a.Name, err)
 		}
 	}
+	if !s.Related {
+		for i, a := range selected {
+			selected[i] = withoutRelated(a)
+		}
+	}
 	return &Plugin{analyzers: selected}, nil
+}
+
+// withoutRelated returns a copy of a whose reports carry no related
+// positions. The copy has a's name, flags and requirements; its facts
+// are its own, which is all golangci-lint runs.
+func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
+	b := *a
+	b.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			d.Related = nil
+			pass.Report(d)
+		}
+		return a.Run(&p)
+	}
+	return &b
 }
 
 // selectAnalyzers returns the analyzers names selects, in suite order:

@@ -1,6 +1,7 @@
 package golangci_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/golangci"
 	"github.com/origo-dev/origo/analyzers/race"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 func names(as []*analysis.Analyzer) string {
@@ -84,7 +86,7 @@ func TestBadSettings(t *testing.T) {
 		{"empty list", map[string]any{"analyzers": []any{}},
 			[]string{"analyzers is empty"}},
 		{"unknown key", map[string]any{"library": false},
-			[]string{`unknown field "library"`, "known settings: analyzers, generated"}},
+			[]string{`unknown field "library"`, "known settings: analyzers, generated, related"}},
 		{"wrong type", map[string]any{"analyzers": "race"},
 			[]string{"bad settings", "analyzers"}},
 		{"not a map", []any{"race"},
@@ -104,5 +106,35 @@ func TestBadSettings(t *testing.T) {
 				t.Errorf("error %q does not name the plugin", err)
 			}
 		})
+	}
+}
+
+// TestRelated checks that the analyzers drop their reports' related
+// positions, which golangci-lint would show as issues of their own,
+// unless the setting related keeps them.
+func TestRelated(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		p, err := golangci.New(map[string]any{"analyzers": []any{"race"}, "related": keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, err := p.BuildAnalyzers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, err := filepath.Abs(filepath.Join("..", "race", "testdata"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := analysistest.Run(t, dir, as[0], "chains")
+		related := 0
+		for _, r := range results {
+			for _, d := range r.Diagnostics {
+				related += len(d.Related)
+			}
+		}
+		if keep != (related > 0) {
+			t.Errorf("related: %v gave %d related positions", keep, related)
+		}
 	}
 }
