@@ -19,6 +19,7 @@ import (
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -152,7 +153,7 @@ func (c *checker) check() {
 					capped = true
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || closes(a) && closes(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
 				if presumed(a, b) && (!c.inconsistent(a, b) || c.settingUp(a) || c.settingUp(b)) {
@@ -633,17 +634,33 @@ func (c *checker) runStarts(t *shb.Trace) map[runStart]int32 {
 	return m
 }
 
+// closes reports whether acc is a close of a channel. Two closes of
+// one channel are not reported as a race: if both run, the second
+// panics whatever their order, and whether both run depends on values
+// (a flag, a branch taken once) that origo does not follow.
+func closes(acc pointer.Access) bool {
+	if acc.Imported != nil {
+		return false
+	}
+	call, ok := acc.Instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	_, ok = syncapi.Close(call.Common())
+	return ok
+}
+
 // eventsOf returns the events of an access in its trace: those of its
 // instruction, or for an access made by a function of another package,
 // those of that access at the call.
 func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
-	evs := t.EventsAt(acc.Instr)
-	if acc.Imported == nil {
-		return evs
-	}
+	// The instruction of a send or close also has the channel event,
+	// which comes after the access: an edge that leaves the operation
+	// orders the access, not the event.
 	var out []int32
-	for _, id := range evs {
-		if int(t.Events[id].Imported) == acc.Imported.Index+1 {
+	for _, id := range t.EventsAt(acc.Instr) {
+		ev := &t.Events[id]
+		if ev.Kind == shb.Access && (acc.Imported == nil || int(ev.Imported) == acc.Imported.Index+1) {
 			out = append(out, id)
 		}
 	}
@@ -870,6 +887,12 @@ func describe(loc pointer.Location) string {
 			t = types.TypeString(obj.Site.Type(), qual)
 		}
 		return "a " + t
+	case pointer.ObjChan:
+		// A close writes the channel and a send reads it; the object
+		// stands for the element, which no access names alone.
+		if obj.Site != nil && path == "" {
+			return "a " + types.TypeString(obj.Site.Type(), qual)
+		}
 	}
 	if path == "" {
 		return t
