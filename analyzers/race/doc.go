@@ -110,6 +110,21 @@
 // accesses hold the Once); a goroutine started in an imported
 // function (go srv.Serve(l)) runs that summary.
 //
+// A channel operation accesses the channel itself, as the race detector
+// sees it: a close writes it, a send reads it, so a send and a close
+// that nothing orders race; len and cap do not. Two closes of one
+// channel are not reported: if both run, the second panics whichever
+// comes first, and whether both run depends on values (a flag, a branch
+// taken once) that the analyzer does not follow.
+//
+// A pair made entirely inside other packages' code (two calls of a
+// library type's methods from two goroutines) is checked, unless that
+// code also accesses the object atomically: a type that synchronizes
+// itself with a reference count or a lock built on compare-and-swap (an
+// os.File's descriptor) orders its accesses by means the analyzer does
+// not follow, and whether its methods may run at once is its package's
+// contract. A type with no atomics, like bytes.Buffer, stays checked.
+//
 // # What stays silent
 //
 // Besides the go statements, channels, locks, WaitGroups, Once and

@@ -85,9 +85,10 @@ type checker struct {
 	flags      map[flagKey]bool               // see flagSkipped
 	flagWrites map[pointer.Location][]flagSet // see flagSets
 	locks      *lockset.Result
-	takes      map[touchKey]*ssa.UnOp // see takenBy
-	takeLoads  map[*ssa.UnOp]bool     // see isTake
-	files      [][2]token.Pos         // see inPackage
+	takes      map[touchKey]*ssa.UnOp   // see takenBy
+	takeLoads  map[*ssa.UnOp]bool       // see isTake
+	files      [][2]token.Pos           // see inPackage
+	selfSynced map[*pointer.Object]bool // see internal
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -153,7 +154,7 @@ func (c *checker) check() {
 					capped = true
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || closes(a) && closes(b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || closes(a) && closes(b) || c.internal(sh.Loc.Obj, a, b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
 					continue
 				}
 				if presumed(a, b) && (!c.inconsistent(a, b) || c.settingUp(a) || c.settingUp(b)) {
@@ -632,6 +633,29 @@ func (c *checker) runStarts(t *shb.Trace) map[runStart]int32 {
 	}
 	c.starts[t] = m
 	return m
+}
+
+// internal reports whether a and b are both made by functions of other
+// packages on an object whose code there also accesses it atomically:
+// a type that synchronizes itself (a reference count, a lock built on
+// compare-and-swap, as os.File's descriptor does), which the race
+// detector sees as synchronization and origo cannot follow. Whether two
+// goroutines may call such a type's methods at once is its own
+// package's contract; a type with no atomics (a bytes.Buffer) is still
+// checked.
+func (c *checker) internal(obj *pointer.Object, a, b pointer.Access) bool {
+	if a.Imported == nil || b.Imported == nil {
+		return false
+	}
+	if c.selfSynced == nil {
+		c.selfSynced = make(map[*pointer.Object]bool)
+		for _, acc := range c.ptr.Accesses() {
+			if acc.Atomic && acc.Imported != nil {
+				c.selfSynced[acc.Loc.Obj] = true
+			}
+		}
+	}
+	return c.selfSynced[obj]
 }
 
 // closes reports whether acc is a close of a channel. Two closes of

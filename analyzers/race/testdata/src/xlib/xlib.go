@@ -2,7 +2,10 @@
 // reach the race analysis of its importer through facts.
 package xlib
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Counter is safe when used through Inc and Value, not through Bump.
 type Counter struct {
@@ -165,3 +168,25 @@ type Box struct{ v int }
 func NewBox() *Box { return &Box{} }
 
 func (b *Box) Set(v int) { b.v = v }
+
+// File guards its descriptor with a reference count, as os.File does:
+// Close marks it closing and the last reference destroys it.
+type File struct {
+	closing int32
+	fd      int
+}
+
+func NewFile() *File { return &File{fd: 3} }
+
+func (f *File) Sync() int {
+	if atomic.LoadInt32(&f.closing) != 0 {
+		return -1
+	}
+	return f.fd
+}
+
+func (f *File) Close() {
+	if atomic.CompareAndSwapInt32(&f.closing, 0, 1) {
+		f.fd = -1
+	}
+}

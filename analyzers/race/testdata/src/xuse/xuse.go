@@ -35,6 +35,7 @@ func main() {
 	condWriteAfterPut()
 	serveInGoroutine()
 	boxMadeInLibrary()
+	fileMadeInLibrary()
 }
 
 // An object the library makes is named by its type and its maker, not
@@ -43,6 +44,15 @@ func boxMadeInLibrary() {
 	b := xlib.NewBox()
 	go b.Set(1) // want `data race on memory of xlib.Box made by xlib.NewBox: write at xlib/xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(goroutine started at xuse.go:\d+\) vs write at xlib/xlib.go:\d+ \(in \(\*xlib.Box\).Set, called at xuse.go:\d+\) \(main goroutine\)`
 	b.Set(2)
+}
+
+// A library type that synchronizes itself with atomics: whether its
+// methods may run at once is its package's contract, silent (the Box
+// above, with no atomics, is reported).
+func fileMadeInLibrary() {
+	f := xlib.NewFile()
+	go f.Sync()
+	f.Close()
 }
 
 // The library's method locks: silent.
