@@ -131,6 +131,12 @@
 // atomics that order or guard a pair, the analyzer knows the patterns
 // below, and reports none of them.
 //
+// Dead code. An access behind a branch that a constant decides the
+// other way runs in no execution: a comparison of constants, of a local
+// variable read where it is declared (still its zero value), or of a
+// captured variable that every store sets to the same constant before
+// anything reads it ("z := 1; go func() { if z == 2 { x = 2 } }()").
+//
 // Tests. The tests of a package run one after the other in one
 // goroutine, and each makes its own objects: a goroutine that one test
 // starts and leaves running works on that test's objects. An access of a

@@ -45,6 +45,10 @@ func main() {
 	condSignal()
 	condAfterSignal()
 	shortCircuitRead()
+	capturedConst()
+	capturedChanged()
+	zeroLocal()
+	zeroLocalSet()
 	returnNamed(make(chan int, 1))
 	ignored()
 	selectCase()
@@ -806,6 +810,77 @@ func shortCircuitRead() {
 	}
 	<-c
 }
+
+// z is 1 wherever it is read: the goroutine's second case never runs.
+func capturedConst() {
+	var x, z int
+	c := make(chan bool, 2)
+	z = 1
+	go func() {
+		use(x)
+		c <- true
+	}()
+	go func() {
+		switch {
+		case z == 1:
+		case z == 2:
+			x = 2
+		}
+		c <- true
+	}()
+	<-c
+	<-c
+}
+
+// z is stored twice with different values: the case may run.
+func capturedChanged() {
+	var x, z int
+	c := make(chan bool, 2)
+	z = 1
+	go func() {
+		use(x)
+		c <- true
+	}()
+	go func() {
+		if z == 2 {
+			x = 2 // want `data race on x`
+		}
+		c <- true
+	}()
+	z = 2 // want `data race on z`
+	<-c
+	<-c
+}
+
+var sink *byte
+
+// b is read as it is declared, still zero: the branch never runs.
+func zeroLocal() {
+	for range 2 {
+		go func() {
+			var b byte
+			if b != 0 {
+				sink = &b
+			}
+			b = 42
+		}()
+	}
+}
+
+// The same after a call that may set b through its address.
+func zeroLocalSet() {
+	for range 2 {
+		go func() {
+			var b byte
+			set(&b)
+			if b != 0 {
+				sink = &b // want `data race on sink`
+			}
+		}()
+	}
+}
+
+func set(b *byte) { *b = 1 }
 
 // The signaller writes x before it signals; the waiter writes it after
 // its wait loop.
