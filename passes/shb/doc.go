@@ -70,7 +70,12 @@
 // goroutine (not started in a loop) that writes s; an Add whose new
 // value is the sum of the constant positive deltas of every Add on s
 // saw every Add. Both need every write of s to be an atomic call of the
-// package, so that s starts at zero.
+// package, so that s starts at zero. A plain load of a flag observes the
+// same way when a mutex guards it ("mu.Lock(); for !done { mu.Unlock();
+// sleep(); mu.Lock() }"): every write of s but those of a zero constant
+// is a plain store of the package holding a mutex that each load of the
+// branch holds too, so the value came from an earlier critical section,
+// and Unlock happens before the next Lock.
 //
 // Timers, which the memory model leaves out, under one assumption: a
 // time.Timer or Ticker made with a constant duration of a second or

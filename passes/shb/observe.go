@@ -31,11 +31,21 @@ const (
 	sawAdds
 )
 
-// observeSite is a branch on the result of an atomic call.
+// observeSite is a branch on the result of an atomic call, or on a
+// plain load of a location that a mutex guards (see guardedLoad).
 type observeSite struct {
 	call *ssa.Call
+	load *ssa.UnOp // instead of call
 	rule observeRule
 	sum  int64 // for sawAdds: the new value the branch knows
+}
+
+// addr returns the address the site reads.
+func (site *observeSite) addr() ssa.Value {
+	if site.load != nil {
+		return site.load.X
+	}
+	return site.call.Call.Args[0]
 }
 
 // observeKey is an observation: a site, numbered by objects.siteID, on
@@ -87,7 +97,8 @@ func (s *objects) siteID(site *observeSite) int32 {
 // branchSite returns the observation that the successor of br taken
 // when its condition is cond makes, or nil. It matches a condition that
 // is an atomic call's result, its negation, or its comparison with a
-// constant.
+// constant. A plain load counts only where a mutex orders it after the
+// writes it may see (see Result.guardedWrites).
 func branchSite(br *ssa.If, cond bool) *observeSite {
 	v := br.Cond
 	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
@@ -106,6 +117,12 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		equal = cond == (cmp.Op == token.EQL)
 	} else {
 		k = ssa.NewConst(constant.MakeBool(true), v.Type())
+	}
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if equal != isZero(k) {
+			return &observeSite{load: load, rule: sawWrite}
+		}
+		return nil
 	}
 	call, ok := v.(*ssa.Call)
 	if !ok || call.Call.StaticCallee() == nil {
@@ -174,7 +191,7 @@ func (w *walker) observations(instr ssa.Instruction) LocksetID {
 	}
 	var elems []lockElem
 	for _, site := range w.objs.observeSites(b.Parent())[b] {
-		if obj := w.objs.of(w.o, site.call.Call.Args[0]); obj >= 0 {
+		if obj := w.objs.of(w.o, site.addr()); obj >= 0 {
 			elems = append(elems, lockElem{locs: []int32{obj}, observe: w.objs.siteID(site) + 1})
 		}
 	}
@@ -213,16 +230,25 @@ func (res *Result) linkObservations(objs *objects) {
 		return
 	}
 	writes := make(map[pointer.Location][]pointer.Access)
+	loads := make(map[ssa.Instruction][]pointer.Access)
 	for _, acc := range objs.ptr.Accesses() {
 		if acc.Write {
 			writes[acc.Loc] = append(writes[acc.Loc], acc)
+		} else if _, ok := acc.Instr.(*ssa.UnOp); ok {
+			loads[acc.Instr] = append(loads[acc.Instr], acc)
 		}
 	}
 	res.observed = make(map[observeKey]*observedWrites)
 	for _, k := range keys {
-		if _, ok := res.observed[k]; !ok {
-			res.observed[k] = res.writesTo(objs, k, writes[objs.locs[k.obj]])
+		if _, ok := res.observed[k]; ok {
+			continue
 		}
+		accs := writes[objs.locs[k.obj]]
+		if site := objs.sites[k.site]; site.load != nil {
+			res.observed[k] = res.guardedWrites(k, accs, loads[site.load])
+			continue
+		}
+		res.observed[k] = res.writesTo(objs, k, accs)
 	}
 }
 
@@ -267,6 +293,105 @@ func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) 
 	}
 	ow.valid = site.rule != sawAdds || sum == site.sum
 	return ow
+}
+
+// guardedWrites sums up, for an observation on a plain load, the writes
+// accs of its location that may have made the value it saw (not those
+// of a zero constant), by trace: valid when each is a plain write of
+// this package's code that holds a mutex, held (or read-held) at each
+// load of the site too. The read then sees a value written in an
+// earlier critical section, and Unlock happens before the next Lock: a
+// flag polled under a lock ("mu.Lock(); for !done { mu.Unlock();
+// sleep(); mu.Lock() }").
+func (res *Result) guardedWrites(k observeKey, accs, loads []pointer.Access) *observedWrites {
+	ow := new(observedWrites)
+	var common map[int32]bool // the mutexes every write holds
+	byTrace := make(map[*Trace]int)
+	for _, acc := range accs {
+		t := res.byOrig[acc.Origin]
+		if acc.Atomic || acc.Imported != nil || t == nil {
+			return ow
+		}
+		if st, ok := acc.Instr.(*ssa.Store); ok {
+			if c, ok := st.Val.(*ssa.Const); ok && isZero(c) {
+				continue // cannot be what the load saw
+			}
+		} else {
+			return ow
+		}
+		var ids []int32
+		for _, id := range t.at[acc.Instr] {
+			ev := &t.Events[id]
+			if ev.Kind != Access {
+				continue
+			}
+			ids = append(ids, id)
+			held := res.writeLocks(res.AccessLocks(t, id, acc))
+			if common == nil {
+				common = held
+			} else {
+				for o := range common {
+					if !held[o] {
+						delete(common, o)
+					}
+				}
+			}
+		}
+		if len(ids) == 0 || len(common) == 0 {
+			return ow
+		}
+		i, ok := byTrace[t]
+		if !ok {
+			i = len(ow.writers)
+			byTrace[t] = i
+			ow.writers = append(ow.writers, writer{t: t, first: int32(len(t.Events)), last: -1})
+		}
+		wr := &ow.writers[i]
+		wr.first = min(wr.first, earliest(t, ids))
+		wr.last = max(wr.last, ids[len(ids)-1])
+	}
+	if len(loads) == 0 || len(ow.writers) == 0 {
+		return ow
+	}
+	for _, acc := range loads {
+		t := res.byOrig[acc.Origin]
+		if t == nil || len(t.at[acc.Instr]) == 0 {
+			return ow
+		}
+		for _, id := range t.at[acc.Instr] {
+			if t.Events[id].Kind != Access {
+				continue
+			}
+			if !res.holdsAny(res.AccessLocks(t, id, acc), common) {
+				return ow
+			}
+		}
+	}
+	ow.valid = true
+	return ow
+}
+
+// writeLocks returns the mutexes of lockset id held for writing, by
+// their one location.
+func (res *Result) writeLocks(id LocksetID) map[int32]bool {
+	m := make(map[int32]bool)
+	for _, e := range res.Locks.sets[id] {
+		if e.observe == 0 && !e.once && !e.read && e.sibling == "" && e.callee == nil && len(e.locs) == 1 {
+			m[e.locs[0]] = true
+		}
+	}
+	return m
+}
+
+// holdsAny reports whether lockset id holds one of the mutexes in m, for
+// reading or writing.
+func (res *Result) holdsAny(id LocksetID, m map[int32]bool) bool {
+	for _, e := range res.Locks.sets[id] {
+		if e.observe == 0 && !e.once && e.sibling == "" && e.callee == nil && len(e.locs) == 1 && m[e.locs[0]] {
+			return true
+		}
+	}
+	return false
 }
 
 // positiveAdd returns the positive constant delta of an atomic Add call:

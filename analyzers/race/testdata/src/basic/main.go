@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 func main() {
@@ -48,6 +49,8 @@ func main() {
 	capturedConst()
 	capturedChanged()
 	zeroLocal()
+	flagUnderLock()
+	flagSetFirst()
 	zeroLocalSet()
 	returnNamed(make(chan int, 1))
 	ignored()
@@ -850,6 +853,63 @@ func capturedChanged() {
 	z = 2 // want `data race on z`
 	<-c
 	<-c
+}
+
+// A flag polled under the mutex that guards it: the poller sees true
+// only after the writer's critical section, which follows x = 1.
+func flagUnderLock() {
+	var mu sync.Mutex
+	x, written := 0, false
+	c := make(chan bool, 2)
+	go func() {
+		x = 1
+		mu.Lock()
+		written = true
+		mu.Unlock()
+		c <- true
+	}()
+	go func() {
+		mu.Lock()
+		for !written {
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+		}
+		mu.Unlock()
+		x = 2
+		c <- true
+	}()
+	<-c
+	<-c
+	use(x)
+}
+
+// The writer sets the flag before it writes x.
+func flagSetFirst() {
+	var mu sync.Mutex
+	x, written := 0, false
+	c := make(chan bool, 2)
+	go func() {
+		mu.Lock()
+		written = true
+		mu.Unlock()
+		x = 1 // want `data race on x`
+		c <- true
+	}()
+	go func() {
+		mu.Lock()
+		for !written {
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+		}
+		mu.Unlock()
+		x = 2
+		c <- true
+	}()
+	<-c
+	<-c
+	use(x)
 }
 
 var sink *byte
