@@ -43,7 +43,10 @@
 //
 // Locksets are local to a function: what a caller holds at the call is
 // added by the happens-before pass, which walks each goroutine's calls
-// (see package shb), and interned there as canonical lockset IDs.
+// (see package shb), and interned there as canonical lockset IDs. A call
+// through an interface or a function value has no effect here (the
+// locks held across it are unsure); Result.Effect gives the pass what
+// each callee the pointer analysis finds does, to apply per callee.
 //
 // # Locks across packages
 //

@@ -88,6 +88,12 @@ func (a *state) connect(site *callSite, fn *ssa.Function, obj *Object) {
 	case site.spawn != nil && !a.summaryMode:
 		a.spawn(site, fn, obj)
 	case len(fn.Blocks) == 0:
+		if site.instr != nil && site.instr.Common().StaticCallee() == nil {
+			k := siteKey{site.caller.ctx.Origin, site.instr}
+			if !slices.Contains(a.externs[k], fn) {
+				a.externs[k] = append(a.externs[k], fn)
+			}
+		}
 		a.external(site, fn, obj)
 	default:
 		callee := a.cgnodeFor(fn, a.calleeContext(site.caller.ctx, site.instr, fn))

@@ -237,6 +237,29 @@ func (r *Result) PointsToPath(o *Origin, v ssa.Value, path facts.Path) []Locatio
 	return locs
 }
 
+// PointsToRecvPath is PointsToPath for the receiver of an interface
+// method call: v is the interface value, recv the type of the method's
+// receiver, which the interface holds.
+func (r *Result) PointsToRecvPath(o *Origin, v ssa.Value, recv types.Type, path facts.Path) []Location {
+	a := r.a
+	if a == nil || v.Parent() == nil {
+		return nil
+	}
+	var boxes []nodeID // the words the interface holds its value in
+	for _, n := range a.valueNodes(v, a.inOrigin(o, v.Parent())) {
+		for _, l := range a.nodes[n].pts.AppendTo(nil) {
+			boxes = append(boxes, nodeID(l))
+		}
+	}
+	addrs, _, _ := a.walkPath(boxes, true, recv, path)
+	slices.Sort(addrs)
+	var locs []Location
+	for _, n := range slices.Compact(addrs) {
+		locs = append(locs, r.location(n))
+	}
+	return locs
+}
+
 // param returns the value node and type of the callee's parameter i
 // (the receiver first) at call c.
 func (a *state) param(c *importedCall, i int) (nodeID, types.Type, bool) {

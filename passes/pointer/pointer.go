@@ -164,6 +164,7 @@ type state struct {
 	// The call graph by origin, for the happens-before and lockset
 	// passes: what each call site calls, and the goroutines it starts.
 	calls     map[siteKey][]*ssa.Function
+	externs   map[siteKey][]*ssa.Function // the dynamic callees without a body here
 	spawns    map[siteKey][]*Origin
 	rootFuncs map[*Origin][]*ssa.Function
 
@@ -195,6 +196,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		callees:         make(map[*cgnode][]*cgnode),
 		originEntry:     make(map[*Origin]*cgnode),
 		calls:           make(map[siteKey][]*ssa.Function),
+		externs:         make(map[siteKey][]*ssa.Function),
 		spawns:          make(map[siteKey][]*Origin),
 		rootFuncs:       make(map[*Origin][]*ssa.Function),
 		importedEntries: make(map[*Origin]ssa.CallInstruction),
@@ -505,6 +507,17 @@ func (r *Result) Callees(o *Origin, site ssa.CallInstruction) []*ssa.Function {
 		return nil
 	}
 	return r.a.calls[siteKey{o, site}]
+}
+
+// ExternalCallees returns the functions without a body here (of other
+// packages) that an interface method call or a call of a function value
+// at site may call when it runs in origin o; their effects come from
+// facts.
+func (r *Result) ExternalCallees(o *Origin, site ssa.CallInstruction) []*ssa.Function {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.externs[siteKey{o, site}]
 }
 
 // Calls calls yield with every call site that calls functions with a

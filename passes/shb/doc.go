@@ -100,6 +100,14 @@
 // hold it no more. A goroutine started from several places holds what
 // every one of them hands it.
 //
+// A call that only the pointer analysis resolves (an interface method, a
+// function value) counts the same way what its callees do to mutexes
+// reached from its receiver and arguments (lockset.Result.Effect, facts
+// for other packages' functions): a lock every callee leaves held is
+// held from the call's return until an Unlock of it, in the walk's
+// order, so a transaction that locks its batch in one method through an
+// interface ("tx.Lock()") and unlocks it in another holds it in between.
+//
 // An access also holds the sibling locks of its function's locks: a
 // load or store of a field path from a value (r.n, &r.inner.n: no loads
 // or indexing on the way) with a mutex held that is reached from the

@@ -449,7 +449,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	outer := w.chain
 	w.chain = chain
 	defer func() { w.chain = outer }()
-	events, cuts, syncs, narrowed := len(w.tr.Events), w.cuts, w.syncs, w.narrowed
+	events, cuts, syncs, narrowed, transferred := len(w.tr.Events), w.cuts, w.syncs, w.narrowed, w.transferred
 	// A semaphore is taken and given back in one function (the receive
 	// may be in a function it calls, as in defer func() { <-sem }()): a
 	// semaphore not given back is no lock (see endSems), one the callee
@@ -477,7 +477,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = w.stack[:len(w.stack)-1]
-	if len(w.tr.Events) == events && w.cuts == cuts && w.narrowed == narrowed {
+	if len(w.tr.Events) == events && w.cuts == cuts && w.narrowed == narrowed && w.transferred == transferred {
 		w.empty[fn] = true
 	}
 	if w.syncs == syncs && w.cuts == cuts {
@@ -508,14 +508,14 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Defer:
 		*defers = append(*defers, instr)
 	case *ssa.RunDefers:
-		at := w.locksAt(instr, held)
+		at := w.callLocks(instr, held)
 		for i := len(*defers) - 1; i >= 0; i-- {
 			w.callInstr((*defers)[i], at, loop)
 		}
 	case *ssa.Go:
 		w.spawn(instr, held, loop)
 	case *ssa.Call:
-		w.callInstr(instr, w.locksAt(instr, held), loop)
+		w.callInstr(instr, w.callLocks(instr, held), loop)
 	}
 }
 
@@ -646,7 +646,14 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 // locksAt returns the lockset at instr: the caller's locks and those its
 // function holds there.
 func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
-	held = w.locks.union(w.locks.union(w.locks.union(held, w.semLocks), w.transferred), w.observations(instr))
+	return w.locks.union(w.callLocks(instr, held), w.transferred)
+}
+
+// callLocks returns the lockset a call at instr passes its callee:
+// locksAt's but for the transferred locks, which the walker holds
+// itself, so that an Unlock in the callee ends them there too.
+func (w *walker) callLocks(instr ssa.Instruction, held LocksetID) LocksetID {
+	held = w.locks.union(w.locks.union(held, w.semLocks), w.observations(instr))
 	return w.locks.union(held, w.locks.resolve(w.o, w.lsFunc(instr.Parent()).Before(instr), w.objs))
 }
 
@@ -716,24 +723,26 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 }
 
 // callInstr handles a call, or a deferred call where it runs, with the
-// lockset held at the call.
+// lockset held at the call but for the transferred locks (see
+// callLocks).
 func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
+	at := w.locks.union(held, w.transferred) // the call's own events'
 	if len(w.ptr.Spawned(w.o, c)) > 0 {
-		w.spawn(c, held, loop)
+		w.spawn(c, at, loop)
 		return
 	}
 	call := c.Common()
 	if _, ok := call.Value.(*ssa.Builtin); ok {
 		if ch, ok := syncapi.Close(call); ok {
 			obj, wide := w.syncObj(ch)
-			w.addSync(Event{Kind: Close, Instr: c, Obj: obj}, wide, held, loop)
+			w.addSync(Event{Kind: Close, Instr: c, Obj: obj}, wide, at, loop)
 		}
 		return
 	}
 	if w.o.Parent != nil && syncapi.TestReport(call) != "" {
 		// Where a goroutine reports to its test: the race analysis
 		// checks that the test waits for it (see TestReport).
-		w.add(Event{Kind: TestReport, Instr: c, Obj: -1}, held, loop)
+		w.add(Event{Kind: TestReport, Instr: c, Obj: -1}, at, loop)
 		return
 	}
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Lock || op == syncapi.RLock {
@@ -741,22 +750,22 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		if _, ok := w.locks.names[obj]; obj >= 0 && !ok {
 			w.locks.names[obj] = ExprName(mu)
 		}
-		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == syncapi.RLock}, held, loop)
+		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == syncapi.RLock}, at, loop)
 		return
 	} else if op == syncapi.Unlock || op == syncapi.RUnlock {
 		w.release(mu)
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {
 		if k, ok := w.atomicKind(c, fn); ok {
-			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, held, loop)
+			w.add(Event{Kind: k, Instr: c, Obj: w.objs.of(w.o, call.Args[0])}, at, loop)
 			return
 		}
-		if w.timer(c, held, loop) {
+		if w.timer(c, at, loop) {
 			return
 		}
 		if k, obj, ok := syncKind(call); ok {
 			obj, wide := w.syncObj(obj)
-			w.addSync(Event{Kind: k, Instr: c, Obj: obj}, wide, held, loop)
+			w.addSync(Event{Kind: k, Instr: c, Obj: obj}, wide, at, loop)
 			return
 		}
 		if _, _, ok := syncapi.OnceDo(call); ok {
@@ -768,12 +777,21 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.call(fn, w.bindCallerLocks(c, fn, held), loop)
 			return
 		}
-		w.imported(c, fn, w.o, held, loop)
+		w.imported(c, fn, w.o, at, loop)
 		w.releaseImported(c)
 	}
-	for _, fn := range w.callees(c) {
+	callees := w.callees(c)
+	for _, fn := range callees {
 		w.site = c
 		w.call(fn, held, loop)
+	}
+	if call.StaticCallee() == nil {
+		if ext := w.ptr.ExternalCallees(w.o, c); len(ext) > 0 {
+			callees = append(slices.Clip(callees), ext...)
+		}
+		if len(callees) > 0 {
+			w.dynamicLocks(c, callees)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package shb
 import (
 	"slices"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
@@ -69,4 +70,76 @@ func (ls *Locksets) release(a LocksetID, locs []int32) LocksetID {
 		return a
 	}
 	return ls.intern(elems)
+}
+
+// dynamicLocks applies to the walker's held locks what the callees of
+// c, a call that only the pointer analysis resolves, do to mutexes their
+// callers can name (lockset.Result.Effect), which the caller's lockset
+// does not count: the locks every callee leaves held are held from the
+// return of c until an Unlock of them ("tx := b.BatchTx();
+// tx.LockInsideApply()" in one method, "tw.tx.Unlock()" in another), and
+// those any callee may release are no longer held. They are held with
+// the transferred locks, which end the same way (see release).
+func (w *walker) dynamicLocks(c ssa.CallInstruction, callees []*ssa.Function) {
+	call := c.Common()
+	var left []lockElem // held after every callee
+	for i, fn := range callees {
+		acquires, releases := w.ls.Effect(fn)
+		for _, k := range releases {
+			if obj := w.argObject(call, fn, k); obj >= 0 && w.transferred != 0 {
+				w.transferred = w.locks.release(w.transferred, []int32{obj})
+			}
+		}
+		var elems []lockElem
+		for _, h := range acquires {
+			if obj := w.argObject(call, fn, h.Key); obj >= 0 {
+				elems = append(elems, lockElem{locs: []int32{obj}, read: h.Read})
+			}
+		}
+		if i == 0 {
+			left = elems
+		} else {
+			left = slices.DeleteFunc(left, func(e lockElem) bool {
+				return !slices.ContainsFunc(elems, func(x lockElem) bool { return elemKey(x) == elemKey(e) })
+			})
+		}
+	}
+	if len(left) > 0 {
+		w.transferred = w.locks.union(w.transferred, w.locks.intern(left))
+	}
+}
+
+// argObject returns the one lock object that a key of fn, a dynamic
+// callee of call, rooted at its parameters, names there: the receiver of
+// an interface method call is its parameter 0, held in the interface
+// value. -1 when it is not one.
+func (w *walker) argObject(call *ssa.CallCommon, fn *ssa.Function, k facts.Key) int32 {
+	root, i, _ := k.Root()
+	if root != facts.Param || !k.Bound() {
+		return -1
+	}
+	args := call.Args
+	if call.IsInvoke() {
+		args = append([]ssa.Value{call.Value}, args...)
+	}
+	if i >= len(args) {
+		return -1
+	}
+	actual := args[i]
+	var locs []pointer.Location
+	if recv := fn.Signature.Recv(); call.IsInvoke() && i == 0 && recv != nil {
+		locs = w.ptr.PointsToRecvPath(w.o, actual, recv.Type(), k.Path())
+	} else {
+		locs = w.ptr.PointsToPath(w.o, actual, k.Path())
+	}
+	if len(locs) != 1 {
+		return -1
+	}
+	obj := w.objs.id(locs[0])
+	if _, ok := w.locks.names[obj]; obj >= 0 && !ok {
+		if name := ExprName(actual); name != "" {
+			w.locks.names[obj] = name
+		}
+	}
+	return obj
 }

@@ -36,6 +36,42 @@ func main() {
 	serveInGoroutine()
 	boxMadeInLibrary()
 	fileMadeInLibrary()
+	lockedThroughInterface()
+	unlockedThroughInterface()
+}
+
+// locker is what xlib.Counter's lock helpers give, seen through an
+// interface: their effects count at calls the pointer analysis resolves.
+type locker interface {
+	Lock()
+	Unlock()
+}
+
+// acquire returns holding l's lock.
+func acquire(l locker) { l.Lock() }
+
+func lockedThroughInterface() {
+	var l locker = new(xlib.Counter)
+	p := new(xlib.Point)
+	for range 2 {
+		go func() {
+			acquire(l)
+			p.X++
+			l.Unlock()
+		}()
+	}
+}
+
+func unlockedThroughInterface() {
+	var l locker = new(xlib.Counter)
+	p := new(xlib.Point)
+	for range 2 {
+		go func() {
+			acquire(l)
+			l.Unlock()
+			p.Y++ // want `data race on Point.Y`
+		}()
+	}
 }
 
 // An object the library makes is named by its type and its maker, not
