@@ -136,6 +136,9 @@
 // variable read where it is declared (still its zero value), or of a
 // captured variable that every store sets to the same constant before
 // anything reads it ("z := 1; go func() { if z == 2 { x = 2 } }()").
+// A counting loop whose body runs at most once (for i := 0; i < n; i++
+// with n a constant 1, a counter no closure captures) is no loop: the
+// goroutine it starts is one goroutine, not two copies.
 //
 // Tests. The tests of a package run one after the other in one
 // goroutine, and each makes its own objects: a goroutine that one test

@@ -2,6 +2,8 @@
 package loops
 
 import (
+	"go/constant"
+	"go/token"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/internal/scc"
@@ -23,11 +25,18 @@ func Blocks(fn *ssa.Function) []bool {
 // connected component of the control-flow graph that holds the block if
 // it lies on a cycle, or -1. Nested loops share the number of the
 // outermost loop.
+//
+// A counting loop that provably runs its body at most once ("for i :=
+// 0; i < 1; i++", or n a constant 1) is no cycle: its edges back to the
+// test are left out.
 func Components(fn *ssa.Function) []int {
+	once := onceLoops(fn)
 	succs := func(v int) []int {
 		var out []int
 		for _, s := range fn.Blocks[v].Succs {
-			out = append(out, s.Index)
+			if !once[[2]int{v, s.Index}] {
+				out = append(out, s.Index)
+			}
 		}
 		return out
 	}
@@ -121,4 +130,115 @@ func ReversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
 	visit(fn.Blocks[0])
 	slices.Reverse(post)
 	return post
+}
+
+// onceLoops returns the back edges, as (from, to) block indices, of the
+// counting loops of fn whose body runs at most once: the loop's test
+// compares a counter with a constant bound, and the counter starts at a
+// constant and grows by one on each edge back to the test.
+func onceLoops(fn *ssa.Function) map[[2]int]bool {
+	var back map[[2]int]bool
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		edges, ok := runsOnce(b, br)
+		if !ok {
+			continue
+		}
+		if back == nil {
+			back = make(map[[2]int]bool)
+		}
+		for _, e := range edges {
+			back[e] = true
+		}
+	}
+	return back
+}
+
+// runsOnce reports whether the test br that ends block b lets the body
+// of its loop run at most once, and returns the edges back to the loop's
+// start. The test compares with a constant bound either the counter, at
+// the top of the loop (for i := 0; i < n; i++), or the counter plus one,
+// at its bottom (go/ssa's for i := range n).
+func runsOnce(b *ssa.BasicBlock, br *ssa.If) ([][2]int, bool) {
+	cmp, ok := br.Cond.(*ssa.BinOp)
+	if !ok {
+		return nil, false
+	}
+	op, v := cmp.Op, cmp.X
+	bound, ok := intConst(cmp.Y)
+	if !ok {
+		// The bound first: n > i is i < n.
+		v = cmp.Y
+		if bound, ok = intConst(cmp.X); !ok {
+			return nil, false
+		}
+		switch op {
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
+		default:
+			return nil, false
+		}
+	}
+	if op != token.LSS && op != token.LEQ {
+		return nil, false
+	}
+	if op == token.LEQ {
+		bound++ // i <= n is i < n+1
+	}
+	if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
+		// At the top: the body runs while start, start+1, ... < bound.
+		start, edges, ok := counter(phi)
+		return edges, ok && bound-start <= 1
+	}
+	inc, ok := v.(*ssa.BinOp)
+	if !ok || inc.Op != token.ADD || !isOne(inc.Y) {
+		return nil, false
+	}
+	phi, ok := inc.X.(*ssa.Phi)
+	if !ok || phi.Block() != b.Succs[0] {
+		return nil, false
+	}
+	// At the bottom: after the run with start, it runs again while
+	// start+1 < bound.
+	start, edges, ok := counter(phi)
+	return edges, ok && len(edges) == 1 && edges[0] == [2]int{b.Index, phi.Block().Index} && start+1 >= bound
+}
+
+// counter returns the constant start of a loop counter phi and the
+// edges back into its block, along which it grows by one.
+func counter(phi *ssa.Phi) (start int64, back [][2]int, ok bool) {
+	starts := 0
+	for i, v := range phi.Edges {
+		if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && (inc.X == phi && isOne(inc.Y) || inc.Y == phi && isOne(inc.X)) {
+			back = append(back, [2]int{phi.Block().Preds[i].Index, phi.Block().Index})
+			continue
+		}
+		c, ok := intConst(v)
+		if !ok {
+			return 0, nil, false
+		}
+		start, starts = c, starts+1
+	}
+	return start, back, starts == 1 && len(back) > 0
+}
+
+func intConst(v ssa.Value) (int64, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}
+
+func isOne(v ssa.Value) bool {
+	n, ok := intConst(v)
+	return ok && n == 1
 }

@@ -1,6 +1,7 @@
 package loops_test
 
 import (
+	"bytes"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -24,6 +25,23 @@ func f(n int) int {
 		}
 	}
 	for k := 0; k < n; k++ {
+		s--
+	}
+	return s
+}
+
+func once() (s int) {
+	n := 1
+	for i := 0; i < n; i++ {
+		s++
+	}
+	for i := 1; i <= 1; i++ {
+		s++
+	}
+	for i := range 1 {
+		s += i
+	}
+	for i := 0; 2 > i; i++ {
 		s--
 	}
 	return s
@@ -61,6 +79,18 @@ func TestComponents(t *testing.T) {
 		if in[i] != (comp[i] >= 0) {
 			t.Errorf("Blocks and Components disagree at block %d", i)
 		}
+	}
+	// Loops whose body runs at most once are none; the last runs twice.
+	ids = nil
+	for _, c := range loops.Components(pkg.Func("once")) {
+		if c >= 0 && !slices.Contains(ids, c) {
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) != 1 {
+		var b bytes.Buffer
+		ssa.WriteFunction(&b, pkg.Func("once"))
+		t.Errorf("found %d loops in once, want 1 (the one that runs twice):\n%s", len(ids), b.String())
 	}
 }
 

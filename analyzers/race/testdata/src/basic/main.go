@@ -50,6 +50,8 @@ func main() {
 	capturedChanged()
 	zeroLocal()
 	flagUnderLock()
+	loopOnce()
+	loopTwice()
 	flagSetFirst()
 	zeroLocalSet()
 	returnNamed(make(chan int, 1))
@@ -909,6 +911,39 @@ func flagSetFirst() {
 	}()
 	<-c
 	<-c
+	use(x)
+}
+
+// A loop whose body runs once starts one goroutine. (A counter that a
+// closure captures is a variable of each iteration, which the closure
+// may change: such a loop counts as a loop.)
+func loopOnce() {
+	x := 0
+	var wg sync.WaitGroup
+	n := 1
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		j := i
+		go func() {
+			x = j
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	use(x)
+}
+
+func loopTwice() {
+	x := 0
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			x = i // want `data race on x`
+			wg.Done()
+		}()
+	}
+	wg.Wait()
 	use(x)
 }
 
