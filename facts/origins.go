@@ -19,6 +19,8 @@ const (
 	SpawnSubtest                               // (*testing.T).Run and (*testing.B).Run
 	SpawnRunParallel                           // (*testing.B).RunParallel(f)
 	SpawnFuzz                                  // (*testing.F).Fuzz(f)
+	SpawnFinalizer                             // runtime.SetFinalizer(x, f)
+	SpawnCleanup                               // runtime.AddCleanup(x, f, arg)
 	numSpawnKinds
 )
 
@@ -32,6 +34,8 @@ var spawnKindNames = [numSpawnKinds]string{
 	SpawnSubtest:          "t.Run",
 	SpawnRunParallel:      "b.RunParallel",
 	SpawnFuzz:             "f.Fuzz",
+	SpawnFinalizer:        "runtime.SetFinalizer",
+	SpawnCleanup:          "runtime.AddCleanup",
 }
 
 func (k SpawnKind) String() string {

@@ -88,8 +88,8 @@
 // types that carry a sync.Mutex, RWMutex or atomics, which may be called
 // concurrently. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
-// t.Run), starts a goroutine; one started in a loop may run concurrently
-// with itself.
+// t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
+// started in a loop may run concurrently with itself.
 //
 // Library mode presumes those callers, so a pair between two of them
 // (or between one and a test or main) is reported only where the code

@@ -20,7 +20,11 @@
 //   - testing: t.Run and b.Run subtests (parallel when the body calls
 //     t.Parallel, otherwise the caller waits for them), b.RunParallel
 //     bodies (which run together, and RunParallel waits for them),
-//     f.Fuzz targets.
+//     f.Fuzz targets;
+//   - runtime.SetFinalizer's finalizer (all finalizers run one after
+//     another on one goroutine of the runtime's) and runtime.AddCleanup's
+//     cleanup (cleanups may run at once); the finalizer, an any, is the
+//     function inside it.
 //
 // A site is marked "multi" when it may start more than one goroutine:
 // it is inside a loop, in a function called in a loop or passed as a

@@ -24,6 +24,9 @@ func (a *state) spawnCall(fi *funcInfo, callee *ssa.Function, call *ssa.CallComm
 	if sp.Handler {
 		target = a.handlerMethod(arg)
 	} else {
+		if mi, ok := arg.(*ssa.MakeInterface); ok {
+			arg = mi.X // runtime.SetFinalizer's finalizer is an any
+		}
 		target = funcOf(arg)
 	}
 	flags := sp.Flags | flagIf(multi, facts.Multiple)

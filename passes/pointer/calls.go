@@ -49,6 +49,9 @@ func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function
 	if c, ok := arg.(*ssa.Const); ok && c.IsNil() {
 		return true
 	}
+	if mi, ok := arg.(*ssa.MakeInterface); ok && !sp.Handler {
+		arg = mi.X // runtime.SetFinalizer's finalizer is an any
+	}
 	site := &callSite{caller: p.cg, at: p, instr: instr, result: -1, spawn: a.spawnInfo(p, sp.Kind, sp.Flags, instr.Pos())}
 	if sp.Handler {
 		if sel := types.NewMethodSet(arg.Type()).Lookup(nil, "ServeHTTP"); sel != nil {

@@ -102,11 +102,18 @@ func (o *Origin) Describe(fset *token.FileSet) string {
 		}
 		return o.Root
 	}
-	s := "goroutine started at ?"
-	if p := fset.Position(o.Site); p.IsValid() {
-		s = fmt.Sprintf("goroutine started at %s:%d", baseName(p.Filename), p.Line)
+	what, multi := "goroutine started", o.Multi
+	switch o.Kind {
+	case facts.SpawnFinalizer:
+		what = "finalizer set"
+	case facts.SpawnCleanup:
+		what, multi = "cleanup added", false // cleanups may run at once
 	}
-	if o.Multi {
+	s := what + " at ?"
+	if p := fset.Position(o.Site); p.IsValid() {
+		s = fmt.Sprintf("%s at %s:%d", what, baseName(p.Filename), p.Line)
+	}
+	if multi {
 		s += ", in a loop"
 	}
 	return s

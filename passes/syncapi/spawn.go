@@ -46,6 +46,10 @@ var spawners = map[string]Spawner{
 	"testing.B.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
 	"testing.B.RunParallel":        {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple | facts.Sync},
 	"testing.F.Fuzz":               {Kind: facts.SpawnFuzz, Arg: 1},
+	// Finalizers run one after another on one goroutine of the
+	// runtime's; cleanups may run at once on several.
+	"runtime.SetFinalizer": {Kind: facts.SpawnFinalizer, Arg: 1},
+	"runtime.AddCleanup":   {Kind: facts.SpawnCleanup, Arg: 1, Flags: facts.Multiple},
 }
 
 // TParallel reports whether fn is (*testing.T).Parallel: a subtest that
