@@ -212,13 +212,15 @@ func accessedAddr(acc pointer.Access) ssa.Value {
 		return x.Map
 	case *ssa.Lookup:
 		return x.X
+	case *ssa.Convert:
+		return x.X // string(b) reads b's elements
 	case *ssa.Call:
 		if acc.Imported != nil {
 			return nil // the accesses of an imported callee
 		}
 		args := x.Call.Args
-		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" && !acc.Write {
-			return args[1]
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "copy" || b.Name() == "append") && !acc.Write && len(args) > 1 {
+			return args[1] // the source the call reads
 		}
 		if len(args) > 0 {
 			return args[0]

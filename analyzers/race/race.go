@@ -802,9 +802,9 @@ func (c *checker) report(r *report) {
 }
 
 func kind(a pointer.Access) string {
-	if call, ok := a.Instr.(*ssa.Call); ok {
+	if call, ok := a.Instr.(*ssa.Call); ok && a.Write {
 		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
-			return "append"
+			return "append" // not its read of what it appends
 		}
 	}
 	if a.Write {
@@ -889,7 +889,13 @@ func describe(loc pointer.Location) string {
 	case *ssa.Global:
 		return site.Name() + path
 	case *ssa.Alloc:
-		if site.Comment != "" && !strings.Contains(site.Comment, "complit") && site.Comment != "new" && site.Comment != "varargs" && site.Comment != "slicelit" {
+		if site.Comment == "makeslice" {
+			// make([]T, n) with a constant n: go/ssa allocates an array.
+			if arr, ok := site.Type().(*types.Pointer).Elem().Underlying().(*types.Array); ok && strings.HasPrefix(path, "[*]") {
+				return "an element of []" + types.TypeString(arr.Elem(), func(*types.Package) string { return "" }) + strings.TrimPrefix(path, "[*]")
+			}
+		}
+		if site.Comment != "" && !strings.Contains(site.Comment, "complit") && site.Comment != "new" && site.Comment != "varargs" && site.Comment != "slicelit" && site.Comment != "makeslice" {
 			return site.Comment + path
 		}
 	}

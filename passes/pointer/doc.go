@@ -58,10 +58,13 @@
 // The origins are the package's roots (main, init, tests, and in library
 // mode the exported methods of types that carry a mutex or atomics,
 // twice each, on one shared receiver) and what they start. OSA then
-// collects every memory access (loads, stores, map and slice operations,
-// sync/atomic calls) per origin (a load of a struct whose every use
+// collects every memory access (loads, stores, map and slice operations:
+// append writes the destination's elements and reads those of t in
+// append(s, t...), copy likewise, string(b) reads b's; close writes a
+// channel and a send reads it; sync/atomic calls) per origin. []byte(s)
+// and []rune(s) make a new array. (A load of a struct whose every use
 // selects fields reads those fields only: go/ssa loads all of s.r to
-// call a method promoted through r's embedded interface); a location is
+// call a method promoted through r's embedded interface.) A location is
 // origin-shared when two
 // origins access it and one writes. Shared locations are where races can
 // be; ordering by happens-before and locks is for later passes.

@@ -316,6 +316,13 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		a.copyBlock(val(x), val(v), min(a.size(x.Type()), a.size(v.Type())))
 
 	case *ssa.Convert:
+		if sl, ok := instr.Type().Underlying().(*types.Slice); ok {
+			if t, ok := instr.X.Type().Underlying().(*types.Basic); ok && t.Info()&types.IsString != 0 {
+				// []byte(s) and []rune(s) make a new array.
+				a.addLoc(val(instr), a.allocObject(ObjSlice, instr, sl.Elem(), ctx, p.tag).start)
+				break
+			}
+		}
 		if mayPoint(instr.X.Type()) && mayPoint(instr.Type()) {
 			// unsafe.Pointer to and from *T: the pointer is kept, its
 			// type is not trusted (offsets are checked against objects).

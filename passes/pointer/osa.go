@@ -259,6 +259,13 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		}
 	case *ssa.MapUpdate:
 		whole(instr.Map, true)
+	case *ssa.Convert:
+		// string(b) for a []byte or []rune b reads its elements.
+		if sl, ok := instr.X.Type().Underlying().(*types.Slice); ok {
+			if t, ok := instr.Type().Underlying().(*types.Basic); ok && t.Info()&types.IsString != 0 {
+				each(instr.X, a.size(sl.Elem()), false, false)
+			}
+		}
 	case *ssa.Send:
 		whole(instr.Chan, false)
 	case *ssa.Lookup:
@@ -290,6 +297,13 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 			case "append":
 				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
 					each(call.Args[0], a.size(s.Elem()), true, false)
+					if len(call.Args) == 2 {
+						// append(s, t...) reads t's elements (go/ssa
+						// passes the other forms as a fresh slice).
+						if _, ok := call.Args[1].Type().Underlying().(*types.Slice); ok {
+							each(call.Args[1], a.size(s.Elem()), false, false)
+						}
+					}
 				}
 			case "copy":
 				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {

@@ -52,6 +52,10 @@ func main() {
 	flagUnderLock()
 	loopOnce()
 	loopTwice()
+	appendReads()
+	appendReadsJoined()
+	stringOfBytes()
+	stringOfBytesJoined()
 	flagSetFirst()
 	zeroLocalSet()
 	returnNamed(make(chan int, 1))
@@ -945,6 +949,45 @@ func loopTwice() {
 	}
 	wg.Wait()
 	use(x)
+}
+
+// append(s, t...) reads t's elements; string(b) reads b's.
+func appendReads() {
+	c := make(chan bool, 1)
+	s, t := make([]int, 10), make([]int, 10)
+	go func() {
+		_ = append(s, t...)
+		c <- true
+	}()
+	t[5] = 42 // want `data race on an element of \[\]int: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+`
+	<-c
+}
+
+func appendReadsJoined() {
+	c := make(chan bool, 1)
+	s, t := make([]int, 10), make([]int, 10)
+	go func() {
+		_ = append(s, t...)
+		c <- true
+	}()
+	<-c
+	t[5] = 42
+}
+
+func stringOfBytes() {
+	data := []byte("hello there")
+	c := make(chan string, 1)
+	go func() { c <- string(data) }()
+	copy(data, data[2:]) // want `data race on an element of \[\]byte`
+	<-c
+}
+
+func stringOfBytesJoined() {
+	data := []byte("hello there")
+	c := make(chan string, 1)
+	go func() { c <- string(data) }()
+	<-c
+	copy(data, data[2:])
 }
 
 var sink *byte

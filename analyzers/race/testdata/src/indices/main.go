@@ -156,7 +156,7 @@ func constantIndex() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[0] = f(i) // want `data race on makeslice\[\*\]: write at main.go:\d+ \(goroutine started at main.go:\d+, in a loop\)`
+			results[0] = f(i) // want `data race on an element of \[\]int: write at main.go:\d+ \(goroutine started at main.go:\d+, in a loop\)`
 		}()
 	}
 	wg.Wait()
@@ -183,7 +183,7 @@ func sharedIndex() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[j] = 1 // want `data race on makeslice\[\*\]`
+			results[j] = 1 // want `data race on an element of \[\]int`
 		}()
 		j++ // want `data race on j`
 	}
@@ -197,7 +197,7 @@ func computedIndex() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i/2] = i // want `data race on makeslice\[\*\]`
+			results[i/2] = i // want `data race on an element of \[\]int`
 		}()
 	}
 	wg.Wait()
@@ -210,7 +210,7 @@ func outerLoop() {
 	for range 2 {
 		for i := range 4 {
 			go func() {
-				results[i] = i // want `data race on makeslice\[\*\]`
+				results[i] = i // want `data race on an element of \[\]int`
 			}()
 		}
 	}
@@ -238,7 +238,7 @@ func innerLoop() {
 	for i := range 4 {
 		for range 2 {
 			go func() {
-				results[i] = i // want `data race on makeslice\[\*\]`
+				results[i] = i // want `data race on an element of \[\]int`
 			}()
 		}
 	}
@@ -248,7 +248,7 @@ func innerLoop() {
 func sliceParameter(results []int) {
 	for i := range results {
 		go func() {
-			results[i] = i // want `data race on makeslice\[\*\]`
+			results[i] = i // want `data race on an element of \[\]int`
 		}()
 	}
 }
@@ -257,7 +257,7 @@ func sliceParameter(results []int) {
 func twoSites() {
 	results := make([]int, 4)
 	for i := range 4 {
-		go func() { results[i] = 1 }() // want `data race on makeslice\[\*\]`
+		go func() { results[i] = 1 }() // want `data race on an element of \[\]int`
 		go func() { results[i] = 2 }()
 	}
 }
@@ -267,7 +267,7 @@ func indexReassigned() {
 	for i := range 4 {
 		i = 0
 		go func() {
-			results[i] = 1 // want `data race on makeslice\[\*\]`
+			results[i] = 1 // want `data race on an element of \[\]int`
 		}()
 	}
 }
@@ -276,7 +276,7 @@ func indexReassigned() {
 // the goroutine of the next iteration writes too.
 func recursiveWorker(out []int, i int, wg *sync.WaitGroup) {
 	defer wg.Done()
-	out[i] = i // want `data race on makeslice\[\*\]`
+	out[i] = i // want `data race on an element of \[\]int`
 	if i+1 < len(out) {
 		wg.Add(1)
 		recursiveWorker(out, i+1, wg)
@@ -294,7 +294,7 @@ func recursion() {
 }
 
 func respawningWorker(out []int, i int) {
-	out[i] = i // want `data race on makeslice\[\*\]`
+	out[i] = i // want `data race on an element of \[\]int`
 	if i+1 < len(out) {
 		go respawningWorker(out, i+1)
 	}
@@ -339,7 +339,7 @@ func halvedArgument() {
 	results := make([]int, 4)
 	for i := range 8 {
 		go func(j int) {
-			results[j] = j // want `data race on makeslice\[\*\]`
+			results[j] = j // want `data race on an element of \[\]int`
 		}(i / 2)
 	}
 }
@@ -349,7 +349,7 @@ func counterChangedInBody() {
 	results := make([]int, 4)
 	for i := 0; i < len(results); i++ {
 		go func() {
-			results[i] = i // want `data race on makeslice\[\*\]`
+			results[i] = i // want `data race on an element of \[\]int`
 		}()
 		if i%2 == 1 {
 			i-- // want `data race on i`
@@ -363,7 +363,7 @@ func counterOfAnotherLoop() {
 	for i := range 4 {
 		for range 2 {
 			go func(i int) {
-				results[i] = i // want `data race on makeslice\[\*\]`
+				results[i] = i // want `data race on an element of \[\]int`
 			}(i)
 		}
 	}
@@ -395,7 +395,7 @@ func pointerToFirst() {
 	points := make([]point, 4)
 	for range 4 {
 		go func(p *point) {
-			p.x++ // want `data race on makeslice\[\*\]\.x`
+			p.x++ // want `data race on an element of \[\]point\.x`
 		}(&points[0])
 	}
 }
