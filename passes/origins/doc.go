@@ -20,7 +20,7 @@
 //   - testing: t.Run and b.Run subtests (parallel when the body calls
 //     t.Parallel, otherwise the caller waits for them), b.RunParallel
 //     bodies (which run together, and RunParallel waits for them),
-//     f.Fuzz targets;
+//     f.Fuzz targets (run one input after another; Fuzz waits for them);
 //   - runtime.SetFinalizer's finalizer (all finalizers run one after
 //     another on one goroutine of the runtime's) and runtime.AddCleanup's
 //     cleanup (cleanups may run at once); the finalizer, an any, is the

@@ -47,7 +47,7 @@ func TestRoots(t *testing.T) {
 		"test TestSerial",
 		"test TestParallel parallel",
 		"benchmark BenchmarkX origins(b.RunParallel roots.BenchmarkX$1 roots_test.go:16 multi sync)",
-		"fuzz FuzzX origins(f.Fuzz roots.FuzzX$1 roots_test.go:20)",
+		"fuzz FuzzX origins(f.Fuzz roots.FuzzX$1 roots_test.go:20 sync)",
 		"test Test",
 		"concurrent method Inc",
 		"concurrent method Load",

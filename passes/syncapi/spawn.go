@@ -45,7 +45,7 @@ var spawners = map[string]Spawner{
 	"testing.T.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
 	"testing.B.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
 	"testing.B.RunParallel":        {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple | facts.Sync},
-	"testing.F.Fuzz":               {Kind: facts.SpawnFuzz, Arg: 1},
+	"testing.F.Fuzz":               {Kind: facts.SpawnFuzz, Arg: 1, Flags: facts.Sync}, // its inputs run one after another; Fuzz returns after them
 	// Finalizers run one after another on one goroutine of the
 	// runtime's; cleanups may run at once on several.
 	"runtime.SetFinalizer": {Kind: facts.SpawnFinalizer, Arg: 1},

@@ -62,3 +62,16 @@ func BenchmarkParallel(b *testing.B) {
 		}
 	})
 }
+
+// Fuzz runs its target on each input and returns after them: a report
+// in the target is in time, one in a goroutine it leaves is not.
+func FuzzTarget(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			t.Skip("empty")
+		}
+		go func() {
+			t.Log(s) // want `test report after the test: Log`
+		}()
+	})
+}
