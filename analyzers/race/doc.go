@@ -112,7 +112,9 @@
 //
 // A channel operation accesses the channel itself, as the race detector
 // sees it: a close writes it, a send reads it, so a send and a close
-// that nothing orders race; len and cap do not. Two closes of one
+// that nothing orders race; len and cap do not. A mutex's Lock and
+// Unlock change its state atomically: a plain store over the mutex
+// (mu = sync.Mutex{} while another goroutine locks it) races with them. Two closes of one
 // channel are not reported: if both run, the second panics whichever
 // comes first, and whether both run depends on values (a flag, a branch
 // taken once) that the analyzer does not follow.

@@ -806,6 +806,9 @@ func kind(a pointer.Access) string {
 		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
 			return "append" // not its read of what it appends
 		}
+		if op, _ := syncapi.MutexOp(call.Common()); op != syncapi.NoLockOp && call.Common().StaticCallee() != nil {
+			return call.Common().StaticCallee().Name() // Lock, Unlock, ...
+		}
 	}
 	if a.Write {
 		return "write"
@@ -884,7 +887,7 @@ func (c *checker) describe(loc pointer.Location) string {
 // variable, or a field of a named type, with its path.
 func describe(loc pointer.Location) string {
 	obj := loc.Obj
-	path := loc.Path()
+	path := cutAtMutex(obj.Type, loc.Path())
 	switch site := obj.Site.(type) {
 	case *ssa.Global:
 		return site.Name() + path
@@ -928,6 +931,58 @@ func describe(loc pointer.Location) string {
 		return t
 	}
 	return t + path
+}
+
+// cutAtMutex cuts a location's path, from an object of type t, after
+// the sync.Mutex or RWMutex it enters: the mutex's own fields are the
+// sync package's business ("mu", not "mu._").
+func cutAtMutex(t types.Type, path string) string {
+	isMutex := func(t types.Type) bool {
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+	}
+	for i := 0; ; {
+		if isMutex(t) {
+			return path[:i]
+		}
+		rest := path[i:]
+		switch {
+		case strings.HasPrefix(rest, "[*]"):
+			switch u := t.Underlying().(type) {
+			case *types.Array:
+				t = u.Elem()
+			case *types.Slice:
+				t = u.Elem()
+			default:
+				return path
+			}
+			i += 3
+		case strings.HasPrefix(rest, "."):
+			end := strings.IndexAny(rest[1:], ".[")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			name := rest[1 : 1+end]
+			st, ok := t.Underlying().(*types.Struct)
+			if !ok {
+				return path
+			}
+			var next types.Type
+			for f := range st.Fields() {
+				if f.Name() == name {
+					next = f.Type()
+					break
+				}
+			}
+			if next == nil {
+				return path
+			}
+			t = next
+			i += 1 + end
+		default:
+			return path
+		}
+	}
 }
 
 // allocatedInLoop reports whether the object is made anew in each

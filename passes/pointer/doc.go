@@ -61,7 +61,10 @@
 // collects every memory access (loads, stores, map and slice operations:
 // append writes the destination's elements and reads those of t in
 // append(s, t...), copy likewise, string(b) reads b's; close writes a
-// channel and a send reads it; sync/atomic calls) per origin. []byte(s)
+// channel and a send reads it; sync/atomic calls, and a mutex's methods,
+// which change its state atomically) per origin; a location only
+// accessed atomically is not shared, as atomics race with nothing but
+// plain accesses. []byte(s)
 // and []rune(s) make a new array. (A load of a struct whose every use
 // selects fields reads those fields only: go/ssa loads all of s.r to
 // call a method promoted through r's embedded interface.) A location is

@@ -70,14 +70,15 @@ func (r *Result) Shared() []Shared {
 
 func isShared(accs []Access) bool {
 	var origins []*Origin
-	write := false
+	write, plain := false, false // atomic operations race only with plain accesses
 	for _, acc := range accs {
 		write = write || acc.Write
+		plain = plain || !acc.Atomic
 		if !slices.Contains(origins, acc.Origin) {
 			origins = append(origins, acc.Origin)
 		}
 	}
-	return write && len(origins) >= 2
+	return write && plain && len(origins) >= 2
 }
 
 // IsShared reports whether the location loc is origin-shared.
@@ -317,6 +318,13 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 			if op := syncapi.Atomic(callee); op != syncapi.NotAtomic && len(call.Args) > 0 {
 				if p, ok := call.Args[0].Type().Underlying().(*types.Pointer); ok {
 					each(call.Args[0], a.size(p.Elem()), op.Writes(), true)
+				}
+			}
+			// A mutex's methods change its state atomically: a plain
+			// store over the mutex (mu = sync.Mutex{}) races with them.
+			if op, mu := syncapi.MutexOp(call); op != syncapi.NoLockOp && !call.IsInvoke() {
+				if p, ok := mu.Type().Underlying().(*types.Pointer); ok {
+					each(mu, a.size(p.Elem()), true, true)
 				}
 			}
 		}

@@ -280,9 +280,18 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// pointer analysis lists a goroutine's origin after its starter's.
 	handed := make(map[*pointer.Origin]LocksetID)
 	accesses := make(map[*pointer.Origin]map[ssa.Instruction]bool)
+	plain := make(map[pointer.Location]bool) // the locations accessed other than atomically
+	for _, acc := range ptr.Accesses() {
+		if !acc.Atomic {
+			plain[acc.Loc] = true
+		}
+	}
 	for _, acc := range ptr.Accesses() {
 		if acc.Imported != nil {
 			continue // placed by walker.imported
+		}
+		if acc.Atomic && !plain[acc.Loc] {
+			continue // races with nothing: no event
 		}
 		m := accesses[acc.Origin]
 		if m == nil {

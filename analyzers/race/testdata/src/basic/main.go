@@ -52,6 +52,8 @@ func main() {
 	flagUnderLock()
 	loopOnce()
 	loopTwice()
+	mutexOverwrite()
+	mutexResetJoined()
 	appendReads()
 	appendReadsJoined()
 	stringOfBytes()
@@ -949,6 +951,31 @@ func loopTwice() {
 	}
 	wg.Wait()
 	use(x)
+}
+
+// Lock changes the mutex's state atomically; a plain store over the
+// mutex races with it.
+func mutexOverwrite() {
+	c := make(chan bool, 1)
+	var mu sync.Mutex
+	go func() {
+		mu = sync.Mutex{} // want `data race on mu: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs Lock at main.go:\d+ \(main goroutine\)`
+		c <- true
+	}()
+	mu.Lock()
+	<-c
+}
+
+func mutexResetJoined() {
+	c := make(chan bool, 1)
+	var mu sync.Mutex
+	go func() {
+		mu = sync.Mutex{}
+		c <- true
+	}()
+	<-c
+	mu.Lock()
+	mu.Unlock()
 }
 
 // append(s, t...) reads t's elements; string(b) reads b's.
