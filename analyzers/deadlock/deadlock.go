@@ -68,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.inversions(hb)
 			c.blockingOps(hb)
 			c.dynamicRelocks(hb)
+			c.endsHolding(hb)
 		})
 	}
 	return nil, nil

@@ -85,6 +85,12 @@
 //     unlocks it; no deferred call runs there; and the results read only
 //     constants, sentinel errors and the function's own variables, since
 //     they are evaluated after the Unlock. Otherwise there is no fix;
+//   - lock kept by a goroutine that returned: a goroutine the package
+//     starts locks a mutex (itself, or through a helper it calls, also
+//     through an interface) and returns still holding it on every path,
+//     and no goroutine unlocks it without holding it (a hand-over): each
+//     other goroutine's Lock of it, not ordered before the goroutine's
+//     own, blocks forever (an RLock only when it was kept write-locked);
 //   - lock order inversion: goroutine A locks m2 while holding m1, and
 //     goroutine B locks m1 while holding m2, the two acquisitions not
 //     ordered by happens-before and not both behind a common lock. Mutexes

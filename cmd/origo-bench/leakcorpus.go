@@ -182,6 +182,7 @@ var waitReasons = []struct {
 //
 //	double lock: ... / RWMutex upgrade: ... / recursive read lock: ...
 //	lock left held: ... / lock order inversion: ... / lock order cycle: ...
+//	lock kept by a returned goroutine: ...
 //	blocking while holding a lock: G sends on ch | receives from ch |
 //	    waits for wg | waits on cond at ... while holding mu
 //
@@ -199,6 +200,7 @@ var diagKeywords = []struct {
 	{"recursive read lock", kindLock},
 	{"lock left held", kindLock},
 	{"lock order", kindLock},
+	{"lock kept", kindLock},
 	{"while holding", kindLock},
 	{"sends on", kindChan},
 	{"send on", kindChan},

@@ -114,6 +114,12 @@ type Trace struct {
 	// nested too deep: accesses beyond it have no events.
 	Truncated bool
 
+	// EndLocks are the locks that a started goroutine still holds when
+	// its function returns: those its function leaves held on every
+	// return, and those its calls through interfaces left held (see
+	// walker.dynamicLocks). 0 for a root.
+	EndLocks LocksetID
+
 	// Out lists the happens-before edges that leave the trace, by
 	// Edge.Before.
 	Out []Edge
@@ -123,8 +129,16 @@ type Trace struct {
 	onceAfter map[int32][]int32           // OnceAfter events by Once
 	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
 	wide      map[int32]int32             // by event: the set a chain narrowed its object from (see walker.syncObj)
-	maxFrom   int32                       // the largest Edge.From in Out
+	// foreignUnlocks are the mutexes the goroutine unlocks where it
+	// does not hold them: another goroutine's, handed over.
+	foreignUnlocks []int32
+	maxFrom        int32 // the largest Edge.From in Out
 }
+
+// UnlocksUnheld reports whether the goroutine may unlock the mutex at
+// lock location obj where it does not hold it: a mutex another
+// goroutine locked and hands over.
+func (t *Trace) UnlocksUnheld(obj int32) bool { return slices.Contains(t.foreignUnlocks, obj) }
 
 // Run returns the index in Entries of the run that event id belongs to,
 // or -1 when the trace runs one function.
@@ -330,6 +344,10 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 				t.Entries = append(t.Entries, int32(len(t.Events)))
 			}
 			w.call(fn, 0, -1)
+		}
+		if o.Parent != nil && len(o.Entry.Blocks) > 0 {
+			acquires, _ := ls.Effect(o.Entry)
+			t.EndLocks = w.locks.union(w.locks.resolve(o, acquires, objs), w.transferred)
 		}
 		if c := ptr.ImportedEntry(o); c != nil {
 			// A goroutine started in a function of another package: its
@@ -762,6 +780,9 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: op == syncapi.RLock}, at, loop)
 		return
 	} else if op == syncapi.Unlock || op == syncapi.RUnlock {
+		if objs := w.objs.pointsTo(w.o, mu); !w.locks.holdsAny(at, objs) {
+			w.tr.foreignUnlocks = append(w.tr.foreignUnlocks, objs...)
+		}
 		w.release(mu)
 	}
 	if fn := call.StaticCallee(); fn != nil && len(call.Args) > 0 {

@@ -143,3 +143,13 @@ func (w *walker) argObject(call *ssa.CallCommon, fn *ssa.Function, k facts.Key) 
 	}
 	return obj
 }
+
+// holdsAny reports whether lockset id holds a mutex at one of locs.
+func (ls *Locksets) holdsAny(id LocksetID, locs []int32) bool {
+	for _, e := range ls.sets[id] {
+		if !e.once && e.observe == 0 && e.sibling == "" && e.callee == nil && overlaps(e.locs, locs) {
+			return true
+		}
+	}
+	return false
+}

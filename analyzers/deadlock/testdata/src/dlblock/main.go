@@ -234,6 +234,9 @@ func main() {
 	statusMaybe()
 	monitorLocked()
 	monitorFree()
+	endsHolding()
+	handsOver()
+	unlocks()
 }
 
 type Queue struct {
