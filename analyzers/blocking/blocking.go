@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.Do(pass, "blocking", func() {
 			c.partnerless()
 			c.waits()
+			c.uncanceled()
 		})
 	}
 	return nil, nil
@@ -67,12 +68,13 @@ type checker struct {
 	funcs      []*ssa.Function
 	ptr        *pointer.Result
 	hb         *shb.Result
-	reported   map[ssa.Instruction]bool              // one report per operation
-	ignored    ignore.Lines                          // lines with "//origo:ignore blocking"
-	assigned   map[token.Pos]string                  // see chanName
-	unknown    map[opKey]bool                        // see unknownOp
-	fieldChans map[*types.Var]map[*ssa.MakeChan]bool // see storedInFields
-	globals    map[*pointer.Object]bool              // see globalObjects
+	reported   map[ssa.Instruction]bool                // one report per operation
+	ignored    ignore.Lines                            // lines with "//origo:ignore blocking"
+	assigned   map[token.Pos]string                    // see chanName
+	unknown    map[opKey]bool                          // see unknownOp
+	fieldChans map[*types.Var]map[*ssa.MakeChan]bool   // see storedInFields
+	globals    map[*pointer.Object]bool                // see globalObjects
+	calls      map[*ssa.Function][]ssa.CallInstruction // see callsOf
 }
 
 // report reports a blocking operation once, with the related positions

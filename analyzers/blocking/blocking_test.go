@@ -15,7 +15,7 @@ func TestBlocking(t *testing.T) {
 // TestAcrossPackages checks partners in another package: a channel
 // given to its function is judged no more, one it never sees still is.
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkx")
+	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkx", "blklib")
 }
 
 // TestIgnore checks that //origo:ignore blocking silences each kind of

@@ -58,6 +58,13 @@
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
 //   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);
+//   - a receive from ctx.Done() where ctx comes from context.WithCancel
+//     over context.Background() or TODO() (directly, or through the
+//     parameters every call passes them in) and nothing calls its
+//     cancel function: it is dropped, or kept in a struct field that no
+//     code loads, but code that runs only after the receive itself (a
+//     Rollback that is never called). Only in a main package, whose
+//     program is whole: an importer may call a library's Rollback;
 //   - a WaitGroup.Wait and a channel waiting for each other: the
 //     goroutines given the function's unbuffered channel call Done only
 //     after their send on it, and the function receives from it only

@@ -215,6 +215,7 @@ func Run(items []int) {
 	go ignored()
 	go ignoredOther()
 	go relayNoReader()
+	Cancels()
 }
 
 func main() { Run(nil) }
