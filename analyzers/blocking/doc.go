@@ -43,6 +43,11 @@
 //   - a send on an unbuffered channel that no other goroutine receives
 //     from, a receive from a channel that nothing sends on or closes, or
 //     a select without default none of whose cases can ever proceed so;
+//   - a send made before its goroutine starts any goroutine that
+//     receives from the channel, with the buffer full: every receive of
+//     the channel is in a goroutine started after the send, or later in
+//     the sender ("ch <- x; go consume(ch)" unbuffered, or a second send
+//     on a buffer of one before the consumer starts);
 //   - a range over a channel that the function making it never lets
 //     anyone close: after the last send, the loop waits forever;
 //   - a goroutine whose result send can outlive its receiver: a function

@@ -103,7 +103,13 @@ func (c *checker) partnerless() {
 					continue
 				}
 				mc, objs, ok := c.allJudged(t, instr.Chan, judged)
-				if !ok || !unbuffered(mc) {
+				if !ok {
+					continue
+				}
+				if c.sendBeforeReceivers(t, ev, mc, objs) {
+					continue
+				}
+				if !unbuffered(mc) {
 					continue
 				}
 				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(mc, shb.Recv) {

@@ -216,6 +216,9 @@ func Run(items []int) {
 	go ignoredOther()
 	go relayNoReader()
 	Cancels()
+	go sendFirst()
+	go bufferFull()
+	go bufferRoom()
 }
 
 func main() { Run(nil) }
