@@ -8,8 +8,9 @@ import (
 )
 
 // A double lock through a function value: a callback stored in a field
-// or passed as a parameter locks the mutex that the caller holds when it
-// calls it.
+// or passed as a parameter (or a method called through an interface)
+// locks the mutex that the caller holds when it calls it, or read-locks
+// it while the caller holds it for writing.
 //
 //	le.mu.Lock()
 //	defer le.mu.Unlock()
@@ -31,7 +32,7 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 	seen := make(map[ssa.Instruction]bool)
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
-			if ev.Kind != shb.Acquire || ev.Read || ev.Obj < 0 || seen[ev.Instr] {
+			if ev.Kind != shb.Acquire || ev.Obj < 0 || seen[ev.Instr] {
 				continue
 			}
 			if !c.heldAlready(hb, ev) || !c.singleton(t.Origin, hb.Location(ev.Obj)) {
@@ -50,18 +51,26 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 			if name == "" {
 				name = "the mutex"
 			}
-			c.report(ev.Instr.Pos(), c.related(via.Pos(), "the function value called here, with %s held", name), "double lock through a function value: %s is locked at %s while already held by the caller of the function value called at %s (%s); sync.Mutex is not reentrant, this blocks forever",
-				name, c.pos(ev.Instr.Pos()), c.pos(via.Pos()), t.Origin.Describe(c.pass.Fset))
+			what, article, verb, why := "function value", "a", "locked", "sync.Mutex is not reentrant, this blocks forever"
+			if via.Common().IsInvoke() {
+				what, article = "interface method", "an"
+			}
+			if ev.Read {
+				verb, why = "read-locked", "RLock waits while the mutex is held for writing, by its own goroutine too: this blocks forever"
+			}
+			c.report(ev.Instr.Pos(), c.related(via.Pos(), "the %s called here, with %s held", what, name), "double lock through %s %s: %s is %s at %s while already held by the caller of the %s called at %s (%s); %s",
+				article, what, name, verb, c.pos(ev.Instr.Pos()), what, c.pos(via.Pos()), t.Origin.Describe(c.pass.Fset), why)
 		}
 	}
 }
 
 // heldAlready reports whether Acquire event ev holds its own mutex, one
-// location, already.
+// location, already: for a Lock, held at all; for an RLock, held for
+// writing (two read locks wait only for a writer in between).
 func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) bool {
-	locs, _ := hb.Locks.Members(ev.Locks)
-	for _, l := range locs {
-		if len(l) == 1 && l[0] == ev.Obj {
+	locs, reads := hb.Locks.Members(ev.Locks)
+	for i, l := range locs {
+		if len(l) == 1 && l[0] == ev.Obj && !(ev.Read && reads[i]) {
 			return true
 		}
 	}
