@@ -29,16 +29,27 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 	if c.receivedOffTrace(objs) {
 		return false
 	}
-	// The sends of t before this one fill the buffer.
+	// The sends of t before this one fill the buffer. The tests run one
+	// after the other in one trace, each with its own objects: only the
+	// operations of the send's run count, and the goroutines it starts.
+	run := t.Run(ev.ID)
 	var filled []*shb.Event
 	var first *shb.Trace // a receiver, for the message
 	for _, u := range c.hb.Traces {
+		var spawn int32 = -1 // where t starts u, when it does
+		if u != t {
+			var ok bool
+			if spawn, ok = spawnedBy(u, t); ok && t.Run(spawn) != run {
+				continue
+			}
+		}
 		for i := range u.Events {
 			e := &u.Events[i]
 			if e.Kind != shb.Recv && e.Kind != shb.Send || !c.sameChannel(u, e, objs) {
 				continue
 			}
 			switch {
+			case u == t && t.Run(e.ID) != run:
 			case e.Kind == shb.Send && u == t && e.ID < ev.ID:
 				if e.Loop >= 0 || e.Select {
 					return false
@@ -49,8 +60,8 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 					return false
 				}
 			case e.Kind == shb.Recv:
-				if !startedAfter(u, t, ev.ID) {
-					return false
+				if spawn <= ev.ID {
+					return false // started before the send, or not by t
 				}
 				if first == nil {
 					first = u
@@ -91,18 +102,18 @@ func (c *checker) sameChannel(u *shb.Trace, e *shb.Event, objs []*pointer.Object
 	return false
 }
 
-// startedAfter reports whether u is started, directly or through its
-// ancestors, by an event of t after event id.
-func startedAfter(u, t *shb.Trace, id int32) bool {
+// spawnedBy returns the event of t that starts u, directly or through
+// u's ancestors, and whether there is one.
+func spawnedBy(u, t *shb.Trace) (int32, bool) {
 	for o := u.Origin; o != nil; o = o.Parent {
 		for i := range t.Events {
 			e := &t.Events[i]
 			if e.Kind == shb.Spawn && slices.Contains(e.Spawned, o) {
-				return e.ID > id
+				return e.ID, true
 			}
 		}
 	}
-	return false
+	return -1, false
 }
 
 // receivedOffTrace reports whether a function that no goroutine of the
