@@ -68,13 +68,16 @@ type checker struct {
 	funcs      []*ssa.Function
 	ptr        *pointer.Result
 	hb         *shb.Result
-	reported   map[ssa.Instruction]bool                // one report per operation
-	ignored    ignore.Lines                            // lines with "//origo:ignore blocking"
-	assigned   map[token.Pos]string                    // see chanName
-	unknown    map[opKey]bool                          // see unknownOp
-	fieldChans map[*types.Var]map[*ssa.MakeChan]bool   // see storedInFields
-	globals    map[*pointer.Object]bool                // see globalObjects
-	calls      map[*ssa.Function][]ssa.CallInstruction // see callsOf
+	reported   map[ssa.Instruction]bool                 // one report per operation
+	ignored    ignore.Lines                             // lines with "//origo:ignore blocking"
+	assigned   map[token.Pos]string                     // see chanName
+	unknown    map[opKey]bool                           // see unknownOp
+	fieldChans map[*types.Var]map[*ssa.MakeChan]bool    // see storedInFields
+	globals    map[*pointer.Object]bool                 // see globalObjects
+	calls      map[*ssa.Function][]ssa.CallInstruction  // see callsOf
+	byObj      map[*pointer.Object][]evRef              // see chanEvents
+	spawnsIn   map[*shb.Trace]map[*pointer.Origin]int32 // see spawnedBy
+	offTrace   map[*pointer.Object]bool                 // see receivedOffTrace
 }
 
 // report reports a blocking operation once, with the related positions

@@ -33,49 +33,47 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 	// after the other in one trace, each with its own objects: only the
 	// operations of the send's run count, and the goroutines it starts.
 	run := t.Run(ev.ID)
-	var filled []*shb.Event
-	var first *shb.Trace // a receiver, for the message
-	for _, u := range c.hb.Traces {
+	filled, last := 0, (*shb.Event)(nil) // the sends before, and the last of them
+	var first *shb.Trace                 // a receiver, for the message
+	for _, r := range c.chanEvents(objs) {
+		u, e := r.t, &r.t.Events[r.id]
 		var spawn int32 = -1 // where t starts u, when it does
 		if u != t {
 			var ok bool
-			if spawn, ok = spawnedBy(u, t); ok && t.Run(spawn) != run {
+			if spawn, ok = c.spawnedBy(u, t); ok && t.Run(spawn) != run {
 				continue
 			}
 		}
-		for i := range u.Events {
-			e := &u.Events[i]
-			if e.Kind != shb.Recv && e.Kind != shb.Send || !c.sameChannel(u, e, objs) {
-				continue
+		switch {
+		case u == t && t.Run(e.ID) != run:
+		case e.Kind == shb.Send && u == t && e.ID < ev.ID:
+			if e.Loop >= 0 || e.Select {
+				return false
 			}
-			switch {
-			case u == t && t.Run(e.ID) != run:
-			case e.Kind == shb.Send && u == t && e.ID < ev.ID:
-				if e.Loop >= 0 || e.Select {
-					return false
-				}
-				filled = append(filled, e)
-			case e.Kind == shb.Recv && u == t:
-				if e.ID < ev.ID || e.Loop >= 0 {
-					return false
-				}
-			case e.Kind == shb.Recv:
-				if spawn <= ev.ID {
-					return false // started before the send, or not by t
-				}
-				if first == nil {
-					first = u
-				}
+			if last == nil || e.ID > last.ID {
+				last = e
+			}
+			filled++
+		case e.Kind == shb.Recv && u == t:
+			if e.ID < ev.ID || e.Loop >= 0 {
+				return false
+			}
+		case e.Kind == shb.Recv:
+			if spawn <= ev.ID {
+				return false // started before the send, or not by t
+			}
+			if first == nil {
+				first = u
 			}
 		}
 	}
-	if first == nil || int64(len(filled)) < size {
+	if first == nil || int64(filled) < size {
 		return false
 	}
 	send := ev.Instr.(*ssa.Send)
 	buffer := "unbuffered"
 	if size > 0 {
-		buffer = fmt.Sprintf("its buffer of %d already full after the send at %s", size, c.pos(filled[len(filled)-1].Instr.Pos()))
+		buffer = fmt.Sprintf("its buffer of %d already full after the send at %s", size, c.pos(last.Instr.Pos()))
 	}
 	c.report(send, send.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(first.Origin.Site, "the receiver is started here, after the send")),
 		"send blocks forever: %s sends on %s (made at %s, %s) before it starts any goroutine that receives from it (the first at %s)",
@@ -92,25 +90,65 @@ func bufferSize(mc *ssa.MakeChan) (int64, bool) {
 	return constant.Int64Val(k.Value)
 }
 
-// sameChannel reports whether event e of u operates on one of objs.
-func (c *checker) sameChannel(u *shb.Trace, e *shb.Event, objs []*pointer.Object) bool {
-	for _, o := range c.channelsOf(u, e) {
-		if slices.Contains(objs, o) {
-			return true
+// evRef is an event of a trace.
+type evRef struct {
+	t  *shb.Trace
+	id int32
+}
+
+// chanEvents returns the send and receive events of the traces on one of
+// objs, in trace order; the index is made once.
+func (c *checker) chanEvents(objs []*pointer.Object) []evRef {
+	if c.byObj == nil {
+		c.byObj = make(map[*pointer.Object][]evRef)
+		for _, t := range c.hb.Traces {
+			for i := range t.Events {
+				e := &t.Events[i]
+				if e.Kind != shb.Send && e.Kind != shb.Recv {
+					continue
+				}
+				for _, o := range c.channelsOf(t, e) {
+					c.byObj[o] = append(c.byObj[o], evRef{t, e.ID})
+				}
+			}
 		}
 	}
-	return false
+	var out []evRef
+	seen := make(map[evRef]bool)
+	for _, o := range objs {
+		for _, r := range c.byObj[o] {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // spawnedBy returns the event of t that starts u, directly or through
 // u's ancestors, and whether there is one.
-func spawnedBy(u, t *shb.Trace) (int32, bool) {
-	for o := u.Origin; o != nil; o = o.Parent {
+func (c *checker) spawnedBy(u, t *shb.Trace) (int32, bool) {
+	spawns, ok := c.spawnsIn[t]
+	if !ok {
+		spawns = make(map[*pointer.Origin]int32)
 		for i := range t.Events {
-			e := &t.Events[i]
-			if e.Kind == shb.Spawn && slices.Contains(e.Spawned, o) {
-				return e.ID, true
+			if e := &t.Events[i]; e.Kind == shb.Spawn {
+				for _, o := range e.Spawned {
+					if _, seen := spawns[o]; !seen {
+						spawns[o] = e.ID
+					}
+				}
 			}
+		}
+		if c.spawnsIn == nil {
+			c.spawnsIn = make(map[*shb.Trace]map[*pointer.Origin]int32)
+		}
+		c.spawnsIn[t] = spawns
+	}
+	for o := u.Origin; o != nil; o = o.Parent {
+		if id, ok := spawns[o]; ok {
+			return id, true
 		}
 	}
 	return -1, false
@@ -120,34 +158,35 @@ func spawnedBy(u, t *shb.Trace) (int32, bool) {
 // package's programs reaches (one only another package calls) receives
 // from one of objs: it may run at any time.
 func (c *checker) receivedOffTrace(objs []*pointer.Object) bool {
-	for _, fn := range c.funcs {
-		if len(c.ptr.OriginsOf(fn)) > 0 {
-			continue
-		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var chans []ssa.Value
-				switch x := instr.(type) {
-				case *ssa.UnOp:
-					if x.Op == token.ARROW {
-						chans = append(chans, x.X)
-					}
-				case *ssa.Select:
-					for _, st := range x.States {
-						if st.Dir != types.SendOnly {
-							chans = append(chans, st.Chan)
+	if c.offTrace == nil {
+		c.offTrace = make(map[*pointer.Object]bool)
+		for _, fn := range c.funcs {
+			if len(c.ptr.OriginsOf(fn)) > 0 {
+				continue
+			}
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					var chans []ssa.Value
+					switch x := instr.(type) {
+					case *ssa.UnOp:
+						if x.Op == token.ARROW {
+							chans = append(chans, x.X)
+						}
+					case *ssa.Select:
+						for _, st := range x.States {
+							if st.Dir != types.SendOnly {
+								chans = append(chans, st.Chan)
+							}
 						}
 					}
-				}
-				for _, ch := range chans {
-					for _, l := range c.pointsToAnywhere(ch) {
-						if slices.Contains(objs, l.Obj) {
-							return true
+					for _, ch := range chans {
+						for _, l := range c.pointsToAnywhere(ch) {
+							c.offTrace[l.Obj] = true
 						}
 					}
 				}
 			}
 		}
 	}
-	return false
+	return slices.ContainsFunc(objs, func(o *pointer.Object) bool { return c.offTrace[o] })
 }

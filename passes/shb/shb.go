@@ -290,6 +290,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// The locksets of the functions the walkers inline, asked once each:
 	// a function go/ssa made after lockset's Run is solved when asked.
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
+	lockEffects := make(map[*ssa.Function]lockEffect) // see walker.lockEffect
 	// The locks a go statement hands to the goroutine it starts: the
 	// pointer analysis lists a goroutine's origin after its starter's.
 	handed := make(map[*pointer.Origin]LocksetID)
@@ -320,7 +321,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
-			ptr: ptr, ls: ls, lsFuncs: lsFuncs, eff: eff, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o], handed: handed,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
@@ -346,7 +347,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			w.call(fn, 0, -1)
 		}
 		if o.Parent != nil && len(o.Entry.Blocks) > 0 {
-			acquires, _ := ls.Effect(o.Entry)
+			acquires := w.lockEffect(o.Entry).acquires
 			t.EndLocks = w.locks.union(w.locks.resolve(o, acquires, objs), w.transferred)
 		}
 		if c := ptr.ImportedEntry(o); c != nil {
@@ -376,6 +377,7 @@ type walker struct {
 	ptr          *pointer.Result
 	ls           *lockset.Result
 	lsFuncs      map[*ssa.Function]lockset.Func // shared by the walkers of one build
+	lockEffects  map[*ssa.Function]lockEffect   // the same
 	eff          *effects.Result
 	locks        *Locksets
 	objs         *objects

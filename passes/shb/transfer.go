@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
@@ -84,7 +85,8 @@ func (w *walker) dynamicLocks(c ssa.CallInstruction, callees []*ssa.Function) {
 	call := c.Common()
 	var left []lockElem // held after every callee
 	for i, fn := range callees {
-		acquires, releases := w.ls.Effect(fn)
+		eff := w.lockEffect(fn)
+		acquires, releases := eff.acquires, eff.releases
 		for _, k := range releases {
 			if obj := w.argObject(call, fn, k); obj >= 0 && w.transferred != 0 {
 				w.transferred = w.locks.release(w.transferred, []int32{obj})
@@ -152,4 +154,20 @@ func (ls *Locksets) holdsAny(id LocksetID, locs []int32) bool {
 		}
 	}
 	return false
+}
+
+// lockEffect is what a dynamic callee does to mutexes its callers name
+// (lockset.Result.Effect), asked once per build.
+type lockEffect struct {
+	acquires []lockset.Held
+	releases []facts.Key
+}
+
+func (w *walker) lockEffect(fn *ssa.Function) lockEffect {
+	e, ok := w.lockEffects[fn]
+	if !ok {
+		e.acquires, e.releases = w.ls.Effect(fn)
+		w.lockEffects[fn] = e
+	}
+	return e
 }
