@@ -35,6 +35,12 @@
 //
 //	counter.go:12:2: data race on Counter.n: write at counter.go:12 (goroutine started at main.go:20, in a loop) vs read at counter.go:17 (main goroutine); locks held: {c.mu} vs {}
 //
+// A goroutine is named by where it starts: "goroutine started at
+// main.go:20" (", in a loop" when the statement may run again), "HTTP
+// handler registered at main.go:9, one per request", "finalizer set
+// at", "cleanup added at", "b.RunParallel body started at"; the roots
+// are "main goroutine" and "test goroutine".
+//
 // It sits on one access, the one that forgot (a write, holding fewer
 // locks), and its related information points at the other, and at the
 // go statement that started each goroutine with the calls that reached

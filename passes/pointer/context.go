@@ -102,19 +102,23 @@ func (o *Origin) Describe(fset *token.FileSet) string {
 		}
 		return o.Root
 	}
-	what, multi := "goroutine started", o.Multi
+	what, many := "goroutine started", ", in a loop"
 	switch o.Kind {
 	case facts.SpawnFinalizer:
 		what = "finalizer set"
 	case facts.SpawnCleanup:
-		what, multi = "cleanup added", false // cleanups may run at once
+		what, many = "cleanup added", "" // cleanups may run at once
+	case facts.SpawnHTTPHandler:
+		what, many = "HTTP handler registered", ", one per request"
+	case facts.SpawnRunParallel:
+		what, many = "b.RunParallel body started", ", on several goroutines"
 	}
 	s := what + " at ?"
 	if p := fset.Position(o.Site); p.IsValid() {
 		s = fmt.Sprintf("%s at %s:%d", what, baseName(p.Filename), p.Line)
 	}
-	if multi {
-		s += ", in a loop"
+	if o.Multi {
+		s += many
 	}
 	return s
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,7 @@ func main() {
 	loopOnce()
 	loopTwice()
 	mutexOverwrite()
+	handlers()
 	mutexResetJoined()
 	appendReads()
 	appendReadsJoined()
@@ -951,6 +953,15 @@ func loopTwice() {
 	}
 	wg.Wait()
 	use(x)
+}
+
+var hits int
+
+// A handler serves each request on a goroutine of its own.
+func handlers() {
+	http.HandleFunc("/", func(http.ResponseWriter, *http.Request) {
+		hits++ // want `data race on hits: write at main.go:\d+ \(HTTP handler registered at main.go:\d+, one per request\) vs write at main.go:\d+ \(HTTP handler registered at main.go:\d+, one per request\)`
+	})
 }
 
 // Lock changes the mutex's state atomically; a plain store over the
