@@ -22,6 +22,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -54,6 +55,9 @@ func main() {
 			os.Exit(printHookedVersion(hook))
 		}
 		registerDumpFlag(flag.CommandLine)
+		if factsOnly(os.Args[1:]) {
+			unitchecker.Main(factProducers(suite)...) // does not return
+		}
 		unitchecker.Main(suite...) // does not return
 	}
 	os.Exit(standalone(os.Args[1:], os.Stdout, os.Stderr))
@@ -90,4 +94,61 @@ func invokedByVet(args []string) bool {
 		}
 	}
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// factsOnly reports whether go vet runs the tool on a package only for
+// the facts its importers need (a dependency of the packages named on
+// the command line), whose findings it does not print.
+func factsOnly(args []string) bool {
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return false
+	}
+	data, err := os.ReadFile(args[len(args)-1])
+	if err != nil {
+		return false // unitchecker reports it
+	}
+	var cfg struct{ VetxOnly bool }
+	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+}
+
+// factProducers returns analyzers for a facts-only run: each of
+// analyzers that exports no facts becomes one that does no work of its
+// own and requires only the passes in its requirements that export
+// facts. unitchecker would otherwise run the whole of every analyzer
+// that needs facts on every dependency (the "backwards" filter of its
+// issue 443099: it keeps what requires facts, not what facts require),
+// the race analyzer's pointer analysis of net/http among them, only to
+// drop its findings. The analyzers keep their names and flags, since go
+// vet passes the user's flags to every run.
+func factProducers(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, 0, len(analyzers))
+	for _, a := range analyzers {
+		if len(a.FactTypes) > 0 {
+			out = append(out, a)
+			continue
+		}
+		idle := *a
+		idle.Requires = producersUnder(a, make(map[*analysis.Analyzer]bool), nil)
+		idle.ResultType = nil
+		idle.Run = func(*analysis.Pass) (any, error) { return nil, nil }
+		out = append(out, &idle)
+	}
+	return out
+}
+
+// producersUnder appends to list the analyzers that a requires,
+// directly or not, that export facts.
+func producersUnder(a *analysis.Analyzer, seen map[*analysis.Analyzer]bool, list []*analysis.Analyzer) []*analysis.Analyzer {
+	for _, req := range a.Requires {
+		if seen[req] {
+			continue
+		}
+		seen[req] = true
+		if len(req.FactTypes) > 0 {
+			list = append(list, req)
+		} else {
+			list = producersUnder(req, seen, list)
+		}
+	}
+	return list
 }

@@ -770,6 +770,28 @@ func TestForcedFailure(t *testing.T) {
 	}
 }
 
+// TestFactsOnlyRuns forces failures in package c of the chain module,
+// which go vet analyzes only for the facts that a and b need: the pass
+// that exports pointer summaries fails there, the race analyzer and the
+// pointer analysis it requires never run there.
+func TestFactsOnlyRuns(t *testing.T) {
+	functional(t)
+	dir, err := filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "example.com/chain/c"
+	for pass, wantRun := range map[string]bool{"ptsummary": true, "pointer": false, "race": false} {
+		vet := exec.Command("go", "vet", "-vettool="+origoBin, "./a")
+		vet.Env = append(os.Environ(), guard.FailEnv+"="+pass+":"+pkg+"#"+strconv.FormatInt(time.Now().UnixNano(), 36))
+		stdout, stderr, _ := runCmd(t, vet, dir)
+		ran := strings.Contains(stdout+stderr, "origo: internal error in "+pass+" on package "+pkg)
+		if ran != wantRun {
+			t.Errorf("%s ran on %s, a dependency: %v, want %v\n%s", pass, pkg, ran, wantRun, stdout+stderr)
+		}
+	}
+}
+
 // TestLanguageCorners runs both drivers on generics, a range-over-func
 // loop, a go:linkname function without a body and a file behind a build
 // tag: each race is found, the same by both. A syntax error is one clear
