@@ -218,7 +218,11 @@
 // fresh one (s.setup(), the option closure func(d *Desc) { d.unit = unit
 // }, populateMetric filling NewConstMetric's metric though Counter.Write
 // gives it another): a helper that a goroutine or a root starts in has
-// callers it does not see. A write inside a loop after the object was
+// callers it does not see. When other callers pass published objects,
+// the helper's run along one chain of calls is still dropped when the
+// caller on that chain made the object and had not published it
+// (startRemote's new pipeline given to start, which Resume also calls on
+// a published one, under a mutex or not). A write inside a loop after the object was
 // published in an earlier iteration is checked as usual. A slice the
 // function grows with append is fresh while no array it made may have
 // been published on the way (a send of the slice in the loop publishes

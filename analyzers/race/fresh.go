@@ -359,6 +359,38 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 	return v
 }
 
+// freshAlong reports whether acc, run at the end of the chain of calls
+// frames, touches an object that a caller on the chain made and had not
+// published when it made the call leading to acc, while no callee on the
+// way published it before its own call: startRemote makes a pipeline and
+// calls its start, which writes p.stopc before its go statements publish
+// p. Resume calls start on a published pipeline, so freshParam, which
+// asks every caller, keeps start's writes; this chain's run of them
+// touches only the new one.
+func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool {
+	v, w := accessedAddr(acc), acc.Instr
+	for i := len(frames) - 1; i > 0 && v != nil; i-- {
+		fn := frames[i].Fn
+		p := paramOf(v)
+		if p == nil || p.Parent() != fn || w.Parent() != fn || f.paramPublishedBefore(p, w) {
+			return false
+		}
+		call, args, ok := boundArgs(frames[i].Site, fn)
+		if !ok || call.Parent() != frames[i-1].Fn {
+			return false
+		}
+		a := args[slices.Index(fn.Params, p)]
+		if alloc := allocation(a); alloc != nil {
+			return alloc.Parent() == call.Parent() && !publishedBefore(alloc, call, f.publications(alloc))
+		}
+		if made := madeBy(a); made != nil {
+			return made.Parent() == call.Parent() && f.freshResult(made, maxCalleeDepth) && !publishedBefore(made, call, f.publications(made))
+		}
+		v, w = a, call
+	}
+	return false
+}
+
 // setupMethod reports whether every call of method fn in the package
 // and its tests, static or found by the pointer analysis, gives it a
 // receiver that the caller made (or got from a constructor) and has

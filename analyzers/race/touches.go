@@ -13,7 +13,9 @@ import (
 // notes the chain of calls the walk made it in (shb.Trace.Frames); there
 // the access's address is followed from the caller's own argument, in
 // the context where a constructor's objects are told apart by call site.
-// An event that cannot touch the object of a pair is no part of it.
+// An event that cannot touch the object of a pair is no part of it, and
+// neither is one that, along its chain, touches an object a caller made
+// and has not published yet (see freshAlong).
 
 // touches reports whether event x of trace t, an execution of acc, may
 // touch obj: true unless its chain shows it cannot.
@@ -34,15 +36,16 @@ func (c *checker) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointe
 	}
 	m := &memo[x][b2i(acc.Write)]
 	if !m.done {
-		m.objs, m.done = c.touchedBy(t, x, acc), true
+		m.objs, m.fresh, m.done = c.touchedBy(t, x, acc), c.freshAlong(t, x, acc), true
 	}
-	return m.objs == nil || m.objs[obj]
+	return !m.fresh && (m.objs == nil || m.objs[obj])
 }
 
 // touchMemo is what touchedBy found for an event.
 type touchMemo struct {
-	done bool
-	objs map[*pointer.Object]bool
+	done  bool
+	fresh bool // see freshAlong
+	objs  map[*pointer.Object]bool
 }
 
 func b2i(b bool) int {
@@ -58,6 +61,16 @@ type touchKey struct {
 	x     int32
 	instr ssa.Instruction
 	write bool
+}
+
+// freshAlong reports whether event x of trace t, an execution of acc,
+// touches an object that its chain of calls shows unpublished.
+func (c *checker) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
+	if acc.Imported != nil {
+		return false
+	}
+	frames, ok := t.Frames(x)
+	return ok && len(frames) > 1 && c.fresh.freshAlong(frames, acc)
 }
 
 // touchedBy returns the objects that event x of trace t, an execution of

@@ -83,6 +83,7 @@ func main() {
 	filled()
 	lazyMaps()
 	describe()
+	remotes()
 }
 
 func use(int) {}
@@ -454,4 +455,48 @@ func describe() {
 		descsMu.Unlock()
 	}
 	grownLate(3)
+}
+
+// A pipe whose start is called on a new pipe by startRemote, under the
+// table's mutex, and on a published one by resume: the writes of the
+// first run of start touch a pipe no other goroutine has, so they race
+// with nothing; resume's race with the loops the first run started.
+type pipe struct{ stopc chan struct{} }
+
+func (p *pipe) start() {
+	p.stopc = make(chan struct{}) // want `data race on pipe.stopc: write at fresh.go:\d+ \(goroutine started at fresh.go:\d+\) vs read at fresh.go:\d+ \(goroutine started at fresh.go:\d+\)`
+	go p.loop()
+}
+
+func (p *pipe) loop() { <-p.stopc }
+
+type remote struct{ p *pipe }
+
+func startRemote() *remote {
+	p := &pipe{}
+	p.start()
+	return &remote{p: p}
+}
+
+func (g *remote) resume() { g.p.start() }
+
+var (
+	remotesMu sync.Mutex
+	remoteMap = make(map[int]*remote)
+)
+
+func remotes() {
+	go func() {
+		remotesMu.Lock()
+		defer remotesMu.Unlock()
+		remoteMap[1] = startRemote()
+	}()
+	go func() {
+		remotesMu.Lock()
+		g := remoteMap[1]
+		remotesMu.Unlock()
+		if g != nil {
+			g.resume()
+		}
+	}()
 }
