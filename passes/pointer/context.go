@@ -179,7 +179,7 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 		return f
 	}
 	a.factories[fn] = false // a recursive function is not a factory
-	f := isSetter(fn)
+	f := a.isSetter(fn)
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			for _, r := range ret.Results {
@@ -196,26 +196,54 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 // (le.mu.Lock(); defer le.mu.Unlock(); le.cp = cp). Analyzed once for
 // all its calls, it would store what every caller passes into every
 // receiver any caller has (each test's checkpointer into each test's
-// lessor); per call site, into the receiver of that call.
-func isSetter(fn *ssa.Function) bool {
-	if fn.Signature.Recv() == nil || len(fn.Params) < 2 || len(fn.Blocks) > 2 {
+// lessor); per call site, into the receiver of that call. An appender
+// is a setter too (if err != nil { *errs = append(*errs, err) }), and
+// so is a method that calls a setter on its receiver or a field of it
+// under the receiver's mutex (SafeMultiError.Append locking s.mu around
+// s.errs.Append(err)): the array the append makes is then one per call
+// site of the outer method, not one for every MultiError of the package.
+func (a *state) isSetter(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || len(fn.Params) < 2 || len(fn.Blocks) > 4 {
 		return false
+	}
+	recv := fn.Params[0]
+	onRecv := func(v ssa.Value) bool {
+		if fa, ok := v.(*ssa.FieldAddr); ok {
+			return fa.X == recv
+		}
+		return v == recv
 	}
 	stores := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				fa, ok := instr.Addr.(*ssa.FieldAddr)
-				if !ok || fa.X != fn.Params[0] {
+				switch {
+				case onRecv(instr.Addr) && isParam(instr.Val, recv):
+					stores = true
+				case onRecv(instr.Addr) && appendsTo(instr.Val, instr.Addr):
+					stores = true
+				case isVarargs(instr.Addr) && isParam(instr.Val, recv):
+				default:
 					return false
 				}
-				if p, ok := instr.Val.(*ssa.Parameter); ok && p != fn.Params[0] {
-					stores = true
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.BinOp, *ssa.If,
+				*ssa.Return, *ssa.RunDefers, *ssa.DebugRef, *ssa.Jump:
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW || instr.Op == token.MUL && !onRecv(instr.X) {
+					return false // a receive, or a load from elsewhere
 				}
-			case *ssa.FieldAddr, *ssa.Return, *ssa.RunDefers, *ssa.DebugRef, *ssa.Jump:
+			case *ssa.Alloc:
+				if instr.Heap && instr.Comment != "varargs" {
+					return false
+				}
 			case ssa.CallInstruction:
-				if !syncOnReceiver(instr.Common(), fn.Params[0]) {
+				switch {
+				case syncOnReceiver(instr.Common(), recv):
+				case isBuiltin(instr.Common(), "append"):
+				case a.setterOnReceiver(instr, recv, onRecv):
+					stores = true
+				default:
 					return false
 				}
 			default:
@@ -224,6 +252,57 @@ func isSetter(fn *ssa.Function) bool {
 		}
 	}
 	return stores
+}
+
+// isParam reports whether v is a parameter other than recv.
+func isParam(v ssa.Value, recv *ssa.Parameter) bool {
+	p, ok := v.(*ssa.Parameter)
+	return ok && p != recv
+}
+
+// appendsTo reports whether v is append(*addr, ...).
+func appendsTo(v ssa.Value, addr ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || !isBuiltin(&call.Call, "append") || len(call.Call.Args) == 0 {
+		return false
+	}
+	load, ok := call.Call.Args[0].(*ssa.UnOp)
+	return ok && load.Op == token.MUL && load.X == addr
+}
+
+// isVarargs reports whether addr is an element of the array that holds
+// a call's variadic arguments.
+func isVarargs(addr ssa.Value) bool {
+	ia, ok := addr.(*ssa.IndexAddr)
+	if !ok {
+		return false
+	}
+	alloc, ok := ia.X.(*ssa.Alloc)
+	return ok && alloc.Comment == "varargs"
+}
+
+func isBuiltin(call *ssa.CallCommon, name string) bool {
+	b, ok := call.Value.(*ssa.Builtin)
+	return ok && b.Name() == name
+}
+
+// setterOnReceiver reports whether call is a static call of a setter of
+// the package on recv or a field of it, passing on fn's parameters.
+func (a *state) setterOnReceiver(call ssa.CallInstruction, recv *ssa.Parameter, onRecv func(ssa.Value) bool) bool {
+	if _, ok := call.(*ssa.Call); !ok {
+		return false
+	}
+	common := call.Common()
+	callee := common.StaticCallee()
+	if callee == nil || callee.Blocks == nil || len(common.Args) == 0 || !onRecv(common.Args[0]) {
+		return false
+	}
+	for _, arg := range common.Args[1:] {
+		if !isParam(arg, recv) {
+			return false
+		}
+	}
+	return a.isFactory(callee)
 }
 
 // syncOnReceiver reports whether call is a method of package sync (a

@@ -30,7 +30,11 @@
 // So is a setter, a method that only stores a parameter into a field of
 // its receiver (under the receiver's mutex): analyzed once, it would
 // give every receiver what every caller passes (each lessor every
-// test's checkpointer).
+// test's checkpointer). An appender (*errs = append(*errs, err)) is a
+// setter, and so is a method that calls a setter on its receiver or a
+// field of it (SafeMultiError.Append locking s.mu around
+// s.errs.Append(err)): the arrays the append makes are then told apart
+// by the outer call site, not one for every MultiError of the package.
 // Past the origin budget (originBudget), a goroutine gets the origin it
 // already has, or shares the overflow origin with the others found
 // there.

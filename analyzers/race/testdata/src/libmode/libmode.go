@@ -192,3 +192,85 @@ func (c *Cache) Put(k int) {
 	c.items = map[int]int{k: k}
 	c.mu.Unlock()
 }
+
+// Errors is a slice of errors that Append grows; SafeErrors guards one
+// with a mutex, on the shared receiver of its concurrent methods.
+type Errors []error
+
+func (errs *Errors) Append(err error) {
+	if err != nil {
+		*errs = append(*errs, err)
+	}
+}
+
+func (errs Errors) First() error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs[0]
+}
+
+type SafeErrors struct {
+	mu   sync.Mutex
+	errs Errors
+}
+
+func (s *SafeErrors) Append(err error) {
+	s.mu.Lock()
+	s.errs.Append(err)
+	s.mu.Unlock()
+}
+
+// Gatherer collects its errors in a SafeErrors of its own per call, made
+// there: the arrays that this call's appends make are its own, though
+// Append on the shared receiver runs the same append.
+type Gatherer struct {
+	mu   sync.Mutex
+	jobs []func() error
+}
+
+func (g *Gatherer) Gather() error {
+	errs := &SafeErrors{}
+	g.mu.Lock()
+	jobs := g.jobs
+	g.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, job := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs.Append(job())
+		}()
+	}
+	errs.Append(nil)
+	wg.Wait()
+	return errs.errs.First()
+}
+
+// Lines and SafeLines are the same, but SafeLines.First reads the
+// shared receiver's lines without the mutex while Add may grow them.
+type Lines []string
+
+func (ls *Lines) Add(l string) {
+	if l != "" {
+		*ls = append(*ls, l) // want `data race on SafeLines.lines: write at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(concurrent methods\); locks held: \{s.mu\} vs \{\}` `data race on an element of Lines: append at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(concurrent methods\); locks held: \{s.mu\} vs \{\}`
+	}
+}
+
+type SafeLines struct {
+	mu    sync.Mutex
+	lines Lines
+}
+
+func (s *SafeLines) Add(l string) {
+	s.mu.Lock()
+	s.lines.Add(l)
+	s.mu.Unlock()
+}
+
+func (s *SafeLines) First() string {
+	if len(s.lines) == 0 {
+		return ""
+	}
+	return s.lines[0]
+}
