@@ -248,6 +248,19 @@
 // took, there and in the callees and closures it passes them to, race
 // with accesses made without the mutex, not with those made holding it.
 //
+// Double buffers. Two slice fields of one type, one filled while the
+// other is drained, swapped holding the locks of both sides (Observe
+// appends to s.hotBuf holding bufMtx; the flush reads s.coldBuf holding
+// mtx; s.hotBuf, s.coldBuf = s.coldBuf, s.hotBuf runs holding both),
+// never hold one array at one time: every store to them makes a new
+// slice in a literal, reslices or appends to the field's own value, or
+// is half of such a swap. An access that loads its field and reaches
+// the array holding, all along, a lock that every swap on those objects
+// holds sees its field unchanged; two accesses through the two fields
+// then meet one array only across a swap, ordered with each by a lock.
+// The fields must be unexported, and their addresses used only to load
+// and store.
+//
 // Values handed over on a channel. A value sent on a channel hands over
 // the objects it carries (those it points to, through a few pointers):
 // what the sender wrote to them before the send is ordered before what a

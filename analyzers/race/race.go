@@ -89,6 +89,7 @@ type checker struct {
 	takeLoads  map[*ssa.UnOp]bool       // see isTake
 	files      [][2]token.Pos           // see inPackage
 	selfSynced map[*pointer.Object]bool // see internal
+	buffers    map[bufferKey]buffers    // see swappedBuffers
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -299,6 +300,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (
 			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
 			if c.exclusive(la, lb) || c.ownedExcludes(ta, x, a, lb) || c.ownedExcludes(tb, y, b, la) {
+				continue
+			}
+			if c.swappedBuffers(ta, x, a, la, tb, y, b, lb) {
 				continue
 			}
 			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {

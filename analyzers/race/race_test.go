@@ -10,7 +10,7 @@ import (
 )
 
 func TestRace(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "dynlocks", "finalizers")
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "dynlocks", "finalizers", "buffers")
 }
 
 // TestAcrossPackages checks accesses and locks inside an imported
