@@ -3,6 +3,7 @@ package pointer
 import (
 	"fmt"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/container/intsets"
@@ -308,10 +309,20 @@ func (a *state) copyEdge(src, dst nodeID) {
 	if !mayPoint(s.typ) && !mayPoint(a.nodes[dst].typ) {
 		return
 	}
-	for _, d := range s.succ {
-		if d == dst {
+	if len(s.succ) < bigFanout {
+		if slices.Contains(s.succ, dst) {
 			return
 		}
+		if len(s.succ) == bigFanout-1 {
+			set := new(intsets.Sparse)
+			for _, d := range s.succ {
+				set.Insert(int(d))
+			}
+			a.fanout[src] = set
+		}
+	}
+	if set := a.fanout[src]; set != nil && !set.Insert(int(dst)) {
+		return
 	}
 	s.succ = append(s.succ, dst)
 	if !s.pts.IsEmpty() {
@@ -326,6 +337,12 @@ func (a *state) copyEdge(src, dst nodeID) {
 		}
 	}
 }
+
+// bigFanout is the number of copy edges out of one node past which
+// copyEdge looks for a duplicate in a set (state.fanout) rather than in
+// the list: a table that thousands of values are copied from made the
+// scan quadratic (crypto/internal/fips140/nistec).
+const bigFanout = 64
 
 // grew counts n new members of points-to sets, and stops the analysis
 // past ptsLimit.

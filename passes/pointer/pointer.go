@@ -134,8 +134,9 @@ type state struct {
 	layouts layouts
 	nodes   []*node
 	objects []*Object
-	work    []nodeID // nodes whose delta is to be propagated
-	ptsSize int      // total members of points-to sets (see grew)
+	work    []nodeID                   // nodes whose delta is to be propagated
+	ptsSize int                        // total members of points-to sets (see grew)
+	fanout  map[nodeID]*intsets.Sparse // the successors of nodes with many (see bigFanout)
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
@@ -183,6 +184,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 	return &state{
 		prog:            prog,
 		opts:            opts,
+		fanout:          make(map[nodeID]*intsets.Sparse),
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
 		originIndex:     make(map[originKey]*Origin),
