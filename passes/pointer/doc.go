@@ -63,8 +63,9 @@
 // mode the exported methods of types that carry a mutex or atomics,
 // twice each, on one shared receiver) and what they start. OSA then
 // collects every memory access (loads, stores, map and slice operations:
-// append writes the destination's elements and reads those of t in
-// append(s, t...), copy likewise, string(b) reads b's; close writes a
+// append writes the destination's elements (not those of a full slice,
+// s[:len(s):len(s)] or slices.Clip(s), whose append copies) and reads
+// those of t in append(s, t...), copy likewise, string(b) reads b's; close writes a
 // channel and a send reads it; sync/atomic calls, and a mutex's methods,
 // which change its state atomically) per origin; a location only
 // accessed atomically is not shared, as atomics race with nothing but

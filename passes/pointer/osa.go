@@ -297,7 +297,9 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				}
 			case "append":
 				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
-					each(call.Args[0], a.size(s.Elem()), true, false)
+					if !isFull(call.Args[0]) {
+						each(call.Args[0], a.size(s.Elem()), true, false)
+					}
 					if len(call.Args) == 2 {
 						// append(s, t...) reads t's elements (go/ssa
 						// passes the other forms as a fresh slice).
@@ -356,4 +358,63 @@ func (a *state) computeReaching() {
 			stack = append(stack, a.callees[cg]...)
 		}
 	}
+}
+
+// isFull reports whether slice s has no room beyond its length, as the
+// full slice expression s[:len(s):len(s)] or slices.Clip(s) makes it:
+// an append to it copies into a new array and never writes the one s
+// shares, the idiom for appending to a slice that others hold.
+func isFull(s ssa.Value) bool {
+	switch s := s.(type) {
+	case *ssa.Slice:
+		if s.Max == nil || s.High == nil {
+			return false
+		}
+		return s.High == s.Max || sameValue(lenOf(s.High), s.X) && sameValue(lenOf(s.Max), s.X)
+	case *ssa.Call:
+		fn := s.Call.StaticCallee()
+		if fn == nil || fn.Pkg == nil && fn.Origin() == nil {
+			return false
+		}
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		return fn.Pkg != nil && fn.Pkg.Pkg.Path() == "slices" && fn.Name() == "Clip"
+	}
+	return false
+}
+
+// lenOf returns x when v is len(x), else nil.
+func lenOf(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" && len(call.Call.Args) == 1 {
+		return call.Call.Args[0]
+	}
+	return nil
+}
+
+// sameValue reports whether a and b are one value, or loads of one
+// variable or field (each mention of a global in base[:len(base)] loads
+// it anew).
+func sameValue(a, b ssa.Value) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	la, ok1 := a.(*ssa.UnOp)
+	lb, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || la.Op != token.MUL || lb.Op != token.MUL {
+		return false
+	}
+	if la.X == lb.X {
+		return true
+	}
+	fa, ok1 := la.X.(*ssa.FieldAddr)
+	fb, ok2 := lb.X.(*ssa.FieldAddr)
+	return ok1 && ok2 && fa.X == fb.X && fa.Field == fb.Field
 }

@@ -3,7 +3,10 @@
 // and at indices that may be the same (reported).
 package main
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 func main() {
 	perIterationIndex()
@@ -16,6 +19,7 @@ func main() {
 	waitGroupGo()
 	constantIndex()
 	appended()
+	clipped()
 	sharedIndex()
 	computedIndex()
 	outerLoop()
@@ -170,6 +174,27 @@ func appended() {
 		go func() {
 			defer wg.Done()
 			results = append(results, i) // want `concurrent append: data race on results`
+		}()
+	}
+	wg.Wait()
+}
+
+// base is shared by goroutines that each append to a copy: the full
+// slice expression, and slices.Clip, leave no room, so each append makes
+// a new array and never writes base's. Only the last one, with room,
+// writes base's array.
+var base = make([]int, 3, 8)
+
+func clipped() {
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := append(base[:len(base):len(base)], i)
+			clip := append(slices.Clip(base), i)
+			roomy := append(base[:len(base)], i) // want `concurrent append: data race on an element of \[\]int: append at [a-z]+.go:\d+ \(goroutine started at [a-z]+.go:\d+, in a loop\) vs append at [a-z]+.go:\d+`
+			_ = mine[0] + clip[0] + roomy[0]
 		}()
 	}
 	wg.Wait()
