@@ -13,7 +13,9 @@
 //
 //   - Compact: each fact interns its strings in a small table and refers
 //     to them by index, and a closed summary is capped in size so that it
-//     does not grow with the amount of code beneath it.
+//     does not grow with the amount of code beneath it. The three package
+//     facts (Effects, Locks, PointerSummaries) are deflated on the way
+//     (see pack.go): their positions repeat long file paths.
 //   - Deterministic: no maps, and every slice is sorted before export, so
 //     that the same input gives byte-identical facts (their hash keys the
 //     caches of every reverse dependency).

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -31,6 +32,7 @@ type unit struct {
 	Wall       time.Duration `json:"wall_ns"`
 	MaxRSSKB   int64         `json:"max_rss_kb"`
 	FactsBytes int64         `json:"facts_bytes"`
+	TypesBytes int64         `json:"types_bytes"` // the type information in the same file (see vetxSizes)
 	ExitCode   int           `json:"exit"`
 	// For the corpus run: hashes of what the tool printed and of the
 	// facts it wrote, and its lines that tell of trouble.
@@ -82,7 +84,8 @@ func wrap(args []string) int {
 		if data, err := os.ReadFile(cfgFile); err == nil && json.Unmarshal(data, &cfg) == nil {
 			u.Package, u.VetxOnly = cfg.ImportPath, cfg.VetxOnly
 			if facts, err := os.ReadFile(cfg.VetxOutput); err == nil {
-				u.FactsBytes, u.FactsHash = int64(len(facts)), hash(facts)
+				u.FactsBytes, u.TypesBytes = vetxSizes(facts)
+				u.FactsHash = hash(facts)
 			}
 			u.OutHash = hash(stdout.Bytes()) + " " + hash(stderr.Bytes())
 			u.Trouble = trouble(stdout.String() + stderr.String())
@@ -90,6 +93,21 @@ func wrap(args []string) int {
 		}
 	}
 	return u.ExitCode
+}
+
+// vetxSizes splits the bytes of a vet tool's output file into its facts
+// and its type information. A unitchecker of recent x/tools
+// writes "vetx", the two lengths, the package's export data, then the
+// facts, so that importers need no compiler export data; go vet's own
+// tool writes the facts alone. The facts are what the tool adds.
+func vetxSizes(data []byte) (facts, types int64) {
+	if len(data) >= 12 && string(data[:4]) == "vetx" {
+		t, f := int64(binary.LittleEndian.Uint32(data[4:8])), int64(binary.LittleEndian.Uint32(data[8:12]))
+		if 12+t+f == int64(len(data)) {
+			return f, t
+		}
+	}
+	return int64(len(data)), 0
 }
 
 func logUnit(u unit) {

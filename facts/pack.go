@@ -1,0 +1,69 @@
+package facts
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/gob"
+	"io"
+)
+
+// The package facts (Effects, Locks, PointerSummaries) are gob-encoded,
+// then deflated: their string tables repeat long file paths in every
+// position ("/home/u/go/pkg/mod/.../x.pb.go:120:9"), and a module's
+// generated packages have thousands of them. go vet keeps every fact
+// file in the build cache and each importer reads its imports' facts,
+// so bytes are disk and time. flate's output is the same for the same
+// input, so facts stay byte-identical across runs.
+
+// pack gob-encodes v and deflates the result.
+func pack(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if err := gob.NewEncoder(w).Encode(v); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// unpack inflates data and gob-decodes it into v.
+func unpack(data []byte, v any) error {
+	r := flate.NewReader(bytes.NewReader(data))
+	defer r.Close()
+	if err := gob.NewDecoder(r).Decode(v); err != nil {
+		return err
+	}
+	_, err := io.Copy(io.Discard, r)
+	return err
+}
+
+// The wire forms: the same fields without the methods, so that gob
+// encodes their fields rather than calling GobEncode again.
+type (
+	effectsWire   Effects
+	locksWire     Locks
+	summariesWire PointerSummaries
+)
+
+// GobEncode implements gob.GobEncoder: a deflated gob of e's fields.
+func (e *Effects) GobEncode() ([]byte, error) { return pack((*effectsWire)(e)) }
+
+// GobDecode implements gob.GobDecoder.
+func (e *Effects) GobDecode(data []byte) error { return unpack(data, (*effectsWire)(e)) }
+
+// GobEncode implements gob.GobEncoder: a deflated gob of l's fields.
+func (l *Locks) GobEncode() ([]byte, error) { return pack((*locksWire)(l)) }
+
+// GobDecode implements gob.GobDecoder.
+func (l *Locks) GobDecode(data []byte) error { return unpack(data, (*locksWire)(l)) }
+
+// GobEncode implements gob.GobEncoder: a deflated gob of s's fields.
+func (s *PointerSummaries) GobEncode() ([]byte, error) { return pack((*summariesWire)(s)) }
+
+// GobDecode implements gob.GobDecoder.
+func (s *PointerSummaries) GobDecode(data []byte) error { return unpack(data, (*summariesWire)(s)) }
