@@ -792,6 +792,30 @@ func TestFactsOnlyRuns(t *testing.T) {
 	}
 }
 
+// TestNoSummariesForCommands checks that the pointer summaries, which
+// only importers read, are made for the chain's packages b and c and not
+// for its command a, which no package can import.
+func TestNoSummariesForCommands(t *testing.T) {
+	functional(t)
+	dir, err := filepath.Abs("../../testdata/chain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, dir, "-dump=pointer", "./...")
+	if code != 0 {
+		t.Fatalf("origo exited %d:\n%s", code, stderr)
+	}
+	bySummary := make(map[string]int)
+	for _, line := range strings.Split(stdout, "\n") {
+		if file, _, ok := strings.Cut(line, ":"); ok && strings.Contains(line, ": summary ") {
+			bySummary[filepath.Dir(file)]++
+		}
+	}
+	if bySummary["a"] != 0 || bySummary["b"] == 0 || bySummary["c"] == 0 {
+		t.Errorf("summaries by package directory: %v; want some for b and c, none for a:\n%s", bySummary, stdout)
+	}
+}
+
 // TestLanguageCorners runs both drivers on generics, a range-over-func
 // loop, a go:linkname function without a body and a file behind a build
 // tag: each race is found, the same by both. A syntax error is one clear

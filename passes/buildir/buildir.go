@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
@@ -80,11 +81,21 @@ func build(pass *analysis.Pass, ir *IR) {
 	}
 }
 
+// NoImporters reports whether no package can import pkg: a command
+// (package main) or an external test package (path ending in "_test").
+// The facts that passes export for importers are then work for no one.
+func NoImporters(pkg *types.Package) bool {
+	return pkg.Name() == "main" || strings.HasSuffix(pkg.Path(), "_test")
+}
+
 // Importable reports whether another package can call fn by name, and
 // so see a fact about it: an exported function, or a method with an
 // exported name of a type that is not generic.
 func Importable(fn *ssa.Function) bool {
 	if fn.Parent() != nil || len(fn.Blocks) == 0 || fn.TypeParams().Len() > 0 || fn.TypeArgs() != nil {
+		return false
+	}
+	if fn.Pkg == nil || NoImporters(fn.Pkg.Pkg) {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)

@@ -105,7 +105,7 @@ func runSummaries(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
-	if ir.Pkg == nil || pass.Pkg.Path() == "runtime" {
+	if ir.Pkg == nil || pass.Pkg.Path() == "runtime" || buildir.NoImporters(pass.Pkg) {
 		// The runtime's summaries were 4.6 MB (of grpc's 65 MB of facts)
 		// and move no user pointers that matter to races; its calls stay
 		// opaque.

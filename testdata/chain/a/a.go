@@ -8,3 +8,7 @@ func main() { // want main:`^origins\(go c.worker c.go:23 multi; go c.worker c.g
 	s.Pool().Grow() // a method of c's type, reached through b's API
 	s.Pool().Submit(func() {})
 }
+
+// Counter is exported, but no package can import a command: no summary
+// is made for it.
+func Counter() *int { return new(int) }
