@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/blocking"
+	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -28,6 +29,9 @@ func TestIgnore(t *testing.T) {
 // places its message names, in the package's files, for an editor to go
 // to.
 func TestRelated(t *testing.T) {
+	if racebuild.Enabled {
+		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
+	}
 	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx")
 	reltest.Check(t, results, map[string][]string{
 		`^send blocks forever when \w+ returns early: `:                  {` made here$`, `^the goroutine that sends is started here$`, `^\w+ returns here without receiving$`},

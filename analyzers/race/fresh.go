@@ -219,7 +219,7 @@ func accessedAddr(acc pointer.Access) ssa.Value {
 			return nil // the accesses of an imported callee
 		}
 		args := x.Call.Args
-		if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "copy" || b.Name() == "append") && !acc.Write && len(args) > 1 {
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "copy" || b.Name() == "append") && !acc.Write && !acc.Copied && len(args) > 1 {
 			return args[1] // the source the call reads
 		}
 		if len(args) > 0 {

@@ -63,14 +63,27 @@
 // mode the exported methods of types that carry a mutex or atomics,
 // twice each, on one shared receiver) and what they start. OSA then
 // collects every memory access (loads, stores, map and slice operations:
-// append writes the destination's elements (not those of a full slice,
-// s[:len(s):len(s)] or slices.Clip(s), whose append copies) and reads
+// append writes the destination's elements (a full slice's,
+// s[:len(s):len(s)] or slices.Clip(s), it only reads, copying them
+// into a new array) and reads
 // those of t in append(s, t...), copy likewise, string(b) reads b's; close writes a
 // channel and a send reads it; sync/atomic calls, and a mutex's methods,
 // which change its state atomically) per origin; a location only
 // accessed atomically is not shared, as atomics race with nothing but
 // plain accesses. []byte(s)
-// and []rune(s) make a new array. (A load of a struct whose every use
+// and []rune(s) make a new array.
+//
+// An append only reads a filled array too: one whose every slice,
+// wherever code other than its filling can hold it, has length equal to
+// capacity. Such are arrays made full (make([]T, n), array variables and
+// literals) and arrays preallocated and filled before they leave their
+// function, make([]T, 0, len(x)) followed by one append per element of a
+// range loop over x (the capacity may be a sum: len(a)+len(b) filled by
+// a loop over a and append(s, b...)), into a local variable, or into a
+// variable or field of an object the function made and has not let go
+// of. A slice expression with a high bound over the array anywhere in
+// the package's code (s[:k]) disqualifies it; the code of other
+// packages is not seen. (A load of a struct whose every use
 // selects fields reads those fields only: go/ssa loads all of s.r to
 // call a method promoted through r's embedded interface.) A location is
 // origin-shared when two

@@ -2,6 +2,7 @@ package pointer
 
 import (
 	"cmp"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -23,7 +24,11 @@ type Access struct {
 	// Imported is set for an access that a function of another package makes
 	// when Instr calls it.
 	Imported *Imported
-	node     nodeID
+	// Copied marks an append's read of its first operand's elements: it
+	// has no room and copies them into a new array (its other reads are
+	// of what it appends).
+	Copied bool
+	node   nodeID
 }
 
 // Pos returns the position of the access.
@@ -115,7 +120,7 @@ func (a *state) collectAccesses() []Access {
 			}
 			for tag := range tags {
 				for _, instr := range b.Instrs {
-					a.accessesOf(at{cg, b, tag}, instr, func(n nodeID, size int, write, atomic bool) {
+					a.accessesOf(at{cg, b, tag}, instr, func(n nodeID, size int, write, atomic, copied bool) {
 						for i := range size {
 							loc, ok := a.within(n, i)
 							if !ok {
@@ -131,7 +136,7 @@ func (a *state) collectAccesses() []Access {
 									continue
 								}
 								seen[k] = true
-								out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, node: loc})
+								out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
 							}
 						}
 					})
@@ -218,7 +223,7 @@ func Addr(instr ssa.Instruction) ssa.Value {
 
 // accessesOf calls f for each block of memory that instr reads or
 // writes: the nodes pointed to by a pointer, and how many leaves.
-func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size int, write, atomic bool)) {
+func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size int, write, atomic, copied bool)) {
 	each := func(ptr ssa.Value, size int, write, atomic bool) {
 		n, ok := a.lookupVal(p, ptr)
 		if !ok {
@@ -226,7 +231,7 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		}
 		var locs []int
 		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
-			f(nodeID(loc), size, write, atomic)
+			f(nodeID(loc), size, write, atomic, false)
 		}
 	}
 	whole := func(ptr ssa.Value, write bool) {
@@ -237,7 +242,7 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		var locs []int
 		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
 			if obj := a.nodes[loc].obj; obj != nil {
-				f(obj.start, obj.layout.size(), write, false)
+				f(obj.start, obj.layout.size(), write, false, false)
 			}
 		}
 	}
@@ -253,7 +258,7 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				}
 				for _, loc := range a.nodes[n].pts.AppendTo(nil) {
 					if at, ok := a.within(nodeID(loc), part.off); ok {
-						f(at, part.size, false, false)
+						f(at, part.size, false, false, false)
 					}
 				}
 			}
@@ -297,8 +302,15 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				}
 			case "append":
 				if s, ok := call.Args[0].Type().Underlying().(*types.Slice); ok {
-					if !isFull(call.Args[0]) {
-						each(call.Args[0], a.size(s.Elem()), true, false)
+					// An append to a full slice has no room: it copies
+					// the elements into a new array, reading them, and
+					// writes none of the shared array's.
+					if n, ok := a.lookupVal(p, call.Args[0]); ok {
+						full := isFull(call.Args[0])
+						for _, loc := range a.nodes[n].pts.AppendTo(nil) {
+							room := !full && !a.isFilled(loc)
+							f(nodeID(loc), a.size(s.Elem()), room, false, !room)
+						}
 					}
 					if len(call.Args) == 2 {
 						// append(s, t...) reads t's elements (go/ssa
@@ -367,6 +379,16 @@ func (a *state) computeReaching() {
 func isFull(s ssa.Value) bool {
 	switch s := s.(type) {
 	case *ssa.Slice:
+		if s.High != nil && s.Max == nil {
+			// arr[:N] of an array of length N, as go/ssa slices the
+			// array it makes for make([]T, N).
+			if p, ok := s.X.Type().Underlying().(*types.Pointer); ok {
+				if arr, ok := p.Elem().Underlying().(*types.Array); ok {
+					c, ok := s.High.(*ssa.Const)
+					return ok && c.Value != nil && constant.Compare(c.Value, token.EQL, constant.MakeInt64(arr.Len()))
+				}
+			}
+		}
 		if s.Max == nil || s.High == nil {
 			return false
 		}
@@ -416,5 +438,5 @@ func sameValue(a, b ssa.Value) bool {
 	}
 	fa, ok1 := la.X.(*ssa.FieldAddr)
 	fb, ok2 := lb.X.(*ssa.FieldAddr)
-	return ok1 && ok2 && fa.X == fb.X && fa.Field == fb.Field
+	return ok1 && ok2 && fa.Field == fb.Field && (fa.X == fb.X || sameValue(fa.X, fb.X))
 }

@@ -147,7 +147,9 @@ type state struct {
 	splits      []*split            // see startUnsplit
 	cgnodes     map[cgKey]*cgnode
 	cgList      []*cgnode
-	byFunc      map[*ssa.Function][]*cgnode // cgList by function
+	filled      map[ssa.Value]bool                      // arrays no append writes (see filledArrays)
+	siteCallees map[ssa.CallInstruction][]*ssa.Function // calls by site; nil for a callee not seen
+	byFunc      map[*ssa.Function][]*cgnode             // cgList by function
 	funcObjs    map[*ssa.Function]*Object
 	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
@@ -236,6 +238,7 @@ func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts
 	res.Origins = a.origins
 	res.Stats = a.stats
 	res.ContextInsensitive = opts.ContextInsensitive
+	a.filled = a.filledArrays()
 	res.accesses = a.collectAccesses()
 	// The Result is read-only from here: the passes that query it run
 	// concurrently under go vet.
