@@ -101,7 +101,10 @@
 // the analysis cannot name counts for every channel of its element type
 // that leaves its function, or, when it loads the channel from a struct
 // field (p.c, or r.get() returning b.c), for those the package stores in
-// that field.
+// that field. A Done or Signal on a WaitGroup or Cond the analysis cannot
+// name likewise counts for every Wait, or, when it reaches the object
+// through a struct field (s.wg, p.cond), for the Waits on that field's
+// and on objects reached another way.
 //
 // select {} outside the function a go statement starts is left alone: a
 // caller may mean to serve until the program is killed. For a result

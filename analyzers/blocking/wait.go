@@ -3,6 +3,7 @@ package blocking
 import (
 	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -40,7 +41,12 @@ type waitOps struct {
 // waits reports the Waits that nothing can end.
 func (c *checker) waits() {
 	ops := make(map[syncKey]*waitOps)
+	// A Done or Signal on an object the pointer analysis cannot name
+	// may end any Wait; when it reaches the object through a struct
+	// field (s.wg, p.cond), only the Waits on that field's, or on
+	// objects reached another way.
 	unknownDone, unknownSignal := false, false
+	unknownFields := make(map[*types.Var]int) // field → kinds (1<<2 done, 1<<3 signal)
 	op := func(k syncKey) *waitOps {
 		o := ops[k]
 		if o == nil {
@@ -97,6 +103,10 @@ func (c *checker) waits() {
 				}
 				locs := c.pointsToAnywhere(v)
 				if len(locs) == 0 {
+					if f := syncField(v); f != nil {
+						unknownFields[f] |= 1 << kind
+						continue
+					}
 					unknownDone = unknownDone || kind == 2
 					unknownSignal = unknownSignal || kind == 3
 				}
@@ -166,6 +176,20 @@ func (c *checker) waits() {
 					ended = ended || o.dones && ev.Kind == shb.WGWait || o.signals && ev.Kind == shb.CondWait
 				}
 			}
+			unknownDone, unknownSignal := unknownDone, unknownSignal
+			if f := syncField(v); f != nil {
+				unknownDone = unknownDone || unknownFields[f]&(1<<2) != 0
+				unknownSignal = unknownSignal || unknownFields[f]&(1<<3) != 0
+			} else {
+				// Reached another way (a local, a parameter): the fields
+				// the package stores its objects into count.
+				for f, kinds := range unknownFields {
+					if c.storedInto(f, locs) {
+						unknownDone = unknownDone || kinds&(1<<2) != 0
+						unknownSignal = unknownSignal || kinds&(1<<3) != 0
+					}
+				}
+			}
 			switch {
 			case ev.Kind == shb.WGWait && added && !ended && !unknownDone:
 				c.report(call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s, whose counter Add raises, but nothing calls Done on it", c.goroutine(t), c.valueName(v, "it"))
@@ -174,6 +198,36 @@ func (c *checker) waits() {
 			}
 		}
 	}
+}
+
+// storedInto reports whether the package's code stores a pointer to one
+// of locs into struct field f.
+func (c *checker) storedInto(f *types.Var, locs []pointer.Location) bool {
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || fieldVar(st.Addr) != f {
+					continue
+				}
+				for _, l := range c.pointsToAnywhere(st.Val) {
+					if slices.Contains(locs, l) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// syncField returns the struct field that the WaitGroup or Cond v is
+// (&s.wg) or is loaded from (p.cond), or nil.
+func syncField(v ssa.Value) *types.Var {
+	if f := fieldVar(v); f != nil {
+		return f
+	}
+	return sourceField(v, maxSourceDepth)
 }
 
 // boundSyncMethod recognizes a method value of a WaitGroup (Done, Add,

@@ -271,6 +271,11 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candida
 		}
 		how := lockFirst
 		z := lockedBefore(o.t, o.ev, lock, read)
+		if z >= 0 && c.order.HappensBefore(o.t, z, t, ev.ID, false) {
+			// It locked before this goroutine could hold the mutex at
+			// ev (before starting it): it does not wait there.
+			return nil
+		}
 		if z < 0 {
 			z, how = c.lockedInOtherCase(hb, o.t, o.ev, lock, read), lockInCase
 		}
@@ -511,6 +516,11 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	rel = append(rel, c.related(oev.Instr.Pos(), "the %s that would unblock it (%s)", by, o.t.Origin.Describe(c.pass.Fset))...)
 	partnerLocks := func(format string, args ...any) {
 		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
+	}
+	if o.acquire >= 0 {
+		// The other goroutine waits in its Lock.
+		defer c.reportOtherSide(o.t.Events[o.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and the %s that would unblock it comes after this Lock (%s)",
+			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), by, o.t.Origin.Describe(c.pass.Fset))
 	}
 	if o.acquire >= 0 && o.how == lockInCase {
 		partnerLocks("the select's other way out locks %s here", name)

@@ -90,6 +90,9 @@ type checker struct {
 	// assigned holds the package variables the package assigns or
 	// takes the address of, once asked (see assignedInPackage).
 	assigned map[*types.Var]bool
+	// otherSides holds the Locks reported as the other side of a
+	// deadlock (see reportOtherSide).
+	otherSides map[token.Pos]bool
 }
 
 // checkFunc reports the double locks and the locks left held in fn.
@@ -153,6 +156,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				c.report(pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.related(w, "%s write-locked here", name)),
 					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
 					name, c.pos(pos), c.where(h), c.pos(w))
+				c.writerSide(w, pos, name)
 			}
 		default:
 			c.report(pos, c.heldAt(h, "%s locked here", name),
@@ -182,6 +186,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
 					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
 						name, c.where(h), how, callee, c.where(t), c.pos(w))
+					c.writerSide(w, pos, name)
 					return
 				}
 				continue
@@ -351,6 +356,29 @@ func (c *checker) reportFix(pos token.Pos, rel []analysis.RelatedInformation, fi
 	}
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
 	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes, Related: rel})
+}
+
+// reportOtherSide reports a Lock at pos where the other goroutine of a
+// deadlock reported at main blocks forever: each goroutine that a
+// deadlock leaves stuck is shown where it waits, and each of the two
+// reports names the other. The message starts "Lock blocks forever
+// (deadlock)" and explains after its first ';'. A Lock is reported so
+// once, and only in the package's files.
+func (c *checker) reportOtherSide(pos, main token.Pos, format string, args ...any) {
+	if !posn.InFiles(c.pass, pos) || c.otherSides[pos] || pos == main {
+		return
+	}
+	if c.otherSides == nil {
+		c.otherSides = make(map[token.Pos]bool)
+	}
+	c.otherSides[pos] = true
+	c.report(pos, c.related(main, "the other side of the deadlock"), "Lock blocks forever (deadlock): the other side of the report at %s; "+format, append([]any{c.pos(main)}, args...)...)
+}
+
+// writerSide reports the writer's Lock at w of a recursive read lock
+// reported at pos.
+func (c *checker) writerSide(w, pos token.Pos, name string) {
+	c.reportOtherSide(w, pos, "this Lock of %s, between the two read locks, waits for the first, and the second waits for it", name)
 }
 
 // related returns a related position of a report, for an editor to go

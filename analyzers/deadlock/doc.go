@@ -122,7 +122,17 @@
 //     the select (its default, a case on another channel) before the
 //     loop comes back to it: for { select { case <-stop: return;
 //     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
-//     when the sender holds it.
+//     when the sender holds it. A Lock that happens before the blocked
+//     goroutine could hold the mutex (a caller's, before the go
+//     statement) is no such wait.
+//
+// A deadlock leaves more than one goroutine stuck, and each is shown
+// where it waits: besides the report above, the other goroutine's Lock
+// is reported as "Lock blocks forever (deadlock): the other side of the
+// report at ...", for the second lock of an inversion (when it is not
+// the same statement), the writer's Lock of a recursive read lock, and
+// the Lock that the goroutine able to complete a blocked operation must
+// pass first. Each names the other; a Lock is so reported once.
 //
 // A report's related positions (indented beneath it in origo's text
 // output, relatedLocations in SARIF) are the places its message names,

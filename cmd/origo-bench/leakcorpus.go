@@ -185,6 +185,7 @@ var waitReasons = []struct {
 //	lock kept by a returned goroutine: ...
 //	blocking while holding a lock: G sends on ch | receives from ch |
 //	    waits for wg | waits on cond at ... while holding mu
+//	Lock blocks forever (deadlock): the other side of the report at ...
 //
 // A report of blocking while holding a lock is both a lock report (the
 // goroutine that needs the lock blocks in Lock) and one of the operation
@@ -201,6 +202,7 @@ var diagKeywords = []struct {
 	{"lock left held", kindLock},
 	{"lock order", kindLock},
 	{"lock kept", kindLock},
+	{"lock blocks forever", kindLock},
 	{"while holding", kindLock},
 	{"sends on", kindChan},
 	{"send on", kindChan},

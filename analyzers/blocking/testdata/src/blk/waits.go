@@ -132,6 +132,38 @@ func waitCases() {
 	q.ready = sync.NewCond(&q.mu)
 	go q.push(1)
 	go q.pop()
+	go condFields()
+}
+
+// plant has two Conds. Only drain, which nothing calls, broadcasts on
+// one of them: the analysis cannot name the Cond there, but knows its
+// field.
+type plant struct {
+	mu      sync.Mutex
+	started *sync.Cond
+	drained *sync.Cond
+}
+
+func (p *plant) drain() { p.drained.Broadcast() }
+
+func condFields() {
+	p := &plant{}
+	p.started = sync.NewCond(&p.mu)
+	drained := sync.NewCond(&p.mu)
+	p.drained = drained
+	go func() {
+		p.mu.Lock()
+		drained.Wait() // stored in p.drained, which drain may broadcast on: silent
+		p.mu.Unlock()
+	}()
+	go func() {
+		p.mu.Lock()
+		p.started.Wait() // want `Cond.Wait blocks forever: goroutine started at waits.go:\d+ waits on p.started, which nothing signals`
+		p.mu.Unlock()
+	}()
+	p.mu.Lock()
+	p.drained.Wait() // drain may broadcast on it: silent
+	p.mu.Unlock()
 }
 
 func init() { go waitCases() }

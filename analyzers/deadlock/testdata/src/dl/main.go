@@ -81,7 +81,7 @@ type Cache struct {
 func (c *Cache) upgrade(k string) {
 	c.mu.RLock()
 	if _, ok := c.m[k]; !ok {
-		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)`
+		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)` `Lock blocks forever \(deadlock\): the other side of the report at main.go:113; this Lock of c.mu, between the two read locks`
 		c.m[k] = 1
 		c.mu.Unlock()
 	}

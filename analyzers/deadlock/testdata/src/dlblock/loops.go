@@ -14,7 +14,7 @@ type Status struct {
 func (s *Status) syncLoop() {
 	for range 2 {
 		<-s.ch
-		s.mu.Lock()
+		s.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at loops.go:26; there goroutine started at loops.go:32 holds s.mu while it sends on s.ch`
 		s.n++
 		s.mu.Unlock()
 	}
@@ -115,7 +115,7 @@ func (c *Container) monitor() {
 }
 
 func (c *Container) probe() {
-	c.mu.Lock()
+	c.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at loops.go:126; there goroutine started at loops.go:132 holds c.mu while it sends on c.stop, and the receive that would unblock it comes after this Lock`
 	defer c.mu.Unlock()
 	c.n++
 }

@@ -37,14 +37,14 @@ func sendUnlocked() {
 		s.state = v
 		s.mu.Unlock()
 	}()
-	s.mu.Lock()
+	s.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:36; there goroutine started at main.go:34 holds s.mu while it receives from ch, and the send that would unblock it comes after this Lock \(main goroutine\)`
 	s.state++
 	s.mu.Unlock()
 	ch <- 1
 }
 
 func (s *Server) touch() {
-	s.mu.Lock()
+	s.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:58`
 	s.state++
 	s.mu.Unlock()
 }
@@ -237,6 +237,23 @@ func main() {
 	endsHolding()
 	handsOver()
 	unlocks()
+	lockedBeforeStart()
+}
+
+// lockedBeforeStart's Lock comes before it starts the sender: it never
+// waits there while the sender holds s.mu.
+func lockedBeforeStart() {
+	s := &Server{}
+	ch := make(chan int)
+	s.mu.Lock()
+	s.state = 1
+	s.mu.Unlock()
+	go func() {
+		s.mu.Lock()
+		ch <- s.state
+		s.mu.Unlock()
+	}()
+	<-ch
 }
 
 type Queue struct {
