@@ -69,6 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.blockingOps(hb)
 			c.dynamicRelocks(hb)
 			c.endsHolding(hb)
+			c.leftHeldSequels(hb)
 		})
 	}
 	return nil, nil
@@ -93,6 +94,16 @@ type checker struct {
 	// otherSides holds the Locks reported as the other side of a
 	// deadlock (see reportOtherSide).
 	otherSides map[token.Pos]bool
+	// leftHeld are the locks reported left held, for what follows them
+	// (see leftHeldSequels).
+	leftHeld []leftHeld
+}
+
+// leftHeld is a lock that fn returns holding at ret.
+type leftHeld struct {
+	fn  *ssa.Function
+	ret token.Pos
+	h   lockset.Held
 }
 
 // checkFunc reports the double locks and the locks left held in fn.
@@ -212,12 +223,13 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 	}
 	reported := make(map[facts.Key]bool)
 	for i, ret := range returns {
-		if reportsSuccess(ret) {
-			continue // a conditional lock helper: locked means it worked
-		}
+		success := reportsSuccess(ret)
 		for _, h := range sets[i] {
 			if reported[h.Key] || h.Unsure || !h.Key.Rooted() {
 				continue
+			}
+			if success && !c.noCallerUnlocks(fn, h) {
+				continue // a conditional lock helper: locked means it worked
 			}
 			if h.Value == nil || h.Value.Parent() != fn || !h.Path.IsEmpty() {
 				// Taken by a lock helper: what releases it (often a
@@ -233,10 +245,89 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 				continue
 			}
 			reported[h.Key] = true
+			c.leftHeld = append(c.leftHeld, leftHeld{fn, returnPos(fn, ret), h})
 			c.reportFix(returnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
 				lockName(h), c.where(h), fn.Name())
 		}
 	}
+}
+
+// noCallerUnlocks reports whether fn, which returns success holding h,
+// is no conditional lock helper after all: every caller can be seen (fn
+// is unexported, or in a command), there are some, each calls it by
+// name, and none unlocks the mutex after the call (before locking it
+// again). A helper's callers unlock after a successful call (if
+// s.tryLock() == nil { defer s.mu.Unlock() }).
+func (c *checker) noCallerUnlocks(fn *ssa.Function, h lockset.Held) bool {
+	if obj := fn.Object(); obj == nil || obj.Exported() && fn.Pkg.Pkg.Name() != "main" {
+		return false
+	}
+	callers := 0
+	for _, caller := range c.funcs {
+		for _, b := range caller.Blocks {
+			for i, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for j, op := range instr.Operands(ops[:0]) {
+					if *op != fn {
+						continue
+					}
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || j != 0 || call.Common().IsInvoke() {
+						return false // a function value: its calls are not all seen
+					}
+					callers++
+					for _, t := range c.ls.Takes(call.Common()) {
+						if t.Pos == h.Pos && unlocksAfter(b, i+1, t.Key) {
+							return false
+						}
+					}
+				}
+			}
+		}
+	}
+	return callers > 0
+}
+
+// unlocksAfter reports whether an Unlock (or a deferred one) of the
+// mutex named k follows instruction i of block b on some path, before
+// any Lock of it.
+func unlocksAfter(b *ssa.BasicBlock, i int, k facts.Key) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	type at struct {
+		b *ssa.BasicBlock
+		i int
+	}
+	stack := []at{{b, i}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		locked := false
+		for _, instr := range p.b.Instrs[p.i:] {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			op, mu := syncapi.MutexOp(call.Common())
+			if op == syncapi.NoLockOp || lockset.Key(mu) != k {
+				continue
+			}
+			if op == syncapi.Unlock || op == syncapi.RUnlock {
+				return true
+			}
+			locked = true
+			break
+		}
+		if locked {
+			continue
+		}
+		for _, s := range p.b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, at{s, 0})
+			}
+		}
+	}
+	return false
 }
 
 // returnPos returns where a return is: the statement, or the closing

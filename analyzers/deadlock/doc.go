@@ -159,7 +159,17 @@
 //
 // A function that returns locked on every path is a lock helper, not a
 // lock left held; a return that reports success (nil error, true) while
-// holding the lock is a conditional helper's.
+// holding the lock is a conditional helper's, unless every caller can be
+// seen (the function is unexported, or in a command), each calls it by
+// name, and none unlocks the mutex after the call before locking it
+// again: then it is a forgotten Unlock.
+//
+// What a lock left held blocks is reported too: after a call of the
+// function, when the caller does not unlock the mutex afterwards and
+// passes no constant that a branch of the function tests (reset(true)
+// may take the path that unlocks), each later Lock of the same mutex, in
+// the caller's goroutine or in one it starts after the call, is "Lock
+// blocks forever (deadlock): ... is left locked by f".
 //
 // TryLock never blocks and is not an acquisition here. A goroutine that
 // takes two locks in both orders itself (by comparing IDs, say) decides

@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -119,4 +121,133 @@ func (c *checker) receiverText(pos token.Pos) string {
 		}
 	}
 	return ""
+}
+
+// leftHeldSequels reports the Locks that a lock left held blocks: after
+// a call of a function that returns still holding a mutex (reported as
+// "lock left held"), with no Unlock of it in the caller after the call,
+// each later Lock of the same mutex, in the caller's goroutine or in one
+// started after the call, blocks forever on that path.
+func (c *checker) leftHeldSequels(hb *shb.Result) {
+	if len(c.leftHeld) == 0 {
+		return
+	}
+	byLock := make(map[int32][]acquireRef)
+	for _, t := range hb.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind == shb.Acquire && ev.Obj >= 0 {
+				byLock[ev.Obj] = append(byLock[ev.Obj], acquireRef{t, ev.ID})
+			}
+		}
+	}
+	reported := make(map[ssa.Instruction]bool)
+	for _, lh := range c.leftHeld {
+		for _, t := range hb.Traces {
+			for _, ev := range t.Events {
+				// The left Lock, where a caller's goroutine calls fn.
+				if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr.Pos() != lh.h.Pos || ev.Instr.Parent() != lh.fn {
+					continue
+				}
+				// The call that left it held: the one of the event's
+				// chain, or, when the event stands for several, each.
+				sites := c.staticCalls(lh.fn)
+				if call, ok := c.callerSite(t, ev.ID, lh.fn); ok {
+					sites = []ssa.CallInstruction{call}
+				}
+				if len(sites) == 0 || slices.ContainsFunc(sites, func(call ssa.CallInstruction) bool {
+					return c.callerUnlocks(call, lh) || decidesBranch(call, lh.fn)
+				}) {
+					continue
+				}
+				for _, a := range byLock[ev.Obj] {
+					ae := a.t.Events[a.ev]
+					after := a.t == t && a.ev > ev.ID || a.t != t && c.order.HappensBefore(t, ev.ID, a.t, a.ev, false)
+					if ae.Instr.Parent() == lh.fn || reported[ae.Instr] || lh.h.Read && ae.Read || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+						continue
+					}
+					reported[ae.Instr] = true
+					call := sites[0]
+					for _, s := range sites {
+						if s.Parent() == ae.Instr.Parent() {
+							call = s
+						}
+					}
+					rel := append(c.related(lh.ret, "%s returns here holding it", lh.fn.Name()), c.related(call.Pos(), "called here")...)
+					c.report(ae.Instr.Pos(), rel, "Lock blocks forever (deadlock): %s is left locked by %s (lock left held at %s), called at %s before this Lock, on the paths that return so",
+						lockName(lh.h), lh.fn.Name(), c.pos(lh.ret), c.pos(call.Pos()))
+				}
+			}
+		}
+	}
+}
+
+// callerSite returns the call of fn through which trace t made event
+// ev, in fn's caller.
+func (c *checker) callerSite(t *shb.Trace, ev int32, fn *ssa.Function) (ssa.CallInstruction, bool) {
+	frames, ok := t.Frames(ev)
+	if !ok {
+		return nil, false
+	}
+	for _, f := range frames {
+		if f.Fn == fn && f.Site != nil {
+			return f.Site, true
+		}
+	}
+	return nil, false
+}
+
+// staticCalls returns the package's calls of fn by name.
+func (c *checker) staticCalls(fn *ssa.Function) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	for _, caller := range c.funcs {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() == fn {
+					out = append(out, call)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callerUnlocks reports whether the caller unlocks, after call, the lock
+// that the callee left held.
+func (c *checker) callerUnlocks(call ssa.CallInstruction, lh leftHeld) bool {
+	b := call.Block()
+	i := slices.Index(b.Instrs, ssa.Instruction(call))
+	for _, t := range c.ls.Takes(call.Common()) {
+		if t.Pos == lh.h.Pos && unlocksAfter(b, i+1, t.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// decidesBranch reports whether call passes a constant for a parameter
+// of fn that a branch of fn tests: which of fn's returns it reaches is
+// the caller's choice (reset(true) may be the path that unlocks).
+func decidesBranch(call ssa.CallInstruction, fn *ssa.Function) bool {
+	args := call.Common().Args
+	for i, p := range fn.Params {
+		if i >= len(args) {
+			break
+		}
+		if _, ok := args[i].(*ssa.Const); !ok {
+			continue
+		}
+		for _, use := range *p.Referrers() {
+			switch use := use.(type) {
+			case *ssa.If:
+				return true
+			case *ssa.BinOp, *ssa.UnOp:
+				for _, u := range *use.(ssa.Value).Referrers() {
+					if _, ok := u.(*ssa.If); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -151,6 +151,60 @@ func (b *Bank) lockIfAny() error {
 	return nil
 }
 
+type Devices struct {
+	mu      sync.Mutex
+	deleted int
+}
+
+// cleanup returns success still holding d.mu when there is nothing to
+// clean up. It looks like lockIfAny, but its caller never unlocks after
+// it: no lock helper, a forgotten Unlock.
+func (d *Devices) cleanup() error {
+	d.mu.Lock()
+	if d.deleted == 0 {
+		return nil // want `lock left held: d.mu \(locked at main.go:\d+\) is still locked when cleanup returns here, while its other returns unlock it`
+	}
+	d.mu.Unlock()
+	return errEmpty
+}
+
+func removeDevices(d *Devices) {
+	d.cleanup()
+	d.mu.Lock() // want `Lock blocks forever \(deadlock\): d.mu is left locked by cleanup \(lock left held at main.go:\d+\), called at main.go:\d+ before this Lock`
+	d.deleted = 0
+	d.mu.Unlock()
+}
+
+// watchDevices starts a goroutine after cleanup left d.mu locked.
+func watchDevices(d *Devices) {
+	d.cleanup()
+	go func() {
+		d.mu.Lock() // want `Lock blocks forever \(deadlock\): d.mu is left locked by cleanup`
+		d.deleted++
+		d.mu.Unlock()
+	}()
+}
+
+// flush returns its error still holding d.mu, and its caller unlocks
+// then: what follows does not block.
+func (d *Devices) flush() error {
+	d.mu.Lock()
+	if d.deleted < 0 {
+		return errEmpty // want `lock left held: d.mu \(locked at main.go:\d+\) is still locked when flush returns here`
+	}
+	d.mu.Unlock()
+	return nil
+}
+
+func flushDevices(d *Devices) {
+	if err := d.flush(); err != nil {
+		d.mu.Unlock()
+	}
+	d.mu.Lock()
+	d.deleted = 0
+	d.mu.Unlock()
+}
+
 type Account struct {
 	mu      sync.Mutex
 	id      int
@@ -273,6 +327,10 @@ func main() {
 	if b.lockIfAny() == nil {
 		b.mu.Unlock()
 	}
+	devices := &Devices{}
+	removeDevices(devices)
+	watchDevices(devices)
+	flushDevices(&Devices{})
 	inverted()
 	sameOrder()
 	ordered()
