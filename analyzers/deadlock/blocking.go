@@ -517,7 +517,9 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	partnerLocks := func(format string, args ...any) {
 		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
 	}
+	c.partner(ev.Instr.Pos(), o.t, o.ev)
 	if o.acquire >= 0 {
+		c.partner(o.t.Events[o.acquire].Instr.Pos(), b.t, b.ev)
 		// The other goroutine waits in its Lock.
 		defer c.reportOtherSide(o.t.Events[o.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and the %s that would unblock it comes after this Lock (%s)",
 			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), by, o.t.Origin.Describe(c.pass.Fset))

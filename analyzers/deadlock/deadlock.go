@@ -70,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.dynamicRelocks(hb)
 			c.endsHolding(hb)
 			c.leftHeldSequels(hb)
+			c.waitSequels(hb)
 		})
 	}
 	return nil, nil
@@ -97,6 +98,23 @@ type checker struct {
 	// leftHeld are the locks reported left held, for what follows them
 	// (see leftHeldSequels).
 	leftHeld []leftHeld
+	// reportedAt holds the positions of the reports: where a goroutine
+	// may block forever, or the call that leads it there (see
+	// waitSequels).
+	reportedAt map[token.Pos]bool
+	// partners holds, for a reported place where a goroutine blocks
+	// only if another goroutine is at a place of its own at the time,
+	// those other places (see waitSequels).
+	partners map[token.Pos][]acquireRef
+}
+
+// partner records that the goroutine blocked at pos needs the other
+// goroutine to be at event ev of t for it to block.
+func (c *checker) partner(pos token.Pos, t *shb.Trace, ev int32) {
+	if c.partners == nil {
+		c.partners = make(map[token.Pos][]acquireRef)
+	}
+	c.partners[pos] = append(c.partners[pos], acquireRef{t, ev})
 }
 
 // leftHeld is a lock that fn returns holding at ret.
@@ -446,6 +464,10 @@ func (c *checker) reportFix(pos token.Pos, rel []analysis.RelatedInformation, fi
 		return
 	}
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
+	if c.reportedAt == nil {
+		c.reportedAt = make(map[token.Pos]bool)
+	}
+	c.reportedAt[pos] = true
 	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes, Related: rel})
 }
 

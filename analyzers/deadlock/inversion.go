@@ -90,6 +90,8 @@ func (c *checker) inversions(hb *shb.Result) {
 		c.report(ia.Pos(), rel, "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
 			acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
 			c.pos(ib.Pos()), b.t.Origin.Describe(c.pass.Fset))
+		c.partner(ia.Pos(), b.t, b.ev)
+		c.partner(ib.Pos(), a.t, a.ev)
 		c.reportOtherSide(ib.Pos(), ia.Pos(), "%s locks %s here while holding %s, which the report's goroutine takes in the opposite order",
 			b.t.Origin.Describe(c.pass.Fset), acquired(ib), c.heldName(hb, &b.t.Events[b.ev], b.from))
 	}

@@ -205,6 +205,81 @@ func flushDevices(d *Devices) {
 	d.mu.Unlock()
 }
 
+type Pool struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (p *Pool) grow() {
+	p.mu.Lock()
+	p.resize() // want `double lock: p.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.Pool\).resize`
+	p.mu.Unlock()
+}
+
+func (p *Pool) resize() {
+	p.mu.Lock()
+	p.n++
+	p.mu.Unlock()
+}
+
+// growAll waits for workers that deadlock before they call Done.
+func growAll(p *Pool) {
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.grow()
+		}()
+	}
+	wg.Wait() // want `WaitGroup.Wait blocks forever \(deadlock\): goroutine started at main.go:\d+, in a loop calls Done on wg only after main.go:\d+, where it may block forever`
+}
+
+// growAfterDone's worker calls Done before it deadlocks: the Wait
+// returns.
+func growAfterDone(p *Pool) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		wg.Done()
+		p.grow()
+	}()
+	wg.Wait()
+}
+
+type Pair struct{ a, b sync.Mutex }
+
+func (p *Pair) ab() {
+	p.a.Lock()
+	p.b.Lock() // want `lock order inversion: p.b is locked at main.go:254 while holding p.a \(goroutine started at main.go:\d+\), and the same two mutexes are taken in the opposite order at main.go:261`
+	p.b.Unlock()
+	p.a.Unlock()
+}
+
+func (p *Pair) ba() {
+	p.b.Lock()
+	p.a.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:254`
+	p.a.Unlock()
+	p.b.Unlock()
+}
+
+// startThenInvert's worker can deadlock only with a goroutine started
+// after the Wait returns: the Wait does return.
+func startThenInvert(p *Pair) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		for i := 0; ; i++ {
+			p.ab()
+			if i == 0 {
+				wg.Done()
+			}
+		}
+	}()
+	wg.Wait()
+	go p.ba()
+}
+
 type Account struct {
 	mu      sync.Mutex
 	id      int
@@ -331,6 +406,9 @@ func main() {
 	removeDevices(devices)
 	watchDevices(devices)
 	flushDevices(&Devices{})
+	growAll(&Pool{})
+	growAfterDone(&Pool{})
+	startThenInvert(&Pair{})
 	inverted()
 	sameOrder()
 	ordered()
