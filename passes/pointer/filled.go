@@ -406,7 +406,7 @@ func fillLoop(phi *ssa.Phi, v ssa.Value) (*rangeLoop, []*ssa.Call, bool) {
 // loop whose body does p.f = append(p.f, e) once per iteration, and the
 // length ranged over is m's capacity. No other code may see p from the
 // store to the loop's end: p.f is full when anyone can.
-func fillsCell(m *ssa.MakeSlice, fieldsOnly func(call *ssa.Call, arg ssa.Value) bool) ([]*ssa.Call, bool) {
+func fillsCell(m *ssa.MakeSlice, keepsNothing func(call *ssa.Call, arg ssa.Value) bool) ([]*ssa.Call, bool) {
 	want, ok := sumOf(m.Cap)
 	if !ok || !isZero(m.Len) || len(*m.Referrers()) != 1 {
 		return nil, false
@@ -469,7 +469,7 @@ func fillsCell(m *ssa.MakeSlice, fieldsOnly func(call *ssa.Call, arg ssa.Value) 
 				// An option function (opt(d)) may set fields of d,
 				// and keep nothing.
 				call, isCall := instr.(*ssa.Call)
-				if _, ok := instr.(*ssa.FieldAddr); !ok && !(isCall && fieldsOnly(call, root)) {
+				if _, ok := instr.(*ssa.FieldAddr); !ok && !(isCall && keepsNothing(call, root)) {
 					return false
 				}
 			}
