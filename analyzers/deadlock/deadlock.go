@@ -280,68 +280,58 @@ func (c *checker) noCallerUnlocks(fn *ssa.Function, h lockset.Held) bool {
 	if obj := fn.Object(); obj == nil || obj.Exported() && fn.Pkg.Pkg.Name() != "main" {
 		return false
 	}
-	callers := 0
-	for _, caller := range c.funcs {
-		for _, b := range caller.Blocks {
-			for i, instr := range b.Instrs {
-				var ops [8]*ssa.Value
-				for j, op := range instr.Operands(ops[:0]) {
-					if *op != fn {
-						continue
-					}
-					call, ok := instr.(ssa.CallInstruction)
-					if !ok || j != 0 || call.Common().IsInvoke() {
-						return false // a function value: its calls are not all seen
-					}
-					callers++
-					for _, t := range c.ls.Takes(call.Common()) {
-						if t.Pos == h.Pos && unlocksAfter(b, i+1, t.Key) {
-							return false
-						}
-					}
-				}
-			}
-		}
-	}
-	return callers > 0
+	calls, byName := c.staticCalls(fn)
+	return byName && len(calls) > 0 && !slices.ContainsFunc(calls, func(call ssa.CallInstruction) bool { return c.callerUnlocks(call, h) })
 }
 
 // unlocksAfter reports whether an Unlock (or a deferred one) of the
 // mutex named k follows instruction i of block b on some path, before
 // any Lock of it.
 func unlocksAfter(b *ssa.BasicBlock, i int, k facts.Key) bool {
+	return searchPaths(b, i, func(instr ssa.Instruction) (found, stop bool) {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			return false, false
+		}
+		op, mu := syncapi.MutexOp(call.Common())
+		if op == syncapi.NoLockOp || lockset.Key(mu) != k {
+			return false, false
+		}
+		return op == syncapi.Unlock || op == syncapi.RUnlock, true
+	})
+}
+
+// searchPaths visits, in order, the instructions on the paths from
+// instruction i of block b, each block once, until visit says the
+// search has found what it looks for (and searchPaths returns true) or
+// that the path stops there.
+func searchPaths(b *ssa.BasicBlock, i int, visit func(ssa.Instruction) (found, stop bool)) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
 	type at struct {
 		b *ssa.BasicBlock
 		i int
 	}
-	stack := []at{{b, i}}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		locked := false
+	work := []at{{b, i}}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		stopped := false
 		for _, instr := range p.b.Instrs[p.i:] {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			op, mu := syncapi.MutexOp(call.Common())
-			if op == syncapi.NoLockOp || lockset.Key(mu) != k {
-				continue
-			}
-			if op == syncapi.Unlock || op == syncapi.RUnlock {
+			found, stop := visit(instr)
+			if found {
 				return true
 			}
-			locked = true
-			break
+			if stopped = stop; stopped {
+				break
+			}
 		}
-		if locked {
+		if stopped {
 			continue
 		}
 		for _, s := range p.b.Succs {
 			if !seen[s] {
 				seen[s] = true
-				stack = append(stack, at{s, 0})
+				work = append(work, at{s, 0})
 			}
 		}
 	}

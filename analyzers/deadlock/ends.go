@@ -7,16 +7,32 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
 
-// acquireRef is a Lock or RLock event of a trace.
+// acquireRef is an event of a trace: a Lock or RLock, or another
+// synchronization event.
 type acquireRef struct {
 	t  *shb.Trace
 	ev int32
+}
+
+// eventsByObject returns the events of kind on one known object, by the
+// object.
+func eventsByObject(hb *shb.Result, kind shb.Kind) map[int32][]acquireRef {
+	by := make(map[int32][]acquireRef)
+	for _, t := range hb.Traces {
+		for _, ev := range t.Events {
+			if ev.Kind == kind && ev.Obj >= 0 {
+				by[ev.Obj] = append(by[ev.Obj], acquireRef{t, ev.ID})
+			}
+		}
+	}
+	return by
 }
 
 // endsHolding reports a Lock that blocks forever because a goroutine
@@ -28,14 +44,7 @@ type acquireRef struct {
 // the goroutine holds it for writing) that the goroutine's own Lock does
 // not follow.
 func (c *checker) endsHolding(hb *shb.Result) {
-	byLock := make(map[int32][]acquireRef)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind == shb.Acquire && ev.Obj >= 0 {
-				byLock[ev.Obj] = append(byLock[ev.Obj], acquireRef{t, ev.ID})
-			}
-		}
-	}
+	byLock := eventsByObject(hb, shb.Acquire)
 	reported := make(map[ssa.Instruction]bool)
 	pairs := make(map[[2]*shb.Trace]bool) // one report per blocked goroutine and holder
 	for _, t := range hb.Traces {
@@ -133,14 +142,7 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 	if len(c.leftHeld) == 0 {
 		return
 	}
-	byLock := make(map[int32][]acquireRef)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind == shb.Acquire && ev.Obj >= 0 {
-				byLock[ev.Obj] = append(byLock[ev.Obj], acquireRef{t, ev.ID})
-			}
-		}
-	}
+	byLock := eventsByObject(hb, shb.Acquire)
 	reported := make(map[ssa.Instruction]bool)
 	for _, lh := range c.leftHeld {
 		for _, t := range hb.Traces {
@@ -151,12 +153,12 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 				}
 				// The call that left it held: the one of the event's
 				// chain, or, when the event stands for several, each.
-				sites := c.staticCalls(lh.fn)
+				sites, _ := c.staticCalls(lh.fn)
 				if call, ok := c.callerSite(t, ev.ID, lh.fn); ok {
 					sites = []ssa.CallInstruction{call}
 				}
 				if len(sites) == 0 || slices.ContainsFunc(sites, func(call ssa.CallInstruction) bool {
-					return c.callerUnlocks(call, lh) || decidesBranch(call, lh.fn)
+					return c.callerUnlocks(call, lh.h) || decidesBranch(call, lh.fn)
 				}) {
 					continue
 				}
@@ -197,28 +199,37 @@ func (c *checker) callerSite(t *shb.Trace, ev int32, fn *ssa.Function) (ssa.Call
 	return nil, false
 }
 
-// staticCalls returns the package's calls of fn by name.
-func (c *checker) staticCalls(fn *ssa.Function) []ssa.CallInstruction {
-	var out []ssa.CallInstruction
+// staticCalls returns the package's calls of fn by name, and whether
+// those are all its uses: false when fn is also used as a value, whose
+// calls are not all seen.
+func (c *checker) staticCalls(fn *ssa.Function) (calls []ssa.CallInstruction, byName bool) {
+	byName = true
 	for _, caller := range c.funcs {
 		for _, b := range caller.Blocks {
 			for _, instr := range b.Instrs {
-				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() == fn {
-					out = append(out, call)
+				call, isCall := instr.(ssa.CallInstruction)
+				if isCall && call.Common().StaticCallee() == fn {
+					calls = append(calls, call)
+				}
+				var ops [8]*ssa.Value
+				for j, op := range instr.Operands(ops[:0]) {
+					if *op == fn && !(isCall && j == 0) {
+						byName = false
+					}
 				}
 			}
 		}
 	}
-	return out
+	return calls, byName
 }
 
 // callerUnlocks reports whether the caller unlocks, after call, the lock
-// that the callee left held.
-func (c *checker) callerUnlocks(call ssa.CallInstruction, lh leftHeld) bool {
+// h that the callee returns holding.
+func (c *checker) callerUnlocks(call ssa.CallInstruction, h lockset.Held) bool {
 	b := call.Block()
 	i := slices.Index(b.Instrs, ssa.Instruction(call))
 	for _, t := range c.ls.Takes(call.Common()) {
-		if t.Pos == lh.h.Pos && unlocksAfter(b, i+1, t.Key) {
+		if t.Pos == h.Pos && unlocksAfter(b, i+1, t.Key) {
 			return true
 		}
 	}
@@ -276,14 +287,7 @@ func (c *checker) waitSequels(hb *shb.Result) {
 	if len(stuck) == 0 {
 		return
 	}
-	dones := make(map[int32][]acquireRef)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind == shb.WGDone && ev.Obj >= 0 {
-				dones[ev.Obj] = append(dones[ev.Obj], acquireRef{t, ev.ID})
-			}
-		}
-	}
+	dones := eventsByObject(hb, shb.WGDone)
 	// blockedBefore returns where d's goroutine may block forever before
 	// Done d, while the Wait w of u has not returned.
 	blockedBefore := func(d acquireRef, u *shb.Trace, w int32) (int32, bool) {

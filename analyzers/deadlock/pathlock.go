@@ -68,45 +68,25 @@ func (c *checker) relocks(fn *ssa.Function) {
 // instruction i of block b reaches without unlocking it, returning or
 // panicking; nil when there is none.
 func (c *checker) lockedAgain(b *ssa.BasicBlock, i int, key facts.Key) *ssa.Call {
-	seen := make(map[*ssa.BasicBlock]bool)
-	type at struct {
-		b *ssa.BasicBlock
-		i int
-	}
-	work := []at{{b, i}}
-	for len(work) > 0 {
-		p := work[len(work)-1]
-		work = work[:len(work)-1]
-		stopped := false
-		for _, instr := range p.b.Instrs[p.i:] {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			op, mu := syncapi.MutexOp(call.Common())
-			switch {
-			case op == syncapi.Lock && lockset.Key(mu) == key:
-				return call
-			case op != syncapi.NoLockOp && lockset.Key(mu) == key:
-				stopped = true // Unlock, or a TryLock or RLock that decides otherwise
-			case op == syncapi.NoLockOp && releases(c.ls.Releases(call.Common()), key):
-				stopped = true
-			}
-			if stopped {
-				break
-			}
+	var again *ssa.Call
+	searchPaths(b, i, func(instr ssa.Instruction) (found, stop bool) {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			return false, false
 		}
-		if stopped {
-			continue
+		op, mu := syncapi.MutexOp(call.Common())
+		switch {
+		case op == syncapi.Lock && lockset.Key(mu) == key:
+			again = call
+			return true, false
+		case op != syncapi.NoLockOp && lockset.Key(mu) == key:
+			return false, true // Unlock, or a TryLock or RLock that decides otherwise
+		case op == syncapi.NoLockOp && releases(c.ls.Releases(call.Common()), key):
+			return false, true
 		}
-		for _, s := range p.b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, at{s, 0})
-			}
-		}
-	}
-	return nil
+		return false, false
+	})
+	return again
 }
 
 // fixedLocal reports whether mutex value mu is reached from a value of
