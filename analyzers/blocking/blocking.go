@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "blocking"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
 	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
 }
 
 func init() { ignore.Flag(&Analyzer.Flags) }
@@ -42,11 +43,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c := &checker{
-		pass:     pass,
-		pkg:      ir.Pkg,
-		funcs:    ir.SrcFuncs,
-		reported: make(map[ssa.Instruction]bool),
-		ignored:  ignore.Find(pass),
+		pass:      pass,
+		pkg:       ir.Pkg,
+		funcs:     ir.SrcFuncs,
+		reported:  make(map[ssa.Instruction]bool),
+		blockedAt: make(map[token.Pos]bool),
+		ignored:   ignore.Find(pass),
 	}
 	guard.Do(pass, "blocking", func() { c.leaks() })
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
@@ -57,6 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.partnerless()
 			c.waits()
 			c.uncanceled()
+			c.sequels(pass.ResultOf[deadlock.Analyzer].(*deadlock.Result))
 		})
 	}
 	return nil, nil
@@ -78,6 +81,13 @@ type checker struct {
 	byObj      map[*pointer.Object][]evRef              // see chanEvents
 	spawnsIn   map[*shb.Trace]map[*pointer.Origin]int32 // see spawnedBy
 	offTrace   map[*pointer.Object]bool                 // see receivedOffTrace
+	order      *shb.Order                               // happens-before queries (see sequels)
+	// judged tells whether a channel's partners are all in view, and
+	// returns its make (see partnerless).
+	judged func(*pointer.Object) (*ssa.MakeChan, bool)
+	// blockedAt holds the positions of the reported operations: where
+	// a goroutine may block forever (see sequels).
+	blockedAt map[token.Pos]bool
 }
 
 // report reports a blocking operation once, with the related positions
@@ -88,6 +98,7 @@ func (c *checker) report(instr ssa.Instruction, pos token.Pos, rel []analysis.Re
 		return
 	}
 	c.reported[instr] = true
+	c.blockedAt[instr.Pos()] = true
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
 	c.pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: rel})
 }

@@ -13,6 +13,12 @@ func TestBlocking(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk")
 }
 
+// TestSequels checks what goroutines blocked forever leave stuck: the
+// receives, sends, Waits and Locks that only they would complete.
+func TestSequels(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkseq")
+}
+
 // TestAcrossPackages checks partners in another package: a channel
 // given to its function is judged no more, one it never sees still is.
 func TestAcrossPackages(t *testing.T) {
@@ -32,14 +38,20 @@ func TestRelated(t *testing.T) {
 	if racebuild.Enabled {
 		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
 	}
-	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx")
+	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx", "blkseq")
 	reltest.Check(t, results, map[string][]string{
-		`^send blocks forever when \w+ returns early: `:                  {` made here$`, `^the goroutine that sends is started here$`, `^\w+ returns here without receiving$`},
-		`^send blocks forever when \w+ moves on early: `:                 {` made here$`, `^the goroutine that sends is started here$`},
-		`^send blocks forever: the goroutines started at \S+ in a loop`:  {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
-		`^send blocks forever: a goroutine may send on`:                  {` made here$`, `^the first send$`},
-		`^WaitGroup.Wait blocks forever: the goroutine started at`:       {`^the goroutine is started here$`, ` made here$`, `^it sends here, before Done$`},
-		`^[^:]* blocks forever: goroutine started at`:                    {`^the goroutine is started here$`},
-		`^(send|receive|range over channel) blocks forever: .*\(made at`: {` made here$`},
+		`^send blocks forever when \w+ returns early: `:                          {` made here$`, `^the goroutine that sends is started here$`, `^\w+ returns here without receiving$`},
+		`^send blocks forever when \w+ moves on early: `:                         {` made here$`, `^the goroutine that sends is started here$`},
+		`^send blocks forever: the goroutines started at \S+ in a loop`:          {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
+		`^send blocks forever: a goroutine may send on`:                          {` made here$`, `^the first send$`},
+		`^WaitGroup.Wait blocks forever: the goroutine started at`:               {`^the goroutine is started here$`, ` made here$`, `^it sends here, before Done$`},
+		`^[^:]* blocks forever: goroutine started at`:                            {`^the goroutine is started here$`},
+		`^(send|receive|range over channel) blocks forever: .*\(made at`:         {` made here$`},
+		`^(send|receive|range over channel) blocks forever: .* before it does: `: {`^the goroutine that would complete it may block forever here$`},
+		`^(WaitGroup|Cond)\.Wait blocks forever: .* only after \S+, where`:       {`^the goroutine that would end the Wait may block forever here$`},
+		// Its own Lock is where the holder locked too when both run one
+		// function: no related position then.
+		`^Lock blocks forever: .*; locked at `: {` locked here$`},
+		`^Lock blocks forever: `:               {`^the goroutine holding it may block forever here$`},
 	})
 }

@@ -76,6 +76,28 @@
 //     after Wait (wg.Wait(); close(results); for r := range results).
 //     Receive while a goroutine waits and closes instead.
 //
+// A goroutine blocked forever leaves others stuck, and each is shown
+// where it waits. From the places reported here, and those the deadlock
+// analyzer reports (a double lock, an inversion, an operation blocked
+// while holding a lock), the analyzer follows, a few steps deep:
+//
+//   - a receive whose every sender and closer, a range over a channel
+//     whose every closer, and a send on an unbuffered channel whose
+//     every receiver is another goroutine that may block forever before
+//     it gets there (done is closed after a call that deadlocks);
+//   - a WaitGroup.Wait whose every Done, and a Cond.Wait whose every
+//     Signal or Broadcast, comes after such a place;
+//   - a Lock of a mutex that another goroutine holds where it may block
+//     forever, unless the Lock happens before that goroutine takes the
+//     mutex (Cond.Wait releases its own).
+//
+// A place that blocks only while another goroutine is somewhere (the
+// other Lock of an inversion) counts when that other place need not wait
+// for the stuck operation, and when it is not that goroutine's own
+// partner of it. Goroutines started after their starter blocks, and
+// operations after the goroutine's own stuck place, are left out: they
+// never run.
+//
 // A report's related positions (indented beneath it in origo's text
 // output, relatedLocations in SARIF) are the places its message names,
 // for an editor to go to: the channel's make ("ch made here"), the go

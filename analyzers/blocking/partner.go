@@ -87,6 +87,7 @@ func (c *checker) partnerless() {
 		mc, ok := obj.Site.(*ssa.MakeChan)
 		return mc, ok && mc.Parent() != nil && mc.Parent().Pkg == c.pkg && !escaped[obj]
 	}
+	c.judged = judged
 	for _, t := range c.hb.Traces {
 		for i := range t.Events {
 			ev := &t.Events[i]
@@ -306,8 +307,9 @@ func madeHere(obj *pointer.Object) bool {
 
 // chanOp is a channel operation of the package's code.
 type chanOp struct {
-	kind shb.Kind
-	ch   ssa.Value
+	kind  shb.Kind
+	ch    ssa.Value
+	instr ssa.Instruction
 }
 
 // packageOps returns the channel operations of the package's functions:
@@ -319,10 +321,10 @@ func (c *checker) packageOps() []chanOp {
 			for _, instr := range b.Instrs {
 				switch x := instr.(type) {
 				case *ssa.Send:
-					ops = append(ops, chanOp{shb.Send, x.Chan})
+					ops = append(ops, chanOp{shb.Send, x.Chan, x})
 				case *ssa.UnOp:
 					if x.Op == token.ARROW {
-						ops = append(ops, chanOp{shb.Recv, x.X})
+						ops = append(ops, chanOp{shb.Recv, x.X, x})
 					}
 				case *ssa.Select:
 					for _, st := range x.States {
@@ -330,11 +332,11 @@ func (c *checker) packageOps() []chanOp {
 						if st.Dir == types.SendOnly {
 							k = shb.Send
 						}
-						ops = append(ops, chanOp{k, st.Chan})
+						ops = append(ops, chanOp{k, st.Chan, x})
 					}
 				case ssa.CallInstruction: // defer close(done) too
 					if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
-						ops = append(ops, chanOp{shb.Close, x.Common().Args[0]})
+						ops = append(ops, chanOp{shb.Close, x.Common().Args[0], x})
 					}
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
@@ -29,11 +30,42 @@ var doc string
 
 // Analyzer reports mutex deadlocks; see the package documentation.
 var Analyzer = &analysis.Analyzer{
-	Name:     "deadlock",
-	Doc:      docs.MustExtract(doc, "deadlock"),
-	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/deadlock",
-	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Name:       "deadlock",
+	Doc:        docs.MustExtract(doc, "deadlock"),
+	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/deadlock",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result holds where the package's goroutines may block forever by this
+// analyzer's reports, for the blocking analyzer to follow what they
+// leave stuck. It is read-only once the pass's Run returns.
+type Result struct {
+	blocked  map[token.Pos]bool
+	partners map[token.Pos][]Place
+}
+
+// Place is an event of a goroutine's trace.
+type Place struct {
+	Trace *shb.Trace
+	Event int32
+}
+
+// Blocks reports whether a report of this analyzer says that a
+// goroutine may block forever at pos: a Lock, an operation blocked
+// while holding a lock, or a call that leads to one.
+func (r *Result) Blocks(pos token.Pos) bool { return r != nil && r.blocked[pos] }
+
+// Partners returns, for a place where a goroutine blocks forever only
+// while another goroutine is at a place of its own (the other Lock of an
+// inversion, the Lock an unblocking goroutine must pass first), those
+// places; none when it blocks whatever the others do.
+func (r *Result) Partners(pos token.Pos) []Place {
+	if r == nil {
+		return nil
+	}
+	return r.partners[pos]
 }
 
 func init() { ignore.Flag(&Analyzer.Flags) }
@@ -41,7 +73,7 @@ func init() { ignore.Flag(&Analyzer.Flags) }
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	if ir.Pkg == nil {
-		return nil, nil
+		return &Result{}, nil
 	}
 	c := &checker{
 		pass:    pass,
@@ -70,10 +102,9 @@ func run(pass *analysis.Pass) (any, error) {
 			c.dynamicRelocks(hb)
 			c.endsHolding(hb)
 			c.leftHeldSequels(hb)
-			c.waitSequels(hb)
 		})
 	}
-	return nil, nil
+	return &Result{blocked: c.reportedAt, partners: c.partners}, nil
 }
 
 type checker struct {
@@ -99,22 +130,21 @@ type checker struct {
 	// (see leftHeldSequels).
 	leftHeld []leftHeld
 	// reportedAt holds the positions of the reports: where a goroutine
-	// may block forever, or the call that leads it there (see
-	// waitSequels).
+	// may block forever, or the call that leads it there (see Result).
 	reportedAt map[token.Pos]bool
 	// partners holds, for a reported place where a goroutine blocks
 	// only if another goroutine is at a place of its own at the time,
-	// those other places (see waitSequels).
-	partners map[token.Pos][]acquireRef
+	// those other places (see Result).
+	partners map[token.Pos][]Place
 }
 
 // partner records that the goroutine blocked at pos needs the other
 // goroutine to be at event ev of t for it to block.
 func (c *checker) partner(pos token.Pos, t *shb.Trace, ev int32) {
 	if c.partners == nil {
-		c.partners = make(map[token.Pos][]acquireRef)
+		c.partners = make(map[token.Pos][]Place)
 	}
-	c.partners[pos] = append(c.partners[pos], acquireRef{t, ev})
+	c.partners[pos] = append(c.partners[pos], Place{t, ev})
 }
 
 // leftHeld is a lock that fn returns holding at ret.

@@ -132,12 +132,11 @@
 // report at ...", for the second lock of an inversion (when it is not
 // the same statement), the writer's Lock of a recursive read lock, and
 // the Lock that the goroutine able to complete a blocked operation must
-// pass first. Each names the other; a Lock is so reported once. A
-// WaitGroup.Wait whose every Done comes, in its goroutine, after a place
-// reported here as blocking forever (or a call reported as leading to
-// one) is "WaitGroup.Wait blocks forever (deadlock)" too, unless that
-// place blocks only while another goroutine is somewhere that the Wait
-// happens before (the other side of an inversion started after it).
+// pass first. Each names the other; a Lock is so reported once. What
+// else the stuck goroutines leave stuck (a WaitGroup.Wait whose Done
+// comes after the deadlock, a receive whose sender is stuck, a Lock of
+// a mutex they hold) the blocking analyzer reports, from this
+// analyzer's result.
 //
 // A report's related positions (indented beneath it in origo's text
 // output, relatedLocations in SARIF) are the places its message names,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/passes/lockset"
-	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -262,95 +261,4 @@ func decidesBranch(call ssa.CallInstruction, fn *ssa.Function) bool {
 		}
 	}
 	return false
-}
-
-// waitSequels reports a WaitGroup.Wait that a deadlock reported here
-// blocks too: every Done on the WaitGroup comes, in its goroutine, after
-// a place where that goroutine may block forever (a reported Lock,
-// blocked operation, or call leading to one) before the Wait returns, so
-// the Wait may never return either (a test's wg.Wait for workers that
-// deadlock). A place where a goroutine blocks only while another is at a
-// place of its own (an inversion, a blocked operation) counts when that
-// other place need not wait for the Wait to return.
-func (c *checker) waitSequels(hb *shb.Result) {
-	if len(c.reportedAt) == 0 {
-		return
-	}
-	stuck := make(map[*shb.Trace][]int32)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if c.blocksHere(t, ev) {
-				stuck[t] = append(stuck[t], ev.ID)
-			}
-		}
-	}
-	if len(stuck) == 0 {
-		return
-	}
-	dones := eventsByObject(hb, shb.WGDone)
-	// blockedBefore returns where d's goroutine may block forever before
-	// Done d, while the Wait w of u has not returned.
-	blockedBefore := func(d acquireRef, u *shb.Trace, w int32) (int32, bool) {
-		for _, s := range stuck[d.t] {
-			if s > d.ev {
-				break
-			}
-			ps := c.partners[d.t.Events[s].Instr.Pos()]
-			if len(ps) == 0 || slices.ContainsFunc(ps, func(p acquireRef) bool { return !c.order.HappensBefore(u, w, p.t, p.ev, false) }) {
-				return s, true
-			}
-		}
-		return 0, false
-	}
-	reported := make(map[ssa.Instruction]bool)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind != shb.WGWait || ev.Obj < 0 || reported[ev.Instr] || c.reportedAt[ev.Instr.Pos()] {
-				continue
-			}
-			ds := dones[ev.Obj]
-			if len(ds) == 0 {
-				continue
-			}
-			var at token.Pos
-			var by *shb.Trace
-			all := true
-			for _, d := range ds {
-				s, ok := blockedBefore(d, t, ev.ID)
-				if !ok {
-					all = false
-					break
-				}
-				if by == nil {
-					at, by = d.t.Events[s].Instr.Pos(), d.t
-				}
-			}
-			if !all {
-				continue
-			}
-			reported[ev.Instr] = true
-			c.report(ev.Instr.Pos(), c.related(at, "the goroutine that calls Done may block forever here"),
-				"WaitGroup.Wait blocks forever (deadlock): %s calls Done on %s only after %s, where it may block forever (reported there); so may this Wait",
-				by.Origin.Describe(c.pass.Fset), objName(ev), c.pos(at))
-		}
-	}
-}
-
-// blocksHere reports whether event ev of t may block forever by a report
-// of this analyzer: at the reported operation or Lock, or inside a call
-// reported as leading to one.
-func (c *checker) blocksHere(t *shb.Trace, ev shb.Event) bool {
-	switch ev.Kind {
-	case shb.Acquire, shb.Send, shb.Recv, shb.WGWait, shb.CondWait:
-	default:
-		return false
-	}
-	if ev.Select {
-		return false
-	}
-	if c.reportedAt[ev.Instr.Pos()] {
-		return true
-	}
-	frames, ok := t.Frames(ev.ID)
-	return ok && slices.ContainsFunc(frames, func(f pointer.Frame) bool { return f.Site != nil && c.reportedAt[f.Site.Pos()] })
 }

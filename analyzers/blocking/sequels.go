@@ -1,0 +1,407 @@
+package blocking
+
+import (
+	"go/token"
+	"slices"
+
+	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A goroutine blocked forever leaves others stuck: those waiting for
+// what it would have done after (a send, a close, a Done, a Signal), and
+// those waiting for a mutex it holds. The places where goroutines block
+// forever are the reports of this analyzer and of the deadlock
+// analyzer's; what they leave stuck is reported in turn, and followed
+// again, a few rounds deep.
+
+// maxSequelRounds bounds how far a chain of sequels is followed.
+const maxSequelRounds = 4
+
+// place is an event of a trace.
+type place struct {
+	t  *shb.Trace
+	ev int32
+}
+
+// sequels reports the operations and Locks that goroutines blocked
+// forever leave stuck.
+func (c *checker) sequels(dl *deadlock.Result) {
+	c.order = c.hb.NewOrder()
+	s := &sequelState{
+		dl:       dl,
+		byChan:   make(map[any][]place),
+		bySync:   make(map[[2]int32][]place),
+		untraced: make(map[any]map[shb.Kind]bool),
+		holders:  make(map[token.Pos][]place),
+	}
+	traced := make(map[ssa.Instruction]bool)
+	for _, t := range c.hb.Traces {
+		for i := range t.Events {
+			ev := &t.Events[i]
+			traced[ev.Instr] = true
+			switch ev.Kind {
+			case shb.Send, shb.Recv, shb.Close:
+				for _, obj := range c.channelsOf(t, ev) {
+					s.byChan[chanKey(obj)] = append(s.byChan[chanKey(obj)], place{t, ev.ID})
+				}
+			case shb.WGDone, shb.CondSignal:
+				if ev.Obj >= 0 {
+					k := [2]int32{int32(ev.Kind), ev.Obj}
+					s.bySync[k] = append(s.bySync[k], place{t, ev.ID})
+				}
+			}
+		}
+	}
+	// An operation of the package's code that no trace makes (a method
+	// only another package calls) may complete a channel's operations
+	// without ever blocking first.
+	for _, op := range c.packageOps() {
+		if traced[op.instr] {
+			continue
+		}
+		for _, l := range c.pointsToAnywhere(op.ch) {
+			k := chanKey(l.Obj)
+			if s.untraced[k] == nil {
+				s.untraced[k] = make(map[shb.Kind]bool)
+			}
+			s.untraced[k][op.kind] = true
+		}
+	}
+	for range maxSequelRounds {
+		s.stuck = c.stuckEvents(dl)
+		n := len(c.reported)
+		for _, t := range c.hb.Traces {
+			if c.startedAfterStuck(s, t) {
+				continue // the goroutine may never start
+			}
+			for i := range t.Events {
+				ev := &t.Events[i]
+				if ev.Instr == nil || c.reported[ev.Instr] || dl.Blocks(ev.Instr.Pos()) || s.stuckBefore(t, ev.ID) {
+					continue
+				}
+				switch ev.Kind {
+				case shb.Send, shb.Recv:
+					c.channelSequel(s, t, ev)
+				case shb.WGWait, shb.CondWait:
+					c.waitSequel(s, t, ev)
+				case shb.Acquire:
+					c.lockSequel(s, t, ev)
+				}
+			}
+		}
+		if len(c.reported) == n {
+			break
+		}
+	}
+}
+
+// sequelState is what sequels finds its partners by.
+type sequelState struct {
+	dl *deadlock.Result
+	// stuck holds, by trace, the events where its goroutine may block
+	// forever, in order.
+	stuck map[*shb.Trace][]int32
+	// byChan holds the sends, receives and closes of each channel, by
+	// chanKey; bySync the Dones and Signals of each WaitGroup and Cond,
+	// by kind and object.
+	byChan map[any][]place
+	bySync map[[2]int32][]place
+	// untraced holds the kinds of operation that code no trace follows
+	// performs on each channel, by chanKey.
+	untraced map[any]map[shb.Kind]bool
+	// holders holds, for a Lock reported as a sequel, where the
+	// goroutine holding the mutex blocks.
+	holders map[token.Pos][]place
+}
+
+// stuckBefore reports whether t's goroutine may block forever before
+// event ev, in the same run: ev may never come.
+func (s *sequelState) stuckBefore(t *shb.Trace, ev int32) bool {
+	for _, x := range s.stuck[t] {
+		if x >= ev {
+			break
+		}
+		if t.Run(x) == t.Run(ev) {
+			return true
+		}
+	}
+	return false
+}
+
+// startedAfterStuck reports whether the goroutine of t, or one of the
+// goroutines that start it, is started after a place where its starter
+// may block forever.
+func (c *checker) startedAfterStuck(s *sequelState, t *shb.Trace) bool {
+	for o := t.Origin; o.Parent != nil; o = o.Parent {
+		parent := c.hb.TraceOf(o.Parent)
+		child := c.hb.TraceOf(o)
+		if parent == nil || child == nil {
+			return false
+		}
+		if id, ok := c.spawnedBy(child, parent); ok && s.stuckBefore(parent, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// stuckEvents returns, by trace, the events where the goroutine may
+// block forever: a reported operation or Lock, or one inside a call
+// reported as leading to one.
+func (c *checker) stuckEvents(dl *deadlock.Result) map[*shb.Trace][]int32 {
+	blocked := func(pos token.Pos) bool { return c.blockedAt[pos] || dl.Blocks(pos) }
+	stuck := make(map[*shb.Trace][]int32)
+	for _, t := range c.hb.Traces {
+		for _, ev := range t.Events {
+			switch ev.Kind {
+			case shb.Acquire, shb.Send, shb.Recv, shb.WGWait, shb.CondWait:
+			default:
+				continue
+			}
+			if ev.Instr == nil {
+				continue
+			}
+			at := blocked(ev.Instr.Pos())
+			if !at && !ev.Select {
+				// A case of a select blocks only when the whole select is
+				// reported; a call leading to a reported place does.
+				frames, ok := t.Frames(ev.ID)
+				at = ok && slices.ContainsFunc(frames, func(f pointer.Frame) bool { return f.Site != nil && blocked(f.Site.Pos()) })
+			}
+			if at {
+				stuck[t] = append(stuck[t], ev.ID)
+			}
+		}
+	}
+	return stuck
+}
+
+// blockedFirst returns where the goroutine of p may block forever
+// before it gets to p, while event e of u waits: a place where it is
+// stuck whatever the others do, or only while another goroutine is at
+// a place that e does not happen before (the other Lock of an inversion
+// started after e's goroutine waits is never reached) and that comes
+// before that goroutine's own partners of e (two goroutines that each
+// would block on the mutex the other holds while it sends to e cannot
+// both: one of them is at its send).
+func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb.Trace, e int32) (int32, bool) {
+	for _, x := range s.stuck[p.t] {
+		if x >= p.ev {
+			break
+		}
+		if p.t.Run(x) != p.t.Run(p.ev) {
+			continue
+		}
+		needs := s.needs(p.t.Events[x].Instr.Pos())
+		if len(needs) == 0 || slices.ContainsFunc(needs, func(q place) bool {
+			return !c.order.HappensBefore(u, e, q.t, q.ev, false) && !slices.ContainsFunc(partners, func(r place) bool {
+				return r.t == q.t && r.ev <= q.ev && r.t.Run(r.ev) == q.t.Run(q.ev)
+			})
+		}) {
+			return x, true
+		}
+	}
+	return 0, false
+}
+
+// needs returns the places where other goroutines must be for one to
+// block forever at pos: the deadlock analyzer's partners of its report,
+// or the holder of the mutex of a Lock reported here as a sequel.
+func (s *sequelState) needs(pos token.Pos) []place {
+	var ps []place
+	for _, q := range s.dl.Partners(pos) {
+		ps = append(ps, place{q.Trace, q.Event})
+	}
+	return append(ps, s.holders[pos]...)
+}
+
+// allBlockedFirst returns, when every one of the partners that could
+// complete event e of u is in another goroutine that may block forever
+// before it, the first such partner and where its goroutine blocks;
+// false when there is none, or one that nothing stops.
+func (c *checker) allBlockedFirst(s *sequelState, partners []place, u *shb.Trace, e int32) (place, int32, bool) {
+	var first place
+	var at int32
+	for i, p := range partners {
+		if p.t == u {
+			return place{}, 0, false
+		}
+		x, ok := c.blockedFirst(s, p, partners, u, e)
+		if !ok {
+			return place{}, 0, false
+		}
+		if i == 0 {
+			first, at = p, x
+		}
+	}
+	return first, at, len(partners) > 0
+}
+
+// channelSequel reports a send or receive of u whose every partner,
+// in the traces, comes after a place where its goroutine may block
+// forever: a receive whose senders and closers are stuck before they
+// send or close, a range over a channel whose closers are, a send on an
+// unbuffered channel whose receivers are. Only channels the package
+// makes and keeps in view are judged (see partnerless), and none that
+// code no trace follows may complete.
+func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
+	if ev.Select || c.judged == nil {
+		return
+	}
+	var ch ssa.Value
+	var kinds []shb.Kind
+	what := ""
+	switch instr := ev.Instr.(type) {
+	case *ssa.Send:
+		ch, kinds, what = instr.Chan, []shb.Kind{shb.Recv}, "send"
+	case *ssa.UnOp:
+		ch, kinds, what = instr.X, []shb.Kind{shb.Send, shb.Close}, "receive"
+		if ranged(instr) {
+			kinds, what = []shb.Kind{shb.Close}, "range"
+		}
+	default:
+		return
+	}
+	if isNil(ch) {
+		return
+	}
+	mc, objs, ok := c.allJudged(u, ch, c.judged)
+	if !ok || what == "send" && !unbuffered(mc) || c.unknownOp(mc, kinds...) {
+		return
+	}
+	var partners []place
+	for _, obj := range objs {
+		k := chanKey(obj)
+		for _, kind := range kinds {
+			if s.untraced[k][kind] {
+				return
+			}
+		}
+		for _, p := range s.byChan[k] {
+			if slices.Contains(kinds, p.t.Events[p.ev].Kind) && !slices.Contains(partners, p) {
+				partners = append(partners, p)
+			}
+		}
+	}
+	p, at, ok := c.allBlockedFirst(s, partners, u, ev.ID)
+	if !ok {
+		return
+	}
+	stuckAt := p.t.Events[at].Instr.Pos()
+	rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(stuckAt, "the goroutine that would complete it may block forever here"))
+	by, where := c.goroutine(p.t), c.pos(stuckAt)
+	switch what {
+	case "send":
+		c.report(ev.Instr, ev.Instr.Pos(), rel, "send blocks forever: %s sends on %s (made at %s, unbuffered), but every goroutine that receives from it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+	case "receive":
+		c.report(ev.Instr, ev.Instr.Pos(), rel, "receive blocks forever: %s receives from %s (made at %s), but every goroutine that sends on or closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+	case "range":
+		c.report(ev.Instr, ev.Instr.Pos(), rel, "range over channel blocks forever: %s ranges over %s (made at %s), but every goroutine that closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+	}
+}
+
+// waitSequel reports a WaitGroup.Wait whose every Done, or a Cond.Wait
+// whose every Signal or Broadcast, comes after a place where its
+// goroutine may block forever (a test's wg.Wait for workers that
+// deadlock).
+func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
+	if ev.Obj < 0 {
+		return
+	}
+	kind, verb := shb.WGDone, "calls Done on"
+	if ev.Kind == shb.CondWait {
+		kind, verb = shb.CondSignal, "signals"
+	}
+	p, at, ok := c.allBlockedFirst(s, s.bySync[[2]int32{int32(kind), ev.Obj}], u, ev.ID)
+	if !ok {
+		return
+	}
+	stuckAt := p.t.Events[at].Instr.Pos()
+	what := "WaitGroup.Wait"
+	if ev.Kind == shb.CondWait {
+		what = "Cond.Wait"
+	}
+	c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(p.t), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
+		"%s blocks forever: %s %s %s only after %s, where it may block forever (reported there); so may this Wait",
+		what, c.goroutine(p.t), verb, syncName(ev), c.pos(stuckAt))
+}
+
+// lockSequel reports a Lock of a mutex that another goroutine holds
+// where it may block forever, unless the Lock happens before that
+// goroutine takes the mutex, or only after it gets past the place.
+func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
+	if ev.Obj < 0 || holds(c.hb, ev.Locks, ev.Obj) {
+		return // a Lock of a mutex held already is the deadlock analyzer's
+	}
+	for _, t := range c.hb.Traces {
+		if t == u {
+			continue
+		}
+		for _, x := range s.stuck[t] {
+			if t.Events[x].Kind == shb.CondWait {
+				continue // Wait releases the Cond's mutex while it waits
+			}
+			held, read := heldAs(c.hb, t.Events[x].Locks, ev.Obj)
+			if !held || read && ev.Read {
+				continue
+			}
+			a := x
+			for z := x - 1; z >= 0; z-- {
+				if e := t.Events[z]; e.Kind == shb.Acquire && e.Obj == ev.Obj && e.Instr != nil {
+					a = z
+					break
+				}
+			}
+			if c.order.HappensBefore(u, ev.ID, t, a, false) || c.order.HappensBefore(t, x, u, ev.ID, false) {
+				continue
+			}
+			needs := s.needs(t.Events[x].Instr.Pos())
+			if len(needs) > 0 && !slices.ContainsFunc(needs, func(q place) bool { return !c.order.HappensBefore(u, ev.ID, q.t, q.ev, false) }) {
+				continue
+			}
+			stuckAt, lockedAt := t.Events[x].Instr.Pos(), t.Events[a].Instr.Pos()
+			name := c.hb.Locks.Name(ev.Obj)
+			if name == "" {
+				name = "the mutex"
+			}
+			locked := "locked at " + c.pos(lockedAt)
+			if lockedAt == ev.Instr.Pos() {
+				locked = "locked by this same Lock"
+			}
+			c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(lockedAt, "%s locked here", name), c.related(stuckAt, "the goroutine holding it may block forever here")),
+				"Lock blocks forever: %s locks %s, which %s holds while it may block forever at %s (reported there; %s)",
+				c.goroutine(u), name, c.goroutine(t), c.pos(stuckAt), locked)
+			s.holders[ev.Instr.Pos()] = append(s.holders[ev.Instr.Pos()], place{t, x})
+			return
+		}
+	}
+}
+
+// syncName names the WaitGroup or Cond of a Wait event, or "it".
+func syncName(ev *shb.Event) string {
+	if call, ok := ev.Instr.(ssa.CallInstruction); ok {
+		if args := call.Common().Args; len(args) > 0 {
+			if name := shb.ExprName(args[0]); name != "" {
+				return name
+			}
+		}
+	}
+	return "it"
+}
+
+// heldAs reports whether lockset id holds the mutex at lock location
+// lock, known to be that one, and whether for reading only.
+func heldAs(hb *shb.Result, id shb.LocksetID, lock int32) (held, read bool) {
+	locs, reads := hb.Locks.Members(id)
+	i := slices.IndexFunc(locs, func(l []int32) bool { return len(l) == 1 && l[0] == lock })
+	return i >= 0, i >= 0 && reads[i]
+}
+
+// holds reports whether lockset id holds the mutex at lock location lock.
+func holds(hb *shb.Result, id shb.LocksetID, lock int32) bool {
+	held, _ := heldAs(hb, id, lock)
+	return held
+}
