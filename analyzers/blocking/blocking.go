@@ -88,6 +88,9 @@ type checker struct {
 	// blockedAt holds the positions of the reported operations: where
 	// a goroutine may block forever (see sequels).
 	blockedAt map[token.Pos]bool
+	// blockedIn holds, for a sequel, the goroutines it blocks (see
+	// blocksIn).
+	blockedIn map[token.Pos]map[*shb.Trace]bool
 }
 
 // report reports a blocking operation once, with the related positions

@@ -131,6 +131,18 @@ func (s *sequelState) stuckBefore(t *shb.Trace, ev int32) bool {
 	return false
 }
 
+// blocksIn records that a sequel reported at pos blocks the goroutine
+// of t: the goroutines that run the same code elsewhere need not block.
+func (c *checker) blocksIn(pos token.Pos, t *shb.Trace) {
+	if c.blockedIn == nil {
+		c.blockedIn = make(map[token.Pos]map[*shb.Trace]bool)
+	}
+	if c.blockedIn[pos] == nil {
+		c.blockedIn[pos] = make(map[*shb.Trace]bool)
+	}
+	c.blockedIn[pos][t] = true
+}
+
 // startedAfterStuck reports whether the goroutine of t, or one of the
 // goroutines that start it, is started after a place where its starter
 // may block forever.
@@ -152,9 +164,14 @@ func (c *checker) startedAfterStuck(s *sequelState, t *shb.Trace) bool {
 // block forever: a reported operation or Lock, or one inside a call
 // reported as leading to one.
 func (c *checker) stuckEvents(dl *deadlock.Result) map[*shb.Trace][]int32 {
-	blocked := func(pos token.Pos) bool { return c.blockedAt[pos] || dl.Blocks(pos) }
 	stuck := make(map[*shb.Trace][]int32)
 	for _, t := range c.hb.Traces {
+		blocked := func(pos token.Pos) bool {
+			if in, ok := c.blockedIn[pos]; ok {
+				return in[t]
+			}
+			return c.blockedAt[pos] || dl.BlocksIn(t, pos)
+		}
 		for _, ev := range t.Events {
 			switch ev.Kind {
 			case shb.Acquire, shb.Send, shb.Recv, shb.WGWait, shb.CondWait:
@@ -291,6 +308,7 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
+	c.blocksIn(ev.Instr.Pos(), u)
 	rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(stuckAt, "the goroutine that would complete it may block forever here"))
 	by, where := c.goroutine(p.t), c.pos(stuckAt)
 	switch what {
@@ -320,6 +338,7 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
+	c.blocksIn(ev.Instr.Pos(), u)
 	what := "WaitGroup.Wait"
 	if ev.Kind == shb.CondWait {
 		what = "Cond.Wait"
@@ -367,6 +386,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			if name == "" {
 				name = "the mutex"
 			}
+			c.blocksIn(ev.Instr.Pos(), u)
 			locked := "locked at " + c.pos(lockedAt)
 			if lockedAt == ev.Instr.Pos() {
 				locked = "locked by this same Lock"

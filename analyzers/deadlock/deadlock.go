@@ -44,6 +44,9 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	blocked  map[token.Pos]bool
 	partners map[token.Pos][]Place
+	// blockedIn holds, for a report that says so of some goroutines only
+	// (a Lock that a lock left held blocks where it comes after), those.
+	blockedIn map[token.Pos]map[*shb.Trace]bool
 }
 
 // Place is an event of a goroutine's trace.
@@ -56,6 +59,17 @@ type Place struct {
 // goroutine may block forever at pos: a Lock, an operation blocked
 // while holding a lock, or a call that leads to one.
 func (r *Result) Blocks(pos token.Pos) bool { return r != nil && r.blocked[pos] }
+
+// BlocksIn reports whether a report of this analyzer says that the
+// goroutine of trace t may block forever at pos: Blocks, unless the
+// report says so of other goroutines only.
+func (r *Result) BlocksIn(t *shb.Trace, pos token.Pos) bool {
+	if !r.Blocks(pos) {
+		return false
+	}
+	in, ok := r.blockedIn[pos]
+	return !ok || in[t]
+}
 
 // Partners returns, for a place where a goroutine blocks forever only
 // while another goroutine is at a place of its own (the other Lock of an
@@ -104,7 +118,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.leftHeldSequels(hb)
 		})
 	}
-	return &Result{blocked: c.reportedAt, partners: c.partners}, nil
+	return &Result{blocked: c.reportedAt, partners: c.partners, blockedIn: c.blockedIn}, nil
 }
 
 type checker struct {
@@ -136,6 +150,20 @@ type checker struct {
 	// only if another goroutine is at a place of its own at the time,
 	// those other places (see Result).
 	partners map[token.Pos][]Place
+	// blockedIn holds, for a report at a place that blocks in some
+	// goroutines only, those (see Result.BlocksIn).
+	blockedIn map[token.Pos]map[*shb.Trace]bool
+}
+
+// blocksIn records that the report at pos is about the goroutine of t.
+func (c *checker) blocksIn(pos token.Pos, t *shb.Trace) {
+	if c.blockedIn == nil {
+		c.blockedIn = make(map[token.Pos]map[*shb.Trace]bool)
+	}
+	if c.blockedIn[pos] == nil {
+		c.blockedIn[pos] = make(map[*shb.Trace]bool)
+	}
+	c.blockedIn[pos][t] = true
 }
 
 // partner records that the goroutine blocked at pos needs the other

@@ -173,7 +173,11 @@
 // passes no constant that a branch of the function tests (reset(true)
 // may take the path that unlocks), each later Lock of the same mutex, in
 // the caller's goroutine or in one it starts after the call, is "Lock
-// blocks forever (deadlock): ... is left locked by f".
+// blocks forever (deadlock): ... is left locked by f". When f is the
+// function a goroutine runs (a go statement's, a time.AfterFunc
+// callback), each other goroutine's Lock of the mutex that does not
+// happen before the goroutine's own is: "... may be left locked by
+// goroutine started at ...".
 //
 // TryLock never blocks and is not an acquisition here. A goroutine that
 // takes two locks in both orders itself (by comparing IDs, say) decides

@@ -150,6 +150,12 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 				if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr.Pos() != lh.h.Pos || ev.Instr.Parent() != lh.fn {
 					continue
 				}
+				if t.Origin.Parent != nil && t.Origin.Entry == lh.fn {
+					// fn is the goroutine's own function: it ends holding
+					// the mutex, and nothing of its own comes after.
+					c.endsLeftHeld(byLock, t, ev, lh, reported)
+					continue
+				}
 				// The call that left it held: the one of the event's
 				// chain, or, when the event stands for several, each.
 				sites, _ := c.staticCalls(lh.fn)
@@ -164,7 +170,11 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 				for _, a := range byLock[ev.Obj] {
 					ae := a.t.Events[a.ev]
 					after := a.t == t && a.ev > ev.ID || a.t != t && c.order.HappensBefore(t, ev.ID, a.t, a.ev, false)
-					if ae.Instr.Parent() == lh.fn || reported[ae.Instr] || lh.h.Read && ae.Read || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+					if ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+						continue
+					}
+					c.blocksIn(ae.Instr.Pos(), a.t)
+					if reported[ae.Instr] {
 						continue
 					}
 					reported[ae.Instr] = true
@@ -180,6 +190,30 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 				}
 			}
 		}
+	}
+}
+
+// endsLeftHeld reports, for a goroutine whose own function fn returns
+// still holding a mutex on some path (lock left held at lh), each other
+// goroutine's Lock of it that does not happen before the goroutine's
+// Lock ev: it may come after, and then blocks forever.
+func (c *checker) endsLeftHeld(byLock map[int32][]acquireRef, t *shb.Trace, ev shb.Event, lh leftHeld, reported map[ssa.Instruction]bool) {
+	for _, a := range byLock[ev.Obj] {
+		ae := a.t.Events[a.ev]
+		if a.t == t || ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+			continue
+		}
+		if c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
+			continue
+		}
+		c.blocksIn(ae.Instr.Pos(), a.t)
+		if reported[ae.Instr] {
+			continue
+		}
+		reported[ae.Instr] = true
+		c.report(ae.Instr.Pos(), c.related(lh.ret, "%s returns here holding it", lh.fn.Name()),
+			"Lock blocks forever (deadlock): %s may be left locked by %s, which returns at %s still holding it (lock left held), and this Lock may come after",
+			lockName(lh.h), t.Origin.Describe(c.pass.Fset), c.pos(lh.ret))
 	}
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"sync"
+	"time"
 )
 
 type Bank struct {
@@ -81,7 +82,7 @@ type Cache struct {
 func (c *Cache) upgrade(k string) {
 	c.mu.RLock()
 	if _, ok := c.m[k]; !ok {
-		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)` `Lock blocks forever \(deadlock\): the other side of the report at main.go:113; this Lock of c.mu, between the two read locks`
+		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)` `Lock blocks forever \(deadlock\): the other side of the report at main.go:114; this Lock of c.mu, between the two read locks`
 		c.m[k] = 1
 		c.mu.Unlock()
 	}
@@ -226,14 +227,14 @@ type Pair struct{ a, b sync.Mutex }
 
 func (p *Pair) ab() {
 	p.a.Lock()
-	p.b.Lock() // want `lock order inversion: p.b is locked at main.go:229 while holding p.a \(goroutine started at main.go:\d+\), and the same two mutexes are taken in the opposite order at main.go:236`
+	p.b.Lock() // want `lock order inversion: p.b is locked at main.go:230 while holding p.a \(goroutine started at main.go:\d+\), and the same two mutexes are taken in the opposite order at main.go:237`
 	p.b.Unlock()
 	p.a.Unlock()
 }
 
 func (p *Pair) ba() {
 	p.b.Lock()
-	p.a.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:229`
+	p.a.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:230`
 	p.a.Unlock()
 	p.b.Unlock()
 }
@@ -358,7 +359,71 @@ func gated() {
 	go transferGated(b, a, 1)
 }
 
+// Expiring's expiry callback returns early still holding c.mu: a put that
+// comes after it blocks forever.
+type Expiring struct {
+	mu      sync.Mutex
+	entries map[string]int
+	pinned  bool
+}
+
+func (c *Expiring) expireLater() {
+	time.AfterFunc(time.Second, func() {
+		c.mu.Lock()
+		if c.pinned {
+			return // want `lock left held: c.mu \(locked at main.go:\d+\) is still locked when expireLater\$1 returns here`
+		}
+		delete(c.entries, "k")
+		c.mu.Unlock()
+	})
+}
+
+func (c *Expiring) put(k string, v int) {
+	c.mu.Lock() // want `Lock blocks forever \(deadlock\): c.mu may be left locked by goroutine started at main.go:\d+, which returns at main.go:\d+ still holding it \(lock left held\)`
+	c.entries[k] = v
+	c.mu.Unlock()
+}
+
+func useExpiring() {
+	c := &Expiring{entries: map[string]int{}}
+	c.expireLater()
+	c.put("k", 1)
+}
+
+// Table's callback is the same, but its put comes before the timer is
+// set: it cannot follow the callback's return.
+type Table struct {
+	mu      sync.Mutex
+	entries map[string]int
+	pinned  bool
+}
+
+func (t *Table) expireLater() {
+	time.AfterFunc(time.Second, func() {
+		t.mu.Lock()
+		if t.pinned {
+			return // want `lock left held: t.mu \(locked at main.go:\d+\) is still locked when expireLater\$1 returns here`
+		}
+		delete(t.entries, "k")
+		t.mu.Unlock()
+	})
+}
+
+func (t *Table) put(k string, v int) {
+	t.mu.Lock()
+	t.entries[k] = v
+	t.mu.Unlock()
+}
+
+func useTable() {
+	t := &Table{entries: map[string]int{}}
+	t.put("k", 1)
+	t.expireLater()
+}
+
 func main() {
+	useExpiring()
+	useTable()
 	b := &Bank{}
 	b.doubleLock()
 	b.relock()
