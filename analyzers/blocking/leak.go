@@ -320,7 +320,8 @@ func (c *checker) spawned(mc *ssa.MakeClosure, v ssa.Value, rc *resultChan) bool
 
 // goroutineSends reports whether the goroutine's only use of channel v
 // (a parameter or free variable, or the variable holding it) is to send
-// on it, there or in a function of the package it passes it to.
+// on it, there or in a function of the package it passes it to, and to
+// close it.
 func goroutineSends(v ssa.Value, rc *resultChan, depth int) bool {
 	if depth > 2 {
 		return false
@@ -344,6 +345,9 @@ func goroutineSends(v ssa.Value, rc *resultChan, depth int) bool {
 				return false // a receive, or a load of the variable
 			}
 		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+				continue // after its send, a close completes no send
+			}
 			callee := r.Call.StaticCallee()
 			i := slices.Index(r.Call.Args, v)
 			if callee == nil || callee.Blocks == nil || i < 0 || r.Call.IsInvoke() || !goroutineSends(callee.Params[i], rc, depth+1) {

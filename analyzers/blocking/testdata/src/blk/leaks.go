@@ -22,6 +22,38 @@ func fetch(ctx context.Context) (int, error) {
 	}
 }
 
+// fetchThenClose's goroutine closes the channel after its send: the
+// send still has no receiver once fetchThenClose returns.
+func fetchThenClose(ctx context.Context) (int, error) {
+	ch := make(chan int)
+	go func() {
+		ch <- compute() // want `send blocks forever when fetchThenClose returns early: the goroutine started at leaks.go:\d+ sends on ch`
+		close(ch)
+	}()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// fetchThenCloseOK receives on every path: silent.
+func fetchThenCloseOK(ctx context.Context) (int, error) {
+	ch := make(chan int)
+	go func() {
+		ch <- compute()
+		close(ch)
+	}()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		<-ch
+		return 0, ctx.Err()
+	}
+}
+
 // fetchBuffered gives the late send a place to go: silent.
 func fetchBuffered(ctx context.Context) (int, error) {
 	ch := make(chan int, 1)
@@ -196,6 +228,8 @@ func init() {
 	once(nil)
 	onceOK(nil)
 	fetch(ctx)
+	fetchThenClose(ctx)
+	fetchThenCloseOK(ctx)
 	fetchBuffered(ctx)
 	fetchGuarded(ctx)
 	validate(nil)
