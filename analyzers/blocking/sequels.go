@@ -70,6 +70,7 @@ func (c *checker) sequels(dl *deadlock.Result) {
 			s.untraced[k][op.kind] = true
 		}
 	}
+	c.goneReceivers(s)
 	for range maxSequelRounds {
 		s.stuck = c.stuckEvents(dl)
 		n := len(c.reported)
@@ -209,8 +210,8 @@ func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb
 		if x >= p.ev {
 			break
 		}
-		if p.t.Run(x) != p.t.Run(p.ev) {
-			continue
+		if p.t.Run(x) != p.t.Run(p.ev) || c.order.HappensBefore(p.t, x, u, e, false) || c.receivedFrom(p.t, x, u, e) {
+			continue // e comes only once x is past
 		}
 		needs := s.needs(p.t.Events[x].Instr.Pos())
 		if len(needs) == 0 || slices.ContainsFunc(needs, func(q place) bool {
@@ -222,6 +223,25 @@ func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb
 		}
 	}
 	return 0, false
+}
+
+// receivedFrom reports whether x, a send of t, is on a channel that u
+// receives from before e: e may come only once u has received what x
+// sends (a request carrying the channel e answers on), which a select's
+// receive does not order.
+func (c *checker) receivedFrom(t *shb.Trace, x int32, u *shb.Trace, e int32) bool {
+	xe := &t.Events[x]
+	if xe.Kind != shb.Send {
+		return false
+	}
+	objs := c.channelsOf(t, xe)
+	for z := range e {
+		ze := &u.Events[z]
+		if ze.Kind == shb.Recv && (u.Run(z) == u.Run(e)) && slices.ContainsFunc(c.channelsOf(u, ze), func(o *pointer.Object) bool { return slices.Contains(objs, o) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // needs returns the places where other goroutines must be for one to

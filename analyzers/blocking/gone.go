@@ -1,0 +1,320 @@
+package blocking
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A goroutine that serves a channel in a loop may leave the loop and
+// return: on a stop signal, a cancelled context, or a value it
+// received. A plain send on that channel that can come after it has no
+// receiver any more and blocks forever:
+//
+//	func (n *node) run() {
+//		for {
+//			select {
+//			case c := <-n.status:
+//				c <- n.state
+//			case <-n.stop:
+//				return
+//			}
+//		}
+//	}
+//
+//	func (n *node) Status() State { c := make(chan State); n.status <- c; return <-c }
+//
+// Status blocks forever when it comes after Stop. A send that happens
+// before whatever stops the loop (the goroutine that stops it sends
+// first) cannot.
+
+// loopExit is a way out of a receiving loop: the return it reaches,
+// and, when a receive on another channel starts it (case <-stop), that
+// channel.
+type loopExit struct {
+	ret     *ssa.Return
+	trigger ssa.Value // nil: the loop leaves on a value it received, or on no receive at all
+}
+
+// goneReceivers reports the plain sends on an unbuffered channel whose
+// every receiver is a goroutine receiving in a loop that it may leave
+// before the send.
+func (c *checker) goneReceivers(s *sequelState) {
+	if c.judged == nil {
+		return
+	}
+	for _, u := range c.hb.Traces {
+		if u.Entries != nil {
+			continue // the library's API: a caller may use it wrongly, the program need not
+		}
+		for i := range u.Events {
+			ev := &u.Events[i]
+			send, ok := ev.Instr.(*ssa.Send)
+			if !ok || ev.Kind != shb.Send || ev.Select || c.reported[send] || isNil(send.Chan) {
+				continue
+			}
+			mc, objs, ok := c.allJudged(u, send.Chan, c.judged)
+			if !ok || !unbuffered(mc) || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
+				continue // a channel made in a loop is one iteration's
+			}
+			// The receivers of these very channels: a claim about order
+			// cannot stand on another instance's (see chanKey).
+			var receivers []place
+			untraced := false
+			for _, obj := range objs {
+				k := chanKey(obj)
+				untraced = untraced || s.untraced[k][shb.Recv]
+				for _, p := range s.byChan[k] {
+					if p.t.Events[p.ev].Kind == shb.Recv && !slices.Contains(receivers, p) && c.sameChannel(p, objs) {
+						receivers = append(receivers, p)
+					}
+				}
+			}
+			if untraced || len(receivers) == 0 {
+				continue
+			}
+			var left place
+			var exit loopExit
+			all := true
+			for _, r := range receivers {
+				x, ok := c.mayLeaveBefore(s, r, objs, u, ev.ID)
+				if !ok {
+					all = false
+					break
+				}
+				if left.t == nil {
+					left, exit = r, x
+				}
+			}
+			if !all {
+				continue
+			}
+			c.blocksIn(send.Pos(), u)
+			retPos := returnPos(exit.ret)
+			why := "on a value it received"
+			if exit.trigger != nil {
+				why = "when it receives from " + c.chanName(exit.trigger)
+			}
+			rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(retPos, "the receiving goroutine returns here"))
+			c.report(send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, unbuffered), whose only receiver, %s, receives in a loop that it may leave (%s) and return at %s; a send after that has no receiver: select on a done channel too",
+				c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()), c.goroutine(left.t), why, c.pos(retPos))
+		}
+	}
+}
+
+// mayLeaveBefore returns a way out of the loop in which receiver r,
+// a receive on one of objs in the function its goroutine runs, waits,
+// that the send at event e of u need not happen before: false when r is
+// not so, or every way out is started by a receive whose every partner
+// the send happens before.
+func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32) (loopExit, bool) {
+	t := r.t
+	instr := t.Events[r.ev].Instr
+	if t == u || t.Origin.Parent == nil || instr.Parent() != t.Origin.Entry {
+		return loopExit{}, false
+	}
+	fn := instr.Parent()
+	isOurs := func(v ssa.Value) bool {
+		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
+	}
+	if !blocks.OnCycle(instr.Block()) || closedExit(fn, isOurs) {
+		return loopExit{}, false
+	}
+	var exits []loopExit
+	switch x := instr.(type) {
+	case *ssa.UnOp:
+		if ret := returnAvoiding(x.Block().Succs, fn, isOurs); ret != nil {
+			exits = append(exits, loopExit{ret: ret})
+		}
+	case *ssa.Select:
+		bodies, dflt := blocks.SelectBodies(x)
+		if dflt != nil {
+			return loopExit{}, false
+		}
+		for i, st := range x.States {
+			if bodies[i] == nil {
+				return loopExit{}, false
+			}
+			ret := returnAvoiding([]*ssa.BasicBlock{bodies[i]}, fn, isOurs)
+			if ret == nil {
+				continue
+			}
+			ex := loopExit{ret: ret}
+			if !isOurs(st.Chan) {
+				ex.trigger = st.Chan
+			}
+			exits = append(exits, ex)
+		}
+	default:
+		return loopExit{}, false
+	}
+	for _, ex := range exits {
+		switch {
+		case ex.trigger == nil && c.severalSends(s, objs, u, e):
+			// The loop may leave on another send's value.
+			return ex, true
+		case ex.trigger != nil && !c.sentAfter(s, t, ex.trigger, u, e):
+			return ex, true
+		}
+	}
+	return loopExit{}, false
+}
+
+// severalSends reports whether the channel objs may get a send other
+// than event e of u: one of another goroutine, e again in a loop, or
+// e in another instance of u's goroutine that shares the channel (u,
+// or a goroutine between it and the one that made the channel, is
+// started in a loop). A receiver that leaves its loop on a value may
+// leave on e's own, which then is not left over.
+func (c *checker) severalSends(s *sequelState, objs []*pointer.Object, u *shb.Trace, e int32) bool {
+	if u.Events[e].Loop >= 0 {
+		return true
+	}
+	for _, obj := range objs {
+		for _, p := range s.byChan[chanKey(obj)] {
+			if p.t != u && p.t.Events[p.ev].Kind == shb.Send && c.sameChannel(p, objs) {
+				return true
+			}
+		}
+		var maker *pointer.Origin
+		if obj.Ctx != nil {
+			maker = obj.Ctx.Origin
+		}
+		for o := u.Origin; o != nil && o != maker; o = o.Parent {
+			if o.Multi {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sentAfter reports whether every send on and close of the channel
+// trigger (in t's goroutine) is known and comes after event e of u (see
+// after).
+func (c *checker) sentAfter(s *sequelState, t *shb.Trace, trigger ssa.Value, u *shb.Trace, e int32) bool {
+	locs := c.ptr.PointsToIn(t.Origin, trigger)
+	if len(locs) == 0 {
+		return false
+	}
+	found := false
+	for _, l := range locs {
+		if _, ok := c.judged(l.Obj); !ok {
+			return false
+		}
+		k := chanKey(l.Obj)
+		if s.untraced[k][shb.Send] || s.untraced[k][shb.Close] {
+			return false
+		}
+		for _, p := range s.byChan[k] {
+			if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !c.sameChannel(p, []*pointer.Object{l.Obj}) {
+				continue
+			}
+			if !c.after(u, e, p) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// after reports whether p comes after event e of u: later in u's own
+// function (Status(); Stop()), or in a goroutine u starts after e. Not
+// through the happens-before graph, which orders everything the
+// receiver does after its receive of e after e too, its way out of the
+// loop included.
+func (c *checker) after(u *shb.Trace, e int32, p place) bool {
+	if p.t == u {
+		return p.ev > e && u.Run(p.ev) == u.Run(e) && !inSameLoop(u, e, p.ev)
+	}
+	id, ok := c.spawnedBy(p.t, u)
+	return ok && id > e && !inSameLoop(u, e, id)
+}
+
+// inSameLoop reports whether events x and y of t are in one loop, where
+// y may come before x in the next iteration.
+func inSameLoop(t *shb.Trace, x, y int32) bool {
+	lx, ly := t.Events[x].Loop, t.Events[y].Loop
+	return lx >= 0 && lx == ly
+}
+
+// sameChannel reports whether the operation at p may be on one of objs
+// itself, not only on a channel made at the same place.
+func (c *checker) sameChannel(p place, objs []*pointer.Object) bool {
+	return slices.ContainsFunc(c.channelsOf(p.t, &p.t.Events[p.ev]), func(o *pointer.Object) bool { return slices.Contains(objs, o) })
+}
+
+// returnAvoiding returns a return of fn that a path from the blocks
+// start reaches without passing a block that receives from the channel
+// (isOurs), or nil.
+func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, isOurs func(ssa.Value) bool) *ssa.Return {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := slices.Clone(start)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || b == fn.Recover {
+			continue
+		}
+		seen[b] = true
+		if receivesIn(b, isOurs) {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			return ret
+		}
+		work = append(work, b.Succs...)
+	}
+	return nil
+}
+
+// receivesIn reports whether block b receives from the channel.
+func receivesIn(b *ssa.BasicBlock, isOurs func(ssa.Value) bool) bool {
+	for _, instr := range b.Instrs {
+		switch x := instr.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.ARROW && isOurs(x.X) {
+				return true
+			}
+		case *ssa.Select:
+			for _, st := range x.States {
+				if st.Dir == types.RecvOnly && isOurs(st.Chan) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// closedExit reports whether fn tells a closed channel from a value
+// (v, ok := <-ch; range): it may leave its loop because the channel was
+// closed, after which a send panics rather than blocks.
+func closedExit(fn *ssa.Function, isOurs func(ssa.Value) bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && x.CommaOk && isOurs(x.X) {
+					return true
+				}
+			case *ssa.Select:
+				if !slices.ContainsFunc(x.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly && isOurs(st.Chan) }) {
+					continue
+				}
+				for _, r := range *x.Referrers() {
+					if ex, ok := r.(*ssa.Extract); ok && ex.Index == 1 && len(*ex.Referrers()) > 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

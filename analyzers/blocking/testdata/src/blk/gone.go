@@ -1,0 +1,155 @@
+package main
+
+// node serves status requests in a loop until it is told to stop.
+type node struct {
+	status chan chan int
+	stop   chan struct{}
+}
+
+func newNode() *node {
+	return &node{status: make(chan chan int), stop: make(chan struct{})}
+}
+
+func (n *node) run() {
+	for {
+		select {
+		case c := <-n.status:
+			c <- 1
+		case <-n.stop:
+			return
+		}
+	}
+}
+
+func (n *node) Status() int {
+	c := make(chan int)
+	n.status <- c // want `send blocks forever once its receiver has returned: goroutine started at gone.go:\d+ sends on n.status \(made at gone.go:\d+, unbuffered\), whose only receiver, goroutine started at gone.go:\d+, receives in a loop that it may leave \(when it receives from n.stop\) and return at gone.go:\d+`
+	return <-c
+}
+
+func (n *node) Stop() { n.stop <- struct{}{} }
+
+// statusRace asks for the status while another goroutine stops the
+// node: the request may come after run returned.
+func statusRace() {
+	n := newNode()
+	go n.run()
+	go n.Status()
+	go n.Stop()
+}
+
+// guardedNode's requests select on stop too: silent.
+type guardedNode struct {
+	status chan chan int
+	stop   chan struct{}
+}
+
+func (n *guardedNode) run() {
+	for {
+		select {
+		case c := <-n.status:
+			c <- 1
+		case <-n.stop:
+			return
+		}
+	}
+}
+
+func (n *guardedNode) Status() int {
+	c := make(chan int, 1)
+	select {
+	case n.status <- c:
+		return <-c
+	case <-n.stop:
+		return 0
+	}
+}
+
+func statusGuarded() {
+	n := &guardedNode{status: make(chan chan int), stop: make(chan struct{})}
+	go n.run()
+	go n.Status()
+	go func() { close(n.stop) }()
+}
+
+// orderedNode is asked before it is stopped, by the same goroutine:
+// silent.
+type orderedNode struct {
+	status chan chan int
+	stop   chan struct{}
+}
+
+func (n *orderedNode) run() {
+	for {
+		select {
+		case c := <-n.status:
+			c <- 1
+		case <-n.stop:
+			return
+		}
+	}
+}
+
+func (n *orderedNode) Status() int {
+	c := make(chan int)
+	n.status <- c
+	return <-c
+}
+
+func statusThenStop() {
+	n := &orderedNode{status: make(chan chan int), stop: make(chan struct{})}
+	go n.run()
+	n.Status()
+	go func() { n.stop <- struct{}{} }()
+}
+
+// agent's loop returns once no epoch is active: a later epoch's report
+// has no receiver.
+type agent struct {
+	statusCh chan int
+	active   int
+}
+
+func (a *agent) Run() {
+	for {
+		n := <-a.statusCh
+		a.active -= n
+		if a.active == 0 {
+			return
+		}
+	}
+}
+
+func (a *agent) report(epoch int) {
+	a.statusCh <- epoch // want `send blocks forever once its receiver has returned: .* receives in a loop that it may leave \(on a value it received\)`
+}
+
+func restarts() {
+	a := &agent{statusCh: make(chan int), active: 1}
+	go a.Run()
+	go a.report(1)
+	go a.report(2)
+}
+
+// drainer leaves its loop only when the channel is closed: a send after
+// that panics rather than blocks (silent).
+func drainer(in chan int) {
+	for v := range in {
+		_ = v
+	}
+}
+
+func drained() {
+	in := make(chan int)
+	go drainer(in)
+	go func() { in <- 1 }()
+	go func() { close(in) }()
+}
+
+func init() {
+	go statusRace()
+	go statusGuarded()
+	go statusThenStop()
+	go restarts()
+	go drained()
+}
