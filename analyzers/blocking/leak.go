@@ -52,6 +52,7 @@ type resultChan struct {
 	spawns  []*ssa.Go         // the go statements given the channel
 	sends   []*ssa.Send       // the goroutines' plain sends
 	guarded bool              // a goroutine sends in a select too
+	closed  bool              // a goroutine closes the channel too
 }
 
 func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
@@ -73,6 +74,22 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	for _, e := range rc.dead {
 		recv.edges[e] = true // never taken
+	}
+	// A case on another channel that only the goroutines close or send
+	// on, with no send of the result after that, hears from them too:
+	// they answered that way instead (close(found); return).
+	for _, r := range rc.recvs {
+		sel, ok := r.(*ssa.Select)
+		if !ok {
+			continue
+		}
+		for j, st := range sel.States {
+			if st.Dir != types.SendOnly && c.answersOtherwise(st.Chan, rc) {
+				if e := caseEdge(sel, j); e.to != nil {
+					recv.edges[e] = true
+				}
+			}
+		}
 	}
 	got := receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)} // the receives alone
 	inLoop := false
@@ -134,6 +151,9 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	// function that receives once per goroutine leaves one send over.
 	if inLoop || slices.ContainsFunc(rc.spawns, func(g *ssa.Go) bool { return blocks.OnCycle(g.Block()) }) {
 		return
+	}
+	if rc.closed {
+		return // a send after the close panics rather than blocks
 	}
 	if first, second := twice(rc.sends); second != nil {
 		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
@@ -295,6 +315,91 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 	return true
 }
 
+// answersOtherwise reports whether channel x, made by the function
+// that makes rc's (kept in a variable or not), is closed or sent on
+// only by the goroutines that send rc's result, and received from
+// where it is made, none of the goroutines sending its result after
+// that.
+func (c *checker) answersOtherwise(x ssa.Value, rc *resultChan) bool {
+	var root ssa.Value
+	switch x := x.(type) {
+	case *ssa.MakeChan:
+		root = x
+	case *ssa.UnOp:
+		cell, ok := x.X.(*ssa.Alloc)
+		if !ok || x.Op != token.MUL {
+			return false
+		}
+		root = cell
+	default:
+		return false
+	}
+	answered := false
+	var visit func(v ssa.Value, goroutine bool, depth int) bool
+	visit = func(v ssa.Value, goroutine bool, depth int) bool {
+		if depth > 3 {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.UnOp:
+				if r.Op == token.MUL {
+					if !visit(r, goroutine, depth+1) {
+						return false
+					}
+				} else if r.Op != token.ARROW || goroutine {
+					return false
+				}
+			case *ssa.Store:
+				if r.Addr != v {
+					return false // the channel is stored away
+				}
+			case *ssa.Select:
+				if goroutine || slices.ContainsFunc(r.States, func(st *ssa.SelectState) bool { return st.Chan == v && st.Dir == types.SendOnly }) {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if goroutine || !slices.ContainsFunc(rc.spawns, func(g *ssa.Go) bool { return g.Call.Value == r }) {
+					return false
+				}
+				i := slices.Index(r.Bindings, v)
+				if i < 0 || !visit(r.Fn.(*ssa.Function).FreeVars[i], true, depth+1) {
+					return false
+				}
+			case *ssa.Send:
+				if !goroutine || r.Chan != v || sendsAfter(r, rc.sends) {
+					return false
+				}
+				answered = true
+			case ssa.CallInstruction:
+				b, ok := r.Common().Value.(*ssa.Builtin)
+				if !ok || b.Name() != "close" || !goroutine || sendsAfter(r, rc.sends) {
+					return false
+				}
+				answered = true
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return visit(root, false, 0) && answered
+}
+
+// sendsAfter reports whether one of sends may run after op.
+func sendsAfter(op ssa.Instruction, sends []*ssa.Send) bool {
+	for _, s := range sends {
+		if s.Parent() != op.Parent() {
+			return true
+		}
+		if s.Block() == op.Block() && slices.Index(op.Block().Instrs, ssa.Instruction(s)) > slices.Index(op.Block().Instrs, op) || blocks.Reaches(op.Block(), s.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
 // spawned reports whether closure mc, which captures v, is only started
 // with a go statement and only sends on v; it records the go statement.
 func (c *checker) spawned(mc *ssa.MakeClosure, v ssa.Value, rc *resultChan) bool {
@@ -346,7 +451,8 @@ func goroutineSends(v ssa.Value, rc *resultChan, depth int) bool {
 			}
 		case *ssa.Call:
 			if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
-				continue // after its send, a close completes no send
+				rc.closed = true // after its send, a close completes no send
+				continue
 			}
 			callee := r.Call.StaticCallee()
 			i := slices.Index(r.Call.Args, v)

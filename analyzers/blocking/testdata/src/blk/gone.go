@@ -146,7 +146,30 @@ func drained() {
 	go func() { close(in) }()
 }
 
+// idleNode is never stopped: nothing runs its Stop, so its loop never
+// leaves (silent).
+type idleNode struct{ ch, stop chan int }
+
+func (n *idleNode) run() {
+	for {
+		select {
+		case <-n.ch:
+		case <-n.stop:
+			return
+		}
+	}
+}
+
+func (n *idleNode) Stop() { close(n.stop) }
+
+func neverStopped() {
+	n := &idleNode{ch: make(chan int), stop: make(chan int)}
+	go n.run()
+	go func() { n.ch <- 1 }()
+}
+
 func init() {
+	go neverStopped()
 	go statusRace()
 	go statusGuarded()
 	go statusThenStop()

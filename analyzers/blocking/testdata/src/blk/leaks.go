@@ -8,6 +8,8 @@ import (
 
 func compute() int { return 1 }
 
+var errEmpty = errors.New("empty")
+
 // fetch stops listening when ctx is done.
 func fetch(ctx context.Context) (int, error) {
 	ch := make(chan int)
@@ -51,6 +53,43 @@ func fetchThenCloseOK(ctx context.Context) (int, error) {
 	case <-ctx.Done():
 		<-ch
 		return 0, ctx.Err()
+	}
+}
+
+// search's goroutine answers on found or on errs, never both: the
+// return on found has heard from it (silent).
+func search(ok bool) error {
+	found := make(chan struct{})
+	errs := make(chan error)
+	go func() {
+		if ok {
+			close(found)
+			return
+		}
+		errs <- errEmpty
+	}()
+	select {
+	case <-found:
+		return nil
+	case err := <-errs:
+		return err
+	}
+}
+
+// searchLate's goroutine announces it started, then sends its result:
+// the return on started leaves the send behind.
+func searchLate() error {
+	started := make(chan struct{})
+	errs := make(chan error)
+	go func() {
+		close(started)
+		errs <- errEmpty // want `send blocks forever when searchLate returns early`
+	}()
+	select {
+	case <-started:
+		return nil
+	case err := <-errs:
+		return err
 	}
 }
 
@@ -228,6 +267,8 @@ func init() {
 	once(nil)
 	onceOK(nil)
 	fetch(ctx)
+	search(true)
+	searchLate()
 	fetchThenClose(ctx)
 	fetchThenCloseOK(ctx)
 	fetchBuffered(ctx)
