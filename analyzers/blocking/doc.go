@@ -60,6 +60,9 @@
 //     starts its goroutine is left the same way when the iteration moves
 //     on without receiving (a stop case of a select). The sends left over
 //     block forever;
+//   - a receive from a channel that only its own goroutine sends on or
+//     closes, later (close(done) deferred by a loop that, through a
+//     callback, ends up waiting for done): it waits for itself;
 //   - a send on an unbuffered channel whose every receiver is a
 //     goroutine that receives in a loop it may leave and return: on a
 //     receive from another channel (case <-stop: return) that the send
@@ -67,10 +70,12 @@
 //     sender's own function, or in goroutines it starts after the
 //     send), or on a value it received, when the channel gets other
 //     sends (a second request after the loop took the one that ends it).
-//     Not when the loop leaves because the channel was closed (v, ok :=
-//     <-ch; range), and not for a channel made in a loop (each
-//     iteration's own), nor for sends of the library's API, whose
-//     callers may be the ones that must not send after Stop;
+//     A stop that only the loop itself gives, after a receive that can
+//     only be this send's, does not count, nor does a way out taken
+//     because the channel was closed (v, ok := <-ch; range). Not for a
+//     channel made in a loop (each iteration's own), nor for sends of
+//     the library's API, whose callers may be the ones that must not
+//     send after Stop;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
 //   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);

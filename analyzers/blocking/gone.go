@@ -159,7 +159,7 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 		case ex.trigger == nil && c.severalSends(s, objs, u, e):
 			// The loop may leave on another send's value.
 			return ex, true
-		case ex.trigger != nil && !c.sentAfter(s, t, ex.trigger, u, e):
+		case ex.trigger != nil && !c.sentAfter(s, r, objs, ex.trigger, u, e):
 			return ex, true
 		}
 	}
@@ -200,7 +200,8 @@ func (c *checker) severalSends(s *sequelState, objs []*pointer.Object, u *shb.Tr
 // after). A trigger nothing sends on or closes never fires. In a
 // package nothing imports, code no trace reaches never runs; elsewhere
 // an importer may call it (a Stop method) at any time.
-func (c *checker) sentAfter(s *sequelState, t *shb.Trace, trigger ssa.Value, u *shb.Trace, e int32) bool {
+func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, trigger ssa.Value, u *shb.Trace, e int32) bool {
+	t := r.t
 	locs := c.ptr.PointsToIn(t.Origin, trigger)
 	if len(locs) == 0 {
 		return false
@@ -218,12 +219,61 @@ func (c *checker) sentAfter(s *sequelState, t *shb.Trace, trigger ssa.Value, u *
 			if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !c.sameChannel(p, []*pointer.Object{l.Obj}) {
 				continue
 			}
+			if p.t == t && p.ev > r.ev && !c.severalSends(s, objs, u, e) {
+				continue // the loop stops itself after a receive, which can only be e's
+			}
 			if !c.after(u, e, p) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// selfWaits reports a receive whose every sender and closer is its own
+// goroutine, later: close(done) deferred by the function that, through
+// a callback, ends up waiting for done.
+func (c *checker) selfWaits(s *sequelState) {
+	if c.judged == nil {
+		return
+	}
+	for _, t := range c.hb.Traces {
+		for i := range t.Events {
+			ev := &t.Events[i]
+			recv, ok := ev.Instr.(*ssa.UnOp)
+			if !ok || ev.Kind != shb.Recv || ev.Select || c.reported[recv] || recv.Op != token.ARROW || isNil(recv.X) {
+				continue
+			}
+			mc, objs, ok := c.allJudged(t, recv.X, c.judged)
+			if !ok || c.unknownOp(mc, shb.Send, shb.Close) {
+				continue
+			}
+			var last place
+			own := true
+			for _, obj := range objs {
+				k := chanKey(obj)
+				if s.untraced[k][shb.Send] || s.untraced[k][shb.Close] {
+					own = false
+				}
+				for _, p := range s.byChan[k] {
+					if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !c.sameChannel(p, objs) {
+						continue
+					}
+					if p.t != t || p.ev <= ev.ID || t.Run(p.ev) != t.Run(ev.ID) || inSameLoop(t, ev.ID, p.ev) {
+						own = false
+					}
+					last = p
+				}
+			}
+			if !own || last.t == nil {
+				continue
+			}
+			at := last.t.Events[last.ev].Instr.Pos()
+			c.report(recv, recv.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(at, "it sends or closes here, later")),
+				"receive blocks forever: %s receives from %s (made at %s), which only it sends on or closes, later (at %s): it waits for itself",
+				c.goroutine(t), c.chanName(recv.X), c.pos(mc.Pos()), c.pos(at))
+		}
+	}
 }
 
 // after reports whether p comes after event e of u: later in u's own

@@ -71,6 +71,7 @@ func (c *checker) sequels(dl *deadlock.Result) {
 		}
 	}
 	c.goneReceivers(s)
+	c.selfWaits(s)
 	for range maxSequelRounds {
 		s.stuck = c.stuckEvents(dl)
 		n := len(c.reported)
@@ -363,9 +364,9 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	if ev.Kind == shb.CondWait {
 		what = "Cond.Wait"
 	}
-	c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(p.t), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
-		"%s blocks forever: %s %s %s only after %s, where it may block forever (reported there); so may this Wait",
-		what, c.goroutine(p.t), verb, syncName(ev), c.pos(stuckAt))
+	c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
+		"%s blocks forever: %s waits for %s, and %s %s it only after %s, where it may block forever (reported there)",
+		what, c.goroutine(u), syncName(ev), c.goroutine(p.t), verb, c.pos(stuckAt))
 }
 
 // lockSequel reports a Lock of a mutex that another goroutine holds

@@ -669,6 +669,59 @@ func (c *leakCorpus) refs(rel string, n ast.Node) []*leakFunc {
 	return out
 }
 
+// startedAt returns the functions that a go statement at line of file
+// rel may start: the function literal it calls, the function it names,
+// or the methods of the name after its dot.
+func (c *leakCorpus) startedAt(rel string, line int) []*leakFunc {
+	var out []*leakFunc
+	for _, fn := range c.byFile[rel] {
+		if fn.top != fn || fn.body == nil {
+			continue
+		}
+		ast.Inspect(fn.body, func(n ast.Node) bool {
+			g, ok := n.(*ast.GoStmt)
+			if !ok || c.fset.Position(g.Pos()).Line != line {
+				return true
+			}
+			switch f := g.Call.Fun.(type) {
+			case *ast.FuncLit:
+				for _, lf := range c.byFile[rel] {
+					if lf.node == f {
+						out = append(out, lf)
+					}
+				}
+			case *ast.Ident:
+				if d := c.decls[rel][f.Name]; d != nil {
+					out = append(out, d)
+				}
+			case *ast.SelectorExpr:
+				out = append(out, c.methods[rel][f.Sel.Name]...)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// subjectRE finds the goroutine a report says blocks, when it names it
+// by its go statement right after its kind ("receive blocks forever:
+// goroutine started at f.go:12 receives from ...").
+var subjectRE = regexp.MustCompile(`^[^:]*(?:blocks forever|while holding a lock)[^:]*: (?:the )?goroutines? started at (\S+\.go):(\d+)`)
+
+// subject returns the functions that the goroutine a diagnostic in file
+// rel names may start with (see subjectRE), or none.
+func (c *leakCorpus) subject(rel, msg string) []*leakFunc {
+	m := subjectRE.FindStringSubmatch(msg)
+	if m == nil {
+		return nil
+	}
+	line, err := strconv.Atoi(m[2])
+	if err != nil {
+		return nil
+	}
+	return c.startedAt(path.Join(path.Dir(rel), m[1]), line)
+}
+
 // --- Scoring ---------------------------------------------------------------
 
 // leakDiag is a diagnostic placed in the corpus.
@@ -714,7 +767,12 @@ func groupOf(rel string) string {
 // expected leak when its kinds meet the leak's kind and it is in the
 // top-level declaration of an expected function (direct), or else in a
 // declaration that the expected function reaches (callee: where the
-// goroutine may block, doubleSend for DoubleSend.func3). A case
+// goroutine may block, doubleSend for DoubleSend.func3), or when its
+// message names the goroutine that blocks by a go statement that starts
+// the expected function (callee too: it blocks in code that function
+// reaches through a function value, which the syntactic reach does not
+// follow; the runtime names a leaked goroutine by the function its go
+// statement started). A case
 // expecting no leak is flagged by the diagnostics in what its entry
 // reaches. Diagnostics are counted once each.
 func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
@@ -804,6 +862,7 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 		if ld.fn == nil {
 			continue
 		}
+		subjects := c.subject(ld.file, d.Message)
 		for _, tc := range cases {
 			if len(tc.leaks) == 0 && tc.entry != nil && slices.Contains(c.reaches(tc.entry), ld.fn.top) {
 				tc.alarms = append(tc.alarms, ld)
@@ -815,7 +874,8 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 				if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return fn.top == ld.fn.top }) {
 					l.direct = append(l.direct, ld)
 					ld.matched = true
-				} else if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(c.reaches(fn), ld.fn.top) }) {
+				} else if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(c.reaches(fn), ld.fn.top) }) ||
+					slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(subjects, fn) }) {
 					l.callee = append(l.callee, ld)
 					ld.matched = true
 				}

@@ -168,7 +168,72 @@ func neverStopped() {
 	go func() { n.ch <- 1 }()
 }
 
+// conn's loop calls back into Close on a message, and Close waits for
+// the loop to stop: the loop waits for itself.
+type conn struct {
+	inbox   chan int
+	stopped chan struct{}
+	closed  chan struct{}
+	onMsg   func()
+}
+
+func (c *conn) loop() {
+	defer close(c.stopped)
+	for {
+		select {
+		case <-c.inbox:
+			c.onMsg()
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+func (c *conn) Close() {
+	close(c.closed)
+	<-c.stopped // want `receive blocks forever: goroutine started at gone.go:\d+ receives from c.stopped \(made at gone.go:\d+\), which only it sends on or closes, later \(at gone.go:\d+\): it waits for itself`
+}
+
+func selfClose() {
+	c := &conn{inbox: make(chan int), stopped: make(chan struct{}), closed: make(chan struct{})}
+	c.onMsg = c.Close
+	go c.loop()
+	c.inbox <- 1
+}
+
+// peer is closed from outside its loop: silent.
+type peer struct {
+	inbox   chan int
+	stopped chan struct{}
+	closed  chan struct{}
+}
+
+func (p *peer) loop() {
+	defer close(p.stopped)
+	for {
+		select {
+		case <-p.inbox:
+		case <-p.closed:
+			return
+		}
+	}
+}
+
+func (p *peer) Close() {
+	close(p.closed)
+	<-p.stopped
+}
+
+func closeOutside() {
+	p := &peer{inbox: make(chan int), stopped: make(chan struct{}), closed: make(chan struct{})}
+	go p.loop()
+	p.inbox <- 1
+	p.Close()
+}
+
 func init() {
+	go selfClose()
+	go closeOutside()
 	go neverStopped()
 	go statusRace()
 	go statusGuarded()

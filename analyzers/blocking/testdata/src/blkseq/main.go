@@ -36,7 +36,7 @@ func growAll(p *Pool) {
 			p.grow()
 		}()
 	}
-	wg.Wait() // want `WaitGroup.Wait blocks forever: goroutine started at main.go:\d+, in a loop calls Done on wg only after main.go:\d+, where it may block forever \(reported there\); so may this Wait`
+	wg.Wait() // want `WaitGroup.Wait blocks forever: goroutine started at main.go:\d+ waits for wg, and goroutine started at main.go:\d+, in a loop calls Done on it only after main.go:\d+, where it may block forever \(reported there\)`
 }
 
 // growAfterDone's worker calls Done before it deadlocks: the Wait
@@ -181,7 +181,7 @@ func openLate(p *Pool) {
 	}()
 	g.mu.Lock()
 	for !g.open {
-		g.cond.Wait() // want `Cond.Wait blocks forever: goroutine started at main.go:\d+ signals g.cond only after main.go:\d+, where it may block forever`
+		g.cond.Wait() // want `Cond.Wait blocks forever: goroutine started at main.go:\d+ waits for g.cond, and goroutine started at main.go:\d+ signals it only after main.go:\d+, where it may block forever`
 	}
 	g.mu.Unlock()
 }
