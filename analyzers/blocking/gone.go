@@ -265,7 +265,7 @@ func (c *checker) selfWaits(s *sequelState) {
 					last = p
 				}
 			}
-			if !own || last.t == nil {
+			if !own || last.t == nil || !c.oneWay(t, ev.ID) || !c.oneWay(t, last.ev) {
 				continue
 			}
 			at := last.t.Events[last.ev].Instr.Pos()
@@ -274,6 +274,23 @@ func (c *checker) selfWaits(s *sequelState) {
 				c.goroutine(t), c.chanName(recv.X), c.pos(mc.Pos()), c.pos(at))
 		}
 	}
+}
+
+// oneWay reports whether t's goroutine reaches event ev through calls
+// each of which has one callee: a function value or interface method
+// that may be several functions (a parameter given two closures, whose
+// calls the analysis merges) may take it elsewhere.
+func (c *checker) oneWay(t *shb.Trace, ev int32) bool {
+	frames, ok := t.Frames(ev)
+	if !ok {
+		return false
+	}
+	for _, f := range frames {
+		if f.Site != nil && f.Site.Common().StaticCallee() == nil && len(c.ptr.Callees(t.Origin, f.Site)) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // after reports whether p comes after event e of u: later in u's own
