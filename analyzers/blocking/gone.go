@@ -116,14 +116,14 @@ func (c *checker) goneReceivers(s *sequelState) {
 func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32) (loopExit, bool) {
 	t := r.t
 	instr := t.Events[r.ev].Instr
-	if t == u || t.Origin.Parent == nil || instr.Parent() != t.Origin.Entry {
+	if t == u || t.Origin.Parent == nil {
 		return loopExit{}, false
 	}
 	fn := instr.Parent()
 	isOurs := func(v ssa.Value) bool {
 		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
 	}
-	if !blocks.OnCycle(instr.Block()) || closedExit(fn, isOurs) {
+	if !blocks.OnCycle(instr.Block()) || closedExit(fn, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
 		return loopExit{}, false
 	}
 	var exits []loopExit
@@ -193,6 +193,24 @@ func (c *checker) severalSends(s *sequelState, objs []*pointer.Object, u *shb.Tr
 		}
 	}
 	return false
+}
+
+// lastReceiver reports whether, once the function of event ev (a
+// receive of t's goroutine) returns, the goroutine receives from the
+// channel no more: the function is the goroutine's own, or is called by
+// it through calls of one callee each from functions that receive from
+// the channel nowhere themselves (go func() { a.Run(ctx) }()).
+func (c *checker) lastReceiver(t *shb.Trace, ev int32, isOurs func(ssa.Value) bool) bool {
+	frames, ok := t.Frames(ev)
+	if !ok || len(frames) == 0 || frames[0].Fn != t.Origin.Entry || !c.oneWay(t, ev) {
+		return false
+	}
+	for _, f := range frames[:len(frames)-1] {
+		if slices.ContainsFunc(f.Fn.Blocks, func(b *ssa.BasicBlock) bool { return receivesIn(b, isOurs) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // sentAfter reports whether every send on and close of the channel

@@ -131,6 +131,33 @@ func restarts() {
 	go a.report(2)
 }
 
+// wrappedAgent's loop runs in a function its goroutine calls: the same.
+type wrappedAgent struct {
+	statusCh chan int
+	active   int
+}
+
+func (a *wrappedAgent) Run() {
+	for {
+		n := <-a.statusCh
+		a.active -= n
+		if a.active == 0 {
+			return
+		}
+	}
+}
+
+func (a *wrappedAgent) report(epoch int) {
+	a.statusCh <- epoch // want `send blocks forever once its receiver has returned: .* receives in a loop that it may leave \(on a value it received\)`
+}
+
+func restartsWrapped() {
+	a := &wrappedAgent{statusCh: make(chan int), active: 1}
+	go func() { a.Run() }()
+	go a.report(1)
+	go a.report(2)
+}
+
 // drainer leaves its loop only when the channel is closed: a send after
 // that panics rather than blocks (silent).
 func drainer(in chan int) {
@@ -232,6 +259,7 @@ func closeOutside() {
 }
 
 func init() {
+	go restartsWrapped()
 	go selfClose()
 	go closeOutside()
 	go neverStopped()
