@@ -64,7 +64,8 @@
 //     closes, later (close(done) deferred by a loop that, through a
 //     callback, ends up waiting for done): it waits for itself;
 //   - a send on an unbuffered channel whose every receiver is a
-//     goroutine that receives in a loop it may leave and return: on a
+//     goroutine that receives in a loop it may leave and return (in its
+//     own function, or in one it calls and then receives no more): on a
 //     receive from another channel (case <-stop: return) that the send
 //     need not come before (that channel's senders are not later in the
 //     sender's own function, or in goroutines it starts after the
