@@ -245,6 +245,46 @@ func (c *checker) receivedFrom(t *shb.Trace, x int32, u *shb.Trace, e int32) boo
 	return false
 }
 
+// fedOnlyPast reports whether the goroutine at q must first receive
+// what only u, after event e, can send: a plain receive before q whose
+// every sender is u after e, or the stuck send x itself (which does not
+// complete). Then q is never reached while u waits at e.
+func (c *checker) fedOnlyPast(s *sequelState, q, x place, u *shb.Trace, e int32) bool {
+	for z := range q.ev {
+		ze := &q.t.Events[z]
+		if ze.Kind != shb.Recv || ze.Select || q.t.Run(z) != q.t.Run(q.ev) {
+			continue
+		}
+		objs := c.channelsOf(q.t, ze)
+		senders := 0
+		fed := true
+		for _, obj := range objs {
+			for _, p := range s.byChan[chanKey(obj)] {
+				if p.t.Events[p.ev].Kind != shb.Send && p.t.Events[p.ev].Kind != shb.Close || !c.sameChannel(p, objs) {
+					continue
+				}
+				senders++
+				// Copies of one goroutine (started in a loop) stand for
+				// the same code: the analysis may give them one channel.
+				if !(same(p.t, x.t) && p.ev == x.ev) && !(same(p.t, u) && p.ev > e) {
+					fed = false
+				}
+			}
+		}
+		if fed && senders > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// same reports whether traces a and b are one goroutine or goroutines
+// that one go statement starts with one function: instances of the same
+// code, which the analysis may give the same channels.
+func same(a, b *shb.Trace) bool {
+	return a == b || a.Origin.Site == b.Origin.Site && a.Origin.Entry == b.Origin.Entry
+}
+
 // needs returns the places where other goroutines must be for one to
 // block forever at pos: the deadlock analyzer's partners of its report,
 // or the holder of the mutex of a Lock reported here as a sequel.
@@ -399,7 +439,9 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 				continue
 			}
 			needs := s.needs(t.Events[x].Instr.Pos())
-			if len(needs) > 0 && !slices.ContainsFunc(needs, func(q place) bool { return !c.order.HappensBefore(u, ev.ID, q.t, q.ev, false) }) {
+			if len(needs) > 0 && !slices.ContainsFunc(needs, func(q place) bool {
+				return !c.order.HappensBefore(u, ev.ID, q.t, q.ev, false) && !c.fedOnlyPast(s, q, place{t, x}, u, ev.ID)
+			}) {
 				continue
 			}
 			stuckAt, lockedAt := t.Events[x].Instr.Pos(), t.Events[a].Instr.Pos()

@@ -517,7 +517,13 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	partnerLocks := func(format string, args ...any) {
 		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
 	}
-	c.partner(ev.Instr.Pos(), o.t, o.ev)
+	// It blocks while the other goroutine waits in its Lock, or has not
+	// come to its operation.
+	if o.acquire >= 0 {
+		c.partner(ev.Instr.Pos(), o.t, o.acquire)
+	} else {
+		c.partner(ev.Instr.Pos(), o.t, o.ev)
+	}
 	if o.acquire >= 0 {
 		c.partner(o.t.Events[o.acquire].Instr.Pos(), b.t, b.ev)
 		// The other goroutine waits in its Lock.

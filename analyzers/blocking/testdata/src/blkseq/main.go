@@ -243,7 +243,49 @@ func resetThenWrite() {
 	go c.write(1)
 }
 
+// statusManager's syncer receives twice, each time then locking s.mu;
+// each setter locks s.mu and sends. One setter can block sending while
+// holding s.mu (the deadlock analyzer's report), but not while the other
+// still waits to lock it: the syncer's first receive, which comes before
+// its Lock, can only be that other setter's send (silent).
+type statusManager struct {
+	mu sync.Mutex
+	ch chan bool
+}
+
+func (s *statusManager) start() {
+	go func() {
+		for i := 0; i < 2; i++ {
+			s.syncBatch()
+		}
+	}()
+}
+
+func (s *statusManager) syncBatch() {
+	<-s.ch
+	s.remove()
+}
+
+func (s *statusManager) remove() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+}
+
+func (s *statusManager) set() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ch <- true
+}
+
+func setTwice() {
+	s := &statusManager{ch: make(chan bool)}
+	go s.start()
+	go s.set()
+	go s.set()
+}
+
 func main() {
+	go setTwice()
 	go growAll(&Pool{})
 	go growAfterDone(&Pool{})
 	go startThenInvert(&Pair{})
