@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -82,6 +83,7 @@ type checker struct {
 	spawnsIn   map[*shb.Trace]map[*pointer.Origin]int32 // see spawnedBy
 	offTrace   map[*pointer.Object]bool                 // see receivedOffTrace
 	order      *shb.Order                               // happens-before queries (see sequels)
+	zeroSized  map[*ssa.Function][]bool                 // see unbuffered
 	// judged tells whether a channel's partners are all in view, and
 	// returns its make (see partnerless).
 	judged func(*pointer.Object) (*ssa.MakeChan, bool)
@@ -242,10 +244,68 @@ func isNil(v ssa.Value) bool {
 	return ok && k.IsNil()
 }
 
-// unbuffered reports whether mc makes a channel without a buffer.
-func unbuffered(mc *ssa.MakeChan) bool {
+// sizeZero reports whether mc makes a channel of the constant size 0.
+func sizeZero(mc *ssa.MakeChan) bool {
 	k, ok := mc.Size.(*ssa.Const)
 	return ok && k.Value != nil && k.Int64() == 0
+}
+
+// unbuffered reports whether mc makes a channel without a buffer: of
+// the constant size 0, or of a size its function takes as a parameter
+// that every call passes 0 for (newWatcher(0, ...)), when every call is
+// in view: the function is unexported or in a package nothing imports,
+// and only called by name.
+func (c *checker) unbuffered(mc *ssa.MakeChan) bool {
+	if sizeZero(mc) {
+		return true
+	}
+	p, ok := mc.Size.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	if i < 0 || fn.Parent() != nil || fn.Object() == nil || fn.Object().Exported() && !buildir.NoImporters(c.pkg.Pkg) {
+		return false
+	}
+	if zero, ok := c.zeroSized[fn]; ok {
+		return zero[i]
+	}
+	zero := make([]bool, len(fn.Params))
+	for j := range zero {
+		zero[j] = true
+	}
+	called := false
+	for _, caller := range c.funcs {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				call, isCall := instr.(ssa.CallInstruction)
+				var ops [8]*ssa.Value
+				for j, op := range instr.Operands(ops[:0]) {
+					if *op == fn && !(isCall && j == 0 && call.Common().StaticCallee() == fn) {
+						clear(zero) // used as a value: calls out of view
+					}
+				}
+				if !isCall || call.Common().StaticCallee() != fn || call.Common().IsInvoke() {
+					continue
+				}
+				called = true
+				for j, a := range call.Common().Args {
+					if k, ok := a.(*ssa.Const); j < len(zero) && !(ok && k.Value != nil && k.Value.Kind() == constant.Int && k.Int64() == 0) {
+						zero[j] = false
+					}
+				}
+			}
+		}
+	}
+	if !called {
+		clear(zero)
+	}
+	if c.zeroSized == nil {
+		c.zeroSized = make(map[*ssa.Function][]bool)
+	}
+	c.zeroSized[fn] = zero
+	return zero[i]
 }
 
 // isChan reports whether t is a channel type.

@@ -60,7 +60,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 				continue
 			}
 			mc, objs, ok := c.allJudged(u, send.Chan, c.judged)
-			if !ok || !unbuffered(mc) || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
+			if !ok || !c.unbuffered(mc) || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
 				continue // a channel made in a loop is one iteration's
 			}
 			// The receivers of these very channels: a claim about order

@@ -34,7 +34,7 @@ func (c *checker) leaks() {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeChan); ok && unbuffered(mc) {
+				if mc, ok := instr.(*ssa.MakeChan); ok && c.unbuffered(mc) {
 					c.leak(fn, mc)
 				}
 			}
@@ -522,7 +522,7 @@ func deadCase(sel *ssa.Select, i int) bool {
 		}
 	}
 	mc, ok := ch.(*ssa.MakeChan)
-	return ok && unbuffered(mc) && only(mc, use)
+	return ok && sizeZero(mc) && only(mc, use)
 }
 
 // caseEdge returns the edge that control takes when case i of select

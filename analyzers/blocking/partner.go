@@ -110,7 +110,7 @@ func (c *checker) partnerless() {
 				if c.sendBeforeReceivers(t, ev, mc, objs) {
 					continue
 				}
-				if !unbuffered(mc) {
+				if !c.unbuffered(mc) {
 					continue
 				}
 				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(mc, shb.Recv) {
@@ -431,7 +431,7 @@ func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses
 			return false
 		}
 		if st.Dir == types.SendOnly {
-			if !unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(mc, shb.Recv) {
+			if !c.unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(mc, shb.Recv) {
 				return false
 			}
 			continue

@@ -347,7 +347,7 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	mc, objs, ok := c.allJudged(u, ch, c.judged)
-	if !ok || what == "send" && !unbuffered(mc) || c.unknownOp(mc, kinds...) {
+	if !ok || what == "send" && !c.unbuffered(mc) || c.unknownOp(mc, kinds...) {
 		return
 	}
 	var partners []place
