@@ -19,6 +19,11 @@ func TestSequels(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkseq")
 }
 
+// TestContextDone checks that ctx.Done() is no unknown channel.
+func TestContextDone(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkctx")
+}
+
 // TestAcrossPackages checks partners in another package: a channel
 // given to its function is judged no more, one it never sees still is.
 func TestAcrossPackages(t *testing.T) {

@@ -137,8 +137,9 @@
 // completes operations too. Partners are found by the place that makes
 // the channel, not by the pointer analysis's finer objects, which a call
 // resolved to too many callees may mislead. An operation on a channel
-// the analysis cannot name counts for every channel of its element type
-// that leaves its function, or, when it loads the channel from a struct
+// the analysis cannot name (but one that another package's function
+// returns, ctx.Done() or time.After(d): that package's own) counts for
+// every channel of its element type that leaves its function, or, when it loads the channel from a struct
 // field (p.c, or r.get() returning b.c), for those the package stores in
 // that field. A Done or Signal on a WaitGroup or Cond the analysis cannot
 // name likewise counts for every Wait, or, when it reaches the object

@@ -71,7 +71,7 @@ func (c *checker) partnerless() {
 		for _, l := range c.pointsToAnywhere(op.ch) {
 			objs = append(objs, l.Obj)
 		}
-		if !slices.ContainsFunc(objs, madeHere) && !isNil(op.ch) {
+		if !slices.ContainsFunc(objs, madeHere) && !isNil(op.ch) && !fromElsewhere(op.ch) {
 			// A channel the analysis cannot name: a method that only
 			// another package calls, on an object it did not see made.
 			c.unknown[opKey{op.kind, elem(op.ch.Type()), sourceField(op.ch, 0)}] = true
@@ -296,6 +296,26 @@ func (c *checker) unknownOp(mc *ssa.MakeChan, kinds ...shb.Kind) bool {
 		}
 	}
 	return false
+}
+
+// fromElsewhere reports whether channel v is what a call of another
+// package's function returns (ctx.Done(), time.After(d)): a channel of
+// its own, since one of the package's channels that reached it was
+// given to it and is judged no more (see escapedChannels).
+func fromElsewhere(v ssa.Value) bool {
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		v = ct.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if call.Call.IsInvoke() {
+		m := call.Call.Method
+		return m.Pkg() != nil && m.Pkg() != call.Parent().Pkg.Pkg
+	}
+	fn := call.Call.StaticCallee()
+	return fn != nil && fn.Pkg != nil && fn.Pkg != call.Parent().Pkg
 }
 
 // madeHere reports whether obj is a channel that a make of the
