@@ -17,7 +17,10 @@
 // Calls of functions in the package apply the callee's effect: the locks
 // it acquires and leaves held on every return (lock helpers), and the
 // locks it may release, so that a caller's lock is not believed held
-// after a call that unlocks it.
+// after a call that unlocks it. An Unlock of a lock the callee took
+// itself first releases nothing of the caller's: a caller that holds mu
+// and calls peek() { mu.Lock(); mu.Unlock() } still holds it after (and
+// the call is a double lock), in a loop too.
 //
 // A lock a function takes or releases only on the branch of an if on
 // one of its boolean parameters ("if needLock { mu.Lock(); defer

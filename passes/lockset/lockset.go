@@ -205,7 +205,7 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 		}
 	}
 	g := guardsOf(fn)
-	fi.releases = sv.mayRelease(fn, g)
+	fi.releases = sv.mayRelease(fn, fi, g)
 	fi.takes = sv.mayTake(fn, fi, g)
 }
 
@@ -390,8 +390,9 @@ func (sv *solver) deferredReleases(fn *ssa.Function) []facts.Key {
 
 // mayRelease returns the keys, named from fn's parameters and
 // variables, of the locks that fn or its callees may unlock, each under
-// its condition on fn's boolean parameters (see mayTake).
-func (sv *solver) mayRelease(fn *ssa.Function, g guards) []condKey {
+// its condition on fn's boolean parameters (see mayTake), but those fn
+// locked itself first.
+func (sv *solver) mayRelease(fn *ssa.Function, fi *funcInfo, g guards) []condKey {
 	var rels []condKey
 	for _, b := range fn.Blocks {
 		here, live := g.at(b)
@@ -408,7 +409,10 @@ func (sv *solver) mayRelease(fn *ssa.Function, g guards) []condKey {
 				rs = sv.transfersAt
 			}
 			for _, r := range rs(c.Common(), here) {
-				if r.key.Rooted() {
+				// A lock fn holds there is one it took itself (its sets
+				// start empty): unlocking it leaves the caller's as it
+				// was (peek() { mu.Lock(); mu.Unlock() }).
+				if _, own := fi.before[c].Find(r.key); r.key.Rooted() && !own {
 					rels = addRelease(rels, r)
 				}
 			}

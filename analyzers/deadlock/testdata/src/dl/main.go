@@ -421,7 +421,39 @@ func useTable() {
 	t.expireLater()
 }
 
+// Gauge's scan locks g.mu around each peek, which locks it again: in a
+// loop too, since peek unlocks only the lock it took.
+type Gauge struct {
+	mu sync.Mutex
+	v  []int
+}
+
+func (g *Gauge) peek(i int) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.v[i]
+}
+
+func (g *Gauge) scan() (sum int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := range g.v {
+		sum += g.peek(i) // want `double lock: g.mu is held \(locked at main.go:\d+\) when this goroutine calls \(\*dl.Gauge\).peek`
+	}
+	return sum
+}
+
+// scanUnlocked peeks without holding g.mu: silent.
+func (g *Gauge) scanUnlocked() (sum int) {
+	for i := range g.v {
+		sum += g.peek(i)
+	}
+	return sum
+}
+
 func main() {
+	(&Gauge{}).scan()
+	(&Gauge{}).scanUnlocked()
 	useExpiring()
 	useTable()
 	b := &Bank{}

@@ -1,8 +1,10 @@
 // Package needlock: a callee that locks and unlocks only when a boolean
 // parameter says so. A call that passes a constant falsifying the
 // condition neither takes nor releases the lock, so the caller's lock
-// stays held after it; a call that passes its own parameter, or a value
-// the analysis does not know, may release it.
+// stays held after it; a call that may take it (its own parameter, a
+// value the analysis does not know) locks it again, a double lock, and
+// unlocks only what it locked: the caller's lock stays held after it
+// too.
 package needlock
 
 import "sync"
@@ -32,13 +34,13 @@ func (s *S) purge() {
 	s.mu.Unlock() // want `Unlock: held {p0.0}`
 } // want `return: held {}`
 
-// Passes true: remove may release s.mu (it takes and releases it).
+// Passes true: remove takes s.mu again and releases that.
 func (s *S) purgeLocking() {
 	s.mu.Lock() // want `Lock: held {}`
 	s.remove(true)
-	g.Lock()   // want `Lock: held {}`
-	g.Unlock() // want `Unlock: held {g:needlock.g}`
-} // want `return: held {}`
+	g.Lock()   // want `Lock: held {p0.0}`
+	g.Unlock() // want `Unlock: held {g:needlock.g, p0.0}`
+} // want `return: held {p0.0}`
 
 // removeAs forwards its parameter.
 func (s *S) removeAs(lock bool) { s.remove(lock) } // want `return: held {}`
@@ -50,10 +52,11 @@ func (s *S) purgeVia() {
 	s.mu.Unlock() // want `Unlock: held {p0.0}`
 } // want `return: held {}`
 
-// A value not known here: remove may release s.mu.
+// A value not known here: remove may take s.mu again, and releases only
+// that.
 func (s *S) purgeMaybe(lock bool) {
 	s.mu.Lock() // want `Lock: held {}`
 	s.removeAs(!lock)
-	g.Lock()   // want `Lock: held {}`
-	g.Unlock() // want `Unlock: held {g:needlock.g}`
-} // want `return: held {}`
+	g.Lock()   // want `Lock: held {p0.0}`
+	g.Unlock() // want `Unlock: held {g:needlock.g, p0.0}`
+} // want `return: held {p0.0}`
