@@ -51,7 +51,10 @@ func run(pass *analysis.Pass) (any, error) {
 		blockedAt: make(map[token.Pos]bool),
 		ignored:   ignore.Find(pass),
 	}
-	guard.Do(pass, "blocking", func() { c.leaks() })
+	guard.Do(pass, "blocking", func() {
+		c.leaks()
+		c.waitsInStartLoop()
+	})
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {

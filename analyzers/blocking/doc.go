@@ -79,6 +79,10 @@
 //     send after Stop;
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
+//   - a WaitGroup.Wait in the loop that starts the goroutines it waits
+//     for, when an Add before the loop counted them all (wg.Add(len(x));
+//     for range x { go work(); wg.Wait() }): the first Wait waits for
+//     goroutines only later iterations would start;
 //   - a Cond.Wait that nothing signals (no Signal or Broadcast on it);
 //   - a receive from ctx.Done() where ctx comes from context.WithCancel
 //     over context.Background() or TODO() (directly, or through the

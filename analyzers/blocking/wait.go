@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -269,4 +270,119 @@ func syncType(t types.Type) bool {
 		return false
 	}
 	return n.Obj().Name() == "WaitGroup" || n.Obj().Name() == "Cond"
+}
+
+// waitsInStartLoop reports a WaitGroup.Wait in the loop that starts the
+// goroutines it waits for, when the Add that counts them all comes
+// before the loop:
+//
+//	wg.Add(len(plugins))
+//	for _, p := range plugins {
+//		go func() { defer wg.Done(); ... }()
+//		wg.Wait()
+//	}
+//
+// The first Wait waits for goroutines that only the next iterations
+// would start: with two or more, it never returns.
+func (c *checker) waitsInStartLoop() {
+	for _, fn := range c.funcs {
+		var adds, waits []ssa.CallInstruction
+		var spawns []*ssa.Go
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if g, ok := instr.(*ssa.Go); ok {
+					spawns = append(spawns, g)
+				}
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				switch op, _ := syncapi.WaitGroup(call.Common()); op {
+				case syncapi.WaitGroupAdd:
+					adds = append(adds, call)
+				case syncapi.WaitGroupWait:
+					waits = append(waits, call)
+				}
+			}
+		}
+		for _, w := range waits {
+			_, wg := syncapi.WaitGroup(w.Common())
+			inLoop := func(instr ssa.Instruction) bool {
+				return blocks.Reaches(w.Block(), instr.Block()) && blocks.Reaches(instr.Block(), w.Block())
+			}
+			if !blocks.OnCycle(w.Block()) {
+				continue
+			}
+			var add ssa.CallInstruction
+			ok := true
+			for _, a := range adds {
+				if _, v := syncapi.WaitGroup(a.Common()); v != wg {
+					continue
+				}
+				if inLoop(a) || add != nil || !a.Block().Dominates(w.Block()) || !countsSeveral(a.Common().Args[len(a.Common().Args)-1]) {
+					ok = false
+					break
+				}
+				add = a
+			}
+			if !ok || add == nil {
+				continue
+			}
+			var spawn *ssa.Go
+			for _, g := range spawns {
+				if inLoop(g) && doneOn(g, wg) {
+					spawn = g
+					break
+				}
+			}
+			if spawn == nil {
+				continue
+			}
+			rel := slices.Concat(c.related(add.Pos(), "Add counts them all here"), c.related(spawn.Pos(), "the loop starts them here, one per iteration"))
+			c.report(w, w.Pos(), rel, "WaitGroup.Wait blocks forever: it waits in the loop that starts the goroutines it waits for (at %s), but the Add at %s counted them all before the loop: the first Wait waits for goroutines only later iterations would start, and with two or more never returns; wait after the loop",
+				c.pos(spawn.Pos()), c.pos(add.Pos()))
+		}
+	}
+}
+
+// countsSeveral reports whether an Add's delta may be two or more: not
+// a constant below two.
+func countsSeveral(delta ssa.Value) bool {
+	if ct, ok := delta.(*ssa.Convert); ok {
+		delta = ct.X
+	}
+	k, ok := delta.(*ssa.Const)
+	return !ok || k.Value != nil && k.Value.Kind() == constant.Int && k.Int64() >= 2
+}
+
+// doneOn reports whether the goroutine that g starts, a closure or a
+// function of the package, calls Done on wg, captured or passed.
+func doneOn(g *ssa.Go, wg ssa.Value) bool {
+	var fn *ssa.Function
+	var inner ssa.Value
+	switch v := g.Call.Value.(type) {
+	case *ssa.MakeClosure:
+		fn = v.Fn.(*ssa.Function)
+		if i := slices.Index(v.Bindings, wg); i >= 0 {
+			inner = fn.FreeVars[i]
+		}
+	case *ssa.Function:
+		fn = v
+		if i := slices.Index(g.Call.Args, wg); i >= 0 && i < len(fn.Params) {
+			inner = fn.Params[i]
+		}
+	}
+	if fn == nil || inner == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, v := syncapi.WaitGroup(call.Common()); op == syncapi.WaitGroupDone && v == inner {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -120,7 +120,50 @@ func doneFirst() int {
 	return <-ch
 }
 
+// startAll counts every worker up front, but waits inside the loop
+// that starts them.
+func startAll(items []int) {
+	var wg sync.WaitGroup
+	wg.Add(len(items))
+	for _, it := range items {
+		go func() {
+			defer wg.Done()
+			_ = it
+		}()
+		wg.Wait() // want `WaitGroup.Wait blocks forever: it waits in the loop that starts the goroutines it waits for \(at waits.go:\d+\), but the Add at waits.go:\d+ counted them all before the loop`
+	}
+}
+
+// startAllThenWait waits after the loop: silent.
+func startAllThenWait(items []int) {
+	var wg sync.WaitGroup
+	wg.Add(len(items))
+	for _, it := range items {
+		go func() {
+			defer wg.Done()
+			_ = it
+		}()
+	}
+	wg.Wait()
+}
+
+// startOneAtATime counts each worker in its iteration: silent.
+func startOneAtATime(items []int) {
+	var wg sync.WaitGroup
+	for _, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = it
+		}()
+		wg.Wait()
+	}
+}
+
 func waitCases() {
+	go startAll([]int{1, 2})
+	go startAllThenWait([]int{1, 2})
+	go startOneAtATime([]int{1, 2})
 	go collectAll(nil)
 	go collectAllOK(nil)
 	go doneFirst()
