@@ -208,12 +208,12 @@ func (c *checker) pointsToAnywhere(v ssa.Value) []pointer.Location {
 // passedOut returns what the arguments of call whose type want accepts
 // may point to, when call calls code the analysis cannot see: a
 // function of another package, or one it cannot resolve.
-func (c *checker) passedOut(call *ssa.CallCommon, want func(types.Type) bool) []pointer.Location {
+func (c *checker) passedOut(call ssa.CallInstruction, want func(types.Type) bool) []pointer.Location {
 	if c.inPackage(call) {
 		return nil
 	}
 	var locs []pointer.Location
-	for _, a := range call.Args {
+	for _, a := range call.Common().Args {
 		if want(a.Type()) {
 			locs = append(locs, c.pointsToAnywhere(a)...)
 		}

@@ -576,7 +576,7 @@ func (c *checker) escapedChannels() map[*pointer.Object]bool {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					for _, l := range c.passedOut(call.Common(), isChan) {
+					for _, l := range c.passedOut(call, isChan) {
 						escaped[l.Obj] = true
 					}
 				}
@@ -587,8 +587,11 @@ func (c *checker) escapedChannels() map[*pointer.Object]bool {
 }
 
 // inPackage reports whether call calls a function of the package with
-// a body, or a builtin.
-func (c *checker) inPackage(call *ssa.CallCommon) bool {
+// a body, or a builtin: by name, a closure it makes, or a function value
+// (not an interface method) that the pointer analysis resolves, in every
+// goroutine that makes the call, to such functions only.
+func (c *checker) inPackage(site ssa.CallInstruction) bool {
+	call := site.Common()
 	switch v := call.Value.(type) {
 	case *ssa.Builtin:
 		return true
@@ -597,5 +600,16 @@ func (c *checker) inPackage(call *ssa.CallCommon) bool {
 	case *ssa.MakeClosure:
 		return true
 	}
-	return false
+	if call.IsInvoke() || c.ptr == nil {
+		return false
+	}
+	resolved := false
+	for _, o := range c.ptr.OriginsOf(site.Parent()) {
+		callees := c.ptr.Callees(o, site)
+		if len(callees) == 0 || slices.ContainsFunc(callees, func(fn *ssa.Function) bool { return fn.Pkg != c.pkg || fn.Blocks == nil }) {
+			return false
+		}
+		resolved = true
+	}
+	return resolved
 }

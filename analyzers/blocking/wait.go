@@ -95,7 +95,7 @@ func (c *checker) waits() {
 						v, kind = cond, 3
 					}
 				} else {
-					for _, l := range c.passedOut(cc, syncType) {
+					for _, l := range c.passedOut(call, syncType) {
 						escaped[keyOf(l)] = true
 					}
 				}

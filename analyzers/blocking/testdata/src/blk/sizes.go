@@ -30,3 +30,34 @@ func init() {
 	newWatcher(0)
 	newBufferedWatcher(1)
 }
+
+// applyTo gives ch to a function value. Where every function it may be is
+// the package's (and receives nothing), ch stays in view: reported.
+func applyTo(f func(chan int), ch chan int) { f(ch) }
+
+func handToLocal() {
+	ch := make(chan int)
+	go applyTo(func(c chan int) { _ = len(c) }, ch)
+	go func() {
+		ch <- 1 // want `send blocks forever: goroutine started at sizes.go:\d+ sends on ch \(made at sizes.go:\d+, unbuffered\), which no other goroutine receives from`
+	}()
+}
+
+// Hook may be any function, set by any code: a channel given to it may
+// be received from anywhere (silent).
+var Hook func(chan int)
+
+func applyHook(f func(chan int), ch chan int) { f(ch) }
+
+func handToHook() {
+	ch := make(chan int)
+	go applyHook(Hook, ch)
+	go func() {
+		ch <- 1
+	}()
+}
+
+func init() {
+	handToLocal()
+	handToHook()
+}
