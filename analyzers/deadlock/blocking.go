@@ -42,6 +42,7 @@ const (
 	lockFirst  lockWay = iota // on every path to its operation
 	lockAgain                 // after it, in a loop around it: from the second run on
 	lockInCase                // on another way out of the select its operation is a case of
+	lockInLoop                // in the body of a loop it leaves before its operation
 )
 
 // blockingOps reports a goroutine that blocks on a channel operation,
@@ -283,6 +284,9 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candida
 			z, how = lockedInLoop(o.t, o.ev, lock, read), lockAgain
 		}
 		if z < 0 {
+			z, how = lockedInLoopBefore(o.t, o.ev, lock, read), lockInLoop
+		}
+		if z < 0 {
 			return nil
 		}
 		out = append(out, other{o.t, o.ev, z, how}) // it must lock first, and waits
@@ -358,6 +362,44 @@ func lockedInLoop(t *shb.Trace, ev int32, lock int32, read bool) int32 {
 			continue
 		}
 		if fz, ok := t.Frames(z); ok && followsAlong(fe, t.Events[ev].Instr, fz, a.Instr) {
+			return z
+		}
+	}
+	return -1
+}
+
+// lockedInLoopBefore returns an Acquire of the mutex at location lock
+// that trace t makes in the body of a loop that it leaves before event
+// ev, in the function of ev, which the loop does not hold: the goroutine
+// may be in the loop, waiting for the mutex, when the other side holds
+// it and waits for ev (for v := range ch { mu.Lock(); ...; mu.Unlock()
+// }; close(done)). -1 when there is none.
+func lockedInLoopBefore(t *shb.Trace, ev int32, lock int32, read bool) int32 {
+	fe, ok := t.Frames(ev)
+	if !ok {
+		return -1
+	}
+	x := t.Events[ev].Instr
+	for z := ev - 1; z >= 0; z-- {
+		a := t.Events[z]
+		if a.Kind != shb.Acquire || a.Obj != lock || read && a.Read || a.Loop < 0 || a.Loop == t.Events[ev].Loop || t.Loops[a.Loop].End >= ev {
+			continue
+		}
+		fz, ok := t.Frames(z)
+		if !ok {
+			continue
+		}
+		// In ev's function, the call leading to the Acquire is in a
+		// loop body that ev does not belong to, and comes before it.
+		k, az, ax, ok := inCommonFrame(fz, a.Instr, fe, x)
+		if !ok || az.Parent() != ax.Parent() || !blocks.OnCycle(az.Block()) {
+			continue
+		}
+		// A deferred call runs at the return, after any loop.
+		if _, deferred := ax.(*ssa.Defer); !deferred && (blocks.Reaches(ax.Block(), az.Block()) || !blocks.Reaches(az.Block(), ax.Block())) {
+			continue
+		}
+		if deeperAlwaysReach(fz, k, a.Instr) {
 			return z
 		}
 	}
@@ -533,6 +575,13 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	if o.acquire >= 0 && o.how == lockInCase {
 		partnerLocks("the select's other way out locks %s here", name)
 		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever",
+			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
+			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
+		return
+	}
+	if o.acquire >= 0 && o.how == lockInLoop {
+		partnerLocks("its loop locks %s here, before the %s", name, by)
+		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a loop that locks %s (at %s): if that goroutine is in the loop waiting for %s, both block forever",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return

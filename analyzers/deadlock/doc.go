@@ -122,7 +122,9 @@
 //     the select (its default, a case on another channel) before the
 //     loop comes back to it: for { select { case <-stop: return;
 //     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
-//     when the sender holds it. A Lock that happens before the blocked
+//     when the sender holds it; or in the body of a loop it leaves
+//     before its operation (for v := range updates { mu.Lock(); ...;
+//     mu.Unlock() }; close(done)). A Lock that happens before the blocked
 //     goroutine could hold the mutex (a caller's, before the go
 //     statement) is no such wait.
 //

@@ -214,7 +214,75 @@ func readers() {
 	c.mu.RUnlock()
 }
 
+// broadcasts' worker locks b.mu for each update, and closes done after
+// its loop; stop closes updates and waits for done holding b.mu: if the
+// worker is in its loop waiting for b.mu, neither moves.
+type broadcasts struct {
+	mu      sync.Mutex
+	updates chan int
+	done    chan struct{}
+	n       int
+}
+
+func newBroadcasts() *broadcasts {
+	b := &broadcasts{updates: make(chan int, 1), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		for v := range b.updates {
+			b.add(v)
+		}
+	}()
+	return b
+}
+
+func (b *broadcasts) add(v int) {
+	b.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:\d+`
+	b.n += v
+	b.mu.Unlock()
+}
+
+func (b *broadcasts) stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	close(b.updates)
+	<-b.done // want `blocking while holding a lock: goroutine started at main.go:\d+ receives from b.done at main.go:\d+ while holding b.mu \(locked at main.go:\d+\); the close that would unblock it \(at main.go:\d+, goroutine started at main.go:\d+\) comes after a loop that locks b.mu`
+}
+
+// feeds' stop lets f.mu go before it waits: silent.
+type feeds struct {
+	mu      sync.Mutex
+	updates chan int
+	done    chan struct{}
+	n       int
+}
+
+func newFeeds() *feeds {
+	f := &feeds{updates: make(chan int, 1), done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		for v := range f.updates {
+			f.mu.Lock()
+			f.n += v
+			f.mu.Unlock()
+		}
+	}()
+	return f
+}
+
+func (f *feeds) stop() {
+	f.mu.Lock()
+	close(f.updates)
+	f.mu.Unlock()
+	<-f.done
+}
+
 func main() {
+	b := newBroadcasts()
+	b.updates <- 1
+	go b.stop()
+	f := newFeeds()
+	f.updates <- 1
+	go f.stop()
 	sendLocked()
 	sendUnlocked()
 	sendFirst()
