@@ -73,7 +73,8 @@
 //     sends (a second request after the loop took the one that ends it).
 //     A stop that only the loop itself gives, after a receive that can
 //     only be this send's, does not count, nor does a way out taken
-//     because the channel was closed (v, ok := <-ch; range). Not for a
+//     because the channel was closed (v, ok := <-ch; range: its other
+//     ways out, a return in the body, do). Not for a
 //     channel made in a loop (each iteration's own), nor for sends of
 //     the library's API, whose callers may be the ones that must not
 //     send after Stop;

@@ -123,13 +123,23 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	isOurs := func(v ssa.Value) bool {
 		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
 	}
-	if !blocks.OnCycle(instr.Block()) || closedExit(fn, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
+	if !blocks.OnCycle(instr.Block()) || closedExit(fn, instr, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
 		return loopExit{}, false
 	}
 	var exits []loopExit
 	switch x := instr.(type) {
 	case *ssa.UnOp:
-		if ret := returnAvoiding(x.Block().Succs, fn, isOurs); ret != nil {
+		start := x.Block().Succs
+		if x.CommaOk {
+			// v, ok := <-ch (a range): the way out when !ok is the
+			// close's, after which a send panics; the others remain.
+			br, ok := okBranch(x)
+			if !ok {
+				return loopExit{}, false
+			}
+			start = br.Block().Succs[:1]
+		}
+		if ret := returnAvoiding(start, fn, isOurs); ret != nil {
 			exits = append(exits, loopExit{ret: ret})
 		}
 	case *ssa.Select:
@@ -381,14 +391,16 @@ func receivesIn(b *ssa.BasicBlock, isOurs func(ssa.Value) bool) bool {
 }
 
 // closedExit reports whether fn tells a closed channel from a value
-// (v, ok := <-ch; range): it may leave its loop because the channel was
-// closed, after which a send panics rather than blocks.
-func closedExit(fn *ssa.Function, isOurs func(ssa.Value) bool) bool {
+// (v, ok := <-ch; range) elsewhere than at the receive r, whose own way
+// out on a close the caller leaves aside (see okBranch): it may leave
+// its loop because the channel was closed, after which a send panics
+// rather than blocks.
+func closedExit(fn *ssa.Function, r ssa.Instruction, isOurs func(ssa.Value) bool) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.UnOp:
-				if x.Op == token.ARROW && x.CommaOk && isOurs(x.X) {
+				if x.Op == token.ARROW && x.CommaOk && isOurs(x.X) && x != r {
 					return true
 				}
 			case *ssa.Select:
@@ -404,4 +416,22 @@ func closedExit(fn *ssa.Function, isOurs func(ssa.Value) bool) bool {
 		}
 	}
 	return false
+}
+
+// okBranch returns the if on the ok of receive recv (v, ok := <-ch, a
+// range over a channel) in recv's block: its first successor is taken
+// on a value, its second on a close.
+func okBranch(recv *ssa.UnOp) (*ssa.If, bool) {
+	for _, r := range *recv.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index != 1 {
+			continue
+		}
+		for _, rr := range *ex.Referrers() {
+			if br, ok := rr.(*ssa.If); ok && br.Cond == ex && br.Block() == recv.Block() {
+				return br, true
+			}
+		}
+	}
+	return nil, false
 }

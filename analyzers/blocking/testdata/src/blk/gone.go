@@ -158,6 +158,26 @@ func restartsWrapped() {
 	go a.report(2)
 }
 
+// firstBad ranges over in but returns at the first bad value: the other
+// producers' sends after that have no receiver (and nothing closes in).
+func firstBad(in chan int) {
+	for v := range in { // want `range over channel blocks forever: goroutine started at gone.go:\d+ ranges over in`
+		if v < 0 {
+			return
+		}
+	}
+}
+
+func produceAll() {
+	in := make(chan int)
+	go firstBad(in)
+	for i := range 3 {
+		go func() {
+			in <- i // want `send blocks forever once its receiver has returned: .* receives in a loop that it may leave \(on a value it received\)`
+		}()
+	}
+}
+
 // drainer leaves its loop only when the channel is closed: a send after
 // that panics rather than blocks (silent).
 func drainer(in chan int) {
@@ -259,6 +279,7 @@ func closeOutside() {
 }
 
 func init() {
+	go produceAll()
 	go restartsWrapped()
 	go selfClose()
 	go closeOutside()
