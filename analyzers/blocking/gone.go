@@ -56,7 +56,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 		for i := range u.Events {
 			ev := &u.Events[i]
 			send, ok := ev.Instr.(*ssa.Send)
-			if !ok || ev.Kind != shb.Send || ev.Select || c.reported[send] || isNil(send.Chan) {
+			if !ok || ev.Kind != shb.Send || ev.Select || c.reportedForAll(send) || isNil(send.Chan) {
 				continue
 			}
 			mc, objs, ok := c.allJudged(u, send.Chan, c.judged)
@@ -96,6 +96,11 @@ func (c *checker) goneReceivers(s *sequelState) {
 				continue
 			}
 			c.blocksIn(send.Pos(), u)
+			for _, r := range receivers {
+				if !slices.Contains(s.leftBy[send.Pos()], r.t) {
+					s.leftBy[send.Pos()] = append(s.leftBy[send.Pos()], r.t)
+				}
+			}
 			retPos := returnPos(exit.ret)
 			why := "on a value it received"
 			if exit.trigger != nil {

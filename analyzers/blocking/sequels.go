@@ -36,6 +36,7 @@ func (c *checker) sequels(dl *deadlock.Result) {
 		bySync:   make(map[[2]int32][]place),
 		untraced: make(map[any]map[shb.Kind]bool),
 		holders:  make(map[token.Pos][]place),
+		leftBy:   make(map[token.Pos][]*shb.Trace),
 	}
 	traced := make(map[ssa.Instruction]bool)
 	for _, t := range c.hb.Traces {
@@ -81,7 +82,7 @@ func (c *checker) sequels(dl *deadlock.Result) {
 			}
 			for i := range t.Events {
 				ev := &t.Events[i]
-				if ev.Instr == nil || c.reported[ev.Instr] || dl.Blocks(ev.Instr.Pos()) || s.stuckBefore(t, ev.ID) {
+				if ev.Instr == nil || c.reportedForAll(ev.Instr) || dl.Blocks(ev.Instr.Pos()) || s.stuckBefore(t, ev.ID) {
 					continue
 				}
 				switch ev.Kind {
@@ -117,6 +118,10 @@ type sequelState struct {
 	// holders holds, for a Lock reported as a sequel, where the
 	// goroutine holding the mutex blocks.
 	holders map[token.Pos][]place
+	// leftBy holds, for a send reported because its receiver may have
+	// left, the receiving goroutines: the send blocks only once they
+	// returned.
+	leftBy map[token.Pos][]*shb.Trace
 }
 
 // stuckBefore reports whether t's goroutine may block forever before
@@ -143,6 +148,15 @@ func (c *checker) blocksIn(pos token.Pos, t *shb.Trace) {
 		c.blockedIn[pos] = make(map[*shb.Trace]bool)
 	}
 	c.blockedIn[pos][t] = true
+}
+
+// reportedForAll reports whether instr has a report that says it blocks
+// in every goroutine that runs it. A sequel's is about some goroutines
+// (see blocksIn): the others are judged still, to record the ones it
+// blocks too.
+func (c *checker) reportedForAll(instr ssa.Instruction) bool {
+	_, some := c.blockedIn[instr.Pos()]
+	return c.reported[instr] && !some
 }
 
 // startedAfterStuck reports whether the goroutine of t, or one of the
@@ -213,6 +227,9 @@ func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb
 		}
 		if p.t.Run(x) != p.t.Run(p.ev) || c.order.HappensBefore(p.t, x, u, e, false) || c.receivedFrom(p.t, x, u, e) {
 			continue // e comes only once x is past
+		}
+		if slices.Contains(s.leftBy[p.t.Events[x].Instr.Pos()], u) {
+			continue // x blocks only once u has returned
 		}
 		needs := s.needs(p.t.Events[x].Instr.Pos())
 		if len(needs) == 0 || slices.ContainsFunc(needs, func(q place) bool {
@@ -303,6 +320,7 @@ func (s *sequelState) needs(pos token.Pos) []place {
 func (c *checker) allBlockedFirst(s *sequelState, partners []place, u *shb.Trace, e int32) (place, int32, bool) {
 	var first place
 	var at int32
+	var left []*shb.Trace
 	for i, p := range partners {
 		if p.t == u {
 			return place{}, 0, false
@@ -314,8 +332,19 @@ func (c *checker) allBlockedFirst(s *sequelState, partners []place, u *shb.Trace
 		if i == 0 {
 			first, at = p, x
 		}
+		left = append(left, s.leftBy[p.t.Events[x].Instr.Pos()]...)
 	}
-	return first, at, len(partners) > 0
+	if len(partners) == 0 {
+		return place{}, 0, false
+	}
+	// What those places wait for, e waits for too.
+	pos := u.Events[e].Instr.Pos()
+	for _, t := range left {
+		if !slices.Contains(s.leftBy[pos], t) {
+			s.leftBy[pos] = append(s.leftBy[pos], t)
+		}
+	}
+	return first, at, true
 }
 
 // channelSequel reports a send or receive of u whose every partner,

@@ -178,6 +178,36 @@ func produceAll() {
 	}
 }
 
+// watchAll's watchers each send on out, which its consumer may stop
+// receiving; each closes its running channel after, and watchAll waits
+// for every one (reported). The consumer's range, whose closer is
+// watchAll, is not left stuck by that: it is the one that left (silent).
+type watch struct{ running chan struct{} }
+
+func watchAll() {
+	out := make(chan int)
+	go func() {
+		for v := range out {
+			if v < 0 {
+				return
+			}
+		}
+	}()
+	var ws []*watch
+	for i := range 2 {
+		w := &watch{running: make(chan struct{})}
+		ws = append(ws, w)
+		go func() {
+			defer close(w.running)
+			out <- i // want `send blocks forever once its receiver has returned`
+		}()
+	}
+	for _, w := range ws {
+		<-w.running // want `receive blocks forever: goroutine started at gone.go:\d+ receives from the channel \(made at gone.go:\d+\), but every goroutine that sends on or closes it may block forever before it does`
+	}
+	close(out)
+}
+
 // drainer leaves its loop only when the channel is closed: a send after
 // that panics rather than blocks (silent).
 func drainer(in chan int) {
@@ -279,6 +309,7 @@ func closeOutside() {
 }
 
 func init() {
+	go watchAll()
 	go produceAll()
 	go restartsWrapped()
 	go selfClose()
