@@ -77,7 +77,10 @@
 //     ways out, a return in the body, do). Not for a
 //     channel made in a loop (each iteration's own), nor for sends of
 //     the library's API, whose callers may be the ones that must not
-//     send after Stop;
+//     send after Stop. On a channel with a constant buffer, only a send
+//     in a loop that runs a constant number of times, more than the
+//     buffer holds (then a receiver that receives once and returns
+//     leaves it blocked too);
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
 //   - a WaitGroup.Wait in the loop that starts the goroutines it waits

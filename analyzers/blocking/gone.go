@@ -1,6 +1,8 @@
 package blocking
 
 import (
+	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -60,8 +62,19 @@ func (c *checker) goneReceivers(s *sequelState) {
 				continue
 			}
 			mc, objs, ok := c.allJudged(u, send.Chan, c.judged)
-			if !ok || !c.unbuffered(mc) || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
+			if !ok || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
 				continue // a channel made in a loop is one iteration's
+			}
+			size := "unbuffered"
+			once := false // a receiver that receives once and returns leaves it blocked too
+			if !c.unbuffered(mc) {
+				n, ok := overfills(send, mc)
+				if !ok {
+					continue
+				}
+				capacity := mc.Size.(*ssa.Const).Int64()
+				size = fmt.Sprintf("a buffer of %d, and the loop around it sends %d times", capacity, n)
+				once = n > capacity+1
 			}
 			// The receivers of these very channels: a claim about order
 			// cannot stand on another instance's (see chanKey).
@@ -83,7 +96,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 			var exit loopExit
 			all := true
 			for _, r := range receivers {
-				x, ok := c.mayLeaveBefore(s, r, objs, u, ev.ID)
+				x, ok := c.mayLeaveBefore(s, r, objs, u, ev.ID, once)
 				if !ok {
 					all = false
 					break
@@ -106,19 +119,74 @@ func (c *checker) goneReceivers(s *sequelState) {
 			if exit.trigger != nil {
 				why = "when it receives from " + c.chanName(exit.trigger)
 			}
+			leaves := fmt.Sprintf("receives in a loop that it may leave (%s) and return at %s", why, c.pos(retPos))
+			if !blocks.OnCycle(left.t.Events[left.ev].Instr.Block()) {
+				leaves = fmt.Sprintf("receives once and may then return, at %s", c.pos(retPos))
+			}
 			rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(retPos, "the receiving goroutine returns here"))
-			c.report(send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, unbuffered), whose only receiver, %s, receives in a loop that it may leave (%s) and return at %s; a send after that has no receiver: select on a done channel too",
-				c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()), c.goroutine(left.t), why, c.pos(retPos))
+			c.report(send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, %s), whose only receiver, %s, %s; a send after that has no receiver: select on a done channel too",
+				c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()), size, c.goroutine(left.t), leaves)
 		}
 	}
+}
+
+// overfills reports whether send, on the channel mc makes with a
+// constant buffer, is in a loop that runs a constant number of times,
+// more than the buffer holds (for i := 0; i < 8; i++ { ch <- v } on a
+// buffer of 6), and returns that number: once the receiver has left,
+// the sends past the buffer block.
+func overfills(send *ssa.Send, mc *ssa.MakeChan) (int64, bool) {
+	k, ok := mc.Size.(*ssa.Const)
+	if !ok || k.Value == nil {
+		return 0, false
+	}
+	n, ok := constTrips(send.Block())
+	return n, ok && n > k.Int64()
+}
+
+// constTrips returns how many times the innermost counted loop around
+// block b runs, when it counts from a constant to a constant by one:
+// for i := lo; i < hi; i++.
+func constTrips(b *ssa.BasicBlock) (int64, bool) {
+	for _, h := range b.Parent().Blocks {
+		br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
+		if !ok || !h.Dominates(b) || !blocks.Reaches(b, h) || !blocks.Reaches(h.Succs[0], b) {
+			continue
+		}
+		cmp, ok := br.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.LSS {
+			continue
+		}
+		phi, ok := cmp.X.(*ssa.Phi)
+		hi, ok2 := cmp.Y.(*ssa.Const)
+		if !ok || !ok2 || hi.Value == nil || hi.Value.Kind() != constant.Int || phi.Block() != h || len(phi.Edges) != 2 {
+			continue
+		}
+		var lo *ssa.Const
+		stepped := false
+		for _, e := range phi.Edges {
+			switch e := e.(type) {
+			case *ssa.Const:
+				lo = e
+			case *ssa.BinOp:
+				one, ok := e.Y.(*ssa.Const)
+				stepped = e.Op == token.ADD && e.X == phi && ok && one.Value != nil && one.Int64() == 1
+			}
+		}
+		if lo != nil && lo.Value != nil && lo.Value.Kind() == constant.Int && stepped {
+			return hi.Int64() - lo.Int64(), true
+		}
+	}
+	return 0, false
 }
 
 // mayLeaveBefore returns a way out of the loop in which receiver r,
 // a receive on one of objs in the function its goroutine runs, waits,
 // that the send at event e of u need not happen before: false when r is
 // not so, or every way out is started by a receive whose every partner
-// the send happens before.
-func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32) (loopExit, bool) {
+// the send happens before. When once is set, the sends outnumber the
+// buffer and one receive: r need not be in a loop.
+func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32, once bool) (loopExit, bool) {
 	t := r.t
 	instr := t.Events[r.ev].Instr
 	if t == u || t.Origin.Parent == nil {
@@ -128,7 +196,7 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	isOurs := func(v ssa.Value) bool {
 		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
 	}
-	if !blocks.OnCycle(instr.Block()) || closedExit(fn, instr, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
+	if !once && !blocks.OnCycle(instr.Block()) || closedExit(fn, instr, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
 		return loopExit{}, false
 	}
 	var exits []loopExit

@@ -1,5 +1,7 @@
 package main
 
+import "context"
+
 // node serves status requests in a loop until it is told to stop.
 type node struct {
 	status chan chan int
@@ -208,6 +210,47 @@ func watchAll() {
 	close(out)
 }
 
+// scatter sends 8 times on a buffer of 6; restore takes one value and
+// may return on ctx.Done(): the last sends have no receiver.
+func restore(ctx context.Context) int {
+	ready := make(chan int, 6)
+	go func() {
+		defer close(ready)
+		scatter(ready)
+	}()
+	for v := range ready {
+		<-ctx.Done()
+		return v
+	}
+	return 0
+}
+
+func scatter(out chan int) {
+	for i := 0; i < 8; i++ {
+		out <- i // want `send blocks forever once its receiver has returned: goroutine started at gone.go:\d+ sends on out \(made at gone.go:\d+, a buffer of 6, and the loop around it sends 8 times\), whose only receiver, goroutine started at gone.go:\d+, receives once and may then return`
+	}
+}
+
+// restoreFits' sends fit the buffer: silent.
+func restoreFits(ctx context.Context) int {
+	ready := make(chan int, 6)
+	go func() {
+		defer close(ready)
+		scatterFew(ready)
+	}()
+	for v := range ready {
+		<-ctx.Done()
+		return v
+	}
+	return 0
+}
+
+func scatterFew(out chan int) {
+	for i := 0; i < 6; i++ {
+		out <- i
+	}
+}
+
 // drainer leaves its loop only when the channel is closed: a send after
 // that panics rather than blocks (silent).
 func drainer(in chan int) {
@@ -309,6 +352,8 @@ func closeOutside() {
 }
 
 func init() {
+	go restore(context.Background())
+	go restoreFits(context.Background())
 	go watchAll()
 	go produceAll()
 	go restartsWrapped()
