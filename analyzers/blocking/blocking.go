@@ -93,9 +93,10 @@ type checker struct {
 	// blockedAt holds the positions of the reported operations: where
 	// a goroutine may block forever (see sequels).
 	blockedAt map[token.Pos]bool
-	// blockedIn holds, for a sequel, the goroutines it blocks (see
-	// blocksIn).
-	blockedIn map[token.Pos]map[*shb.Trace]bool
+	// blockedIn holds, for a report about some goroutines only (a
+	// sequel's, a send whose receiver left), those: the goroutines that
+	// run the same code elsewhere need not block.
+	blockedIn deadlock.Goroutines
 }
 
 // report reports a blocking operation once, with the related positions

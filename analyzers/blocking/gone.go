@@ -84,7 +84,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 				k := chanKey(obj)
 				untraced = untraced || s.untraced[k][shb.Recv]
 				for _, p := range s.byChan[k] {
-					if p.t.Events[p.ev].Kind == shb.Recv && !slices.Contains(receivers, p) && c.sameChannel(p, objs) {
+					if p.t.Events[p.ev].Kind == shb.Recv && !slices.Contains(receivers, p) && s.sameChannel(p, objs) {
 						receivers = append(receivers, p)
 					}
 				}
@@ -108,7 +108,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 			if !all {
 				continue
 			}
-			c.blocksIn(send.Pos(), u)
+			c.blockedIn.Add(send.Pos(), u)
 			for _, r := range receivers {
 				if !slices.Contains(s.leftBy[send.Pos()], r.t) {
 					s.leftBy[send.Pos()] = append(s.leftBy[send.Pos()], r.t)
@@ -261,7 +261,7 @@ func (c *checker) severalSends(s *sequelState, objs []*pointer.Object, u *shb.Tr
 	}
 	for _, obj := range objs {
 		for _, p := range s.byChan[chanKey(obj)] {
-			if p.t != u && p.t.Events[p.ev].Kind == shb.Send && c.sameChannel(p, objs) {
+			if p.t != u && p.t.Events[p.ev].Kind == shb.Send && s.sameChannel(p, objs) {
 				return true
 			}
 		}
@@ -317,7 +317,7 @@ func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, tri
 			return false
 		}
 		for _, p := range s.byChan[k] {
-			if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !c.sameChannel(p, []*pointer.Object{l.Obj}) {
+			if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !s.sameChannel(p, []*pointer.Object{l.Obj}) {
 				continue
 			}
 			if p.t == t && p.ev > r.ev && !c.severalSends(s, objs, u, e) {
@@ -357,7 +357,7 @@ func (c *checker) selfWaits(s *sequelState) {
 					own = false
 				}
 				for _, p := range s.byChan[k] {
-					if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !c.sameChannel(p, objs) {
+					if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !s.sameChannel(p, objs) {
 						continue
 					}
 					if p.t != t || p.ev <= ev.ID || t.Run(p.ev) != t.Run(ev.ID) || inSameLoop(t, ev.ID, p.ev) {
@@ -414,10 +414,11 @@ func inSameLoop(t *shb.Trace, x, y int32) bool {
 	return lx >= 0 && lx == ly
 }
 
-// sameChannel reports whether the operation at p may be on one of objs
-// itself, not only on a channel made at the same place.
-func (c *checker) sameChannel(p place, objs []*pointer.Object) bool {
-	return slices.ContainsFunc(c.channelsOf(p.t, &p.t.Events[p.ev]), func(o *pointer.Object) bool { return slices.Contains(objs, o) })
+// sameChannel reports whether the operation at p (a send, receive or
+// close of the traces) may be on one of objs itself, not only on a
+// channel made at the same place.
+func (s *sequelState) sameChannel(p place, objs []*pointer.Object) bool {
+	return slices.ContainsFunc(s.chans[p], func(o *pointer.Object) bool { return slices.Contains(objs, o) })
 }
 
 // returnAvoiding returns a return of fn that a path from the blocks

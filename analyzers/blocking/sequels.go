@@ -34,6 +34,7 @@ func (c *checker) sequels(dl *deadlock.Result) {
 		dl:       dl,
 		byChan:   make(map[any][]place),
 		bySync:   make(map[[2]int32][]place),
+		chans:    make(map[place][]*pointer.Object),
 		untraced: make(map[any]map[shb.Kind]bool),
 		holders:  make(map[token.Pos][]place),
 		leftBy:   make(map[token.Pos][]*shb.Trace),
@@ -45,8 +46,10 @@ func (c *checker) sequels(dl *deadlock.Result) {
 			traced[ev.Instr] = true
 			switch ev.Kind {
 			case shb.Send, shb.Recv, shb.Close:
-				for _, obj := range c.channelsOf(t, ev) {
-					s.byChan[chanKey(obj)] = append(s.byChan[chanKey(obj)], place{t, ev.ID})
+				p := place{t, ev.ID}
+				s.chans[p] = c.channelsOf(t, ev)
+				for _, obj := range s.chans[p] {
+					s.byChan[chanKey(obj)] = append(s.byChan[chanKey(obj)], p)
 				}
 			case shb.WGDone, shb.CondSignal:
 				if ev.Obj >= 0 {
@@ -112,6 +115,9 @@ type sequelState struct {
 	// by kind and object.
 	byChan map[any][]place
 	bySync map[[2]int32][]place
+	// chans holds the channels each send, receive and close may be on
+	// (see channelsOf), asked once.
+	chans map[place][]*pointer.Object
 	// untraced holds the kinds of operation that code no trace follows
 	// performs on each channel, by chanKey.
 	untraced map[any]map[shb.Kind]bool
@@ -138,22 +144,10 @@ func (s *sequelState) stuckBefore(t *shb.Trace, ev int32) bool {
 	return false
 }
 
-// blocksIn records that a sequel reported at pos blocks the goroutine
-// of t: the goroutines that run the same code elsewhere need not block.
-func (c *checker) blocksIn(pos token.Pos, t *shb.Trace) {
-	if c.blockedIn == nil {
-		c.blockedIn = make(map[token.Pos]map[*shb.Trace]bool)
-	}
-	if c.blockedIn[pos] == nil {
-		c.blockedIn[pos] = make(map[*shb.Trace]bool)
-	}
-	c.blockedIn[pos][t] = true
-}
-
 // reportedForAll reports whether instr has a report that says it blocks
 // in every goroutine that runs it. A sequel's is about some goroutines
-// (see blocksIn): the others are judged still, to record the ones it
-// blocks too.
+// (see checker.blockedIn): the others are judged still, to record the
+// ones it blocks too.
 func (c *checker) reportedForAll(instr ssa.Instruction) bool {
 	_, some := c.blockedIn[instr.Pos()]
 	return c.reported[instr] && !some
@@ -225,7 +219,7 @@ func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb
 		if x >= p.ev {
 			break
 		}
-		if p.t.Run(x) != p.t.Run(p.ev) || c.order.HappensBefore(p.t, x, u, e, false) || c.receivedFrom(p.t, x, u, e) {
+		if p.t.Run(x) != p.t.Run(p.ev) || c.order.HappensBefore(p.t, x, u, e, false) || c.receivedFrom(s, p.t, x, u, e) {
 			continue // e comes only once x is past
 		}
 		if slices.Contains(s.leftBy[p.t.Events[x].Instr.Pos()], u) {
@@ -247,15 +241,15 @@ func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb
 // receives from before e: e may come only once u has received what x
 // sends (a request carrying the channel e answers on), which a select's
 // receive does not order.
-func (c *checker) receivedFrom(t *shb.Trace, x int32, u *shb.Trace, e int32) bool {
+func (c *checker) receivedFrom(s *sequelState, t *shb.Trace, x int32, u *shb.Trace, e int32) bool {
 	xe := &t.Events[x]
 	if xe.Kind != shb.Send {
 		return false
 	}
-	objs := c.channelsOf(t, xe)
+	objs := s.chans[place{t, x}]
 	for z := range e {
 		ze := &u.Events[z]
-		if ze.Kind == shb.Recv && (u.Run(z) == u.Run(e)) && slices.ContainsFunc(c.channelsOf(u, ze), func(o *pointer.Object) bool { return slices.Contains(objs, o) }) {
+		if ze.Kind == shb.Recv && (u.Run(z) == u.Run(e)) && s.sameChannel(place{u, z}, objs) {
 			return true
 		}
 	}
@@ -272,12 +266,12 @@ func (c *checker) fedOnlyPast(s *sequelState, q, x place, u *shb.Trace, e int32)
 		if ze.Kind != shb.Recv || ze.Select || q.t.Run(z) != q.t.Run(q.ev) {
 			continue
 		}
-		objs := c.channelsOf(q.t, ze)
+		objs := s.chans[place{q.t, z}]
 		senders := 0
 		fed := true
 		for _, obj := range objs {
 			for _, p := range s.byChan[chanKey(obj)] {
-				if p.t.Events[p.ev].Kind != shb.Send && p.t.Events[p.ev].Kind != shb.Close || !c.sameChannel(p, objs) {
+				if p.t.Events[p.ev].Kind != shb.Send && p.t.Events[p.ev].Kind != shb.Close || !s.sameChannel(p, objs) {
 					continue
 				}
 				senders++
@@ -398,7 +392,7 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
-	c.blocksIn(ev.Instr.Pos(), u)
+	c.blockedIn.Add(ev.Instr.Pos(), u)
 	rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(stuckAt, "the goroutine that would complete it may block forever here"))
 	by, where := c.goroutine(p.t), c.pos(stuckAt)
 	switch what {
@@ -428,7 +422,7 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
-	c.blocksIn(ev.Instr.Pos(), u)
+	c.blockedIn.Add(ev.Instr.Pos(), u)
 	what := "WaitGroup.Wait"
 	if ev.Kind == shb.CondWait {
 		what = "Cond.Wait"
@@ -442,7 +436,7 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 // where it may block forever, unless the Lock happens before that
 // goroutine takes the mutex, or only after it gets past the place.
 func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
-	if ev.Obj < 0 || holds(c.hb, ev.Locks, ev.Obj) {
+	if held, _ := c.hb.Locks.Holds(ev.Locks, ev.Obj); ev.Obj < 0 || held {
 		return // a Lock of a mutex held already is the deadlock analyzer's
 	}
 	for _, t := range c.hb.Traces {
@@ -453,7 +447,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			if t.Events[x].Kind == shb.CondWait {
 				continue // Wait releases the Cond's mutex while it waits
 			}
-			held, read := heldAs(c.hb, t.Events[x].Locks, ev.Obj)
+			held, read := c.hb.Locks.Holds(t.Events[x].Locks, ev.Obj)
 			if !held || read && ev.Read {
 				continue
 			}
@@ -478,7 +472,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			if name == "" {
 				name = "the mutex"
 			}
-			c.blocksIn(ev.Instr.Pos(), u)
+			c.blockedIn.Add(ev.Instr.Pos(), u)
 			locked := "locked at " + c.pos(lockedAt)
 			if lockedAt == ev.Instr.Pos() {
 				locked = "locked by this same Lock"
@@ -502,18 +496,4 @@ func syncName(ev *shb.Event) string {
 		}
 	}
 	return "it"
-}
-
-// heldAs reports whether lockset id holds the mutex at lock location
-// lock, known to be that one, and whether for reading only.
-func heldAs(hb *shb.Result, id shb.LocksetID, lock int32) (held, read bool) {
-	locs, reads := hb.Locks.Members(id)
-	i := slices.IndexFunc(locs, func(l []int32) bool { return len(l) == 1 && l[0] == lock })
-	return i >= 0, i >= 0 && reads[i]
-}
-
-// holds reports whether lockset id holds the mutex at lock location lock.
-func holds(hb *shb.Result, id shb.LocksetID, lock int32) bool {
-	held, _ := heldAs(hb, id, lock)
-	return held
 }

@@ -264,9 +264,7 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candida
 		if o.t == t {
 			return nil // it may well be the one (a loop handing to itself is no deadlock we can tell)
 		}
-		locs, reads := hb.Locks.Members(oe.Locks)
-		i := slices.IndexFunc(locs, func(l []int32) bool { return len(l) == 1 && l[0] == lock })
-		if i >= 0 && !(read && reads[i]) {
+		if held, heldRead := hb.Locks.Holds(oe.Locks, lock); held && !(read && heldRead) {
 			out = append(out, o)
 			continue
 		}

@@ -46,7 +46,7 @@ type Result struct {
 	partners map[token.Pos][]Place
 	// blockedIn holds, for a report that says so of some goroutines only
 	// (a Lock that a lock left held blocks where it comes after), those.
-	blockedIn map[token.Pos]map[*shb.Trace]bool
+	blockedIn Goroutines
 }
 
 // Place is an event of a goroutine's trace.
@@ -152,18 +152,22 @@ type checker struct {
 	partners map[token.Pos][]Place
 	// blockedIn holds, for a report at a place that blocks in some
 	// goroutines only, those (see Result.BlocksIn).
-	blockedIn map[token.Pos]map[*shb.Trace]bool
+	blockedIn Goroutines
 }
 
-// blocksIn records that the report at pos is about the goroutine of t.
-func (c *checker) blocksIn(pos token.Pos, t *shb.Trace) {
-	if c.blockedIn == nil {
-		c.blockedIn = make(map[token.Pos]map[*shb.Trace]bool)
+// Goroutines holds, by the position of a report, the goroutines (their
+// traces) it is about, for a report about some goroutines only.
+type Goroutines map[token.Pos]map[*shb.Trace]bool
+
+// Add records that the report at pos is about the goroutine of t.
+func (g *Goroutines) Add(pos token.Pos, t *shb.Trace) {
+	if *g == nil {
+		*g = make(Goroutines)
 	}
-	if c.blockedIn[pos] == nil {
-		c.blockedIn[pos] = make(map[*shb.Trace]bool)
+	if (*g)[pos] == nil {
+		(*g)[pos] = make(map[*shb.Trace]bool)
 	}
-	c.blockedIn[pos][t] = true
+	(*g)[pos][t] = true
 }
 
 // partner records that the goroutine blocked at pos needs the other

@@ -173,7 +173,7 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 					if ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
 						continue
 					}
-					c.blocksIn(ae.Instr.Pos(), a.t)
+					c.blockedIn.Add(ae.Instr.Pos(), a.t)
 					if reported[ae.Instr] {
 						continue
 					}
@@ -206,7 +206,7 @@ func (c *checker) endsLeftHeld(byLock map[int32][]acquireRef, t *shb.Trace, ev s
 		if c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
 			continue
 		}
-		c.blocksIn(ae.Instr.Pos(), a.t)
+		c.blockedIn.Add(ae.Instr.Pos(), a.t)
 		if reported[ae.Instr] {
 			continue
 		}

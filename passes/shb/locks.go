@@ -340,6 +340,15 @@ func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	return locs, read
 }
 
+// Holds reports whether lockset id holds the mutex at lock location
+// lock, known to be that one (a member of one location), and whether it
+// holds it for reading only.
+func (ls *Locksets) Holds(id LocksetID, lock int32) (held, read bool) {
+	locs, reads := ls.Members(id)
+	i := slices.IndexFunc(locs, func(l []int32) bool { return len(l) == 1 && l[0] == lock })
+	return i >= 0, i >= 0 && reads[i]
+}
+
 // Name returns how the code names the mutex at lock location l, as in
 // "c.mu", or "".
 func (ls *Locksets) Name(l int32) string { return ls.names[l] }
