@@ -3,7 +3,6 @@ package deadlock
 import (
 	_ "embed"
 	"fmt"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -269,10 +268,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				continue
 			}
 			if h.Read && t.Read {
-				if t.Value == nil {
-					continue
-				}
-				if w, ok := c.writer(t.Value); ok {
+				if w, ok := c.writers[heldIdentity(t)]; ok && heldIdentity(t) != nil {
 					name := lockName(h)
 					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
 					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
@@ -294,41 +290,19 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 // checkReturns reports the returns of fn that leave a mutex locked that
 // other returns unlock.
 func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
-	if len(returns) < 2 {
-		return
-	}
-	sets := make([]lockset.Set, len(returns))
-	for i, ret := range returns {
-		sets[i] = c.ls.Before(ret)
-	}
 	reported := make(map[facts.Key]bool)
-	for i, ret := range returns {
-		success := reportsSuccess(ret)
-		for _, h := range sets[i] {
-			if reported[h.Key] || h.Unsure || !h.Key.Rooted() {
-				continue
-			}
-			if success && !c.noCallerUnlocks(fn, h) {
-				continue // a conditional lock helper: locked means it worked
-			}
-			if h.Value == nil || h.Value.Parent() != fn || !h.Path.IsEmpty() {
-				// Taken by a lock helper: what releases it (often a
-				// method called through an interface, tx.End()) is
-				// beyond what the lockset sees.
-				continue
-			}
-			unlocked := slices.ContainsFunc(sets, func(s lockset.Set) bool {
-				_, ok := s.Find(h.Key)
-				return !ok
-			})
-			if !unlocked {
-				continue
-			}
-			reported[h.Key] = true
-			c.leftHeld = append(c.leftHeld, leftHeld{fn, returnPos(fn, ret), h})
-			c.reportFix(returnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
-				lockName(h), c.where(h), fn.Name())
+	for _, l := range c.ls.LeftHeld(fn, returns) {
+		h, ret := l.Held, l.Ret
+		if reported[h.Key] {
+			continue
 		}
+		if lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
+			continue // a conditional lock helper: locked means it worked
+		}
+		reported[h.Key] = true
+		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
+		c.reportFix(lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+			lockName(h), c.where(h), fn.Name())
 	}
 }
 
@@ -400,36 +374,6 @@ func searchPaths(b *ssa.BasicBlock, i int, visit func(ssa.Instruction) (found, s
 	return false
 }
 
-// returnPos returns where a return is: the statement, or the closing
-// brace of the function for the implicit return at its end.
-func returnPos(fn *ssa.Function, ret *ssa.Return) token.Pos {
-	if ret.Pos().IsValid() {
-		return ret.Pos()
-	}
-	if syntax := fn.Syntax(); syntax != nil {
-		return syntax.End() - 1
-	}
-	return fn.Pos()
-}
-
-// reportsSuccess reports whether a return says "done": a nil error or a
-// true bool among its results.
-func reportsSuccess(ret *ssa.Return) bool {
-	for _, v := range ret.Results {
-		k, ok := v.(*ssa.Const)
-		if !ok {
-			continue
-		}
-		if types.Identical(k.Type(), types.Universe.Lookup("error").Type()) && k.IsNil() {
-			return true
-		}
-		if b, ok := k.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 && k.Value != nil && constant.BoolVal(k.Value) {
-			return true
-		}
-	}
-	return false
-}
-
 // findWriters records the mutexes the package write-locks.
 func (c *checker) findWriters(funcs []*ssa.Function) {
 	for _, fn := range funcs {
@@ -439,16 +383,59 @@ func (c *checker) findWriters(funcs []*ssa.Function) {
 				if !ok {
 					continue
 				}
-				if op, mu := syncapi.MutexOp(call.Common()); op == syncapi.Lock || op == syncapi.TryLock {
-					if id := mutexIdentity(mu); id != nil {
-						if _, ok := c.writers[id]; !ok {
-							c.writers[id] = instr.Pos()
+				op, mu := syncapi.MutexOp(call.Common())
+				switch op {
+				case syncapi.Lock, syncapi.TryLock:
+					c.wrote(mutexIdentity(mu), instr.Pos())
+				case syncapi.NoLockOp:
+					// A function of another package that write-locks a
+					// mutex its argument reaches (Reset() { s.rw.Lock() }).
+					for _, t := range c.ls.Takes(call.Common()) {
+						if !t.Read && t.At != "" {
+							c.wrote(heldIdentity(t), instr.Pos())
 						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// wrote records a write lock of the mutex identified by id at pos, the
+// first one met.
+func (c *checker) wrote(id any, pos token.Pos) {
+	if id == nil {
+		return
+	}
+	if _, ok := c.writers[id]; !ok {
+		c.writers[id] = pos
+	}
+}
+
+// heldIdentity names the mutex a lock set member reaches, as
+// mutexIdentity does: by the last field of its path when it has one.
+func heldIdentity(h lockset.Held) any {
+	if h.Value == nil {
+		return nil
+	}
+	if h.Path.IsEmpty() {
+		return mutexIdentity(h.Value)
+	}
+	var id any
+	t := h.Value.Type()
+	for _, s := range h.Path.Steps() {
+		id = nil
+		if s.Op == facts.FieldAddr {
+			if st, ok := facts.Pointee(t).Underlying().(*types.Struct); ok && s.Index < st.NumFields() {
+				id = st.Field(s.Index)
+			}
+		}
+		var ok bool
+		if t, ok = s.Next(t); !ok {
+			return nil
+		}
+	}
+	return id
 }
 
 // writer returns where the package write-locks the mutex mu, as

@@ -16,7 +16,7 @@ func TestDeadlock(t *testing.T) {
 // TestAcrossPackages checks a second acquisition hidden inside an
 // imported package's function.
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlx")
+	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlx", "dlxmain")
 }
 
 // TestBlockingWhileLocked checks channel operations and WaitGroup.Wait

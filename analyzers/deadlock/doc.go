@@ -95,7 +95,13 @@
 //     goroutine B locks m1 while holding m2, the two acquisitions not
 //     ordered by happens-before and not both behind a common lock. Mutexes
 //     are abstract locations of the pointer analysis, so two instances of
-//     one type are two locks unless they may alias;
+//     one type are two locks unless they may alias. A call of another
+//     package's function that locks a mutex its arguments reach (its
+//     effect summary's takes) acquires it at the call, for the order,
+//     for blocking while holding a lock, and as the writer of a
+//     recursive read lock; a lock it leaves held is no goroutine's own
+//     for a lock kept by a returned goroutine (its release, tx.End()
+//     through an interface, is beyond the summary);
 //   - lock order cycle: the same with three mutexes across three
 //     goroutines, each step checked against the next as a pair is;
 //   - unlock of unlocked mutex: an Unlock on a path that already unlocked

@@ -84,16 +84,16 @@ func (c *checker) inversions(hb *shb.Result) {
 		// which this one waits for, then of the one it waits for.
 		var rel []analysis.RelatedInformation
 		if at, ok := c.acquiredAt(hb, b.t, b.ev, b.from); ok {
-			rel = c.related(at.Pos(), "the other goroutine locks %s here", acquired(at))
+			rel = c.related(at.Pos(), "the other goroutine locks %s here", c.acquired(at))
 		}
-		rel = append(rel, c.related(ib.Pos(), "the other goroutine then locks %s here", acquired(ib))...)
+		rel = append(rel, c.related(ib.Pos(), "the other goroutine then locks %s here", c.acquired(ib))...)
 		c.report(ia.Pos(), rel, "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
-			acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
+			c.acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
 			c.pos(ib.Pos()), b.t.Origin.Describe(c.pass.Fset))
 		c.partner(ia.Pos(), b.t, b.ev)
 		c.partner(ib.Pos(), a.t, a.ev)
 		c.reportOtherSide(ib.Pos(), ia.Pos(), "%s locks %s here while holding %s, which the report's goroutine takes in the opposite order",
-			b.t.Origin.Describe(c.pass.Fset), acquired(ib), c.heldName(hb, &b.t.Events[b.ev], b.from))
+			b.t.Origin.Describe(c.pass.Fset), c.acquired(ib), c.heldName(hb, &b.t.Events[b.ev], b.from))
 	}
 }
 
@@ -122,13 +122,26 @@ func (c *checker) acquiredAt(hb *shb.Result, t *shb.Trace, ev int32, lock int32)
 	return nil, false
 }
 
-// acquired names the mutex that a Lock call takes.
-func acquired(instr ssa.Instruction) string {
-	if call, ok := instr.(ssa.CallInstruction); ok {
-		if _, mu := syncapi.MutexOp(call.Common()); mu != nil {
-			if name := shb.ExprName(mu); name != "" {
-				return name
+// acquired names the mutex that a Lock call takes, or that a call of
+// another package's function takes inside it, with where.
+func (c *checker) acquired(instr ssa.Instruction) string {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return "a mutex"
+	}
+	if _, mu := syncapi.MutexOp(call.Common()); mu != nil {
+		if name := shb.ExprName(mu); name != "" {
+			return name
+		}
+		return "a mutex"
+	}
+	for _, t := range c.ls.Takes(call.Common()) {
+		if t.At != "" && t.Value != nil {
+			callee := "the callee"
+			if fn := call.Common().StaticCallee(); fn != nil {
+				callee = facts.ShortName(fn.String())
 			}
+			return fmt.Sprintf("%s (by %s, at %s)", lockName(t), callee, c.where(t))
 		}
 	}
 	return "a mutex"
@@ -244,8 +257,8 @@ func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
 		instr := x.t.Events[x.ev].Instr
 		held := c.heldName(hb, &x.t.Events[x.ev], x.from)
 		steps = append(steps, fmt.Sprintf("%s is locked at %s while holding %s (%s)",
-			acquired(instr), c.pos(instr.Pos()), held, x.t.Origin.Describe(c.pass.Fset)))
-		rel = append(rel, c.related(instr.Pos(), "%s locked here while holding %s (%s)", acquired(instr), held, x.t.Origin.Describe(c.pass.Fset))...)
+			c.acquired(instr), c.pos(instr.Pos()), held, x.t.Origin.Describe(c.pass.Fset)))
+		rel = append(rel, c.related(instr.Pos(), "%s locked here while holding %s (%s)", c.acquired(instr), held, x.t.Origin.Describe(c.pass.Fset))...)
 	}
 	first := e[0].t.Events[e[0].ev].Instr
 	c.report(first.Pos(), rel, "lock order cycle: %s; the three goroutines can deadlock", strings.Join(steps, "; "))

@@ -105,10 +105,18 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key
 	return eff, binder(call, nil), true
 }
 
-func (e importedLocks) takes(bind func(facts.Key) facts.Key) []condHeld {
+// takes returns the locks the callee of call may block to acquire,
+// named in the caller's terms, each with the caller's value it is
+// reached from when an argument reaches it.
+func (e importedLocks) takes(call *ssa.CallCommon, bind func(facts.Key) facts.Key) []condHeld {
 	var takes []condHeld
 	for _, h := range e.fn.Takes {
-		takes = append(takes, condHeld{Held{Key: bind(e.set.Key(h.Key)), Read: h.Read, At: e.set.Str(h.Pos)}, importCond(h.When)})
+		k := e.set.Key(h.Key)
+		held := Held{Key: bind(k), Read: h.Read, At: e.set.Str(h.Pos)}
+		if actual, _ := Actual(call, nil, k); actual != nil {
+			held.Value, held.Path = actual, k.Path()
+		}
+		takes = append(takes, condHeld{held, importCond(h.When)})
 	}
 	return takes
 }

@@ -331,7 +331,7 @@ func (sv *solver) takesAt(call *ssa.CallCommon, here cond) []condHeld {
 	}
 	var takes []condHeld
 	if eff, bind, ok := sv.r.importedOf(call); ok {
-		takes = eff.takes(bind)
+		takes = eff.takes(call, bind)
 	} else if fi, bind := sv.calleeInfo(call); fi != nil {
 		for _, t := range fi.takes {
 			t.Key = bind(t.Key)

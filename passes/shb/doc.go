@@ -100,6 +100,13 @@
 // hold it no more. A goroutine started from several places holds what
 // every one of them hands it.
 //
+// A call of another package's function adds the events of its effect
+// summary at the call, in its order: accesses and synchronization
+// operations, then an Acquire for each mutex it may block to lock
+// (lockset.Result.Takes) that the caller's arguments name as one object.
+// The summary does not keep the order of its locks against its other
+// operations, so they come last.
+//
 // A call that only the pointer analysis resolves (an interface method, a
 // function value) counts the same way what its callees do to mutexes
 // reached from its receiver and arguments (lockset.Result.Effect, facts

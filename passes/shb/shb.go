@@ -841,6 +841,44 @@ func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *point
 			w.add(Event{Kind: k, Instr: c, Obj: w.keyObject(caller, c.Common(), e.Key)}, held, loop)
 		}
 	}
+	w.importedTakes(c, caller, held, loop)
+}
+
+// importedTakes adds an Acquire event at c for each mutex that fn, a
+// function of another package, may block to lock (its Locks fact's
+// Takes), when the caller's argument names one location: the lock
+// order and the waits of the deadlock analysis see locks taken inside
+// other packages' functions. They come after the callee's other
+// events, whose order against its locks the facts do not keep: a
+// partner that must lock before it can unblock someone is then never
+// claimed from one call alone.
+func (w *walker) importedTakes(c ssa.CallInstruction, caller *pointer.Origin, held LocksetID, loop int32) {
+	if w.ls == nil {
+		return
+	}
+	for _, h := range w.ls.Takes(c.Common()) {
+		if h.Value == nil || h.Unsure {
+			continue
+		}
+		var obj int32 = -1
+		if h.Path.IsEmpty() {
+			obj = w.objs.of(caller, h.Value)
+		} else if locs := w.ptr.PointsToPath(caller, h.Value, h.Path); len(locs) == 1 {
+			obj = w.objs.id(locs[0])
+		}
+		if obj < 0 {
+			continue
+		}
+		if _, ok := w.locks.names[obj]; !ok {
+			if name := ExprName(h.Value); name != "" {
+				if !h.Path.IsEmpty() {
+					name = h.Path.Render(name, h.Value.Type())
+				}
+				w.locks.names[obj] = name
+			}
+		}
+		w.add(Event{Kind: Acquire, Instr: c, Obj: obj, Read: h.Read}, held, loop)
+	}
 }
 
 var importedKinds = map[facts.SyncKind]Kind{

@@ -44,3 +44,27 @@ func (s *Store) RemoveLocked(i int) { s.Remove(i, false) }
 
 // RemoveAs forwards its caller's choice.
 func (s *Store) RemoveAs(i int, lock bool) { s.Remove(i, lock) }
+
+// Index is read-mostly: its readers and its writer lock inside.
+type Index struct {
+	rw   sync.RWMutex
+	keys []string
+}
+
+// RLock and RUnlock let callers hold the index for reading.
+func (x *Index) RLock()   { x.rw.RLock() }
+func (x *Index) RUnlock() { x.rw.RUnlock() }
+
+// Size read-locks the index.
+func (x *Index) Size() int {
+	x.rw.RLock()
+	defer x.rw.RUnlock()
+	return len(x.keys)
+}
+
+// Clear write-locks the index.
+func (x *Index) Clear() {
+	x.rw.Lock()
+	x.keys = nil
+	x.rw.Unlock()
+}

@@ -1,0 +1,100 @@
+// Package main deadlocks, or not, through locks taken inside another
+// package's functions: lock order, blocking while holding, read locks.
+package main
+
+import (
+	"sync"
+
+	"dlxlib"
+)
+
+// ledger posts holding its own lock and then flushes the store, which
+// locks the store inside dlxlib; audit takes the two the other way.
+type ledger struct {
+	mu sync.Mutex
+	s  *dlxlib.Store
+}
+
+func (l *ledger) post() {
+	l.mu.Lock()
+	l.s.Flush() // want `lock order inversion: l.s.mu \(by \(\*dlxlib.Store\).Flush, at dlxlib/dlxlib.go:\d+\) is locked at order.go:\d+ while holding l.mu \(goroutine started at order.go:\d+\), and the same two mutexes are taken in the opposite order at order.go:\d+`
+	l.mu.Unlock()
+}
+
+func (l *ledger) audit() {
+	l.s.Lock()
+	l.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+`
+	l.mu.Unlock()
+	l.s.Unlock()
+}
+
+// journal takes the two in the same order everywhere: silent.
+type journal struct {
+	mu sync.Mutex
+	s  *dlxlib.Store
+}
+
+func (j *journal) post() {
+	j.mu.Lock()
+	j.s.Flush()
+	j.mu.Unlock()
+}
+
+func (j *journal) audit() {
+	j.mu.Lock()
+	j.s.Lock()
+	j.s.Unlock()
+	j.mu.Unlock()
+}
+
+// relay holds the store's lock while it sends; its receiver must first
+// flush the store, which locks it inside dlxlib.
+func relay(s *dlxlib.Store) {
+	ch := make(chan int)
+	go func() {
+		s.Flush() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+`
+		<-ch
+	}()
+	s.Lock()
+	ch <- 1 // want `blocking while holding a lock: goroutine started at order.go:\d+ sends on ch at order.go:\d+ while holding s.mu \(locked at order.go:\d+\); the receive that would unblock it \(at order.go:\d+, goroutine started at order.go:\d+\) must first lock s.mu`
+	s.Unlock()
+}
+
+// relayFirst's receiver flushes after it receives: silent.
+func relayFirst(s *dlxlib.Store) {
+	ch := make(chan int)
+	go func() {
+		<-ch
+		s.Flush()
+	}()
+	s.Lock()
+	ch <- 1
+	s.Unlock()
+}
+
+// count read-locks the index and asks its size, which read-locks it
+// again inside dlxlib, while a writer may be waiting in Clear.
+func count(x *dlxlib.Index) int {
+	x.RLock()
+	defer x.RUnlock()
+	return x.Size() // want `recursive read lock: x.rw is read-locked \(at order.go:\d+\) when this goroutine calls \(\*dlxlib.Index\).Size, which read-locks it again \(at dlxlib/dlxlib.go:\d+\); a writer waiting in Lock \(as at order.go:\d+\) between the two blocks both`
+}
+
+// countOnce asks the size alone: silent.
+func countOnce(x *dlxlib.Index) int { return x.Size() }
+
+// main runs each pair on its own objects.
+func main() {
+	l := &ledger{s: &dlxlib.Store{}}
+	go l.post()
+	go l.audit()
+	j := &journal{s: &dlxlib.Store{}}
+	go j.post()
+	go j.audit()
+	go relay(&dlxlib.Store{})
+	go relayFirst(&dlxlib.Store{})
+	x := &dlxlib.Index{}
+	go count(x)
+	go countOnce(x)
+	go x.Clear() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+; this Lock of x.rw, between the two read locks`
+}

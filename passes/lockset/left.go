@@ -1,0 +1,90 @@
+package lockset
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Left is a mutex that a function returns still holding at Ret, while
+// another of its returns has it unlocked.
+type Left struct {
+	Ret  *ssa.Return
+	Held Held
+}
+
+// LeftHeld returns, for fn and its returns, each mutex that fn locks
+// itself and still holds at some return, not at every one, with that
+// return: one entry per return and mutex, in the order of returns. A
+// mutex a lock helper took is left out: what releases it (often a method
+// called through an interface, tx.End()) is beyond what the lockset
+// sees.
+func (r *Result) LeftHeld(fn *ssa.Function, returns []*ssa.Return) []Left {
+	if len(returns) < 2 {
+		return nil
+	}
+	sets := make([]Set, len(returns))
+	for i, ret := range returns {
+		sets[i] = r.Before(ret)
+	}
+	var out []Left
+	for i, ret := range returns {
+		for _, h := range sets[i] {
+			if h.Unsure || !h.Key.Rooted() || h.Value == nil || h.Value.Parent() != fn || !h.Path.IsEmpty() {
+				continue
+			}
+			if slices.ContainsFunc(sets, func(s Set) bool {
+				_, ok := s.Find(h.Key)
+				return !ok
+			}) {
+				out = append(out, Left{ret, h})
+			}
+		}
+	}
+	return out
+}
+
+// returnsOf returns fn's return instructions.
+func returnsOf(fn *ssa.Function) []*ssa.Return {
+	var out []*ssa.Return
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			out = append(out, ret)
+		}
+	}
+	return out
+}
+
+// ReturnPos returns where a return is: the statement, or the closing
+// brace of the function for the implicit return at its end.
+func ReturnPos(fn *ssa.Function, ret *ssa.Return) token.Pos {
+	if ret.Pos().IsValid() {
+		return ret.Pos()
+	}
+	if syntax := fn.Syntax(); syntax != nil {
+		return syntax.End() - 1
+	}
+	return fn.Pos()
+}
+
+// ReportsSuccess reports whether a return says "done": a nil error or a
+// true bool among its results. A function that returns success holding a
+// lock is a conditional lock helper (if s.tryLock() == nil { ... }).
+func ReportsSuccess(ret *ssa.Return) bool {
+	for _, v := range ret.Results {
+		k, ok := v.(*ssa.Const)
+		if !ok {
+			continue
+		}
+		if types.Identical(k.Type(), types.Universe.Lookup("error").Type()) && k.IsNil() {
+			return true
+		}
+		if b, ok := k.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 && k.Value != nil && constant.BoolVal(k.Value) {
+			return true
+		}
+	}
+	return false
+}
