@@ -40,6 +40,11 @@ type FuncEffects struct {
 	Name     uint32      // the function's SSA name
 	Accesses []MemAccess // in program order, at most MaxAccesses, the first of each kind
 	Syncs    []SyncOp    // in program order, at most MaxSyncs
+	// Contained has bit i set when parameter i (the receiver first) is a
+	// channel, *sync.WaitGroup or *sync.Cond that the function uses only
+	// for the operations Syncs lists, handing it to no other code: an
+	// importer's channel given to it has not escaped.
+	Contained uint64
 }
 
 // Bounds on one function's effect.

@@ -38,6 +38,22 @@ type FuncLocks struct {
 	Acquires []HeldLock // held on every return: a lock helper
 	Releases []HeldLock // the locks it may unlock (Key, When)
 	Takes    []HeldLock // the locks it may block to acquire (Lock, RLock), with where (Pos) and when (When)
+	// Leaves are the locks it takes itself and returns still holding on
+	// some paths, not all, with the first such return (Pos): a lock left
+	// held, which its importer's next Lock of the mutex waits for forever.
+	Leaves []HeldLock
+	// Callbacks are the locks it holds when it calls one of its
+	// function-typed parameters (Each(f) { mu.Lock(); ...; f(v) }): a
+	// function value its importer passes there that locks one of them
+	// deadlocks.
+	Callbacks []CallbackLock
+}
+
+// CallbackLock is a lock that a function holds when it calls its
+// parameter Param (the receiver first).
+type CallbackLock struct {
+	Param uint16
+	Lock  HeldLock
 }
 
 // ParamIs is a condition on a call: the boolean parameter Param of the

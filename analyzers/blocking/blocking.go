@@ -14,6 +14,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -33,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "blocking"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
 	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
+	Requires: []*analysis.Analyzer{buildir.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
 }
 
 func init() { ignore.Flag(&Analyzer.Flags) }
@@ -47,6 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:      pass,
 		pkg:       ir.Pkg,
 		funcs:     ir.SrcFuncs,
+		eff:       pass.ResultOf[effects.Analyzer].(*effects.Result),
 		reported:  make(map[ssa.Instruction]bool),
 		blockedAt: make(map[token.Pos]bool),
 		ignored:   ignore.Find(pass),
@@ -74,6 +76,7 @@ type checker struct {
 	pkg        *ssa.Package
 	funcs      []*ssa.Function
 	ptr        *pointer.Result
+	eff        *effects.Result
 	hb         *shb.Result
 	reported   map[ssa.Instruction]bool                 // one report per operation
 	ignored    ignore.Lines                             // lines with "//origo:ignore blocking"
@@ -213,8 +216,15 @@ func (c *checker) passedOut(call ssa.CallInstruction, want func(types.Type) bool
 	if c.inPackage(call) {
 		return nil
 	}
+	var contained uint64 // the parameters the callee's effect shows all of
+	if fn := call.Common().StaticCallee(); fn != nil && c.eff != nil {
+		contained = c.eff.Contained(fn)
+	}
 	var locs []pointer.Location
-	for _, a := range call.Common().Args {
+	for i, a := range call.Common().Args {
+		if i < 64 && contained&(1<<i) != 0 {
+			continue
+		}
 		if want(a.Type()) {
 			locs = append(locs, c.pointsToAnywhere(a)...)
 		}

@@ -52,7 +52,9 @@
 //     anyone close: after the last send, the loop waits forever;
 //   - a goroutine whose result send can outlive its receiver: a function
 //     makes an unbuffered channel, starts a goroutine that sends on it
-//     once, and may return without receiving (an early return, a select
+//     once (a closure, a function of the package, or one of another
+//     package whose effect shows it only sends on it: the report is then
+//     at the go statement), and may return without receiving (an early return, a select
 //     on ctx.Done() or a timeout, an error path), or starts several such
 //     goroutines in a loop and receives once, or starts goroutines one of
 //     which may send twice (an error, then the result) and receives once
@@ -135,7 +137,14 @@
 // Only channels (WaitGroups, Conds) that the package makes and that no
 // package variable reaches, and that are not handed to code the
 // analysis cannot see, are judged by their partners: another package,
-// or any code holding a global channel, may still send.
+// or any code holding a global channel, may still send. A function of
+// another package that uses a channel, WaitGroup or Cond parameter for
+// nothing but the operations its effect summary lists (it stores it
+// nowhere, starts no goroutine with it, hands it to no code without a
+// summary: facts.FuncEffects.Contained) is seen through: its sends,
+// receives, closes, Dones, Signals and Waits are partners and waits
+// like the package's own (go blklib.Send(ch, 1); for v := range ch {}
+// waits forever when Send never closes ch).
 //
 // The partners are the operations of every goroutine of the package's
 // programs (main, init, tests; see package shb), including those that

@@ -2,6 +2,7 @@ package blocking
 
 import (
 	"fmt"
+	"github.com/origo-dev/origo/facts"
 	"go/token"
 	"go/types"
 	"slices"
@@ -46,18 +47,21 @@ func (c *checker) leaks() {
 // function, the go statements it is given to, and the sends of those
 // goroutines.
 type resultChan struct {
-	recvs   []ssa.Instruction // plain receives and select receives
-	caseAt  []edge            // for each select receive, the edge taken when it happened
-	dead    []edge            // the edges of the cases of those selects that never proceed
-	spawns  []*ssa.Go         // the go statements given the channel
-	sends   []*ssa.Send       // the goroutines' plain sends
-	guarded bool              // a goroutine sends in a select too
-	closed  bool              // a goroutine closes the channel too
+	recvs  []ssa.Instruction // plain receives and select receives
+	caseAt []edge            // for each select receive, the edge taken when it happened
+	dead   []edge            // the edges of the cases of those selects that never proceed
+	spawns []*ssa.Go         // the go statements given the channel
+	sends  []*ssa.Send       // the goroutines' plain sends
+	// importedSends are the go statements that start a function of
+	// another package that sends on the channel (its effect shows it).
+	importedSends []*ssa.Go
+	guarded       bool // a goroutine sends in a select too
+	closed        bool // a goroutine closes the channel too
 }
 
 func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	rc := new(resultChan)
-	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends) == 0 || rc.guarded {
+	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends)+len(rc.importedSends) == 0 || rc.guarded {
 		return
 	}
 	if c.waitsFirst(fn, mc, rc) {
@@ -119,9 +123,9 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				where = "return at " + c.pos(returnPos(ret)) + " without receiving it"
 				rel = append(rel, c.related(returnPos(ret), "%s returns here without receiving", fn.Name())...)
 			}
-			for _, s := range rc.sends {
-				c.report(s, s.Pos(), rel, "send blocks forever when %s moves on early: the goroutine started at %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
-					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), where)
+			for _, s := range rc.sendsAt() {
+				c.report(s, s.Pos(), rel, "send blocks forever when %s moves on early: %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
+					fn.Name(), c.sender(s, spawn, "the goroutine"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), where)
 			}
 			return
 		}
@@ -131,18 +135,18 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		if ret, _ := exitWithout(spawn, recv, nil); ret != nil {
 			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
 				c.related(returnPos(ret), "%s returns here without receiving", fn.Name()))
-			for _, s := range rc.sends {
-				c.report(s, s.Pos(), rel, "send blocks forever when %s returns early: the goroutine started at %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
-					fn.Name(), c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
+			for _, s := range rc.sendsAt() {
+				c.report(s, s.Pos(), rel, "send blocks forever when %s returns early: %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
+					fn.Name(), c.sender(s, spawn, "the goroutine"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
 			}
 			return
 		}
 		if !inLoop && onCycle(spawn.Block(), recv) {
 			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutines that send are started here, in a loop"),
 				c.related(rc.recvs[0].Pos(), "the one receive"))
-			for _, s := range rc.sends {
-				c.report(s, s.Pos(), rel, "send blocks forever: the goroutines started at %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
-					c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(rc.recvs[0].Pos()))
+			for _, s := range rc.sendsAt() {
+				c.report(s, s.Pos(), rel, "send blocks forever: %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
+					c.sender(s, spawn, "the goroutines"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(rc.recvs[0].Pos()))
 			}
 			return
 		}
@@ -162,6 +166,54 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}
+}
+
+// sendsAt returns where the goroutines send: their sends, and the go
+// statements of those that run another package's function.
+func (rc *resultChan) sendsAt() []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, s := range rc.sends {
+		out = append(out, s)
+	}
+	for _, g := range rc.importedSends {
+		out = append(out, g)
+	}
+	return out
+}
+
+// sender names the goroutines that spawn starts, for a report at s: by
+// where spawn is ("the goroutine started at f.go:12"), or, when the
+// report is at spawn itself (another package's function sends), as
+// started here, with that function.
+func (c *checker) sender(s ssa.Instruction, spawn *ssa.Go, which string) string {
+	if s == ssa.Instruction(spawn) {
+		return fmt.Sprintf("%s started here (%s)", which, facts.ShortName(spawn.Call.StaticCallee().String()))
+	}
+	return fmt.Sprintf("%s started at %s", which, c.pos(spawn.Pos()))
+}
+
+// importedSends reports whether fn, a function of another package
+// started with the channel as its parameter i, sends on it (and may close
+// it) and does nothing else with it, as its effect shows.
+func (c *checker) importedSends(fn *ssa.Function, i int, rc *resultChan) bool {
+	if c.eff == nil || i >= 64 || c.eff.Contained(fn)&(1<<i) == 0 {
+		return false
+	}
+	sends := 0
+	for _, op := range c.eff.Imported(fn) {
+		if root, j, _ := op.Key.Root(); op.Sync == 0 || root != facts.Param || j != i || !op.Key.Path().IsEmpty() {
+			continue
+		}
+		switch op.Sync {
+		case facts.SyncSend:
+			sends++
+		case facts.SyncClose:
+			rc.closed = true
+		default:
+			return false
+		}
+	}
+	return sends > 0
 }
 
 // times renders a count of receives: "once", "2 times".
@@ -303,7 +355,17 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 		case *ssa.Go:
 			callee := r.Call.StaticCallee()
 			i := slices.Index(r.Call.Args, v)
-			if callee == nil || callee.Pkg != c.pkg || i < 0 || r.Call.IsInvoke() || !goroutineSends(callee.Params[i], rc, 0) {
+			if callee == nil || i < 0 || r.Call.IsInvoke() {
+				return false
+			}
+			switch {
+			case callee.Pkg == c.pkg && callee.Blocks != nil:
+				if !goroutineSends(callee.Params[i], rc, 0) {
+					return false
+				}
+			case c.importedSends(callee, i, rc):
+				rc.importedSends = append(rc.importedSends, r)
+			default:
 				return false
 			}
 			rc.spawns = append(rc.spawns, r)

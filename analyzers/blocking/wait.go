@@ -1,6 +1,7 @@
 package blocking
 
 import (
+	"github.com/origo-dev/origo/facts"
 	"go/constant"
 	"go/types"
 	"slices"
@@ -98,6 +99,15 @@ func (c *checker) waits() {
 					for _, l := range c.passedOut(call, syncType) {
 						escaped[keyOf(l)] = true
 					}
+					// What another package's function does to the
+					// WaitGroups and Conds it contains: its effect.
+					for _, io := range c.importedWaitOps(cc) {
+						for _, l := range c.pointsToAnywhere(io.v) {
+							o := op(keyOf(l))
+							o.dones = o.dones || io.kind == 2
+							o.signals = o.signals || io.kind == 3
+						}
+					}
 				}
 				if kind == 0 {
 					continue
@@ -159,10 +169,14 @@ func (c *checker) waits() {
 			} else if cop, cond := syncapi.Cond(call.Common()); cop == syncapi.CondWait {
 				v = cond
 			}
+			in := "" // the function of another package that waits
 			if v == nil {
-				continue
+				if v = c.importedWaitee(call.Common(), ev.Kind); v == nil {
+					continue
+				}
+				in = " in " + facts.ShortName(call.Common().StaticCallee().String())
 			}
-			locs := c.ptr.PointsToIn(t.Origin, v)
+			locs := c.ptr.PointsToIn(c.callerOrigin(t, call), v)
 			if len(locs) == 0 {
 				continue
 			}
@@ -191,11 +205,15 @@ func (c *checker) waits() {
 					}
 				}
 			}
+			who := c.goroutine(t)
+			if c.callerOrigin(t, call) != t.Origin {
+				who = "the goroutine started here" // by this go statement: the report is at it
+			}
 			switch {
 			case ev.Kind == shb.WGWait && added && !ended && !unknownDone:
-				c.report(call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s, whose counter Add raises, but nothing calls Done on it", c.goroutine(t), c.valueName(v, "it"))
+				c.report(call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s%s, whose counter Add raises, but nothing calls Done on it", who, c.valueName(v, "it"), in)
 			case ev.Kind == shb.CondWait && !ended && !unknownSignal:
-				c.report(call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s, which nothing signals (no Signal or Broadcast on it)", c.goroutine(t), c.valueName(v, "it"))
+				c.report(call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s%s, which nothing signals (no Signal or Broadcast on it)", who, c.valueName(v, "it"), in)
 			}
 		}
 	}
@@ -385,4 +403,66 @@ func doneOn(g *ssa.Go, wg ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// waitOp is a Done (kind 2) or Signal (kind 3) on the caller's value v.
+type waitOp struct {
+	v    ssa.Value
+	kind int
+}
+
+// importedWaitOps returns the Dones (an Add too, whose sign the effect
+// does not keep) and Signals that call, a call of another package's
+// function, makes on the WaitGroups and Conds it is given and contains.
+func (c *checker) importedWaitOps(call *ssa.CallCommon) []waitOp {
+	fn := call.StaticCallee()
+	if fn == nil || c.eff == nil || c.eff.Contained(fn) == 0 {
+		return nil
+	}
+	var out []waitOp
+	for _, op := range c.eff.Imported(fn) {
+		kind := 0
+		switch op.Sync {
+		case facts.SyncAdd, facts.SyncDone:
+			kind = 2
+		case facts.SyncCondSignal:
+			kind = 3
+		default:
+			continue
+		}
+		if root, i, _ := op.Key.Root(); root == facts.Param && op.Key.Path().IsEmpty() && i < len(call.Args) {
+			out = append(out, waitOp{call.Args[i], kind})
+		}
+	}
+	return out
+}
+
+// importedWaitee returns the argument of call, a call of another
+// package's function, that the function waits on (a WaitGroup.Wait or
+// Cond.Wait of its effect, for an event of kind), when it contains it.
+func (c *checker) importedWaitee(call *ssa.CallCommon, kind shb.Kind) ssa.Value {
+	fn := call.StaticCallee()
+	if fn == nil || c.eff == nil {
+		return nil
+	}
+	contained := c.eff.Contained(fn)
+	for _, op := range c.eff.Imported(fn) {
+		if !(op.Sync == facts.SyncWait && kind == shb.WGWait || op.Sync == facts.SyncCondWait && kind == shb.CondWait) {
+			continue
+		}
+		if root, i, _ := op.Key.Root(); root == facts.Param && op.Key.Path().IsEmpty() && i < len(call.Args) && i < 64 && contained&(1<<i) != 0 {
+			return call.Args[i]
+		}
+	}
+	return nil
+}
+
+// callerOrigin returns the origin whose values call's arguments are in
+// t's goroutine: t's own, or, for the go statement that starts t running
+// a function of another package, the starter's.
+func (c *checker) callerOrigin(t *shb.Trace, call ssa.CallInstruction) *pointer.Origin {
+	if t.Origin.Parent != nil && c.ptr.ImportedEntry(t.Origin) == call {
+		return t.Origin.Parent
+	}
+	return t.Origin
 }

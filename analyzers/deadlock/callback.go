@@ -2,6 +2,7 @@ package deadlock
 
 import (
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -94,4 +95,33 @@ func dynamicCall(frames []pointer.Frame) ssa.CallInstruction {
 		}
 	}
 	return nil
+}
+
+// checkCallbacks reports a function value that call passes to another
+// package's function which holds a mutex when it calls it (its Locks
+// fact's callbacks), when the function value locks that mutex too:
+//
+//	s.Each(func(v int) { s.Flush() }) // Each holds s.mu while it calls f; Flush locks it
+//
+// The function value is a closure or function of the package, whose
+// locks are its lockset's, its captured variables named as the caller
+// names them.
+func (c *checker) checkCallbacks(call *ssa.Call) {
+	for _, cb := range c.ls.Callbacks(call.Common()) {
+		switch cb.Arg.(type) {
+		case *ssa.MakeClosure, *ssa.Function:
+		default:
+			continue
+		}
+		for _, t := range c.ls.Takes(&ssa.CallCommon{Value: cb.Arg}) {
+			if t.Key != cb.Held.Key || t.Read && cb.Held.Read {
+				continue
+			}
+			callee := facts.ShortName(call.Call.StaticCallee().String())
+			name := lockName(cb.Held)
+			c.report(call.Pos(), c.heldAt(t, "the function value locks %s here", name), "double lock through a function value: %s holds %s (locked at %s) when it calls the function value passed here, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
+				callee, name, c.where(cb.Held), c.where(t))
+			break
+		}
+	}
 }

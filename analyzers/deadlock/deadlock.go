@@ -178,11 +178,14 @@ func (c *checker) partner(pos token.Pos, t *shb.Trace, ev int32) {
 	c.partners[pos] = append(c.partners[pos], Place{t, ev})
 }
 
-// leftHeld is a lock that fn returns holding at ret.
+// leftHeld is a lock that fn returns holding at ret. For a function of
+// another package, call is the package's call of it, h is in the
+// caller's terms and h.At is the return.
 type leftHeld struct {
-	fn  *ssa.Function
-	ret token.Pos
-	h   lockset.Held
+	fn   *ssa.Function
+	ret  token.Pos
+	h    lockset.Held
+	call *ssa.Call
 }
 
 // checkFunc reports the double locks and the locks left held in fn.
@@ -204,6 +207,10 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			switch instr := instr.(type) {
 			case *ssa.Call:
 				c.checkCall(instr.Common(), c.ls.Before(instr), instr.Pos(), false)
+				for _, h := range c.ls.Leaves(instr.Common()) {
+					c.leftHeld = append(c.leftHeld, leftHeld{fn: instr.Call.StaticCallee(), h: h, call: instr})
+				}
+				c.checkCallbacks(instr)
 			case *ssa.RunDefers:
 				// The deferred calls run last first, each after the
 				// previous ones released what they release.

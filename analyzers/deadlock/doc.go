@@ -69,7 +69,11 @@
 //     follows the callees the pointer analysis finds; only a mutex of an
 //     object that the goroutine's entry function makes once, outside
 //     loops, so that two objects made at one place (list nodes locked
-//     hand over hand) are not taken for one;
+//     hand over hand) are not taken for one. A function of another
+//     package that calls its function-typed parameter while holding a
+//     mutex says so in its Locks fact (s.Each(f) holds s.mu around
+//     f(v)): a closure or function passed there that locks the same
+//     mutex, as the caller names it, is reported at the call;
 //   - RWMutex upgrade: Lock of a mutex the goroutine holds for reading;
 //   - recursive read lock: RLock of a mutex already read-locked, when the
 //     package also write-locks that mutex (a writer waiting between the
@@ -185,7 +189,10 @@
 // function a goroutine runs (a go statement's, a time.AfterFunc
 // callback), each other goroutine's Lock of the mutex that does not
 // happen before the goroutine's own is: "... may be left locked by
-// goroutine started at ...".
+// goroutine started at ...". A function of another package that leaves a
+// mutex held on some paths says so in its Locks fact: after a call of it
+// that passes no constant bool, with no Unlock of the mutex after, each
+// later Lock of it is reported the same way.
 //
 // TryLock never blocks and is not an acquisition here. A goroutine that
 // takes two locks in both orders itself (by comparing IDs, say) decides

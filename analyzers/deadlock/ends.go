@@ -2,11 +2,13 @@ package deadlock
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -153,26 +155,37 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 	for _, lh := range c.leftHeld {
 		for _, t := range hb.Traces {
 			for _, ev := range t.Events {
-				// The left Lock, where a caller's goroutine calls fn.
-				if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr.Pos() != lh.h.Pos || ev.Instr.Parent() != lh.fn {
-					continue
-				}
-				if t.Origin.Parent != nil && t.Origin.Entry == lh.fn {
-					// fn is the goroutine's own function: it ends holding
-					// the mutex, and nothing of its own comes after.
-					c.endsLeftHeld(byLock, t, ev, lh, reported)
-					continue
-				}
-				// The call that left it held: the one of the event's
-				// chain, or, when the event stands for several, each.
-				sites, _ := c.staticCalls(lh.fn)
-				if call, ok := c.callerSite(t, ev.ID, lh.fn); ok {
-					sites = []ssa.CallInstruction{call}
-				}
-				if len(sites) == 0 || slices.ContainsFunc(sites, func(call ssa.CallInstruction) bool {
-					return c.callerUnlocks(call, lh.h) || decidesBranch(call, lh.fn)
-				}) {
-					continue
+				var sites []ssa.CallInstruction
+				if lh.call != nil {
+					// The call of another package's function, whose lock
+					// is an Acquire at the call: the caller may unlock
+					// after it, or choose the path by a constant.
+					if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr != lh.call || !c.importedLeaves(hb, t, ev, lh) {
+						continue
+					}
+					sites = []ssa.CallInstruction{lh.call}
+				} else {
+					// The left Lock, where a caller's goroutine calls fn.
+					if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr.Pos() != lh.h.Pos || ev.Instr.Parent() != lh.fn {
+						continue
+					}
+					if t.Origin.Parent != nil && t.Origin.Entry == lh.fn {
+						// fn is the goroutine's own function: it ends holding
+						// the mutex, and nothing of its own comes after.
+						c.endsLeftHeld(byLock, t, ev, lh, reported)
+						continue
+					}
+					// The call that left it held: the one of the event's
+					// chain, or, when the event stands for several, each.
+					sites, _ = c.staticCalls(lh.fn)
+					if call, ok := c.callerSite(t, ev.ID, lh.fn); ok {
+						sites = []ssa.CallInstruction{call}
+					}
+					if len(sites) == 0 || slices.ContainsFunc(sites, func(call ssa.CallInstruction) bool {
+						return c.callerUnlocks(call, lh.h) || decidesBranch(call, lh.fn)
+					}) {
+						continue
+					}
 				}
 				for _, a := range byLock[ev.Obj] {
 					ae := a.t.Events[a.ev]
@@ -191,9 +204,13 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 							call = s
 						}
 					}
-					rel := append(c.related(lh.ret, "%s returns here holding it", lh.fn.Name()), c.related(call.Pos(), "called here")...)
+					name, ret := lh.fn.Name(), c.pos(lh.ret)
+					if lh.call != nil {
+						name, ret = facts.ShortName(lh.fn.String()), c.where(lh.h)
+					}
+					rel := append(c.related(lh.ret, "%s returns here holding it", name), c.related(call.Pos(), "called here")...)
 					c.report(ae.Instr.Pos(), rel, "Lock blocks forever (deadlock): %s is left locked by %s (lock left held at %s), called at %s before this Lock, on the paths that return so",
-						lockName(lh.h), lh.fn.Name(), c.pos(lh.ret), c.pos(call.Pos()))
+						lockName(lh.h), name, ret, c.pos(call.Pos()))
 				}
 			}
 		}
@@ -309,4 +326,27 @@ func decidesBranch(call ssa.CallInstruction, fn *ssa.Function) bool {
 func lockHelperCall(call ssa.CallInstruction) bool {
 	op, _ := syncapi.MutexOp(call.Common())
 	return op == syncapi.NoLockOp
+}
+
+// importedLeaves reports whether Acquire event ev at lh.call, a call of
+// another package's function that returns holding lh.h on some paths,
+// is of that mutex, and the caller neither unlocks it after the call nor
+// passes a constant that may pick the path (the callee's branches are
+// not in view).
+func (c *checker) importedLeaves(hb *shb.Result, t *shb.Trace, ev shb.Event, lh leftHeld) bool {
+	locs := c.ptr.PointsToIn(t.Origin, lh.h.Value)
+	if !lh.h.Path.IsEmpty() {
+		locs = c.ptr.PointsToPath(t.Origin, lh.h.Value, lh.h.Path)
+	}
+	if !slices.Contains(locs, hb.Location(ev.Obj)) {
+		return false
+	}
+	call := lh.call
+	if unlocksAfter(call.Block(), slices.Index(call.Block().Instrs, ssa.Instruction(call))+1, lh.h.Key) {
+		return false
+	}
+	return !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool {
+		k, ok := a.(*ssa.Const)
+		return ok && k.Value != nil && k.Value.Kind() == constant.Bool
+	})
 }

@@ -12,7 +12,11 @@
 // direct imports are folded in, so a summary is closed over the package
 // boundary like the pointer summaries; an access repeated in one stretch
 // without synchronization is kept once, and a summary keeps at most
-// facts.MaxAccesses accesses and facts.MaxSyncs operations. A Once.Do
+// facts.MaxAccesses accesses and facts.MaxSyncs operations. A summary
+// also says which of the function's channel, *sync.WaitGroup and
+// *sync.Cond parameters it contains: uses for nothing but the
+// operations it lists, so that an importer's channel given to it has not
+// escaped (see contained.go). A Once.Do
 // callback's accesses hold the Once as a lock marked Once. A parameter
 // that closures capture is keyed as the parameter, not as the heap
 // variable go/ssa copies it into.

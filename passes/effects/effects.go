@@ -37,7 +37,18 @@ var Analyzer = &analysis.Analyzer{
 // Result gives the effects of the direct imports' functions. It is
 // read-only once Run returns.
 type Result struct {
-	byName map[string][]Op // by the function's SSA name
+	byName    map[string][]Op   // by the function's SSA name
+	contained map[string]uint64 // the same: facts.FuncEffects.Contained
+}
+
+// Contained returns the parameters of fn, a function of a direct import,
+// that it contains (facts.FuncEffects.Contained): bit i for parameter i,
+// the receiver first.
+func (r *Result) Contained(fn *ssa.Function) uint64 {
+	if !buildir.Imported(fn) {
+		return 0
+	}
+	return r.contained[fn.String()]
 }
 
 // Imported returns what a call of fn, a function of a direct import,
@@ -86,14 +97,18 @@ type summarizer struct {
 	ls     *lockset.Result
 	byName map[string]importedEffects
 	done   map[*ssa.Function][]effect
+
+	containedDone map[*ssa.Function]uint64 // see contained
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: make(map[string][]Op)}
+	r := &Result{byName: make(map[string][]Op), contained: make(map[string]uint64)}
 	s := &summarizer{
 		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		byName: make(map[string]importedEffects),
 		done:   make(map[*ssa.Function][]effect),
+
+		containedDone: make(map[*ssa.Function]uint64),
 	}
 	for _, imp := range pass.Pkg.Imports() {
 		set := new(facts.Effects)
@@ -105,6 +120,9 @@ func run(pass *analysis.Pass) (any, error) {
 			eff := importedEffects{set, &set.Funcs[i]}
 			s.byName[name] = eff
 			r.byName[name] = eff.list()
+			if eff.fn.Contained != 0 {
+				r.contained[name] = eff.fn.Contained
+			}
 		}
 	}
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
@@ -139,7 +157,7 @@ func (s *summarizer) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects 
 		if len(effs) == 0 {
 			continue
 		}
-		fe := facts.FuncEffects{Name: in.Intern(fn.String())}
+		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Contained: s.contained(fn)}
 		for _, e := range effs {
 			at := cmp.Or(e.at, facts.Posn(fset, e.pos))
 			if e.sync != 0 {

@@ -57,7 +57,13 @@
 // exported function and method does to mutexes its callers can name (a
 // facts.Key rooted at a parameter or a package variable): the locks it
 // leaves held on every return, those it may release, and those it may
-// block to acquire, with where; a lock it takes or releases under a
+// block to acquire, with where, and those it locks itself and returns
+// still holding on some paths, not all (a lock left held, with the
+// return, when that return reports no success: an exported function
+// that returns true or a nil error holding it is a conditional lock
+// helper), and those it holds where it calls one of its function-typed
+// parameters (a callback run under the lock); a lock it takes or
+// releases under a
 // condition on its boolean parameters carries the condition
 // (facts.HeldLock.When), so that an importer's call that passes a
 // constant falsifying it does not count the lock. Callees in the

@@ -68,6 +68,18 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 			continue
 		}
 		fl := facts.FuncLocks{Name: in.Intern(fn.String())}
+		left := make(map[facts.Key]bool)
+		for _, l := range r.LeftHeld(fn, returnsOf(fn)) {
+			if left[l.Held.Key] || ReportsSuccess(l.Ret) {
+				continue // an exported conditional lock helper: its callers unlock
+			}
+			left[l.Held.Key] = true
+			fl.Leaves = append(fl.Leaves, facts.HeldLock{Key: in.Key(l.Held.Key), Read: l.Held.Read, Pos: in.Intern(facts.Posn(pass.Fset, ReturnPos(fn, l.Ret)))})
+		}
+		for _, cb := range r.callbackLocks(fn) {
+			at := cmp.Or(cb.held.At, facts.Posn(pass.Fset, cb.held.Pos))
+			fl.Callbacks = append(fl.Callbacks, facts.CallbackLock{Param: uint16(cb.param), Lock: facts.HeldLock{Key: in.Key(cb.held.Key), Read: cb.held.Read, Pos: in.Intern(at)}})
+		}
 		for _, h := range fi.acquires {
 			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
@@ -127,6 +139,105 @@ func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
 		rels = append(rels, condKey{bind(e.set.Key(h.Key)), importCond(h.When)})
 	}
 	return rels
+}
+
+// leavesAt returns the locks the callee of call returns holding on some
+// paths, named in the caller's terms with the caller's value they are
+// reached from, each At the callee's return that leaves it.
+func (e importedLocks) leavesAt(call *ssa.CallCommon) []Held {
+	var out []Held
+	for _, h := range e.fn.Leaves {
+		k := e.set.Key(h.Key)
+		actual, global := Actual(call, nil, k)
+		if global {
+			actual = globalNamed(call, k)
+		}
+		if actual == nil {
+			continue
+		}
+		out = append(out, Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, At: e.set.Str(h.Pos)})
+	}
+	return out
+}
+
+// Leaves returns the locks that call, a call of another package's
+// function, returns holding on some of the callee's paths (a lock left
+// held there), in the caller's terms; At is the callee's return.
+func (r *Result) Leaves(call *ssa.CallCommon) []Held {
+	eff, _, ok := r.importedOf(call)
+	if !ok {
+		return nil
+	}
+	return eff.leavesAt(call)
+}
+
+// paramLock is a lock a function holds when it calls its parameter.
+type paramLock struct {
+	param int
+	held  Held
+}
+
+// callbackLocks returns the locks fn holds where it calls one of its
+// parameters, a function value, itself: each parameter and lock once.
+func (r *Result) callbackLocks(fn *ssa.Function) []paramLock {
+	var out []paramLock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			p, ok := call.Call.Value.(*ssa.Parameter)
+			if !ok {
+				continue
+			}
+			i := slices.Index(fn.Params, p)
+			for _, h := range r.Before(call) {
+				// Unsure comes from the calls the lockset cannot see into:
+				// in a loop, this very call of the parameter, which is
+				// not taken to release a lock its caller took itself.
+				own := h.Value != nil && h.Value.Parent() == fn && h.Path.IsEmpty()
+				if h.Unsure && !own || !h.Key.Rooted() || slices.ContainsFunc(out, func(x paramLock) bool { return x.param == i && x.held.Key == h.Key }) {
+					continue
+				}
+				out = append(out, paramLock{i, h})
+			}
+		}
+	}
+	return out
+}
+
+// Callback is a lock that a call of another package's function holds
+// when that function calls the function value Arg, one of the call's
+// arguments: Held is in the caller's terms, At where the callee took it.
+type Callback struct {
+	Arg  ssa.Value
+	Held Held
+}
+
+// Callbacks returns the locks that the callee of call, a function of
+// another package, holds when it calls the function values call passes.
+func (r *Result) Callbacks(call *ssa.CallCommon) []Callback {
+	eff, _, ok := r.importedOf(call)
+	if !ok {
+		return nil
+	}
+	var out []Callback
+	for _, cb := range eff.fn.Callbacks {
+		if int(cb.Param) >= len(call.Args) {
+			continue
+		}
+		k := eff.set.Key(cb.Lock.Key)
+		actual, global := Actual(call, nil, k)
+		if global {
+			actual = globalNamed(call, k)
+		}
+		if actual == nil {
+			continue
+		}
+		out = append(out, Callback{call.Args[cb.Param], Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: cb.Lock.Read, At: eff.set.Str(cb.Lock.Pos)}})
+	}
+	return out
 }
 
 // acquiresAt returns the locks the callee of call leaves held, named in

@@ -2,7 +2,10 @@
 // channels they are given.
 package blklib
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Produce sends one value on out.
 func Produce(out chan<- int) { out <- 1 }
@@ -31,3 +34,36 @@ func Begin() *Tx {
 }
 
 func (t *Tx) Rollback() { t.cancel() }
+
+// Send sends v on out and never closes it.
+func Send(out chan<- int, v int) { out <- v }
+
+// SendAll sends vs on out, then closes it.
+func SendAll(out chan<- int, vs []int) {
+	for _, v := range vs {
+		out <- v
+	}
+	close(out)
+}
+
+// AwaitAll waits for wg.
+func AwaitAll(wg *sync.WaitGroup) { wg.Wait() }
+
+// Finish marks one task of wg done.
+func Finish(wg *sync.WaitGroup) { wg.Done() }
+
+// Sleep waits on c until woken.
+func Sleep(c *sync.Cond) {
+	c.L.Lock()
+	c.Wait()
+	c.L.Unlock()
+}
+
+// Wake wakes every sleeper on c.
+func Wake(c *sync.Cond) { c.Broadcast() }
+
+// Keep stores its channel, where any code may use it: a channel given to
+// it has escaped.
+func Keep(ch chan int) { kept = ch }
+
+var kept chan int

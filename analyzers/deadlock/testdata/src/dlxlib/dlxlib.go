@@ -68,3 +68,35 @@ func (x *Index) Clear() {
 	x.keys = nil
 	x.rw.Unlock()
 }
+
+// Put leaves the store locked when v is negative: a lock left held,
+// which its importer's next Lock waits for.
+func (s *Store) Put(v int) bool {
+	s.mu.Lock()
+	if v < 0 {
+		return false
+	}
+	s.data = append(s.data, v)
+	s.mu.Unlock()
+	return true
+}
+
+// PutAll unlocks on every path.
+func (s *Store) PutAll(v int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v < 0 {
+		return false
+	}
+	s.data = append(s.data, v)
+	return true
+}
+
+// Each calls f for each value while holding the store's lock.
+func (s *Store) Each(f func(int)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.data {
+		f(v)
+	}
+}

@@ -83,6 +83,26 @@ func count(x *dlxlib.Index) int {
 // countOnce asks the size alone: silent.
 func countOnce(x *dlxlib.Index) int { return x.Size() }
 
+// refill puts and then flushes: after a Put that returned false, the
+// store is still locked, and Flush waits forever.
+func refill(s *dlxlib.Store, v int) {
+	s.Put(v)
+	s.Flush() // want `Lock blocks forever \(deadlock\): s.mu is left locked by \(\*dlxlib.Store\).Put \(lock left held at dlxlib/dlxlib.go:\d+\), called at order.go:\d+ before this Lock, on the paths that return so`
+}
+
+// refillAll's PutAll unlocks on every path: silent.
+func refillAll(s *dlxlib.Store, v int) {
+	s.PutAll(v)
+	s.Flush()
+}
+
+// copyInto flushes the store it walks from the callback: Each holds
+// s.mu while it calls it.
+func copyInto(s, dst *dlxlib.Store) {
+	s.Each(func(v int) { s.Flush() }) // want `double lock through a function value: \(\*dlxlib.Store\).Each holds s.mu \(locked at dlxlib/dlxlib.go:\d+\) when it calls the function value passed here, which locks it again \(at dlxlib/dlxlib.go:\d+\)`
+	s.Each(func(v int) { dst.Put(v) })
+}
+
 // main runs each pair on its own objects.
 func main() {
 	l := &ledger{s: &dlxlib.Store{}}
@@ -93,6 +113,9 @@ func main() {
 	go j.audit()
 	go relay(&dlxlib.Store{})
 	go relayFirst(&dlxlib.Store{})
+	go refill(&dlxlib.Store{}, -1)
+	go refillAll(&dlxlib.Store{}, -1)
+	go copyInto(&dlxlib.Store{}, &dlxlib.Store{})
 	x := &dlxlib.Index{}
 	go count(x)
 	go countOnce(x)
