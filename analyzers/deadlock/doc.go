@@ -106,8 +106,9 @@
 //     recursive read lock; a lock it leaves held is no goroutine's own
 //     for a lock kept by a returned goroutine (its release, tx.End()
 //     through an interface, is beyond the summary);
-//   - lock order cycle: the same with three mutexes across three
-//     goroutines, each step checked against the next as a pair is;
+//   - lock order cycle: the same with three or four mutexes across as
+//     many goroutines, each step checked against the next as a pair is,
+//     every goroutine another;
 //   - unlock of unlocked mutex: an Unlock on a path that already unlocked
 //     the mutex since the function last locked it, in particular an
 //     explicit Unlock on an early return that the deferred Unlock then

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
@@ -72,7 +73,7 @@ func (c *checker) inversions(hb *shb.Result) {
 			}
 		}
 	}
-	c.cycles3(hb, pairs, byPair, both)
+	c.cycles(hb, pairs, byPair, both)
 	for _, f := range reports {
 		a, b := f.a, f.b
 		ia, ib := a.t.Events[a.ev].Instr, b.t.Events[b.ev].Instr
@@ -156,25 +157,30 @@ func (c *checker) acquired(instr ssa.Instruction) string {
 // gate lock keeps them apart; happens-before orders neither.
 func (c *checker) deadlocks(hb *shb.Result, ring []orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
 	for i, x := range ring {
-		y := ring[(i+1)%len(ring)]
-		if x.t == y.t {
-			return false // one goroutine does one thing at a time
-		}
-		if both[x.t][[2]int32{x.to, x.from}] {
-			return false
-		}
-		if x.toRead && y.fromRead {
-			return false
-		}
-		ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
-		if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
-			return false
-		}
-		if c.order.HappensBefore(x.t, x.ev, y.t, y.ev, false) || c.order.HappensBefore(y.t, y.ev, x.t, x.ev, false) {
+		if !c.pairDeadlocks(hb, x, ring[(i+1)%len(ring)], both) {
 			return false
 		}
 	}
 	return true
+}
+
+// pairDeadlocks checks order edge x against the next edge of a cycle, y,
+// as deadlocks does.
+func (c *checker) pairDeadlocks(hb *shb.Result, x, y orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
+	if x.t == y.t {
+		return false // one goroutine does one thing at a time
+	}
+	if both[x.t][[2]int32{x.to, x.from}] {
+		return false
+	}
+	if x.toRead && y.fromRead {
+		return false
+	}
+	ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
+	if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
+		return false
+	}
+	return !c.order.HappensBefore(x.t, x.ev, y.t, y.ev, false) && !c.order.HappensBefore(y.t, y.ev, x.t, x.ev, false)
 }
 
 // gated reports whether the two acquisitions also hold a common lock
@@ -207,50 +213,77 @@ func (c *checker) gated(hb *shb.Result, la, lb shb.LocksetID, skipA, skipB int32
 // the acquisitions of one pair of locks are usually one call site.
 const maxCycleEdges = 8
 
-// cycles3 reports three goroutines that take three mutexes in a cycle:
-// one locks b holding a, one c holding b, one a holding c, checked edge
-// against edge as a 2-cycle is (see deadlocks). pairs are the keys of
-// byPair, sorted.
-func (c *checker) cycles3(hb *shb.Result, pairs [][2]int32, byPair map[[2]int32][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) {
-	for _, ab := range pairs {
-		a, b := ab[0], ab[1]
-		for _, bc := range pairs {
-			if bc[0] != b {
-				continue
-			}
-			cc := bc[1]
-			// a is the smallest of the three: each cycle once.
-			if cc <= a || cc == b || b < a {
-				continue
-			}
-			ca, ok := byPair[[2]int32{cc, a}]
-			if !ok {
-				continue
-			}
-			if e, ok := c.cycleOf(hb, [3][]orderEdge{byPair[ab], byPair[bc], ca}, both); ok {
-				c.reportCycle(hb, e)
-			}
-		}
-	}
-}
+// maxCycle is the longest lock order cycle looked for, in mutexes.
+const maxCycle = 4
 
-// cycleOf returns one choice of an edge per step that deadlocks.
-func (c *checker) cycleOf(hb *shb.Result, steps [3][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) ([3]orderEdge, bool) {
-	var pick [3]orderEdge
-	for _, x := range steps[0][:min(len(steps[0]), maxCycleEdges)] {
-		for _, y := range steps[1][:min(len(steps[1]), maxCycleEdges)] {
-			for _, z := range steps[2][:min(len(steps[2]), maxCycleEdges)] {
-				pick = [3]orderEdge{x, y, z}
-				if c.deadlocks(hb, pick[:], both) {
-					return pick, true
+// cycles reports three or four goroutines that take as many mutexes in a
+// cycle: one locks b holding a, one c holding b, ..., the last a holding
+// the one before, checked edge against next edge as a 2-cycle is (see
+// deadlocks), each goroutine another. pairs are the keys of byPair,
+// sorted.
+func (c *checker) cycles(hb *shb.Result, pairs [][2]int32, byPair map[[2]int32][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) {
+	next := make(map[int32][]int32) // lock → the locks taken holding it
+	for _, p := range pairs {
+		next[p[0]] = append(next[p[0]], p[1])
+	}
+	var path []int32
+	var walk func(l int32)
+	walk = func(l int32) {
+		path = append(path, l)
+		defer func() { path = path[:len(path)-1] }()
+		for _, m := range next[l] {
+			switch {
+			case m == path[0] && len(path) >= 3:
+				steps := make([][]orderEdge, len(path))
+				for i, from := range path {
+					steps[i] = byPair[[2]int32{from, path[(i+1)%len(path)]}]
 				}
+				if e, ok := c.cycleOf(hb, steps, both); ok {
+					c.reportCycle(hb, e)
+				}
+			case m > path[0] && len(path) < maxCycle && !slices.Contains(path, m):
+				// path[0] is the smallest of the cycle: each cycle once.
+				walk(m)
 			}
 		}
 	}
-	return pick, false
+	for _, p := range pairs {
+		if len(path) == 0 && (len(next[p[0]]) > 0) {
+			walk(p[0])
+		}
+		delete(next, p[0]) // walked from, as the smallest: done
+	}
 }
 
-func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
+// cycleOf returns one choice of an edge per step that deadlocks, trying
+// at most maxCycleEdges edges of each step, each checked against the one
+// before it as it is picked.
+func (c *checker) cycleOf(hb *shb.Result, steps [][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) ([]orderEdge, bool) {
+	pick := make([]orderEdge, 0, len(steps))
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == len(steps) {
+			return c.pairDeadlocks(hb, pick[i-1], pick[0], both)
+		}
+		for _, x := range steps[i][:min(len(steps[i]), maxCycleEdges)] {
+			if slices.ContainsFunc(pick, func(y orderEdge) bool { return y.t == x.t }) {
+				continue // one goroutine does one thing at a time
+			}
+			if i > 0 && !c.pairDeadlocks(hb, pick[i-1], x, both) {
+				continue
+			}
+			pick = append(pick, x)
+			if try(i + 1) {
+				return true
+			}
+			pick = pick[:i]
+		}
+		return false
+	}
+	return pick, try(0)
+}
+
+func (c *checker) reportCycle(hb *shb.Result, e []orderEdge) {
 	var steps []string
 	var rel []analysis.RelatedInformation
 	for _, x := range e {
@@ -261,8 +294,18 @@ func (c *checker) reportCycle(hb *shb.Result, e [3]orderEdge) {
 		rel = append(rel, c.related(instr.Pos(), "%s locked here while holding %s (%s)", c.acquired(instr), held, x.t.Origin.Describe(c.pass.Fset))...)
 	}
 	first := e[0].t.Events[e[0].ev].Instr
-	c.report(first.Pos(), rel, "lock order cycle: %s; the three goroutines can deadlock", strings.Join(steps, "; "))
+	c.report(first.Pos(), rel, "lock order cycle: %s; the %s goroutines can deadlock", strings.Join(steps, "; "), countWord(len(e)))
 }
+
+// countWord spells a small count.
+func countWord(n int) string {
+	if n >= 0 && n < len(countWords) {
+		return countWords[n]
+	}
+	return strconv.Itoa(n)
+}
+
+var countWords = []string{"zero", "one", "two", "three", "four"}
 
 // heldName names the mutex at location l that a goroutine holds when it
 // is at event ev: as the function of ev names it when that is the one

@@ -486,6 +486,8 @@ func main() {
 	oneAfterTheOther()
 	gated()
 	threeWay()
+	fourWay()
+	fourOrdered()
 	threeOrdered()
 	b.read()
 	b.reset(true)
@@ -657,6 +659,54 @@ func ringOrdered(x, y *Account) {
 	y.mu.Lock()
 	y.mu.Unlock()
 	x.mu.Unlock()
+}
+
+// Four goroutines pass money around a ring of four accounts: each holds
+// one account's lock while taking the next one's.
+func fourWay() {
+	a, b, c, d := &Account{id: 1}, &Account{id: 2}, &Account{id: 3}, &Account{id: 4}
+	go func() { ring4A(a, b) }()
+	go func() { ring4B(b, c) }()
+	go func() { ring4C(c, d) }()
+	go func() { ring4D(d, a) }()
+}
+
+func ring4A(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock() // want `lock order cycle: y.mu is locked at main.go:\d+ while holding x.mu \(goroutine started at main.go:\d+\); (y.mu is locked at main.go:\d+ while holding x.mu \(goroutine started at main.go:\d+\); ){3}the four goroutines can deadlock`
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+func ring4B(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+func ring4C(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+func ring4D(x, y *Account) {
+	x.mu.Lock()
+	y.mu.Lock()
+	y.mu.Unlock()
+	x.mu.Unlock()
+}
+
+// The same four pairs but the last taken in the global order (a before
+// d): a chain, no cycle. Safe.
+func fourOrdered() {
+	a, b, c, d := &Account{id: 1}, &Account{id: 2}, &Account{id: 3}, &Account{id: 4}
+	go func() { ringOrdered(a, b) }()
+	go func() { ringOrdered(b, c) }()
+	go func() { ringOrdered(c, d) }()
+	go func() { ringOrdered(a, d) }()
 }
 
 // store locks in remove only when asked to: the callers that hold
