@@ -45,16 +45,17 @@ func TestRelated(t *testing.T) {
 	}
 	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx", "blkseq")
 	reltest.Check(t, results, map[string][]string{
-		`^send blocks forever when \w+ returns early: `:                          {` made here$`, `^\w+ returns here without receiving$`},
-		`^send blocks forever when \w+ returns early: the goroutine started at`:  {`^the goroutine that sends is started here$`},
-		`^send blocks forever when \w+ moves on early: `:                         {` made here$`, `^the goroutine that sends is started here$`},
-		`^send blocks forever: the goroutines started at \S+ in a loop`:          {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
-		`^send blocks forever: a goroutine may send on`:                          {` made here$`, `^the first send$`},
-		`^WaitGroup.Wait blocks forever: the goroutine started at`:               {`^the goroutine is started here$`, ` made here$`, `^it sends here, before Done$`},
-		`^[^:]* blocks forever: goroutine started at`:                            {`^the goroutine is started here$`},
-		`^(send|receive|range over channel) blocks forever: .*\(made at`:         {` made here$`},
-		`^(send|receive|range over channel) blocks forever: .* before it does: `: {`^the goroutine that would complete it may block forever here$`},
-		`^(WaitGroup|Cond)\.Wait blocks forever: .* only after \S+, where`:       {`^the goroutine that would end the Wait may block forever here$`},
+		`^send blocks forever when \w+ returns early: `:                           {` made here$`, `^\w+ returns here without receiving$`},
+		`^send blocks forever when \w+ returns early: the goroutine started at`:   {`^the goroutine that sends is started here$`},
+		`^receive blocks forever when the goroutine started at \S+ returns early`: {` made here$`, `^the goroutine that sends is started here$`, `^it returns here without sending$`},
+		`^send blocks forever when \w+ moves on early: `:                          {` made here$`, `^the goroutine that sends is started here$`},
+		`^send blocks forever: the goroutines started at \S+ in a loop`:           {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
+		`^send blocks forever: a goroutine may send on`:                           {` made here$`, `^the first send$`},
+		`^WaitGroup.Wait blocks forever: the goroutine started at`:                {`^the goroutine is started here$`, ` made here$`, `^it sends here, before Done$`},
+		`^[^:]* blocks forever: goroutine started at`:                             {`^the goroutine is started here$`},
+		`^(send|receive|range over channel) blocks forever: .*\(made at`:          {` made here$`},
+		`^(send|receive|range over channel) blocks forever: .* before it does: `:  {`^the goroutine that would complete it may block forever here$`},
+		`^(WaitGroup|Cond)\.Wait blocks forever: .* only after \S+, where`:        {`^the goroutine that would end the Wait may block forever here$`},
 		// Its own Lock is where the holder locked too when both run one
 		// function: no related position then.
 		`^Lock blocks forever: .*; locked at `: {` locked here$`},

@@ -62,6 +62,13 @@
 //     starts its goroutine is left the same way when the iteration moves
 //     on without receiving (a stop case of a select). The sends left over
 //     block forever;
+//   - a receive from a channel whose one sender, a goroutine its
+//     function starts once, may return without sending (an early return
+//     on an error) and without a word on any other channel on the way
+//     (no send, close, select, WaitGroup or Cond call, no call that may
+//     make one): nothing else sends on or closes the channel, so the
+//     receive waits forever. A path through a failed test's report does
+//     not count, nor does a panic;
 //   - a receive from a channel that only its own goroutine sends on or
 //     closes, later (close(done) deferred by a loop that, through a
 //     callback, ends up waiting for done): it waits for itself;

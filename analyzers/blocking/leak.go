@@ -35,8 +35,11 @@ func (c *checker) leaks() {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeChan); ok && c.unbuffered(mc) {
-					c.leak(fn, mc)
+				if mc, ok := instr.(*ssa.MakeChan); ok {
+					if c.unbuffered(mc) {
+						c.leak(fn, mc)
+					}
+					c.senderQuits(fn, mc)
 				}
 			}
 		}
@@ -57,6 +60,7 @@ type resultChan struct {
 	importedSends []*ssa.Go
 	guarded       bool // a goroutine sends in a select too
 	closed        bool // a goroutine closes the channel too
+	closes        bool // the function that makes it closes it
 }
 
 func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
@@ -166,6 +170,119 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}
+}
+
+// senderQuits reports the one plain receive of fn from the channel mc
+// makes when its one sender, a goroutine fn starts once, may return
+// without sending and without a word on any channel:
+//
+//	go func() {
+//		v, err := fetch()
+//		if err != nil {
+//			return // the receive below waits forever
+//		}
+//		ch <- v
+//	}()
+//	v := <-ch
+//
+// Nothing else sends on or closes the channel (fn's own uses are its
+// receive and the go statement). A path through a failed test's report
+// does not count, nor one that sends on or closes another channel, or
+// calls code that may (the receiver may have heard of the failure that
+// way first).
+func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
+	rc := new(resultChan)
+	if !c.ownUses(mc, rc, 0) || len(rc.spawns) != 1 || len(rc.importedSends) > 0 || len(rc.sends) == 0 || len(rc.recvs) != 1 || rc.guarded || rc.closed || rc.closes {
+		return
+	}
+	spawn, recv := rc.spawns[0], rc.recvs[0]
+	if _, plain := recv.(*ssa.UnOp); !plain || blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
+		return
+	}
+	g := spawn.Call.StaticCallee()
+	if mk, ok := spawn.Call.Value.(*ssa.MakeClosure); ok {
+		g, _ = mk.Fn.(*ssa.Function)
+	}
+	if g == nil || g.Blocks == nil || slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Parent() != g }) {
+		return
+	}
+	ret := c.quietReturn(g, rc.sends)
+	if ret == nil {
+		return
+	}
+	rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
+		c.related(returnPos(ret), "it returns here without sending"))
+	c.report(recv, recv.Pos(), rel, "receive blocks forever when the goroutine started at %s returns early: it may return at %s without sending on %s (made at %s), and nothing else sends on or closes it; send on every path (an error too) or close the channel",
+		c.pos(spawn.Pos()), c.pos(returnPos(ret)), c.chanName(mc), c.pos(mc.Pos()))
+}
+
+// quietReturn returns a return of g that a path from its entry reaches
+// through no block that sends one of sends, reports a test failure, or
+// may communicate otherwise (see speaks); nil when there is none.
+func (c *checker) quietReturn(g *ssa.Function, sends []*ssa.Send) *ssa.Return {
+	stop := func(b *ssa.BasicBlock) bool {
+		return slices.ContainsFunc(sends, func(s *ssa.Send) bool { return s.Block() == b }) || failsTest(b) || c.speaks(b, 0)
+	}
+	entry := g.Blocks[0]
+	if stop(entry) {
+		return nil
+	}
+	seen := map[*ssa.BasicBlock]bool{entry: true}
+	work := []*ssa.BasicBlock{entry}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			return ret
+		}
+		for _, s := range b.Succs {
+			if !seen[s] && !stop(s) {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return nil
+}
+
+// speaks reports whether block b may tell another goroutine something:
+// a send, a select, a close, a WaitGroup or Cond call, a go or defer
+// statement, a call of a function value or interface method, of a
+// function of the package that does so itself (a few calls deep), or of
+// another package's function given a channel, WaitGroup or Cond.
+func (c *checker) speaks(b *ssa.BasicBlock, depth int) bool {
+	for _, instr := range b.Instrs {
+		switch instr := instr.(type) {
+		case *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer:
+			return true
+		case *ssa.Call:
+			call := instr.Common()
+			if op, _ := syncapi.WaitGroup(call); op != syncapi.NotWaitGroup {
+				return true
+			}
+			if op, _ := syncapi.Cond(call); op != syncapi.NotCond {
+				return true
+			}
+			if bi, ok := call.Value.(*ssa.Builtin); ok {
+				if bi.Name() == "close" {
+					return true
+				}
+				continue
+			}
+			fn := call.StaticCallee()
+			switch {
+			case fn == nil:
+				return true
+			case fn.Pkg == c.pkg && fn.Blocks != nil:
+				if depth >= 3 || slices.ContainsFunc(fn.Blocks, func(b *ssa.BasicBlock) bool { return c.speaks(b, depth+1) }) {
+					return true
+				}
+			case slices.ContainsFunc(call.Args, func(a ssa.Value) bool { return isChan(a.Type()) || syncType(a.Type()) }):
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sendsAt returns where the goroutines send: their sends, and the go
@@ -352,6 +469,7 @@ func (c *checker) ownUses(v ssa.Value, rc *resultChan, depth int) bool {
 			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
 				return false
 			}
+			rc.closes = true
 		case *ssa.Go:
 			callee := r.Call.StaticCallee()
 			i := slices.Index(r.Call.Args, v)
