@@ -64,6 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.Do(pass, "blocking", func() {
 			c.partnerless()
 			c.waits()
+			c.wgCounts()
 			c.uncanceled()
 			c.sequels(pass.ResultOf[deadlock.Analyzer].(*deadlock.Result))
 		})

@@ -48,6 +48,8 @@ func TestRelated(t *testing.T) {
 		`^send blocks forever when \w+ returns early: `:                           {` made here$`, `^\w+ returns here without receiving$`},
 		`^send blocks forever when \w+ returns early: the goroutine started at`:   {`^the goroutine that sends is started here$`},
 		`^receive blocks forever when the goroutine started at \S+ returns early`: {` made here$`, `^the goroutine that sends is started here$`, `^it returns here without sending$`},
+		`^WaitGroup.Wait blocks forever when the goroutine started at`:            {`^the goroutine is started here$`, `^it returns here without Done$`},
+		`^WaitGroup.Wait blocks forever: Add counts`:                              {`^Add counts here$`},
 		`^send blocks forever when \w+ moves on early: `:                          {` made here$`, `^the goroutine that sends is started here$`},
 		`^send blocks forever: the goroutines started at \S+ in a loop`:           {` made here$`, `^the goroutines that send are started here, in a loop$`, `^the one receive$`},
 		`^send blocks forever: a goroutine may send on`:                           {` made here$`, `^the first send$`},

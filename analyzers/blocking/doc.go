@@ -92,6 +92,13 @@
 //     leaves it blocked too);
 //   - a WaitGroup.Wait whose counter Add raises but nothing lowers (no
 //     Done, no Add of a negative or unknown count, no WaitGroup.Go);
+//   - a WaitGroup.Wait on a WaitGroup of the function's own (used by its
+//     Add, Done and Wait calls and the goroutines it starts, nothing
+//     else) when one of those goroutines may return without its Done
+//     (an early return before a Done that is not deferred, saying
+//     nothing on a channel on the way), or when constant Adds outside
+//     loops count more than the goroutines started, each calling Done
+//     once on every path (wg.Add(3) for two go statements);
 //   - a WaitGroup.Wait in the loop that starts the goroutines it waits
 //     for, when an Add before the loop counted them all (wg.Add(len(x));
 //     for range x { go work(); wg.Wait() }): the first Wait waits for

@@ -206,7 +206,9 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 	if g == nil || g.Blocks == nil || slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Parent() != g }) {
 		return
 	}
-	ret := c.quietReturn(g, rc.sends)
+	ret := c.quietReturn(g, func(b *ssa.BasicBlock) bool {
+		return slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Block() == b })
+	})
 	if ret == nil {
 		return
 	}
@@ -217,11 +219,12 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 }
 
 // quietReturn returns a return of g that a path from its entry reaches
-// through no block that sends one of sends, reports a test failure, or
-// may communicate otherwise (see speaks); nil when there is none.
-func (c *checker) quietReturn(g *ssa.Function, sends []*ssa.Send) *ssa.Return {
+// through no block that does what is awaited (done: a send, a Done),
+// reports a test failure, or may communicate otherwise (see speaks); nil
+// when there is none.
+func (c *checker) quietReturn(g *ssa.Function, done func(*ssa.BasicBlock) bool) *ssa.Return {
 	stop := func(b *ssa.BasicBlock) bool {
-		return slices.ContainsFunc(sends, func(s *ssa.Send) bool { return s.Block() == b }) || failsTest(b) || c.speaks(b, 0)
+		return done(b) || failsTest(b) || c.speaks(b, 0)
 	}
 	entry := g.Blocks[0]
 	if stop(entry) {

@@ -1,13 +1,13 @@
 package blocking
 
 import (
-	"github.com/origo-dev/origo/facts"
 	"go/constant"
 	"go/types"
 	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"

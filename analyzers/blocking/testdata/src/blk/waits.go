@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"sync"
 	"time"
 )
@@ -210,3 +211,71 @@ func condFields() {
 }
 
 func init() { go waitCases() }
+
+func check(i int) error {
+	if i < 0 {
+		return errNegative
+	}
+	return nil
+}
+
+var errNegative = errors.New("negative")
+
+// checkAll's goroutines return on an error before Done: Wait never
+// returns then.
+func checkAll(xs []int) {
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			if err := check(x); err != nil {
+				return
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait() // want `WaitGroup.Wait blocks forever when the goroutine started at waits.go:\d+ returns early: it may return at waits.go:\d+ without calling Done on wg; defer the Done`
+}
+
+// checkAllDeferred defers the Done: silent.
+func checkAllDeferred(xs []int) {
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := check(x); err != nil {
+				return
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func finish(wg *sync.WaitGroup) { wg.Done() }
+
+// overcount adds three for two goroutines.
+func overcount() {
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go finish(&wg)
+	go func() { defer wg.Done() }()
+	wg.Wait() // want `WaitGroup.Wait blocks forever: Add counts 3 \(the first at waits.go:\d+\), but only 2 goroutines that call Done once each are started`
+}
+
+// count adds two for two: silent.
+func count() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go finish(&wg)
+	wg.Add(1)
+	go func() { defer wg.Done() }()
+	wg.Wait()
+}
+
+func init() {
+	go checkAll(nil)
+	go checkAllDeferred(nil)
+	go overcount()
+	go count()
+}

@@ -1,0 +1,188 @@
+package blocking
+
+import (
+	"go/constant"
+	"go/types"
+	"slices"
+
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/passes/syncapi"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A WaitGroup that a function makes for the goroutines it starts is
+// judged by its counting: Wait returns once the Dones have matched the
+// Adds, so it waits forever when a goroutine may return without its Done
+//
+//	wg.Add(1)
+//	go func() {
+//		if err := step(); err != nil {
+//			return // Done skipped: Wait below never returns
+//		}
+//		wg.Done()
+//	}()
+//	wg.Wait()
+//
+// or when Add counts more than the goroutines started call Done
+// (wg.Add(3) for two go statements). Only a WaitGroup of the function's
+// own, used by nothing but its Add, Done and Wait calls and the
+// goroutines it starts (a closure, or a function of the package given
+// &wg), is judged.
+
+// localWaitGroup is what wgCounts finds about one WaitGroup: its calls
+// in the function that makes it, and the goroutines given it.
+type localWaitGroup struct {
+	adds, waits []*ssa.Call
+	doneHere    bool // the function calls Done itself
+	spawns      []*ssa.Go
+	inner       []ssa.Value // for each spawn, the WaitGroup there
+}
+
+// wgCounts reports the Waits of the package's functions that their
+// goroutines' Dones may never match.
+func (c *checker) wgCounts() {
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if a, ok := instr.(*ssa.Alloc); ok && isWaitGroup(a.Type()) {
+					if wg, ok := localWG(a); ok && len(wg.waits) > 0 && len(wg.spawns) > 0 {
+						c.judgeCount(a, wg)
+					}
+				}
+			}
+		}
+	}
+}
+
+func isWaitGroup(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+}
+
+// localWG collects the uses of the WaitGroup a; false when it has
+// another.
+func localWG(a *ssa.Alloc) (*localWaitGroup, bool) {
+	wg := new(localWaitGroup)
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			switch op, v := syncapi.WaitGroup(r.Common()); {
+			case v != a:
+				return nil, false
+			case op == syncapi.WaitGroupAdd:
+				wg.adds = append(wg.adds, r)
+			case op == syncapi.WaitGroupWait:
+				wg.waits = append(wg.waits, r)
+			case op == syncapi.WaitGroupDone:
+				wg.doneHere = true
+			default:
+				return nil, false
+			}
+		case *ssa.MakeClosure:
+			i := slices.Index(r.Bindings, ssa.Value(a))
+			fn, _ := r.Fn.(*ssa.Function)
+			var spawn *ssa.Go
+			for _, u := range *r.Referrers() {
+				g, ok := u.(*ssa.Go)
+				if !ok || g.Call.Value != r || spawn != nil {
+					return nil, false
+				}
+				spawn = g
+			}
+			if spawn == nil || fn == nil {
+				return nil, false
+			}
+			wg.spawns = append(wg.spawns, spawn)
+			wg.inner = append(wg.inner, fn.FreeVars[i])
+		case *ssa.Go:
+			fn := r.Call.StaticCallee()
+			i := slices.Index(r.Call.Args, ssa.Value(a))
+			if fn == nil || fn.Blocks == nil || r.Call.Value == ssa.Value(a) || i >= len(fn.Params) {
+				return nil, false
+			}
+			wg.spawns = append(wg.spawns, r)
+			wg.inner = append(wg.inner, fn.Params[i])
+		default:
+			return nil, false
+		}
+	}
+	return wg, true
+}
+
+// goroutineDones returns the blocks of the goroutine's function g where
+// it calls Done on its WaitGroup inner, and whether it defers a Done; ok
+// is false when the goroutine does anything else with the WaitGroup.
+func goroutineDones(g *ssa.Function, inner ssa.Value) (dones []*ssa.BasicBlock, deferred, ok bool) {
+	for _, r := range *inner.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			if op, v := syncapi.WaitGroup(r.Common()); op != syncapi.WaitGroupDone || v != inner || r.Parent() != g {
+				return nil, false, false
+			}
+			dones = append(dones, r.Block())
+		case *ssa.Defer:
+			if op, v := syncapi.WaitGroup(r.Common()); op != syncapi.WaitGroupDone || v != inner {
+				return nil, false, false
+			}
+			deferred = true
+		default:
+			return nil, false, false
+		}
+	}
+	return dones, deferred, true
+}
+
+// judgeCount reports the first Wait of the WaitGroup a when one of its
+// goroutines may return without Done, or when its Adds count more than
+// the goroutines call Done.
+func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
+	wait := wg.waits[0]
+	onceEach := true // each goroutine calls Done once on every path
+	for i, spawn := range wg.spawns {
+		g := spawn.Parent()
+		if mc, ok := spawn.Call.Value.(*ssa.MakeClosure); ok {
+			g = mc.Fn.(*ssa.Function)
+		} else {
+			g = spawn.Call.StaticCallee()
+		}
+		dones, deferred, ok := goroutineDones(g, wg.inner[i])
+		if !ok || len(dones) == 0 && !deferred {
+			return // handed on, or no Done at all (see waits)
+		}
+		if deferred {
+			onceEach = onceEach && len(dones) == 0
+			continue
+		}
+		ret := c.quietReturn(g, func(b *ssa.BasicBlock) bool { return slices.Contains(dones, b) })
+		if ret != nil {
+			rel := slices.Concat(c.related(spawn.Pos(), "the goroutine is started here"), c.related(returnPos(ret), "it returns here without Done"))
+			c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: it may return at %s without calling Done on %s; defer the Done",
+				c.pos(spawn.Pos()), c.pos(returnPos(ret)), c.valueName(a, "the WaitGroup"))
+			return
+		}
+		onceEach = onceEach && len(dones) == 1 && !blocks.OnCycle(dones[0])
+	}
+	// The count: constant Adds and go statements, none in a loop.
+	if !onceEach || wg.doneHere || slices.ContainsFunc(wg.spawns, func(g *ssa.Go) bool { return blocks.OnCycle(g.Block()) }) {
+		return
+	}
+	var added int64
+	for _, add := range wg.adds {
+		k, ok := add.Call.Args[len(add.Call.Args)-1].(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Int || blocks.OnCycle(add.Block()) || !add.Block().Dominates(wait.Block()) {
+			return
+		}
+		added += k.Int64()
+	}
+	if n := int64(len(wg.spawns)); added > n {
+		rel := c.related(wg.adds[0].Pos(), "Add counts here")
+		c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever: Add counts %d (the first at %s), but only %d goroutines that call Done once each are started; the counter never reaches zero",
+			added, c.pos(wg.adds[0].Pos()), n)
+	}
+}
