@@ -45,6 +45,10 @@ type FuncEffects struct {
 	// for the operations Syncs lists, handing it to no other code: an
 	// importer's channel given to it has not escaped.
 	Contained uint64
+	// SkipsDone has bit i set when parameter i is a contained
+	// *sync.WaitGroup that some path of the function returns without
+	// calling Done on (if err != nil { return }; wg.Done()).
+	SkipsDone uint64
 }
 
 // Bounds on one function's effect.

@@ -98,7 +98,9 @@
 //     (an early return before a Done that is not deferred, saying
 //     nothing on a channel on the way), or when constant Adds outside
 //     loops count more than the goroutines started, each calling Done
-//     once on every path (wg.Add(3) for two go statements);
+//     once on every path (wg.Add(3) for two go statements). A goroutine
+//     may run another package's function given &wg, whose effect says
+//     whether a path of it returns without Done;
 //   - a WaitGroup.Wait in the loop that starts the goroutines it waits
 //     for, when an Add before the loop counted them all (wg.Add(len(x));
 //     for range x { go work(); wg.Wait() }): the first Wait waits for

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -45,7 +46,7 @@ func (c *checker) wgCounts() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if a, ok := instr.(*ssa.Alloc); ok && isWaitGroup(a.Type()) {
-					if wg, ok := localWG(a); ok && len(wg.waits) > 0 && len(wg.spawns) > 0 {
+					if wg, ok := c.localWG(a); ok && len(wg.waits) > 0 && len(wg.spawns) > 0 {
 						c.judgeCount(a, wg)
 					}
 				}
@@ -64,8 +65,10 @@ func isWaitGroup(t types.Type) bool {
 }
 
 // localWG collects the uses of the WaitGroup a; false when it has
-// another.
-func localWG(a *ssa.Alloc) (*localWaitGroup, bool) {
+// another. A go statement of another package's function that contains
+// the WaitGroup (see effects.Result.Contained) is a spawn whose inner
+// value is nil.
+func (c *checker) localWG(a *ssa.Alloc) (*localWaitGroup, bool) {
 	wg := new(localWaitGroup)
 	for _, r := range *a.Referrers() {
 		switch r := r.(type) {
@@ -102,11 +105,18 @@ func localWG(a *ssa.Alloc) (*localWaitGroup, bool) {
 		case *ssa.Go:
 			fn := r.Call.StaticCallee()
 			i := slices.Index(r.Call.Args, ssa.Value(a))
-			if fn == nil || fn.Blocks == nil || r.Call.Value == ssa.Value(a) || i >= len(fn.Params) {
+			if fn == nil || r.Call.Value == ssa.Value(a) || i < 0 {
+				return nil, false
+			}
+			switch {
+			case fn.Blocks != nil && i < len(fn.Params):
+				wg.inner = append(wg.inner, fn.Params[i])
+			case fn.Blocks == nil && c.eff != nil && i < 64 && c.eff.Contained(fn)&(1<<i) != 0:
+				wg.inner = append(wg.inner, nil)
+			default:
 				return nil, false
 			}
 			wg.spawns = append(wg.spawns, r)
-			wg.inner = append(wg.inner, fn.Params[i])
 		default:
 			return nil, false
 		}
@@ -145,6 +155,20 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 	wait := wg.waits[0]
 	onceEach := true // each goroutine calls Done once on every path
 	for i, spawn := range wg.spawns {
+		if wg.inner[i] == nil {
+			// Another package's function: its effect says whether a
+			// path of it returns without Done.
+			fn := spawn.Call.StaticCallee()
+			j := slices.Index(spawn.Call.Args, ssa.Value(a))
+			if c.eff.SkipsDone(fn)&(1<<j) != 0 {
+				rel := c.related(spawn.Pos(), "the goroutine is started here")
+				c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: %s may return without calling Done on %s",
+					c.pos(spawn.Pos()), facts.ShortName(fn.String()), c.valueName(a, "the WaitGroup"))
+				return
+			}
+			onceEach = false // how many Dones, its effect does not say
+			continue
+		}
 		g := spawn.Parent()
 		if mc, ok := spawn.Call.Value.(*ssa.MakeClosure); ok {
 			g = mc.Fn.(*ssa.Function)

@@ -45,6 +45,66 @@ func (s *summarizer) contained(fn *ssa.Function) uint64 {
 	return bits
 }
 
+// skipsDone returns the contained *sync.WaitGroup parameters of fn that
+// a path of fn returns on without a Done on them: one through no block
+// that calls Done on the parameter or passes it to a call, when no Done
+// of it is deferred.
+func skipsDone(fn *ssa.Function, contained uint64) uint64 {
+	var bits uint64
+	for i, p := range fn.Params {
+		if i >= 64 || contained&(1<<i) == 0 || !isWaitGroupPtr(p.Type()) {
+			continue
+		}
+		done := make(map[*ssa.BasicBlock]bool)
+		deferred := false
+		for _, r := range *p.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Defer:
+				deferred = true
+			case ssa.CallInstruction:
+				done[r.Block()] = true
+			}
+		}
+		if !deferred && len(done) > 0 && returnsAvoiding(fn, done) {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// returnsAvoiding reports whether a path from fn's entry reaches a
+// return through none of the blocks of avoid.
+func returnsAvoiding(fn *ssa.Function, avoid map[*ssa.BasicBlock]bool) bool {
+	if len(fn.Blocks) == 0 || avoid[fn.Blocks[0]] {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			return true
+		}
+		for _, s := range b.Succs {
+			if !seen[s] && !avoid[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
+}
+
+func isWaitGroupPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+}
+
 // syncParam reports whether t is a channel, *sync.WaitGroup or
 // *sync.Cond.
 func syncParam(t types.Type) bool {

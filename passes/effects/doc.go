@@ -16,7 +16,8 @@
 // also says which of the function's channel, *sync.WaitGroup and
 // *sync.Cond parameters it contains: uses for nothing but the
 // operations it lists, so that an importer's channel given to it has not
-// escaped (see contained.go). A Once.Do
+// escaped (see contained.go), and of those WaitGroups the ones some path
+// returns without a Done on. A Once.Do
 // callback's accesses hold the Once as a lock marked Once. A parameter
 // that closures capture is keyed as the parameter, not as the heap
 // variable go/ssa copies it into.

@@ -39,6 +39,17 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	byName    map[string][]Op   // by the function's SSA name
 	contained map[string]uint64 // the same: facts.FuncEffects.Contained
+	skipsDone map[string]uint64 // the same: facts.FuncEffects.SkipsDone
+}
+
+// SkipsDone returns the parameters of fn, a function of a direct import,
+// that some path of it returns on without Done
+// (facts.FuncEffects.SkipsDone).
+func (r *Result) SkipsDone(fn *ssa.Function) uint64 {
+	if !buildir.Imported(fn) {
+		return 0
+	}
+	return r.skipsDone[fn.String()]
 }
 
 // Contained returns the parameters of fn, a function of a direct import,
@@ -102,7 +113,7 @@ type summarizer struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: make(map[string][]Op), contained: make(map[string]uint64)}
+	r := &Result{byName: make(map[string][]Op), contained: make(map[string]uint64), skipsDone: make(map[string]uint64)}
 	s := &summarizer{
 		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		byName: make(map[string]importedEffects),
@@ -122,6 +133,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.byName[name] = eff.list()
 			if eff.fn.Contained != 0 {
 				r.contained[name] = eff.fn.Contained
+				r.skipsDone[name] = eff.fn.SkipsDone
 			}
 		}
 	}
@@ -158,6 +170,7 @@ func (s *summarizer) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects 
 			continue
 		}
 		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Contained: s.contained(fn)}
+		fe.SkipsDone = skipsDone(fn, fe.Contained)
 		for _, e := range effs {
 			at := cmp.Or(e.at, facts.Posn(fset, e.pos))
 			if e.sync != 0 {

@@ -67,3 +67,11 @@ func Wake(c *sync.Cond) { c.Broadcast() }
 func Keep(ch chan int) { kept = ch }
 
 var kept chan int
+
+// FinishOK marks its task done unless it failed: then it returns first.
+func FinishOK(wg *sync.WaitGroup, failed bool) {
+	if failed {
+		return
+	}
+	wg.Done()
+}

@@ -55,6 +55,23 @@ func awaitFinished() {
 	blklib.AwaitAll(&wg)
 }
 
+// awaitChecked's task returns before Done when it failed.
+func awaitChecked(failed bool) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go blklib.FinishOK(&wg, failed)
+	wg.Wait() // want `WaitGroup.Wait blocks forever when the goroutine started at contained.go:\d+ returns early: blklib.FinishOK may return without calling Done on wg`
+}
+
+// awaitFinishedOnce's task always calls Done (awaitFinished's too, with
+// a Wait inside blklib): silent.
+func awaitFinishedOnce() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go blklib.Finish(&wg)
+	wg.Wait()
+}
+
 // sleepAlone sleeps, inside blklib.Sleep, on a Cond nothing wakes.
 func sleepAlone() {
 	c := sync.NewCond(new(sync.Mutex))
@@ -101,6 +118,8 @@ func init() {
 	go sumKept()
 	go awaitNone()
 	go awaitFinished()
+	go awaitChecked(true)
+	go awaitFinishedOnce()
 	go sleepAlone()
 	go sleepWoken()
 }
