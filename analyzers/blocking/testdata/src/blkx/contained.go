@@ -72,6 +72,33 @@ func awaitFinishedOnce() {
 	wg.Wait()
 }
 
+// pick selects on two channels that blklib.Drain only receives from:
+// no case can proceed.
+func pick() int {
+	a, b := make(chan int), make(chan int)
+	go blklib.Drain(a)
+	go blklib.Drain(b)
+	select { // want `select blocks forever: goroutine started at contained.go:\d+ selects on cases none of which can proceed`
+	case v := <-a:
+		return v
+	case v := <-b:
+		return v
+	}
+}
+
+// pickSent's second channel gets blklib.Send's value, buffered: silent.
+func pickSent() int {
+	a, b := make(chan int), make(chan int, 1)
+	go blklib.Drain(a)
+	go blklib.Send(b, 2)
+	select {
+	case v := <-a:
+		return v
+	case v := <-b:
+		return v
+	}
+}
+
 // sleepAlone sleeps, inside blklib.Sleep, on a Cond nothing wakes.
 func sleepAlone() {
 	c := sync.NewCond(new(sync.Mutex))
@@ -119,6 +146,8 @@ func init() {
 	go awaitNone()
 	go awaitFinished()
 	go awaitChecked(true)
+	go pick()
+	go pickSent()
 	go awaitFinishedOnce()
 	go sleepAlone()
 	go sleepWoken()
