@@ -135,15 +135,17 @@ func splitList(s string) []string {
 type leakKind uint8
 
 const (
-	kindChan      leakKind = 1 << iota // chan send, chan receive, select, nil chan
+	kindSend      leakKind = 1 << iota // chan send, nil chan too
 	kindLock                           // sync.Mutex.Lock, sync.RWMutex.Lock and RLock
 	kindWaitGroup                      // sync.WaitGroup.Wait
 	kindCond                           // sync.Cond.Wait
+	kindRecv                           // chan receive, nil chan too, a range over a channel
+	kindSelect                         // select, select {}
 )
 
 func (k leakKind) String() string {
 	var parts []string
-	for i, name := range []string{"chan", "lock", "waitgroup", "cond"} {
+	for i, name := range []string{"send", "lock", "waitgroup", "cond", "receive", "select"} {
 		if k&(1<<i) != 0 {
 			parts = append(parts, name)
 		}
@@ -162,12 +164,12 @@ var waitReasons = []struct {
 	reason string
 	kind   leakKind
 }{
-	{"chan receive", kindChan},
-	{"chan receive (nil chan)", kindChan},
-	{"chan send", kindChan},
-	{"chan send (nil chan)", kindChan},
-	{"select", kindChan},
-	{"select (no cases)", kindChan},
+	{"chan receive", kindRecv},
+	{"chan receive (nil chan)", kindRecv},
+	{"chan send", kindSend},
+	{"chan send (nil chan)", kindSend},
+	{"select", kindSelect},
+	{"select (no cases)", kindSelect},
 	{"sync.Mutex.Lock", kindLock},
 	{"sync.RWMutex.Lock", kindLock},
 	{"sync.RWMutex.RLock", kindLock},
@@ -175,10 +177,11 @@ var waitReasons = []struct {
 	{"sync.Cond.Wait", kindCond},
 }
 
-// diagKeywords give the kinds of a diagnostic: each keyword found, as
-// whole words and ignoring case, in the head of its message (the text
+// A diagnostic's kinds: a lock kind when its message's head (the text
 // before the first ';', which names the problem and the operation; the
-// rest explains it) adds its kind. What analyzers/deadlock reports:
+// rest explains it) names a lock problem, and the kind of the operation
+// it names first, as whole words ignoring case. What analyzers/deadlock
+// and analyzers/blocking report:
 //
 //	double lock: ... / RWMutex upgrade: ... / recursive read lock: ...
 //	lock left held: ... / lock order inversion: ... / lock order cycle: ...
@@ -186,34 +189,34 @@ var waitReasons = []struct {
 //	blocking while holding a lock: G sends on ch | receives from ch |
 //	    waits for wg | waits on cond at ... while holding mu
 //	Lock blocks forever (deadlock): the other side of the report at ...
+//	send blocks forever: ... / receive blocks forever: ... /
+//	range over channel blocks forever: ... / select blocks forever: ... /
+//	WaitGroup.Wait blocks forever: ... / Cond.Wait blocks forever: ...
 //
 // A report of blocking while holding a lock is both a lock report (the
 // goroutine that needs the lock blocks in Lock) and one of the operation
-// that blocks. "unlock of unlocked mutex" has no kind: it is a fatal
-// error, not a leak. The channel, WaitGroup and Cond words are there for
-// a future blocking analyzer.
-var diagKeywords = []struct {
+// that blocks. The operation is the first one named: "receive blocks
+// forever: ... every goroutine that sends on it ..." is a receive's.
+// "unlock of unlocked mutex" has no kind: it is a fatal error, not a
+// leak.
+var lockKeywords = []string{"double lock", "rwmutex upgrade", "recursive read lock", "lock left held", "lock order", "lock kept", "lock blocks forever", "while holding"}
+
+var opKeywords = []struct {
 	keyword string
 	kind    leakKind
 }{
-	{"double lock", kindLock},
-	{"rwmutex upgrade", kindLock},
-	{"recursive read lock", kindLock},
-	{"lock left held", kindLock},
-	{"lock order", kindLock},
-	{"lock kept", kindLock},
-	{"lock blocks forever", kindLock},
-	{"while holding", kindLock},
-	{"sends on", kindChan},
-	{"send on", kindChan},
-	{"receives from", kindChan},
-	{"receive from", kindChan},
-	{"channel", kindChan},
-	{"select", kindChan},
+	{"send", kindSend},
+	{"sends", kindSend},
+	{"receive", kindRecv},
+	{"receives", kindRecv},
+	{"range over channel", kindRecv},
+	{"ranges over", kindRecv},
+	{"select", kindSelect},
+	{"selects", kindSelect},
+	{"waitgroup.wait", kindWaitGroup},
 	{"waits for", kindWaitGroup},
-	{"waitgroup", kindWaitGroup},
-	{"waits on", kindCond},
 	{"cond.wait", kindCond},
+	{"waits on", kindCond},
 }
 
 // messageHead is the part of a message before its first ';'.
@@ -226,25 +229,36 @@ func messageHead(msg string) string {
 func diagKind(msg string) leakKind {
 	head := strings.ToLower(messageHead(msg))
 	var k leakKind
-	for _, kw := range diagKeywords {
-		if containsWord(head, kw.keyword) {
-			k |= kw.kind
+	for _, kw := range lockKeywords {
+		if wordIndex(head, kw) >= 0 {
+			k |= kindLock
 		}
 	}
-	return k
+	if k != 0 && wordIndex(head, "while holding") < 0 {
+		return k // a mutex deadlock: the words after name functions (Send)
+	}
+	first, op := len(head), leakKind(0)
+	for _, kw := range opKeywords {
+		if i := wordIndex(head, kw.keyword); i >= 0 && i < first {
+			first, op = i, kw.kind
+		}
+	}
+	return k | op
 }
 
-// containsWord reports whether s holds word with no letter, digit or
-// underscore right before or after it: "select" is not in "selectLeader".
-func containsWord(s, word string) bool {
+// containsWord reports whether word occurs in s as a whole word.
+func containsWord(s, word string) bool { return wordIndex(s, word) >= 0 }
+
+// wordIndex returns where word first occurs in s as a whole word, or -1.
+func wordIndex(s, word string) int {
 	for i := 0; ; {
 		j := strings.Index(s[i:], word)
 		if j < 0 {
-			return false
+			return -1
 		}
 		start, end := i+j, i+j+len(word)
 		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return true
+			return start
 		}
 		i = start + 1
 	}
