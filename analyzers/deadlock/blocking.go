@@ -32,6 +32,9 @@ type other struct {
 	acquire int32
 	// how the goroutine comes to lock first.
 	how lockWay
+	// via are, for lockViaWait, the operations that would complete the
+	// receive acquire is, each with where it locks the mutex first.
+	via []other
 }
 
 // lockWay is how a goroutine that would unblock an operation comes to
@@ -39,10 +42,11 @@ type other struct {
 type lockWay uint8
 
 const (
-	lockFirst  lockWay = iota // on every path to its operation
-	lockAgain                 // after it, in a loop around it: from the second run on
-	lockInCase                // on another way out of the select its operation is a case of
-	lockInLoop                // in the body of a loop it leaves before its operation
+	lockFirst   lockWay = iota // on every path to its operation
+	lockAgain                  // after it, in a loop around it: from the second run on
+	lockInCase                 // on another way out of the select its operation is a case of
+	lockInLoop                 // in the body of a loop it leaves before its operation
+	lockViaWait                // not itself: it first waits for goroutines that lock first
 )
 
 // blockingOps reports a goroutine that blocks on a channel operation,
@@ -69,7 +73,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				}
 			case shb.Send, shb.Recv, shb.Close, shb.WGDone, shb.WGWait, shb.CondWait, shb.CondSignal:
 				if ev.Obj >= 0 {
-					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1, lockFirst})
+					byObj[ev.Obj] = append(byObj[ev.Obj], other{t, ev.ID, -1, lockFirst, nil})
 				}
 			}
 		}
@@ -79,10 +83,10 @@ func (c *checker) blockingOps(hb *shb.Result) {
 	pairs := make(map[[2]ssa.Instruction]bool) // one report for two goroutines blocking each other
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
-			if ev.Obj < 0 || ev.Select || seen[ev.Instr] || !c.surelyBlocks(hb, ev) {
+			if ev.Obj < 0 || ev.Select && !oneCase(ev.Instr) || seen[ev.Instr] || !c.surelyBlocks(hb, ev) {
 				continue
 			}
-			if _, isSelect := ev.Instr.(*ssa.Select); isSelect {
+			if _, isSelect := ev.Instr.(*ssa.Select); isSelect && !oneCase(ev.Instr) {
 				continue
 			}
 			var own []pointer.Location // Cond.Wait releases the cond's own lock
@@ -96,7 +100,7 @@ func (c *checker) blockingOps(hb *shb.Result) {
 				if len(l) != 1 || !mutexes[l[0]] || slices.Contains(own, hb.Location(l[0])) {
 					continue
 				}
-				others := c.unblockers(hb, t, ev, byObj[ev.Obj], l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
+				others := c.unblockers(hb, t, ev, byObj, l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
 				if len(others) == 0 {
 					continue
 				}
@@ -254,9 +258,9 @@ func (c *checker) condMutexes() map[*types.Var]*types.Var {
 // around it (lockedInLoop), locks it first from the loop's second run
 // on: it counts when repeats says the blocked operation may happen more
 // than once, so that one of its runs meets the second.
-func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candidates []other, lock int32, read, repeats bool) []other {
+func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj map[int32][]other, lock int32, read, repeats bool) []other {
 	var out []other
-	for _, o := range candidates {
+	for _, o := range byObj[ev.Obj] {
 		oe := o.t.Events[o.ev]
 		if !unblocks(ev.Kind, oe.Kind) {
 			continue
@@ -285,11 +289,88 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, candida
 			z, how = lockedInLoopBefore(o.t, o.ev, lock, read), lockInLoop
 		}
 		if z < 0 {
+			if w, via, ok := c.lockedThroughWait(hb, t, ev, o, byObj, lock, read); ok {
+				out = append(out, other{o.t, o.ev, w, lockViaWait, via})
+				continue
+			}
 			return nil
 		}
-		out = append(out, other{o.t, o.ev, z, how}) // it must lock first, and waits
+		out = append(out, other{o.t, o.ev, z, how, nil}) // it must lock first, and waits
 	}
 	return out
+}
+
+// lockedThroughWait returns, for the event o of another goroutine that
+// would unblock ev of t, a receive w of o's goroutine that comes before
+// o on every path and that only goroutines other than these two complete
+// (its channel's every send and close), each of which must lock the
+// mutex first (see lockedBefore), not before t could hold it: o's
+// goroutine waits at w while they wait for the mutex (a close(done)
+// deferred after <-ready, and ready is closed after mu.Lock()). via are
+// those others' operations, with where they lock.
+func (c *checker) lockedThroughWait(hb *shb.Result, t *shb.Trace, ev shb.Event, o other, byObj map[int32][]other, lock int32, read bool) (int32, []other, bool) {
+	fo, ok := o.t.Frames(o.ev)
+	if !ok {
+		return -1, nil, false
+	}
+	for w := o.ev - 1; w >= 0; w-- {
+		we := o.t.Events[w]
+		if we.Kind != shb.Recv || we.Obj < 0 || we.Select && !oneCase(we.Instr) || !c.surelyBlocks(hb, we) {
+			continue
+		}
+		fw, ok := o.t.Frames(w)
+		if !ok || !dominatesAlong(fw, we.Instr, fo, o.t.Events[o.ev].Instr) && !beforeDeferred(fw, we.Instr, fo, o.t.Events[o.ev].Instr) {
+			continue
+		}
+		var via []other
+		for _, x := range byObj[we.Obj] {
+			if !unblocks(shb.Recv, x.t.Events[x.ev].Kind) {
+				continue
+			}
+			if x.t == t || x.t == o.t {
+				return -1, nil, false
+			}
+			z := lockedBefore(x.t, x.ev, lock, read)
+			if z < 0 || c.order.HappensBefore(x.t, z, t, ev.ID, false) {
+				return -1, nil, false
+			}
+			via = append(via, other{x.t, x.ev, z, lockFirst, nil})
+		}
+		if len(via) > 0 {
+			return w, via, true
+		}
+		return -1, nil, false // the nearest such receive decides
+	}
+	return -1, nil, false
+}
+
+// beforeDeferred reports whether instruction x, made on the chain of
+// calls fx, runs before the deferred call y, made on fy, on every path:
+// both in one function, y a defer statement, and x on every path to
+// each point where the deferred calls run.
+func beforeDeferred(fx []pointer.Frame, x ssa.Instruction, fy []pointer.Frame, y ssa.Instruction) bool {
+	if _, ok := y.(*ssa.Defer); !ok || x.Parent() != y.Parent() || !slices.Equal(fx, fy) {
+		return false
+	}
+	runs := 0
+	for _, b := range y.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if rd, ok := instr.(*ssa.RunDefers); ok {
+				if !pointer.Dominates(x, rd) {
+					return false
+				}
+				runs++
+			}
+		}
+	}
+	return runs > 0
+}
+
+// oneCase reports whether instr is a select with one case and no
+// default: a plain send or receive.
+func oneCase(instr ssa.Instruction) bool {
+	sel, ok := instr.(*ssa.Select)
+	return ok && sel.Blocking && len(sel.States) == 1
 }
 
 // lockedInOtherCase returns an Acquire of the mutex at location lock
@@ -564,11 +645,29 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	} else {
 		c.partner(ev.Instr.Pos(), o.t, o.ev)
 	}
-	if o.acquire >= 0 {
+	if o.acquire >= 0 && o.how == lockViaWait {
+		// The third goroutine waits in its Lock.
+		v := o.via[0]
+		defer c.reportOtherSide(v.t.Events[v.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and %s waits for what this goroutine does after this Lock",
+			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), o.t.Origin.Describe(c.pass.Fset))
+	} else if o.acquire >= 0 {
 		c.partner(o.t.Events[o.acquire].Instr.Pos(), b.t, b.ev)
 		// The other goroutine waits in its Lock.
 		defer c.reportOtherSide(o.t.Events[o.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and the %s that would unblock it comes after this Lock (%s)",
 			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), by, o.t.Origin.Describe(c.pass.Fset))
+	}
+	if o.acquire >= 0 && o.how == lockViaWait {
+		v := o.via[0]
+		vev := v.t.Events[v.ev]
+		vby := map[shb.Kind]string{shb.Send: "send", shb.Close: "close"}[vev.Kind]
+		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), "it first waits here")...)
+		rel = append(rel, c.related(v.t.Events[v.acquire].Instr.Pos(), "the %s that would end that wait locks %s here first (%s)", vby, name, v.t.Origin.Describe(c.pass.Fset))...)
+		c.partner(v.t.Events[v.acquire].Instr.Pos(), b.t, b.ev)
+		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a receive (at %s) whose %s (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, all block forever",
+			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
+			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), c.pos(o.t.Events[o.acquire].Instr.Pos()),
+			vby, c.pos(vev.Instr.Pos()), v.t.Origin.Describe(c.pass.Fset), name, c.pos(v.t.Events[v.acquire].Instr.Pos()))
+		return
 	}
 	if o.acquire >= 0 && o.how == lockInCase {
 		partnerLocks("the select's other way out locks %s here", name)

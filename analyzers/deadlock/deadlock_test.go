@@ -66,12 +66,13 @@ func TestRelated(t *testing.T) {
 		`^unlock of unlocked mutex: .*the Unlock deferred at`:               {`^the Unlock deferred here unlocks \S+ again when \w+ returns$`},
 		`^lock order inversion: `:                                           {`^the other goroutine locks \S+ here$`},
 		// Two lines apart: the other goroutine's second Lock is not this one.
-		`^lock order inversion: p\.b is locked`:                        {`^the other goroutine then locks p\.a here$`},
-		`^lock order cycle: `:                                          {`^\S+ locked here while holding \S+ \(goroutine started at \w+\.go:\d+\)$`},
-		`^blocking while holding a lock: `:                             {` locked here$`, `^the \w+ that would unblock it \(.+\)$`},
-		`^blocking while holding a lock: .* must first lock`:           {`^the other goroutine locks \S+ here, before the \w+$`},
-		`^blocking while holding a lock: .* runs in a loop that locks`: {`^its loop locks \S+ here, after the \w+$`},
-		`^blocking while holding a lock: .* is a case of a select`:     {`^the select's other way out locks \S+ here$`},
+		`^lock order inversion: p\.b is locked`:                            {`^the other goroutine then locks p\.a here$`},
+		`^lock order cycle: `:                                              {`^\S+ locked here while holding \S+ \(goroutine started at \w+\.go:\d+\)$`},
+		`^blocking while holding a lock: `:                                 {` locked here$`, `^the \w+ that would unblock it \(.+\)$`},
+		`^blocking while holding a lock: .* must first lock .* both block`: {`^the other goroutine locks \S+ here, before the \w+$`},
+		`^blocking while holding a lock: .* comes after a receive`:         {`^it first waits here$`, `^the \w+ that would end that wait locks \S+ here first`},
+		`^blocking while holding a lock: .* runs in a loop that locks`:     {`^its loop locks \S+ here, after the \w+$`},
+		`^blocking while holding a lock: .* is a case of a select`:         {`^the select's other way out locks \S+ here$`},
 	},
 		// The other goroutine's first Lock: the message names the one
 		// that waits.

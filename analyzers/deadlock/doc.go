@@ -135,9 +135,13 @@
 //     default: mu.Lock(); ...; mu.Unlock() } } may be waiting for mu
 //     when the sender holds it; or in the body of a loop it leaves
 //     before its operation (for v := range updates { mu.Lock(); ...;
-//     mu.Unlock() }; close(done)). A Lock that happens before the blocked
-//     goroutine could hold the mutex (a caller's, before the go
-//     statement) is no such wait.
+//     mu.Unlock() }; close(done)); or, one step further, when it first
+//     waits in a receive (on every path before its operation, a deferred
+//     close(stop) after <-ready) that only third goroutines complete,
+//     each of which must lock the mutex first. A select with one case
+//     and no default is the plain operation. A Lock that happens before
+//     the blocked goroutine could hold the mutex (a caller's, before the
+//     go statement) is no such wait.
 //
 // A deadlock leaves more than one goroutine stuck, and each is shown
 // where it waits: besides the report above, the other goroutine's Lock

@@ -170,3 +170,56 @@ func monitorFree() {
 	go p.halt()
 	p.tick <- 1
 }
+
+// relay holds r.mu while it waits for stop; stop is closed by the
+// starter once ready is, and ready is closed by a helper after it has
+// locked r.mu: if relay locks first, all three wait forever.
+type relay struct{ mu sync.Mutex }
+
+func (r *relay) serve(stop chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	<-stop // want `blocking while holding a lock: goroutine started at loops.go:\d+ receives from stop at loops.go:\d+ while holding r.mu \(locked at loops.go:\d+\); the close that would unblock it \(at loops.go:\d+, goroutine started at \S+\) comes after a receive \(at loops.go:\d+\) whose close \(at loops.go:\d+, goroutine started at loops.go:\d+\) must first lock r.mu \(at loops.go:\d+\)`
+}
+
+func relays() {
+	r := &relay{}
+	stop := make(chan struct{})
+	defer close(stop)
+	go r.serve(stop)
+	ready := make(chan struct{})
+	go func() {
+		r.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at loops.go:\d+`
+		close(ready)
+		r.mu.Unlock()
+	}()
+	<-ready
+}
+
+// relayFirst's helper closes ready before it locks: silent.
+type relayFirst struct{ mu sync.Mutex }
+
+func (r *relayFirst) serve(stop chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	<-stop
+}
+
+func relaysFirst() {
+	r := &relayFirst{}
+	stop := make(chan struct{})
+	defer close(stop)
+	go r.serve(stop)
+	ready := make(chan struct{})
+	go func() {
+		close(ready)
+		r.mu.Lock()
+		r.mu.Unlock()
+	}()
+	<-ready
+}
+
+func init() {
+	go relays()
+	go relaysFirst()
+}
