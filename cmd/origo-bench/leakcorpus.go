@@ -717,23 +717,37 @@ func (c *leakCorpus) startedAt(rel string, line int) []*leakFunc {
 	return out
 }
 
-// subjectRE finds the goroutine a report says blocks, when it names it
-// by its go statement right after its kind ("receive blocks forever:
-// goroutine started at f.go:12 receives from ...").
-var subjectRE = regexp.MustCompile(`^[^:]*(?:blocks forever|while holding a lock)[^:]*: (?:the )?goroutines? started at (\S+\.go):(\d+)`)
+// subjectREs find the goroutine a report says blocks, when it names it
+// by its go statement: right after its kind ("receive blocks forever:
+// goroutine started at f.go:12 receives from ..."), or, in the other side
+// of a lock order inversion, right after the report it answers ("Lock
+// blocks forever (deadlock): the other side of the report at f.go:7;
+// goroutine started at f.go:12 locks a here while holding b").
+var subjectREs = []*regexp.Regexp{
+	regexp.MustCompile(`^[^:]*(?:blocks forever|while holding a lock)[^:]*: (?:the )?goroutines? started at (\S+\.go):(\d+)`),
+	regexp.MustCompile(`^Lock blocks forever \(deadlock\): the other side of the report at \S+; goroutine started at (\S+\.go):(\d+)(?:, in a loop)? locks \S+ here while holding`),
+}
+
+// subjectOf returns the file and line of the go statement that starts
+// the goroutine a message says blocks (see subjectREs).
+func subjectOf(msg string) (file string, line int, ok bool) {
+	for _, re := range subjectREs {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			line, err := strconv.Atoi(m[2])
+			return m[1], line, err == nil
+		}
+	}
+	return "", 0, false
+}
 
 // subject returns the functions that the goroutine a diagnostic in file
-// rel names may start with (see subjectRE), or none.
+// rel names may start with (see subjectREs), or none.
 func (c *leakCorpus) subject(rel, msg string) []*leakFunc {
-	m := subjectRE.FindStringSubmatch(msg)
-	if m == nil {
+	file, line, ok := subjectOf(msg)
+	if !ok {
 		return nil
 	}
-	line, err := strconv.Atoi(m[2])
-	if err != nil {
-		return nil
-	}
-	return c.startedAt(path.Join(path.Dir(rel), m[1]), line)
+	return c.startedAt(path.Join(path.Dir(rel), file), line)
 }
 
 // --- Scoring ---------------------------------------------------------------

@@ -385,6 +385,28 @@ func TestGoroutineLeakProfile(t *testing.T) {
 }
 `
 
+func TestSubjectOf(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		file string
+		line int
+	}{
+		{"receive blocks forever: goroutine started at a.go:12 receives from ch", "a.go", 12},
+		{"send blocks forever when f returns early: the goroutine started at b.go:3 sends on ch", "b.go", 3},
+		{"blocking while holding a lock: goroutine started at c.go:8, in a loop sends on ch", "c.go", 8},
+		{"Lock blocks forever (deadlock): the other side of the report at a.go:7; goroutine started at d.go:12, in a loop locks w.mu here while holding c.mu, which the report's goroutine takes in the opposite order", "d.go", 12},
+		// The other side of blocking while holding names the holder first,
+		// not the goroutine at this Lock.
+		{"Lock blocks forever (deadlock): the other side of the report at a.go:7; there goroutine started at e.go:1 holds mu while it sends on ch", "", 0},
+		{"double lock: mu is locked at a.go:3 while already held", "", 0},
+	} {
+		file, line, _ := subjectOf(tc.msg)
+		if file != tc.file || line != tc.line {
+			t.Errorf("subjectOf(%q) = %s:%d, want %s:%d", tc.msg, file, line, tc.file, tc.line)
+		}
+	}
+}
+
 func TestScoreLeaks(t *testing.T) {
 	dir, c := fakeParsedLeakCorpus(t)
 	exp, err := parseLeakExpectations("fake_test.go", fakeLeakExpectations)
