@@ -251,7 +251,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 		case op == syncapi.RLock && h.Read:
 			if w, ok := c.writer(mu); ok {
 				c.report(pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.related(w, "%s write-locked here", name)),
-					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 					name, c.pos(pos), c.where(h), c.pos(w))
 				c.writerSide(w, pos, name)
 			}
@@ -278,7 +278,7 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				if w, ok := c.writers[heldIdentity(t)]; ok && heldIdentity(t) != nil {
 					name := lockName(h)
 					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
-					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both",
+					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 						name, c.where(h), how, callee, c.where(t), c.pos(w))
 					c.writerSide(w, pos, name)
 					return
@@ -308,7 +308,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 		}
 		reported[h.Key] = true
 		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
-		c.reportFix(lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it",
+		c.reportFix(lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",
 			lockName(h), c.where(h), fn.Name())
 	}
 }

@@ -51,8 +51,10 @@
 //		return fmt.Sprint(b.totalLocked())
 //	}
 //
-// Every report names the mutex and the places involved; each kind
-// begins its message with its name:
+// Every report names the mutex and the places involved, and says
+// "deadlock" or "blocks forever" (all but an unlock of an unlocked
+// mutex, a fatal error at run time rather than a wait); each kind begins
+// its message with its name:
 //
 //   - double lock: Lock (or RLock) of a mutex that is held on every path
 //     to it, directly, through a call whose callee (in this package or
