@@ -13,9 +13,12 @@
 //
 //   - Compact: each fact interns its strings in a small table and refers
 //     to them by index, and a closed summary is capped in size so that it
-//     does not grow with the amount of code beneath it. The three package
-//     facts (Effects, Locks, PointerSummaries) are deflated on the way
-//     (see pack.go): their positions repeat long file paths.
+//     does not grow with the amount of code beneath it. The package
+//     facts (Effects, Locks, PointerSummaries, OriginsTable) are deflated
+//     on the way (see pack.go): their positions repeat long file paths.
+//     Summaries are package facts, never object facts on functions or
+//     methods: x/tools re-exports an import's object facts on methods in
+//     each importer's facts, which then grow with the import graph.
 //   - Deterministic: no maps, and every slice is sorted before export, so
 //     that the same input gives byte-identical facts (their hash keys the
 //     caches of every reverse dependency).

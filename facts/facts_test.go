@@ -26,6 +26,13 @@ func sampleFacts() []analysis.Fact {
 			Strings: in.Strings(),
 			Dropped: 3,
 		},
+		&facts.OriginsTable{
+			V: facts.Version,
+			Funcs: []facts.NamedOrigins{
+				{Name: "(*example.com/c.Pool).Start", Origins: facts.Origins{V: facts.Version, Strings: []string{"", "example.com/c.worker", "/src/c/c.go"}, Sites: []facts.Site{{Kind: facts.SpawnGo, Target: 1, File: 2, Line: 12, Col: 2, Parent: -1}}}},
+				{Name: "example.com/c.Run", Origins: facts.Origins{V: facts.Version, Strings: []string{"", "/src/c/c.go"}, Sites: []facts.Site{{Kind: facts.SpawnAfterFunc, File: 1, Line: 40, Col: 2, Parent: -1}}}},
+			},
+		},
 		&facts.PointerSummaries{
 			V:       facts.Version,
 			Strings: []string{"", "example.com/c.New", "c.T", "c.go:3"},
@@ -114,6 +121,16 @@ func TestOriginsVersion(t *testing.T) {
 	var missing *facts.Origins
 	if missing.Valid() {
 		t.Error("nil fact reported valid")
+	}
+}
+
+func TestOriginsTableLookup(t *testing.T) {
+	tab := sampleFacts()[1].(*facts.OriginsTable)
+	if o := tab.Lookup("example.com/c.Run"); o == nil || len(o.Sites) != 1 || o.Sites[0].Kind != facts.SpawnAfterFunc {
+		t.Errorf("Lookup(c.Run) = %v, want its AfterFunc site", o)
+	}
+	if o := tab.Lookup("example.com/c.Stop"); o != nil {
+		t.Errorf("Lookup(c.Stop) = %v, want nil", o)
 	}
 }
 

@@ -4,8 +4,11 @@
 // An origin is a goroutine entry function together with the place that
 // starts it. For every function the pass computes which origins a call of
 // it may start, closed over its callees in every package, and exports
-// that summary as a [facts.Origins] fact on the function. Importers apply
-// the fact at their call sites instead of re-analyzing the callee, so
+// the summaries of the package's declared functions in one
+// [facts.OriginsTable] package fact (not an object fact per function,
+// which x/tools would re-export in every importer's facts). Importers
+// apply a summary at their call sites instead of re-analyzing the
+// callee, so
 // under "go vet" the summary of a package is computed once and kept in
 // the build cache.
 //

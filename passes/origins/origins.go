@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/origins",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{buildir.Analyzer},
-	FactTypes:  []analysis.Fact{new(facts.Origins)},
+	FactTypes:  []analysis.Fact{new(facts.OriginsTable)},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -35,14 +35,14 @@ type Result struct {
 	// invisible, so these calls may hide origins.
 	Unresolved int
 
-	// Exported lists the facts exported for this package's functions,
-	// in source order.
+	// Exported lists the summaries exported for this package's
+	// functions (the package's facts.OriginsTable), in source order.
 	Exported []Exported
 
 	summaries map[*ssa.Function]*facts.Origins
 }
 
-// Exported is one exported fact.
+// Exported is the exported summary of one function.
 type Exported struct {
 	Func *types.Func
 	Fact *facts.Origins
@@ -93,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func analyze(pass *analysis.Pass, ir *buildir.IR, res *Result) {
-	a := &state{pass: pass, res: res, info: make(map[*ssa.Function]*funcInfo)}
+	a := &state{pass: pass, res: res, info: make(map[*ssa.Function]*funcInfo), tables: make(map[*types.Package]*facts.OriginsTable)}
 	for _, fn := range ir.SrcFuncs {
 		guard.At(pass, fn.String())
 		a.visit(fn)
@@ -118,10 +118,11 @@ func mayStartUserGoroutines(pkg *types.Package) bool {
 
 // state holds one run of the pass over a package.
 type state struct {
-	pass  *analysis.Pass
-	res   *Result
-	funcs []*ssa.Function // every function with a body, in discovery order
-	info  map[*ssa.Function]*funcInfo
+	pass   *analysis.Pass
+	res    *Result
+	funcs  []*ssa.Function // every function with a body, in discovery order
+	info   map[*ssa.Function]*funcInfo
+	tables map[*types.Package]*facts.OriginsTable // the imports' facts, read once
 }
 
 // funcInfo is what one function's body says about origins, before
@@ -249,16 +250,49 @@ func (a *state) importedFact(fn *ssa.Function) *facts.Origins {
 	if obj == nil || obj.Pkg() == nil || obj.Pkg() == a.pass.Pkg {
 		return nil
 	}
-	o := new(facts.Origins)
-	if !a.pass.ImportObjectFact(obj, o) || !o.Valid() {
-		// Most functions have no fact because they start nothing; only
-		// outside the direct imports can a fact also be invisible.
+	o := a.lookup(obj)
+	if o == nil || !o.Valid() {
+		// Most functions have no summary because they start nothing;
+		// only outside the direct imports can one also be invisible.
 		if !isDirectImport(a.pass.Pkg, obj.Pkg()) {
 			a.res.Unresolved++
 		}
 		return nil
 	}
 	return o
+}
+
+// lookup returns the summary of obj, a function of another package:
+// from its package's table when that is a direct import, else, for a
+// method of an indirect import's type (called on a value a direct
+// import hands over), from a direct import's table, which carries the
+// methods of its own imports' tables on.
+func (a *state) lookup(obj *types.Func) *facts.Origins {
+	if isDirectImport(a.pass.Pkg, obj.Pkg()) {
+		return a.table(obj.Pkg()).Lookup(obj.FullName())
+	}
+	if sig, ok := obj.Type().(*types.Signature); !ok || sig.Recv() == nil {
+		return nil
+	}
+	for _, imp := range a.pass.Pkg.Imports() {
+		if o := a.table(imp).Lookup(obj.FullName()); o != nil {
+			return o
+		}
+	}
+	return nil
+}
+
+// table returns the origins table of package pkg, an import, read once.
+func (a *state) table(pkg *types.Package) *facts.OriginsTable {
+	if t, ok := a.tables[pkg]; ok {
+		return t
+	}
+	t := new(facts.OriginsTable)
+	if !a.pass.ImportPackageFact(pkg, t) || !t.Valid() {
+		t = &facts.OriginsTable{}
+	}
+	a.tables[pkg] = t
+	return t
 }
 
 func isDirectImport(pkg, dep *types.Package) bool {

@@ -2,12 +2,35 @@ package origins_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/origins"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
+
+// perFunc shows the summaries that origins exports in its package's
+// OriginsTable as an object fact on each function, for the fixtures'
+// "// want Name:`origins(...)`" to check function by function. What
+// travels between packages is the table: a summary checked in an
+// importer (TestChain) came through it.
+var perFunc = &analysis.Analyzer{
+	Name:       "originsfacts",
+	Doc:        "test: the origins summaries as object facts",
+	Requires:   []*analysis.Analyzer{origins.Analyzer},
+	FactTypes:  []analysis.Fact{new(facts.Origins)},
+	ResultType: reflect.TypeFor[*origins.Result](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[origins.Analyzer].(*origins.Result)
+		for _, e := range res.Exported {
+			pass.ExportObjectFact(e.Func, e.Fact)
+		}
+		return res, nil
+	},
+}
 
 // TestChain checks that origins started in c reach a through b, which a
 // imports and c does not: b's facts must carry them.
@@ -16,16 +39,16 @@ func TestChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, origins.Analyzer, "./...")
+	analysistest.Run(t, dir, perFunc, "./...")
 }
 
 func TestSpawns(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), origins.Analyzer, "spawns", "nested", "generic")
+	analysistest.Run(t, analysistest.TestData(), perFunc, "spawns", "nested", "generic")
 }
 
 // TestRoots checks the roots that the Result lists for a test package.
 func TestRoots(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), origins.Analyzer, "roots")
+	results := analysistest.Run(t, analysistest.TestData(), perFunc, "roots")
 	var got []string
 	for _, r := range results {
 		if r.Action.Package.ID != "roots [roots.test]" || r.Err != nil {

@@ -2,7 +2,9 @@ package origins
 
 import (
 	"cmp"
+	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/internal/scc"
@@ -233,9 +235,17 @@ func toFact(s summary) *facts.Origins {
 }
 
 // export publishes the summary of every declared function of this
-// package that may start a goroutine, and keeps all summaries for the
-// Result.
+// package that may start a goroutine, in the package's OriginsTable, and
+// keeps all summaries for the Result.
 func (a *state) export() {
+	table := &facts.OriginsTable{V: facts.Version}
+	defer func() {
+		table.Funcs = append(table.Funcs, a.carriedMethods(table.Funcs)...)
+		if len(table.Funcs) > 0 {
+			slices.SortFunc(table.Funcs, func(x, y facts.NamedOrigins) int { return strings.Compare(x.Name, y.Name) })
+			a.pass.ExportPackageFact(table)
+		}
+	}()
 	for _, fn := range a.funcs {
 		fi := a.info[fn]
 		if len(fi.sum) == 0 {
@@ -250,7 +260,101 @@ func (a *state) export() {
 		if testRootKind(a.pass, fn) != 0 {
 			continue // no package calls a Test, Benchmark or Fuzz function
 		}
-		a.pass.ExportObjectFact(obj, o)
+		table.Funcs = append(table.Funcs, facts.NamedOrigins{Name: obj.FullName(), Origins: *o})
 		a.res.Exported = append(a.res.Exported, Exported{obj, o})
 	}
+}
+
+// carriedMethods returns the method summaries of the direct imports'
+// tables, theirs or carried on, that own (this package's entries) does
+// not have, of the types this package's API reaches (see apiMethods): an
+// importer may call a method of a type of a package it does not import,
+// on a value this package hands it, and under go vet it sees the facts
+// of its direct imports only. Functions are not carried: calling one
+// needs its package imported.
+func (a *state) carriedMethods(own []facts.NamedOrigins) []facts.NamedOrigins {
+	if a.pass.Pkg.Name() == "main" || strings.HasSuffix(a.pass.Pkg.Path(), "_test") {
+		return nil // a command or an external test: nothing imports it
+	}
+	seen := make(map[string]bool, len(own))
+	for _, f := range own {
+		seen[f.Name] = true
+	}
+	api := apiMethods(a.pass.Pkg)
+	var out []facts.NamedOrigins
+	for _, imp := range a.pass.Pkg.Imports() {
+		for _, f := range a.table(imp).Funcs {
+			if api[f.Name] && !seen[f.Name] {
+				seen[f.Name] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// apiMethods returns the full names of the methods of the named types
+// that pkg's exported API reaches: the types of its exported functions,
+// variables, constants and types, and, from each named type, its
+// exported fields (embedded ones too, whose methods are promoted) and
+// its methods' signatures, across packages. An importer can hold a value
+// of no other type of another package through pkg.
+func apiMethods(pkg *types.Package) map[string]bool {
+	out := make(map[string]bool)
+	seen := make(map[types.Type]bool)
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			for i := range t.NumMethods() {
+				m := t.Method(i)
+				out[m.FullName()] = true
+				if m.Exported() {
+					walk(m.Type())
+				}
+			}
+			walk(t.Underlying())
+		case *types.Alias:
+			walk(types.Unalias(t))
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			for i := range t.Params().Len() {
+				walk(t.Params().At(i).Type())
+			}
+			for i := range t.Results().Len() {
+				walk(t.Results().At(i).Type())
+			}
+		case *types.Struct:
+			for i := range t.NumFields() {
+				if f := t.Field(i); f.Exported() || f.Embedded() {
+					walk(f.Type())
+				}
+			}
+		case *types.Interface:
+			for i := range t.NumEmbeddeds() {
+				walk(t.EmbeddedType(i))
+			}
+		}
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if obj := scope.Lookup(name); obj.Exported() {
+			walk(obj.Type())
+		}
+	}
+	return out
 }
