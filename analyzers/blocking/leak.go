@@ -199,10 +199,7 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 	if _, plain := recv.(*ssa.UnOp); !plain || blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
 		return
 	}
-	g := spawn.Call.StaticCallee()
-	if mk, ok := spawn.Call.Value.(*ssa.MakeClosure); ok {
-		g, _ = mk.Fn.(*ssa.Function)
-	}
+	g := spawn.Call.StaticCallee() // the closure's function too
 	if g == nil || g.Blocks == nil || slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Parent() != g }) {
 		return
 	}
@@ -321,7 +318,7 @@ func (c *checker) importedSends(fn *ssa.Function, i int, rc *resultChan) bool {
 	}
 	sends := 0
 	for _, op := range c.eff.Imported(fn) {
-		if root, j, _ := op.Key.Root(); op.Sync == 0 || root != facts.Param || j != i || !op.Key.Path().IsEmpty() {
+		if j, ok := paramOf(op.Key); op.Sync == 0 || !ok || j != i {
 			continue
 		}
 		switch op.Sync {

@@ -278,17 +278,7 @@ func goMethod(call *ssa.CallCommon) (bool, ssa.Value) {
 
 // syncType reports whether t is a pointer to a sync.WaitGroup or a
 // sync.Cond.
-func syncType(t types.Type) bool {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
-		return false
-	}
-	return n.Obj().Name() == "WaitGroup" || n.Obj().Name() == "Cond"
-}
+func syncType(t types.Type) bool { return syncapi.PointerTo(t, "WaitGroup", "Cond") }
 
 // waitsInStartLoop reports a WaitGroup.Wait in the loop that starts the
 // goroutines it waits for, when the Add that counts them all comes
@@ -430,7 +420,7 @@ func (c *checker) importedWaitOps(call *ssa.CallCommon) []waitOp {
 		default:
 			continue
 		}
-		if root, i, _ := op.Key.Root(); root == facts.Param && op.Key.Path().IsEmpty() && i < len(call.Args) {
+		if i, ok := paramOf(op.Key); ok && i < len(call.Args) {
 			out = append(out, waitOp{call.Args[i], kind})
 		}
 	}
@@ -450,7 +440,7 @@ func (c *checker) importedWaitee(call *ssa.CallCommon, kind shb.Kind) ssa.Value 
 		if !(op.Sync == facts.SyncWait && kind == shb.WGWait || op.Sync == facts.SyncCondWait && kind == shb.CondWait) {
 			continue
 		}
-		if root, i, _ := op.Key.Root(); root == facts.Param && op.Key.Path().IsEmpty() && i < len(call.Args) && i < 64 && contained&(1<<i) != 0 {
+		if i, ok := paramOf(op.Key); ok && i < len(call.Args) && i < 64 && contained&(1<<i) != 0 {
 			return call.Args[i]
 		}
 	}
@@ -465,4 +455,12 @@ func (c *checker) callerOrigin(t *shb.Trace, call ssa.CallInstruction) *pointer.
 		return t.Origin.Parent
 	}
 	return t.Origin
+}
+
+// paramOf returns the parameter (the receiver first) that key k of an
+// imported function's effect is, the object itself and not one it
+// reaches; false for other keys.
+func paramOf(k facts.Key) (int, bool) {
+	root, i, _ := k.Root()
+	return i, root == facts.Param && k.Path().IsEmpty()
 }

@@ -2,7 +2,6 @@ package blocking
 
 import (
 	"go/constant"
-	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
@@ -45,7 +44,7 @@ func (c *checker) wgCounts() {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if a, ok := instr.(*ssa.Alloc); ok && isWaitGroup(a.Type()) {
+				if a, ok := instr.(*ssa.Alloc); ok && syncapi.PointerTo(a.Type(), "WaitGroup") {
 					if wg, ok := c.localWG(a); ok && len(wg.waits) > 0 && len(wg.spawns) > 0 {
 						c.judgeCount(a, wg)
 					}
@@ -53,15 +52,6 @@ func (c *checker) wgCounts() {
 			}
 		}
 	}
-}
-
-func isWaitGroup(t types.Type) bool {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
 }
 
 // localWG collects the uses of the WaitGroup a; false when it has
@@ -169,12 +159,7 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 			onceEach = false // how many Dones, its effect does not say
 			continue
 		}
-		g := spawn.Parent()
-		if mc, ok := spawn.Call.Value.(*ssa.MakeClosure); ok {
-			g = mc.Fn.(*ssa.Function)
-		} else {
-			g = spawn.Call.StaticCallee()
-		}
+		g := spawn.Call.StaticCallee() // the closure's function too
 		dones, deferred, ok := goroutineDones(g, wg.inner[i])
 		if !ok || len(dones) == 0 && !deferred {
 			return // handed on, or no Done at all (see waits)

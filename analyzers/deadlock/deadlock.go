@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/token"
@@ -275,7 +276,8 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				continue
 			}
 			if h.Read && t.Read {
-				if w, ok := c.writers[heldIdentity(t)]; ok && heldIdentity(t) != nil {
+				id := heldIdentity(t)
+				if w, ok := c.writers[id]; ok && id != nil {
 					name := lockName(h)
 					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
 					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
@@ -471,19 +473,7 @@ func mutexIdentity(mu ssa.Value) any {
 }
 
 // lockName renders how the code names a held mutex.
-func lockName(h lockset.Held) string {
-	if h.Value == nil {
-		return "the mutex"
-	}
-	name := shb.ExprName(h.Value)
-	if !h.Path.IsEmpty() {
-		name = h.Path.Render(name, h.Value.Type())
-	}
-	if name == "" {
-		return "the mutex"
-	}
-	return name
-}
+func lockName(h lockset.Held) string { return cmp.Or(shb.HeldName(h), "the mutex") }
 
 // where says where a lock was taken.
 func (c *checker) where(h lockset.Held) string {

@@ -246,9 +246,6 @@ func diagKind(msg string) leakKind {
 	return k | op
 }
 
-// containsWord reports whether word occurs in s as a whole word.
-func containsWord(s, word string) bool { return wordIndex(s, word) >= 0 }
-
 // wordIndex returns where word first occurs in s as a whole word, or -1.
 func wordIndex(s, word string) int {
 	for i := 0; ; {

@@ -52,7 +52,7 @@ func (s *summarizer) contained(fn *ssa.Function) uint64 {
 func skipsDone(fn *ssa.Function, contained uint64) uint64 {
 	var bits uint64
 	for i, p := range fn.Params {
-		if i >= 64 || contained&(1<<i) == 0 || !isWaitGroupPtr(p.Type()) {
+		if i >= 64 || contained&(1<<i) == 0 || !syncapi.PointerTo(p.Type(), "WaitGroup") {
 			continue
 		}
 		done := make(map[*ssa.BasicBlock]bool)
@@ -96,26 +96,11 @@ func returnsAvoiding(fn *ssa.Function, avoid map[*ssa.BasicBlock]bool) bool {
 	return false
 }
 
-func isWaitGroupPtr(t types.Type) bool {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
-}
-
 // syncParam reports whether t is a channel, *sync.WaitGroup or
 // *sync.Cond.
 func syncParam(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Chan:
-		return true
-	case *types.Pointer:
-		n, ok := u.Elem().(*types.Named)
-		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "WaitGroup" || n.Obj().Name() == "Cond")
-	}
-	return false
+	_, isChan := t.Underlying().(*types.Chan)
+	return isChan || syncapi.PointerTo(t, "WaitGroup", "Cond")
 }
 
 // onlySyncs reports whether every use of v is a synchronization
@@ -201,12 +186,7 @@ func (s *summarizer) passesContained(call *ssa.CallCommon, v ssa.Value) bool {
 // condLocker reports whether fa is c.L of a *sync.Cond, loaded only to
 // lock and unlock it.
 func condLocker(fa *ssa.FieldAddr) bool {
-	p, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" || n.Obj().Name() != "Cond" {
+	if !syncapi.PointerTo(fa.X.Type(), "Cond") {
 		return false
 	}
 	for _, r := range *fa.Referrers() {

@@ -147,15 +147,10 @@ func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
 func (e importedLocks) leavesAt(call *ssa.CallCommon) []Held {
 	var out []Held
 	for _, h := range e.fn.Leaves {
-		k := e.set.Key(h.Key)
-		actual, global := Actual(call, nil, k)
-		if global {
-			actual = globalNamed(call, k)
+		if held, ok := atCaller(call, e.set.Key(h.Key)); ok {
+			held.Read, held.At = h.Read, e.set.Str(h.Pos)
+			out = append(out, held)
 		}
-		if actual == nil {
-			continue
-		}
-		out = append(out, Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, At: e.set.Str(h.Pos)})
 	}
 	return out
 }
@@ -227,15 +222,10 @@ func (r *Result) Callbacks(call *ssa.CallCommon) []Callback {
 		if int(cb.Param) >= len(call.Args) {
 			continue
 		}
-		k := eff.set.Key(cb.Lock.Key)
-		actual, global := Actual(call, nil, k)
-		if global {
-			actual = globalNamed(call, k)
+		if held, ok := atCaller(call, eff.set.Key(cb.Lock.Key)); ok {
+			held.Read, held.At = cb.Lock.Read, eff.set.Str(cb.Lock.Pos)
+			out = append(out, Callback{call.Args[cb.Param], held})
 		}
-		if actual == nil {
-			continue
-		}
-		out = append(out, Callback{call.Args[cb.Param], Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: cb.Lock.Read, At: eff.set.Str(cb.Lock.Pos)}})
 	}
 	return out
 }
@@ -245,17 +235,26 @@ func (r *Result) Callbacks(call *ssa.CallCommon) []Callback {
 func (e importedLocks) acquiresAt(call *ssa.CallCommon) Set {
 	var s Set
 	for _, h := range e.fn.Acquires {
-		k := e.set.Key(h.Key)
-		actual, global := Actual(call, nil, k)
-		if global {
-			actual = globalNamed(call, k)
+		if held, ok := atCaller(call, e.set.Key(h.Key)); ok {
+			held.Read, held.Pos = h.Read, call.Pos()
+			s = s.With(held)
 		}
-		if actual == nil {
-			continue // nothing here reaches it
-		}
-		s = s.With(Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path(), Read: h.Read, Pos: call.Pos()})
 	}
 	return s
+}
+
+// atCaller returns the mutex of a callee's key k as the caller of call
+// names it: its key, and the caller's value it is reached from with the
+// rest of the path; false when nothing the caller has reaches it.
+func atCaller(call *ssa.CallCommon, k facts.Key) (Held, bool) {
+	actual, global := Actual(call, nil, k)
+	if global {
+		actual = globalNamed(call, k)
+	}
+	if actual == nil {
+		return Held{}, false
+	}
+	return Held{Key: k.Rebase(Key(actual)), Value: actual, Path: k.Path()}, true
 }
 
 // globalNamed returns the package variable a global key is rooted at,

@@ -353,6 +353,20 @@ func (ls *Locksets) Holds(id LocksetID, lock int32) (held, read bool) {
 // "c.mu", or "".
 func (ls *Locksets) Name(l int32) string { return ls.names[l] }
 
+// HeldName names the mutex a lock set member reaches as the code does
+// (s.mu, or p.s.mu for a lock another package's function takes through
+// the caller's p.s), or "" when it has no name.
+func HeldName(h lockset.Held) string {
+	if h.Value == nil {
+		return ""
+	}
+	name := ExprName(h.Value)
+	if name != "" && !h.Path.IsEmpty() {
+		name = h.Path.Render(name, h.Value.Type())
+	}
+	return name
+}
+
 // ExprName renders the expression that reaches a value: a variable and
 // its fields, or "" when the value has no name in the source.
 func ExprName(v ssa.Value) string {

@@ -870,10 +870,7 @@ func (w *walker) importedTakes(c ssa.CallInstruction, caller *pointer.Origin, he
 			continue
 		}
 		if _, ok := w.locks.names[obj]; !ok {
-			if name := ExprName(h.Value); name != "" {
-				if !h.Path.IsEmpty() {
-					name = h.Path.Render(name, h.Value.Type())
-				}
+			if name := HeldName(h); name != "" {
 				w.locks.names[obj] = name
 			}
 		}

@@ -1,6 +1,9 @@
 package syncapi
 
-import "go/types"
+import (
+	"go/types"
+	"slices"
+)
 
 // ConcurrentField reports whether a struct field of type t says that the
 // struct is meant to be used by several goroutines at once: t is
@@ -20,4 +23,16 @@ func ConcurrentField(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// PointerTo reports whether t is a pointer to one of the named types of
+// package sync (PointerTo(t, "WaitGroup", "Cond") for *sync.WaitGroup or
+// *sync.Cond).
+func PointerTo(t types.Type, names ...string) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && slices.Contains(names, n.Obj().Name())
 }
