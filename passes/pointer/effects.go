@@ -88,12 +88,13 @@ func (a *state) recordImported(site *callSite, fn *ssa.Function) {
 }
 
 // importedAccesses calls f with the accesses that the calls of other
-// packages' functions make, from their effects.
-func (a *state) importedAccesses(f func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock)) {
+// packages' functions make, from their effects: the writes, or the
+// reads.
+func (a *state) importedAccesses(writes bool, f func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock)) {
 	for i := range a.importedCalls {
 		c := &a.importedCalls[i]
 		for _, acc := range a.effects.Imported(c.fn) {
-			if acc.Sync != 0 {
+			if acc.Sync != 0 || acc.Write != writes {
 				continue
 			}
 			addrs, t, ok := a.follow(c, acc.Key)

@@ -98,7 +98,12 @@ func (r *Result) IsShared(loc Location) bool {
 }
 
 // collectAccesses walks every analyzed function and records the memory
-// it reads and writes, in each origin that runs it.
+// it reads and writes, in each origin that runs it. A plain read of a
+// location that nothing writes (no write in any origin, here or in
+// another package's function) races with nothing and is left out: such
+// reads were most of the accesses on real code (one req.URL.String()
+// in etcd's rafthttp, a read of ~750 URLs in 189 test origins, was 2
+// million of its 2.2 million).
 func (a *state) collectAccesses() []Access {
 	// The blocks of loops are seen twice (two iteration tags); an access
 	// is kept once per instruction, origin, location and kind.
@@ -111,6 +116,32 @@ func (a *state) collectAccesses() []Access {
 	}
 	seen := make(map[key]bool)
 	var out []Access
+	written := make([]bool, len(a.nodes))
+	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
+		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
+		origins := a.originsRunning(c.at.cg)
+		if c.origin != nil {
+			origins = []*Origin{c.origin}
+		}
+		for _, o := range origins {
+			for i := range size {
+				loc, ok := a.within(n, i)
+				if !ok || !acc.Write && !acc.Atomic && !written[loc] {
+					continue
+				}
+				k := key{c.instr, o, loc, acc.Write, acc.At}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if acc.Write {
+					written[loc] = true
+				}
+				obj := a.nodes[loc].obj
+				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
+			}
+		}
+	}
 	for _, cg := range a.cgList {
 		origins := a.originsRunning(cg)
 		for _, b := range cg.fn.Blocks {
@@ -136,6 +167,9 @@ func (a *state) collectAccesses() []Access {
 									continue
 								}
 								seen[k] = true
+								if write {
+									written[loc] = true
+								}
 								out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
 							}
 						}
@@ -144,31 +178,38 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
-	a.importedAccesses(func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
-		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
-		origins := a.originsRunning(c.at.cg)
-		if c.origin != nil {
-			origins = []*Origin{c.origin}
-		}
-		for _, o := range origins {
-			for i := range size {
-				loc, ok := a.within(n, i)
-				if !ok {
-					continue
-				}
-				k := key{c.instr, o, loc, acc.Write, acc.At}
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				obj := a.nodes[loc].obj
-				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
-			}
-		}
+	a.importedAccesses(true, imported)
+	a.importedAccesses(false, imported)
+	out = slices.DeleteFunc(out, func(acc Access) bool {
+		return !acc.Write && !acc.Atomic && !written[acc.node]
 	})
-	slices.SortStableFunc(out, func(x, y Access) int {
-		return cmp.Or(cmp.Compare(x.node, y.node), cmp.Compare(x.Origin.ID, y.Origin.ID))
-	})
+	return sortAccesses(out, len(a.nodes))
+}
+
+// sortAccesses orders accesses by location, then origin, keeping the
+// order of collection otherwise: a counting sort on the location, as a
+// stable sort of a million accesses took seconds.
+func sortAccesses(accs []Access, nodes int) []Access {
+	start := make([]int32, nodes+1)
+	for _, acc := range accs {
+		start[acc.node+1]++
+	}
+	for i := 1; i <= nodes; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]Access, len(accs))
+	for _, acc := range accs {
+		out[start[acc.node]] = acc
+		start[acc.node]++
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].node == out[i].node {
+			j++
+		}
+		slices.SortStableFunc(out[i:j], func(x, y Access) int { return cmp.Compare(x.Origin.ID, y.Origin.ID) })
+		i = j
+	}
 	return out
 }
 
