@@ -11,6 +11,24 @@
 // per-package time (median, max), the bytes of facts written, and the peak
 // RSS of one package's analysis.
 //
+//	origo-bench edit [-n 3] [-origo path] [-C dir] -edit file.go:Func [packages]
+//
+// measures the re-run of go vet after an edit of one function's body
+// (file relative to -C; Func is F or T.M; -edit repeats), with origo and
+// with the standard vet tool, every other result cached: wall time (min,
+// median, ratio), and the packages analysed again, each with whether the
+// facts it wrote changed. The edit moves no position, so a package whose
+// exported behaviour is unchanged should write byte-identical facts and
+// leave its importers' results cached.
+//
+//	origo-bench sharedcache [-origo path] [-C dir] [packages]
+//
+// shows origo's results shared through Go's build cache: it runs go vet
+// with origo twice, each from an empty GOCACHE backed by one shared store
+// through GOCACHEPROG (origo-bench cacheprog -dir store, a cache program
+// that keeps its objects in a directory), and prints both wall times as
+// ratios to a fully warm run in the ordinary build cache.
+//
 //	origo-bench sensitivity [-C dir] [packages]
 //
 // runs the pointer analysis on the packages with origin sensitivity and
@@ -131,6 +149,12 @@ func main() {
 		err = benchGolangci(os.Args[2:])
 	case "editor":
 		err = benchEditor(os.Args[2:])
+	case "edit":
+		err = benchEdit(os.Args[2:])
+	case "sharedcache":
+		err = benchSharedCache(os.Args[2:])
+	case "cacheprog":
+		err = cacheProg(os.Args[2:])
 	default:
 		usage()
 	}
@@ -142,6 +166,9 @@ func main() {
 
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage: origo-bench vet [-n runs] [-origo path] [-C dir] [packages]
+       origo-bench edit [-n runs] [-origo path] [-C dir] -edit file.go:Func [packages]
+       origo-bench sharedcache [-origo path] [-C dir] [packages]
+       origo-bench cacheprog -dir store
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]

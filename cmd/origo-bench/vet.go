@@ -38,11 +38,10 @@ func benchVet(args []string) error {
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
 		return err
 	}
-	gotooldir, err := exec.Command("go", "env", "GOTOOLDIR").Output()
+	stdvet, err := stdVet()
 	if err != nil {
 		return err
 	}
-	stdvet := filepath.Join(strings.TrimSpace(string(gotooldir)), "vet")
 
 	// Warm the build cache: compiling is not what is measured.
 	warm := exec.Command("go", append([]string{"vet"}, patterns...)...)
@@ -54,14 +53,7 @@ func benchVet(args []string) error {
 	warmWalls := make([][]time.Duration, len(tools)) // the same run again: every result cached
 	units := make([][][]unit, len(tools))
 	vet := func(tool, log, nonce string) (time.Duration, string) {
-		cmd := exec.Command("go", append([]string{"vet", "-vettool=" + self}, patterns...)...)
-		cmd.Dir = *dir
-		cmd.Env = append(os.Environ(), envTool+"="+tool, envLog+"="+log, envNonce+"="+nonce)
-		out := new(strings.Builder)
-		cmd.Stdout, cmd.Stderr = out, out
-		start := time.Now()
-		cmd.Run()
-		return time.Since(start), out.String()
+		return wrappedVet(*dir, patterns, self, tool, log, nonce)
 	}
 	for run := range *runs {
 		for i, tool := range tools {
@@ -115,6 +107,27 @@ func benchVet(args []string) error {
 		fmt.Printf("  %-50s %10s %6dMB facts %d bytes\n", u.Package, round(u.Wall), u.MaxRSSKB/1024, u.FactsBytes)
 	}
 	return nil
+}
+
+// wrappedVet runs go vet in dir on the packages with origo-bench as the
+// vet tool, wrapping tool (see wrap), and returns its wall time and
+// output.
+func wrappedVet(dir string, patterns []string, self, tool, log, nonce string, env ...string) (time.Duration, string) {
+	cmd := goVetCmd(dir, self, patterns, append([]string{envTool + "=" + tool, envLog + "=" + log, envNonce + "=" + nonce}, env...)...)
+	out := new(strings.Builder)
+	cmd.Stdout, cmd.Stderr = out, out
+	start := time.Now()
+	cmd.Run()
+	return time.Since(start), out.String()
+}
+
+// goVetCmd is go vet in dir on the packages with the vet tool, in the
+// environment with env added.
+func goVetCmd(dir, tool string, patterns []string, env ...string) *exec.Cmd {
+	cmd := exec.Command("go", append([]string{"vet", "-vettool=" + tool}, patterns...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	return cmd
 }
 
 func lastLines(s string, n int) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -35,7 +36,8 @@ type unit struct {
 	TypesBytes int64         `json:"types_bytes"` // the type information in the same file (see vetxSizes)
 	ExitCode   int           `json:"exit"`
 	// For the corpus run: hashes of what the tool printed and of the
-	// facts it wrote, and its lines that tell of trouble.
+	// facts it wrote (not the type information), and its lines that tell
+	// of trouble.
 	OutHash   string   `json:"out_hash,omitempty"`
 	FactsHash string   `json:"facts_hash,omitempty"`
 	Trouble   []string `json:"trouble,omitempty"`
@@ -77,15 +79,16 @@ func wrap(args []string) int {
 	}
 	if cfgFile := args[len(args)-1]; strings.HasSuffix(cfgFile, ".cfg") {
 		var cfg struct {
+			ID         string // "p [p.test]" for a test variant
 			ImportPath string
 			VetxOnly   bool
 			VetxOutput string
 		}
 		if data, err := os.ReadFile(cfgFile); err == nil && json.Unmarshal(data, &cfg) == nil {
-			u.Package, u.VetxOnly = cfg.ImportPath, cfg.VetxOnly
-			if facts, err := os.ReadFile(cfg.VetxOutput); err == nil {
-				u.FactsBytes, u.TypesBytes = vetxSizes(facts)
-				u.FactsHash = hash(facts)
+			u.Package, u.VetxOnly = cmp.Or(cfg.ID, cfg.ImportPath), cfg.VetxOnly
+			if data, err := os.ReadFile(cfg.VetxOutput); err == nil {
+				u.FactsBytes, u.TypesBytes = vetxSizes(data)
+				u.FactsHash = hash(data[u.TypesBytes+headerBytes(u.TypesBytes):])
 			}
 			u.OutHash = hash(stdout.Bytes()) + " " + hash(stderr.Bytes())
 			u.Trouble = trouble(stdout.String() + stderr.String())
@@ -108,6 +111,15 @@ func vetxSizes(data []byte) (facts, types int64) {
 		}
 	}
 	return int64(len(data)), 0
+}
+
+// headerBytes is the length of the header of a vet tool's output file
+// that holds types bytes of type information (see vetxSizes).
+func headerBytes(types int64) int64 {
+	if types > 0 {
+		return 12
+	}
+	return 0
 }
 
 func logUnit(u unit) {

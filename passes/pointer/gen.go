@@ -181,6 +181,68 @@ func (a *state) genFunc(cg *cgnode) {
 	}
 }
 
+// movesNoPointer reports whether instr moves no pointer: a load or store
+// of data without pointers, or the address of such data used only for
+// that. Computing summaries, where no access is collected, such an
+// instruction needs no node: the tables that package initializers fill
+// (crypto/internal/fips140/nistec's) were 95% of the nodes.
+func (a *state) movesNoPointer(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return a.dataOnly(instr.Val.Type())
+	case *ssa.UnOp:
+		return instr.Op == token.MUL && a.dataOnly(instr.Type())
+	case *ssa.Field:
+		return a.dataOnly(instr.Type())
+	case *ssa.Index:
+		return a.dataOnly(instr.Type())
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return a.addrOfData(instr.(ssa.Value))
+	}
+	return false
+}
+
+// addrOfData reports whether the address v is used only to load or
+// store data without pointers, directly or through the addresses of its
+// fields and elements.
+func (a *state) addrOfData(v ssa.Value) bool {
+	if known, ok := a.dataAddrs[v]; ok {
+		return known
+	}
+	a.dataAddrs[v] = false // a cycle (through a phi) is not data
+	data := true
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			data = ref.Addr == v && ref.Val != v && a.dataOnly(ref.Val.Type())
+		case *ssa.UnOp:
+			data = ref.Op == token.MUL && a.dataOnly(ref.Type())
+		case *ssa.FieldAddr:
+			data = a.addrOfData(ref)
+		case *ssa.IndexAddr:
+			data = ref.X == v && a.addrOfData(ref)
+		case *ssa.DebugRef:
+		default:
+			data = false
+		}
+		if !data {
+			break
+		}
+	}
+	a.dataAddrs[v] = data
+	return data
+}
+
+// dataOnly reports whether no leaf of t may hold a pointer.
+func (a *state) dataOnly(t types.Type) bool {
+	for _, lf := range a.layouts.of(t).leaves {
+		if mayPoint(lf.typ) {
+			return false
+		}
+	}
+	return true
+}
+
 func (a *state) genInstr(p at, instr ssa.Instruction) {
 	val := func(v ssa.Value) nodeID { return a.val(p, v) }
 	ctx := p.cg.ctx
@@ -192,6 +254,9 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		if g, ok := (*op).(*ssa.Global); ok {
 			a.globalObject(g)
 		}
+	}
+	if a.summaryMode && a.movesNoPointer(instr) {
+		return
 	}
 	switch instr := instr.(type) {
 	case *ssa.Alloc:

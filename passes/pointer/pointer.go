@@ -176,6 +176,7 @@ type state struct {
 	importedCalls   []importedCall                  // calls of functions of other packages, for their effects
 	importedEntries map[*Origin]ssa.CallInstruction // see ImportedEntry
 	summaryMode     bool                            // computing summaries: goroutines are calls
+	dataAddrs       map[ssa.Value]bool              // memo of addrOfData
 	summaryCtx      *Context                        // the context of the summarized functions
 	statics         map[*Object]bool                // objects the package's variables hold (see reachableFromGlobals)
 	pkgPath         string                          // the package being summarized
@@ -187,6 +188,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		prog:            prog,
 		opts:            opts,
 		fanout:          make(map[nodeID]*intsets.Sparse),
+		dataAddrs:       make(map[ssa.Value]bool),
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
 		originIndex:     make(map[originKey]*Origin),
