@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -37,7 +38,8 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	sarifOut := fs.Bool("sarif", false, "print findings as SARIF 2.1.0")
 	tests := fs.Bool("test", true, "also analyze the packages' tests")
 	tags := fs.String("tags", "", "comma-separated build tags")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed and its results still held")
 	registerDumpFlag(fs)
 	fs.Usage = func() { usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +73,11 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if isTerminal(stderr) {
 		progress = stderr
 	}
-	res := analyze(patterns, *tests, *tags, progress)
+	var heldResults func()
+	if *memprofile != "" {
+		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
+	}
+	res := analyze(patterns, *tests, *tags, progress, heldResults)
 	var err error
 	switch {
 	case *jsonOut:
@@ -154,7 +160,7 @@ func (r *result) findings() int {
 // analyze loads and analyzes the packages that patterns match. When
 // progress is not nil, it counts there the packages done (see
 // newProgress).
-func analyze(patterns []string, tests bool, tags string, progress io.Writer) *result {
+func analyze(patterns []string, tests bool, tags string, progress io.Writer, heldResults func()) *result {
 	res := new(result)
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
@@ -188,6 +194,9 @@ func analyze(patterns []string, tests bool, tags string, progress io.Writer) *re
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
 		return res
+	}
+	if heldResults != nil {
+		heldResults()
 	}
 	// The counter's actions report nothing; one whose prerequisite
 	// failed would repeat that failure.
@@ -495,4 +504,19 @@ Flags:
 	fmt.Fprint(w, `
 Exit codes: 0 nothing found, 3 findings, 1 errors.
 `)
+}
+
+// writeHeapProfile writes a heap profile of what is live now to file.
+func writeHeapProfile(file string, stderr io.Writer) {
+	f, err := os.Create(file)
+	if err == nil {
+		runtime.GC()
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "origo: "+err.Error())
+	}
 }

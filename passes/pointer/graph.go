@@ -17,14 +17,14 @@ type nodeID int
 
 // node is one vertex of the constraint graph.
 type node struct {
-	pts    intsets.Sparse // locations this node may point to
-	delta  intsets.Sparse // members not yet propagated
-	succ   []nodeID       // copy edges: pts(succ) ⊇ pts(this)
-	cons   []constraint   // complex constraints triggered by pts(this)
-	obj    *Object        // non-nil for object leaves
-	typ    types.Type     // the leaf's type
-	queued bool           // on the worklist
-	end    nodeID         // the end of the node's block (see fits)
+	pts    intsets.Sparse  // locations this node may point to
+	delta  *intsets.Sparse // members not yet propagated; nil when none (see deltaOf)
+	succ   []nodeID        // copy edges: pts(succ) ⊇ pts(this)
+	cons   []constraint    // complex constraints triggered by pts(this)
+	obj    *Object         // non-nil for object leaves
+	typ    types.Type      // the leaf's type
+	queued bool            // on the worklist
+	end    nodeID          // the end of the node's block (see fits)
 }
 
 // ObjectKind says what an abstract object stands for.
@@ -236,7 +236,13 @@ func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 	start := nodeID(len(a.nodes))
 	end := start + nodeID(len(l.leaves))
 	for _, lf := range l.leaves {
-		a.nodes = append(a.nodes, &node{obj: obj, typ: lf.typ, end: end})
+		if len(a.nodeChunk) == 0 {
+			a.nodeChunk = make([]node, nodeChunkSize)
+		}
+		nd := &a.nodeChunk[0]
+		a.nodeChunk = a.nodeChunk[1:]
+		nd.obj, nd.typ, nd.end = obj, lf.typ, end
+		a.nodes = append(a.nodes, nd)
 	}
 	return start
 }
@@ -268,6 +274,10 @@ func (a *state) fits(n nodeID, i int) bool {
 	return false
 }
 
+// nodeChunkSize is how many nodes newNodes allocates at once: one
+// allocation per node was a tenth of the analysis's time in mallocgc.
+const nodeChunkSize = 1024
+
 // nodeLimit is the size (in nodes) past which the analysis of a package
 // gives up, rather than exhaust the memory of the process that hosts it.
 const nodeLimit = 2_000_000
@@ -294,7 +304,7 @@ func (a *state) newObject(kind ObjectKind, site ssa.Value, t types.Type, ctx *Co
 func (a *state) addLoc(n, loc nodeID) {
 	nd := a.nodes[n]
 	if nd.pts.Insert(int(loc)) {
-		nd.delta.Insert(int(loc))
+		a.deltaOf(nd).Insert(int(loc))
 		a.grew(1)
 		a.enqueue(n)
 	}
@@ -314,15 +324,18 @@ func (a *state) copyEdge(src, dst nodeID) {
 			return
 		}
 		if len(s.succ) == bigFanout-1 {
-			set := new(intsets.Sparse)
+			set := make(map[nodeID]bool, 2*bigFanout)
 			for _, d := range s.succ {
-				set.Insert(int(d))
+				set[d] = true
 			}
 			a.fanout[src] = set
 		}
 	}
-	if set := a.fanout[src]; set != nil && !set.Insert(int(dst)) {
-		return
+	if set := a.fanout[src]; set != nil {
+		if set[dst] {
+			return
+		}
+		set[dst] = true
 	}
 	s.succ = append(s.succ, dst)
 	if !s.pts.IsEmpty() {
@@ -331,7 +344,7 @@ func (a *state) copyEdge(src, dst nodeID) {
 		fresh.Difference(&s.pts, &d.pts)
 		if !fresh.IsEmpty() {
 			d.pts.UnionWith(&fresh)
-			d.delta.UnionWith(&fresh)
+			a.deltaOf(d).UnionWith(&fresh)
 			a.grew(fresh.Len())
 			a.enqueue(dst)
 		}
@@ -341,7 +354,10 @@ func (a *state) copyEdge(src, dst nodeID) {
 // bigFanout is the number of copy edges out of one node past which
 // copyEdge looks for a duplicate in a set (state.fanout) rather than in
 // the list: a table that thousands of values are copied from made the
-// scan quadratic (crypto/internal/fips140/nistec).
+// scan quadratic (crypto/internal/fips140/nistec). The set is a map: an
+// intsets.Sparse inserts by walking its list of blocks, which for
+// successors spread over millions of nodes was quadratic again (badger's
+// root package: 5 s of 13 s of solving).
 const bigFanout = 64
 
 // grew counts n new members of points-to sets, and stops the analysis
@@ -378,19 +394,19 @@ func (a *state) addCons(n nodeID, c constraint) {
 // may create new nodes and constraints (calls discovered on the fly).
 func (a *state) solve() {
 	var buf []int
-	// delta and fresh are reused: allocating their blocks anew for each
-	// node and successor was a third of the time of the solver.
-	var delta, fresh intsets.Sparse
+	// fresh is reused: allocating its blocks anew for each successor was
+	// a third of the time of the solver.
+	var fresh intsets.Sparse
 	for len(a.work) > 0 {
 		n := a.work[len(a.work)-1]
 		a.work = a.work[:len(a.work)-1]
 		nd := a.nodes[n]
 		nd.queued = false
-		if nd.delta.IsEmpty() {
+		delta := nd.delta
+		if delta == nil {
 			continue
 		}
-		delta.Copy(&nd.delta)
-		nd.delta.Clear()
+		nd.delta = nil // what the constraints below add to n is a new delta
 		buf = delta.AppendTo(buf[:0])
 		// Complex constraints first: they may add successors.
 		for i := 0; i < len(nd.cons); i++ {
@@ -400,13 +416,29 @@ func (a *state) solve() {
 		}
 		for _, s := range nd.succ {
 			d := a.nodes[s]
-			fresh.Difference(&delta, &d.pts)
+			fresh.Difference(delta, &d.pts)
 			if !fresh.IsEmpty() {
 				d.pts.UnionWith(&fresh)
-				d.delta.UnionWith(&fresh)
+				a.deltaOf(d).UnionWith(&fresh)
 				a.grew(fresh.Len())
 				a.enqueue(s)
 			}
 		}
+		delta.Clear()
+		a.spareDeltas = append(a.spareDeltas, delta)
 	}
+}
+
+// deltaOf returns nd's delta, taking a spare set for it if it has none:
+// few nodes have members to propagate at any one time, and a set held
+// by each of millions of nodes was a quarter of their memory.
+func (a *state) deltaOf(nd *node) *intsets.Sparse {
+	if nd.delta == nil {
+		if k := len(a.spareDeltas); k > 0 {
+			nd.delta, a.spareDeltas = a.spareDeltas[k-1], a.spareDeltas[:k-1]
+		} else {
+			nd.delta = new(intsets.Sparse)
+		}
+	}
+	return nd.delta
 }

@@ -133,10 +133,14 @@ type state struct {
 	opts    Options
 	layouts layouts
 	nodes   []*node
-	objects []*Object
-	work    []nodeID                   // nodes whose delta is to be propagated
-	ptsSize int                        // total members of points-to sets (see grew)
-	fanout  map[nodeID]*intsets.Sparse // the successors of nodes with many (see bigFanout)
+	// nodeChunk holds nodes allocated and not yet used (see newNodes);
+	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
+	nodeChunk   []node
+	spareDeltas []*intsets.Sparse
+	objects     []*Object
+	work        []nodeID                   // nodes whose delta is to be propagated
+	ptsSize     int                        // total members of points-to sets (see grew)
+	fanout      map[nodeID]map[nodeID]bool // the successors of nodes with many (see bigFanout)
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
@@ -187,7 +191,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 	return &state{
 		prog:            prog,
 		opts:            opts,
-		fanout:          make(map[nodeID]*intsets.Sparse),
+		fanout:          make(map[nodeID]map[nodeID]bool),
 		dataAddrs:       make(map[ssa.Value]bool),
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
