@@ -3,10 +3,12 @@ package race_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -74,5 +76,22 @@ func TestStartChains(t *testing.T) {
 	want := "goroutine started here: chains.main → chains.start → go chains.worker → chains.spawn → go chains.inner"
 	if !slices.Contains(got, want) {
 		t.Errorf("related positions %q lack %q", got, want)
+	}
+}
+
+// TestDegraded checks that a package too large for an origin per
+// goroutine is analyzed context insensitive, not skipped: the race is
+// reported, its synchronized look-alikes are not, and the pointer
+// analysis says what it gave up.
+func TestDegraded(t *testing.T) {
+	if err := pointer.Analyzer.Flags.Set("nodelimit", "150"); err != nil {
+		t.Fatal(err)
+	}
+	defer pointer.Analyzer.Flags.Set("nodelimit", "0")
+	for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
+		res := r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+		if !res.ContextInsensitive || !strings.Contains(res.Degraded, "pointer degraded package degraded") {
+			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded)
+		}
 	}
 }

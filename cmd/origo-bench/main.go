@@ -29,6 +29,15 @@
 // that keeps its objects in a directory), and prints both wall times as
 // ratios to a fully warm run in the ordinary build cache.
 //
+//	origo-bench bigpkg [-lines 150000] [-goevery 5] [-origo path] [-keep dir]
+//
+// generates one package of the given size (services that each carry a
+// mutex, a channel and a data race, start goroutines at every goevery-th
+// service, and call the next) and vets it with the standard vet tool and
+// with origo: wall time, the package's time and peak RSS, the reports,
+// and origo's lines that say a bound was hit (a package skipped, an
+// analysis degraded).
+//
 //	origo-bench sensitivity [-C dir] [packages]
 //
 // runs the pointer analysis on the packages with origin sensitivity and
@@ -155,6 +164,8 @@ func main() {
 		err = benchSharedCache(os.Args[2:])
 	case "cacheprog":
 		err = cacheProg(os.Args[2:])
+	case "bigpkg":
+		err = benchBigPkg(os.Args[2:])
 	default:
 		usage()
 	}
@@ -169,6 +180,7 @@ func usage() {
        origo-bench edit [-n runs] [-origo path] [-C dir] -edit file.go:Func [packages]
        origo-bench sharedcache [-origo path] [-C dir] [packages]
        origo-bench cacheprog -dir store
+       origo-bench bigpkg [-lines 150000] [-goevery 5] [-origo path] [-keep dir]
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]

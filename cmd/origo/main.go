@@ -26,8 +26,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
@@ -163,11 +166,56 @@ func producersUnder(a *analysis.Analyzer, seen map[*analysis.Analyzer]bool, list
 // live) cost a quarter of its CPU. On client_golang: 2.51x the vet
 // suite's time before, 2.03x after, peak RSS 526 to 697 MB. Standalone
 // runs, which hold many packages in one process, keep the defaults.
+//
+// The limit follows the live heap up (see followLiveHeap): a package
+// whose analysis keeps more than the limit live would otherwise collect
+// without pause (badger's root package, 900 MB live: 33 s instead of
+// 21 s).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(800)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(768 << 20)
+		debug.SetMemoryLimit(gcLimit)
+		followLiveHeap(gcLimit, liveHeadroom)
 	}
+}
+
+// gcLimit is the soft memory limit of a vet tool process while its live
+// heap is small, and liveHeadroom how far past the live heap the limit
+// moves once it is not: the heap may grow by that fraction between
+// collections.
+const (
+	gcLimit      = 768 << 20
+	liveHeadroom = 0.5
+)
+
+// gcSentinel is an object whose finalizer tells that a collection ran;
+// it holds a pointer so that the allocator never packs it with others
+// (tiny objects share a block and are finalized late, or never).
+type gcSentinel struct{ _ *int }
+
+// followLiveHeap keeps the soft memory limit at least 1+headroom times
+// the heap live after the last collection, and never below floor: it
+// runs after every collection, as the finalizer of an object made
+// anew each time, until stop is called.
+func followLiveHeap(floor int64, headroom float64) (stop func()) {
+	var stopped atomic.Bool
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
+			if stopped.Load() {
+				return
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				live := int64(sample[0].Value.Uint64())
+				debug.SetMemoryLimit(max(floor, live+int64(float64(live)*headroom)))
+			}
+			arm()
+		})
+	}
+	arm()
+	return func() { stopped.Store(true) }
 }

@@ -208,6 +208,7 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 func (a *state) startOrigin(site *callSite, fn *ssa.Function, obj *Object, o *Origin, recv nodeID, captured int) {
 	callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
 	a.originEntry[o] = callee
+	a.noteSpawn(o, site.caller)
 	switch {
 	case recv == noReceiver:
 		a.bind(site, callee, obj)

@@ -33,6 +33,9 @@ type Origin struct {
 	// noReceiver.
 	recv nodeID
 	Recv *Location // the same, for the other passes; nil for noReceiver
+	// overflow is set on the origins shared past the budget (see
+	// overflowOrigin).
+	overflow bool
 }
 
 func (o *Origin) String() string {
@@ -70,7 +73,7 @@ func (o *Origin) Twin(p *Origin) bool {
 // analysis spent its budget (see overflowOrigin): started anywhere,
 // running anything, its pairs are none a reader could check, and the
 // race analysis leaves them out.
-func (o *Origin) Overflow() bool { return o.Parent == nil && o.Kind != 0 && o.Root == "" }
+func (o *Origin) Overflow() bool { return o.overflow }
 
 // MethodsRoot is the Root of the origins that stand for the callers of a
 // library's concurrent methods (library mode): two copies, each running
@@ -473,7 +476,7 @@ const fewOrigins = 32
 func (a *state) overflowOrigin(entry *ssa.Function, copy int) *Origin {
 	a.stats.Overflow = true
 	if a.overflow[copy] == nil {
-		o := &Origin{ID: len(a.origins), Entry: entry, Kind: facts.SpawnGo, Copy: copy, Multi: true, Root: "", Flags: facts.Multiple, recv: noReceiver}
+		o := &Origin{ID: len(a.origins), Entry: entry, Kind: facts.SpawnGo, Copy: copy, Multi: true, Root: "", Flags: facts.Multiple, recv: noReceiver, overflow: true}
 		a.origins = append(a.origins, o)
 		a.overflow[copy] = o
 	}

@@ -54,6 +54,7 @@ func (a *state) importedSpawn(site *callSite, fn *ssa.Function) {
 		if o.Parent != parent || o.Entry != fn {
 			continue // past the budget: an origin shared with others
 		}
+		a.noteSpawn(o, site.caller)
 		if a.importedEntries[o] == nil {
 			a.importedEntries[o] = site.instr
 			a.importedCalls = append(a.importedCalls, importedCall{at: site.at, instr: site.instr, fn: fn, args: site.args, origin: o})

@@ -1,6 +1,7 @@
 package pointer
 
 import (
+	"cmp"
 	"fmt"
 	"go/types"
 	"slices"
@@ -229,8 +230,8 @@ func (a *state) within(loc nodeID, off int) (nodeID, bool) {
 
 // newNodes appends a block of nodes for a value or object of type t.
 func (a *state) newNodes(t types.Type, obj *Object) nodeID {
-	if len(a.nodes) > nodeLimit {
-		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", nodeLimit), Lost: skipped})
+	if limit := cmp.Or(a.opts.NodeLimit, nodeLimit); len(a.nodes) > limit {
+		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", limit), Lost: skipped})
 	}
 	l := a.layouts.of(t)
 	start := nodeID(len(a.nodes))

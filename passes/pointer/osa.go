@@ -386,6 +386,41 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 	}
 }
 
+// noteSpawn records, in the context-insensitive variant, the function
+// in context whose go statement (or spawning call) starts o: its context
+// has no origin, so o's parent is found once the origins reaching each
+// function are known (see adoptSpawned).
+func (a *state) noteSpawn(o *Origin, caller *cgnode) {
+	if a.ciContext == nil || o.Parent != nil || o.Kind == 0 || o.overflow {
+		return
+	}
+	if a.spawnedIn == nil {
+		a.spawnedIn = make(map[*Origin]*cgnode)
+	}
+	if a.spawnedIn[o] == nil {
+		a.spawnedIn[o] = caller
+	}
+}
+
+// adoptSpawned gives each goroutine that the context-insensitive
+// variant started a parent: the first origin found that reaches its go
+// statement. (The origin-sensitive analysis tells the goroutine apart by
+// its parent; here one stands for all.) The parent was found before the
+// goroutine, so the chains of parents have no cycle.
+func (a *state) adoptSpawned() {
+	for _, o := range a.origins {
+		caller := a.spawnedIn[o]
+		if caller == nil {
+			continue
+		}
+		for _, p := range a.reaching[caller] {
+			if p.ID < o.ID && (o.Parent == nil || p.ID < o.Parent.ID) {
+				o.Parent = p
+			}
+		}
+	}
+}
+
 // computeReaching finds, for the context-insensitive variant, the
 // origins whose goroutines reach each function through calls.
 func (a *state) computeReaching() {

@@ -1,9 +1,11 @@
 package pointer
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"go/types"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -34,13 +36,14 @@ var Analyzer = &analysis.Analyzer{
 func optionFlags() (fs flag.FlagSet) {
 	fs.Bool("contextinsensitive", false, "analyze every function once, in one origin: the baseline that origin sensitivity is measured against")
 	fs.Int("maxorigins", maxOrigins, "bound on the goroutine origins of a package; past it, goroutines share origins")
+	fs.Int("nodelimit", nodeLimit, "bound on the size of the analysis of a package, in nodes; past it, the analysis starts again with less precision")
 	return fs
 }
 
 // optionsOf returns the options that the flags of pass's analyzer set.
 func optionsOf(pass *analysis.Pass) Options {
 	get := func(name string) any { return pass.Analyzer.Flags.Lookup(name).Value.(flag.Getter).Get() }
-	return Options{ContextInsensitive: get("contextinsensitive").(bool), MaxOrigins: get("maxorigins").(int)}
+	return Options{ContextInsensitive: get("contextinsensitive").(bool), MaxOrigins: get("maxorigins").(int), NodeLimit: get("nodelimit").(int)}
 }
 
 // Stats counts what the analysis built and what it could not see.
@@ -69,6 +72,10 @@ type Result struct {
 	// Incomplete says why the analysis of this package stopped, if it
 	// did (it was too large, or failed); the Result is then empty.
 	Incomplete string
+	// Degraded says, in one line, what precision the analysis gave up
+	// to stay within its bounds, if it did: it then ran context
+	// insensitive (ContextInsensitive is set).
+	Degraded string
 
 	a        *state
 	accesses []Access
@@ -83,6 +90,8 @@ type Options struct {
 	ContextInsensitive bool
 	// MaxOrigins bounds the origins of the package (0: maxOrigins).
 	MaxOrigins int
+	// NodeLimit bounds the size of the analysis (0: nodeLimit).
+	NodeLimit int
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -98,16 +107,31 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	opts := optionsOf(pass)
 	analyzeBounded := func() {
-		if !analyzeWithin(ir, orig, in, res, opts) {
-			// Too large with an origin per goroutine: again with few
-			// origins, the goroutines past them sharing two.
-			*res = Result{}
-			opts.MaxOrigins = fewOrigins
-			analyze(ir, orig, in, res, opts)
+		if analyzeWithin(ir, orig, in, res, opts) {
+			return
 		}
+		// Too large with an origin per goroutine: again with few
+		// origins, the goroutines past them sharing two.
+		*res = Result{}
+		opts.MaxOrigins = fewOrigins
+		if analyzeWithin(ir, orig, in, res, opts) {
+			return
+		}
+		// Still too large: each function once for every goroutine, which
+		// grows with the package and not with its goroutines, given
+		// twice the room, rather than no analysis at all.
+		*res = Result{}
+		limit := cmp.Or(opts.NodeLimit, nodeLimit)
+		opts.ContextInsensitive, opts.NodeLimit = true, 2*limit
+		analyze(ir, orig, in, res, opts)
+		res.Degraded = fmt.Sprintf("origo: pointer degraded package %s: more than %d nodes with an origin per goroutine, so each function was analyzed once for all the goroutines that run it: objects are not told apart by the goroutine that makes them, and races that origins would rule out may be reported",
+			pass.Pkg.Path(), limit)
 	}
 	if msg := guard.Do(pass, "pointer", analyzeBounded); msg != "" {
 		return &Result{Incomplete: msg}, nil
+	}
+	if res.Degraded != "" {
+		fmt.Fprintln(os.Stderr, res.Degraded)
 	}
 	return res, nil
 }
@@ -164,6 +188,7 @@ type state struct {
 	callees     map[*cgnode][]*cgnode
 	originEntry map[*Origin]*cgnode
 	reaching    map[*cgnode][]*Origin
+	spawnedIn   map[*Origin]*cgnode // see noteSpawn
 	ciContext   *Context
 
 	overflow [2]*Origin // see overflowOrigin
@@ -235,6 +260,7 @@ func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts
 	}
 	if opts.ContextInsensitive {
 		a.computeReaching()
+		a.adoptSpawned()
 	}
 	a.stats.Nodes = len(a.nodes)
 	a.stats.Objects = len(a.objects)
@@ -517,7 +543,7 @@ func (r *Result) Callees(o *Origin, site ssa.CallInstruction) []*ssa.Function {
 	if r.a == nil {
 		return nil
 	}
-	return r.a.calls[siteKey{o, site}]
+	return r.a.calls[r.a.siteOf(o, site)]
 }
 
 // ExternalCallees returns the functions without a body here (of other
@@ -528,7 +554,7 @@ func (r *Result) ExternalCallees(o *Origin, site ssa.CallInstruction) []*ssa.Fun
 	if r.a == nil {
 		return nil
 	}
-	return r.a.externs[siteKey{o, site}]
+	return r.a.externs[r.a.siteOf(o, site)]
 }
 
 // Calls calls yield with every call site that calls functions with a
@@ -551,7 +577,7 @@ func (r *Result) Spawned(o *Origin, site ssa.CallInstruction) []*Origin {
 	if r.a == nil {
 		return nil
 	}
-	return r.a.spawns[siteKey{o, site}]
+	return r.a.spawns[r.a.siteOf(o, site)]
 }
 
 // RootFuncs returns the functions that root origin o runs, one after
@@ -575,4 +601,13 @@ func (r *Result) OriginsOf(fn *ssa.Function) []*Origin {
 		}
 	}
 	return out
+}
+
+// siteOf keys a call site in origin o; the context-insensitive variant
+// records its calls in no origin.
+func (a *state) siteOf(o *Origin, site ssa.CallInstruction) siteKey {
+	if a.ciContext != nil {
+		o = nil
+	}
+	return siteKey{o, site}
 }
