@@ -93,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func analyze(pass *analysis.Pass, ir *buildir.IR, res *Result) {
-	a := &state{pass: pass, res: res, info: make(map[*ssa.Function]*funcInfo), tables: make(map[*types.Package]*facts.OriginsTable)}
+	a := &state{pass: pass, res: res, info: make(map[*ssa.Function]*funcInfo), tables: make(map[*types.Package]*facts.OriginsTable), importedSites: make(map[*facts.Origins][]siteID)}
 	for _, fn := range ir.SrcFuncs {
 		guard.At(pass, fn.String())
 		a.visit(fn)
@@ -123,6 +123,10 @@ type state struct {
 	funcs  []*ssa.Function // every function with a body, in discovery order
 	info   map[*ssa.Function]*funcInfo
 	tables map[*types.Package]*facts.OriginsTable // the imports' facts, read once
+	sites  sites                                  // every site's key, by its ID
+	// importedSites holds the IDs of the sites of imported facts, in
+	// their order.
+	importedSites map[*facts.Origins][]siteID
 }
 
 // funcInfo is what one function's body says about origins, before
@@ -135,7 +139,7 @@ type funcInfo struct {
 
 // spawnSite is a place in the function's body that starts a goroutine.
 type spawnSite struct {
-	key    siteKey
+	key    siteID
 	flags  facts.SiteFlags
 	target *ssa.Function // nil if unknown
 }
@@ -239,7 +243,7 @@ func (a *state) addSpawn(fi *funcInfo, kind facts.SpawnKind, pos token.Pos, targ
 			a.visit(target)
 		}
 	}
-	fi.spawns = append(fi.spawns, spawnSite{key: key, flags: flags, target: target})
+	fi.spawns = append(fi.spawns, spawnSite{key: a.sites.id(key), flags: flags, target: target})
 }
 
 // importedFact returns the origins summary of a function without a body

@@ -28,39 +28,68 @@ func compareKeys(x, y siteKey) int {
 		cmp.Compare(x.target, y.target))
 }
 
+// siteID numbers a siteKey within one run of the pass (see sites): a
+// summary holds every site its function may reach, closed over callees,
+// so in a package of many sites and long call chains summaries are many
+// and large, and hashing keys of two strings each was most of the pass.
+type siteID int32
+
+// noSite is the parent of a site that the summarized function's own
+// goroutine starts.
+const noSite siteID = -1
+
+// sites interns siteKeys.
+type sites struct {
+	keys []siteKey
+	ids  map[siteKey]siteID
+}
+
+func (t *sites) id(k siteKey) siteID {
+	if id, ok := t.ids[k]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = make(map[siteKey]siteID)
+	}
+	id := siteID(len(t.keys))
+	t.keys = append(t.keys, k)
+	t.ids[k] = id
+	return id
+}
+
+// less orders sites by their keys, which do not depend on the order in
+// which the sites were found.
+func (t *sites) less(x, y siteID) bool { return compareKeys(t.keys[x], t.keys[y]) < 0 }
+
 // siteInfo is what a summary knows of one site.
 type siteInfo struct {
 	flags facts.SiteFlags
-	// parent is the origin that starts this site; nil when the
+	// parent is the origin that starts this site; noSite when the
 	// summarized function's own goroutine does (directly or via calls).
-	parent *siteKey
+	parent siteID
 }
 
 // summary maps the sites a call may reach to what is known of them. It
-// only grows (flags are OR-ed, parents move toward nil, then toward the
-// least key), so the fixpoint over recursive functions terminates.
-type summary map[siteKey]siteInfo
+// only grows (flags are OR-ed, parents move toward noSite, then toward
+// the least key), so the fixpoint over recursive functions terminates.
+type summary map[siteID]siteInfo
 
 // add merges one site into s and reports whether s changed.
-func (s summary) add(k siteKey, flags facts.SiteFlags, parent *siteKey) bool {
+func (s summary) add(t *sites, k siteID, flags facts.SiteFlags, parent siteID) bool {
 	old, ok := s[k]
 	if !ok {
 		s[k] = siteInfo{flags, parent}
 		return true
 	}
 	merged := siteInfo{flags: old.flags | flags, parent: old.parent}
-	if parent == nil || (old.parent != nil && compareKeys(*parent, *old.parent) < 0) {
+	if parent == noSite || (old.parent != noSite && t.less(parent, old.parent)) {
 		merged.parent = parent
 	}
-	if merged.flags == old.flags && sameKey(merged.parent, old.parent) {
+	if merged == old {
 		return false
 	}
 	s[k] = merged
 	return true
-}
-
-func sameKey(p, q *siteKey) bool {
-	return p == q || p != nil && q != nil && *p == *q
 }
 
 // solve computes the closed summary of every function, callees first;
@@ -90,26 +119,26 @@ func (a *state) close(fi *funcInfo) bool {
 	changed := false
 	for _, sp := range fi.spawns {
 		key := sp.key
-		changed = fi.sum.add(key, sp.flags, nil) || changed
+		changed = fi.sum.add(&a.sites, key, sp.flags, noSite) || changed
 		// What the new goroutine starts, it starts as a child; a child
 		// of an origin that may run many times may itself run many times.
 		nested := sp.flags & facts.Multiple
-		a.eachSite(sp.target, nil, func(k siteKey, info siteInfo) {
+		a.eachSite(sp.target, nil, func(k siteID, info siteInfo) {
 			parent := info.parent
-			if parent == nil {
-				parent = &key
+			if parent == noSite {
+				parent = key
 			}
 			flags := info.flags | nested
 			if k == key {
 				flags |= facts.Multiple // a goroutine that restarts itself
 			}
-			changed = fi.sum.add(k, flags, parent) || changed
+			changed = fi.sum.add(&a.sites, k, flags, parent) || changed
 		})
 	}
 	for _, c := range fi.calls {
 		multi := flagIf(c.multiple, facts.Multiple)
-		a.eachSite(c.callee, c.imported, func(k siteKey, info siteInfo) {
-			changed = fi.sum.add(k, info.flags|multi, info.parent) || changed
+		a.eachSite(c.callee, c.imported, func(k siteID, info siteInfo) {
+			changed = fi.sum.add(&a.sites, k, info.flags|multi, info.parent) || changed
 		})
 	}
 	return changed
@@ -117,7 +146,7 @@ func (a *state) close(fi *funcInfo) bool {
 
 // eachSite calls f for each site of the summary of fn (a function with
 // a body here) or of the imported fact o.
-func (a *state) eachSite(fn *ssa.Function, o *facts.Origins, f func(siteKey, siteInfo)) {
+func (a *state) eachSite(fn *ssa.Function, o *facts.Origins, f func(siteID, siteInfo)) {
 	if fn != nil {
 		if fi := a.info[fn]; fi != nil {
 			for k, info := range fi.sum {
@@ -130,16 +159,20 @@ func (a *state) eachSite(fn *ssa.Function, o *facts.Origins, f func(siteKey, sit
 	if o == nil {
 		return
 	}
-	keys := make([]siteKey, len(o.Sites))
-	for i, s := range o.Sites {
-		keys[i] = siteKey{file: o.FileName(s), line: int(s.Line), col: int(s.Col), kind: s.Kind, target: o.TargetName(s)}
+	ids, ok := a.importedSites[o]
+	if !ok {
+		ids = make([]siteID, len(o.Sites))
+		for i, s := range o.Sites {
+			ids[i] = a.sites.id(siteKey{file: o.FileName(s), line: int(s.Line), col: int(s.Col), kind: s.Kind, target: o.TargetName(s)})
+		}
+		a.importedSites[o] = ids
 	}
 	for i, s := range o.Sites {
-		var parent *siteKey
-		if s.Parent >= 0 && int(s.Parent) < len(keys) {
-			parent = &keys[s.Parent]
+		parent := noSite
+		if s.Parent >= 0 && int(s.Parent) < len(ids) {
+			parent = ids[s.Parent]
 		}
-		f(keys[i], siteInfo{flags: s.Flags, parent: parent})
+		f(ids[i], siteInfo{flags: s.Flags, parent: parent})
 	}
 }
 
@@ -196,27 +229,27 @@ func (a *state) components() [][]*ssa.Function {
 }
 
 // toFact turns a summary into its exported, deterministic form.
-func toFact(s summary) *facts.Origins {
-	keys := make([]siteKey, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
+func toFact(t *sites, s summary) *facts.Origins {
+	ids := make([]siteID, 0, len(s))
+	for id := range s {
+		ids = append(ids, id)
 	}
-	slices.SortFunc(keys, compareKeys)
+	slices.SortFunc(ids, func(x, y siteID) int { return compareKeys(t.keys[x], t.keys[y]) })
 	o := &facts.Origins{V: facts.Version}
-	if len(keys) > facts.MaxSites {
-		o.Dropped = uint32(len(keys) - facts.MaxSites)
-		keys = keys[:facts.MaxSites]
+	if len(ids) > facts.MaxSites {
+		o.Dropped = uint32(len(ids) - facts.MaxSites)
+		ids = ids[:facts.MaxSites]
 	}
-	position := make(map[siteKey]int32, len(keys))
-	for i, k := range keys {
-		position[k] = int32(i)
+	position := make(map[siteID]int32, len(ids))
+	for i, id := range ids {
+		position[id] = int32(i)
 	}
 	var strs facts.Interner
-	for _, k := range keys {
-		info := s[k]
+	for _, id := range ids {
+		k, info := t.keys[id], s[id]
 		parent := int32(-1)
-		if info.parent != nil {
-			if i, ok := position[*info.parent]; ok {
+		if info.parent != noSite {
+			if i, ok := position[info.parent]; ok {
 				parent = i
 			}
 		}
@@ -251,7 +284,7 @@ func (a *state) export() {
 		if len(fi.sum) == 0 {
 			continue
 		}
-		o := toFact(fi.sum)
+		o := toFact(&a.sites, fi.sum)
 		a.res.summaries[fn] = o
 		obj := funcObject(fn)
 		if obj == nil || obj.Pkg() != a.pass.Pkg || fn.Origin() != nil || fn.Synthetic != "" {
