@@ -30,18 +30,11 @@ func benchBigPkg(args []string) error {
 	origo := fs.String("origo", "", "the origo binary (default: built from this repository)")
 	keep := fs.String("keep", "", "generate the package in this directory and keep it")
 	fs.Parse(args)
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	tmp, dir, err := scratch(*keep, "bigpkg")
+	self, tmp, dir, err := vetSetup(*keep, "bigpkg", origo)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo, err = origoBinary(*origo, tmp); err != nil {
-		return err
-	}
 	services, sites, written, err := writeBigPkg(dir, *lines, *goEvery)
 	if err != nil {
 		return err

@@ -185,18 +185,11 @@ func benchSharedCache(args []string) error {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	self, tmp, _, err := vetSetup("", "", origo)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo, err = origoBinary(*origo, tmp); err != nil {
-		return err
-	}
 	store := filepath.Join(tmp, "shared")
 	prog := self + " cacheprog -dir " + store
 	if strings.Contains(self+store, " ") {

@@ -48,18 +48,11 @@ func benchCorpus(args []string) error {
 	if fs.NArg() > 0 {
 		usage()
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	tmp, root, err := scratch(*keep, "modules")
+	self, tmp, root, err := vetSetup(*keep, "modules", origo)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo, err = origoBinary(*origo, tmp); err != nil {
-		return err
-	}
 	version, _ := exec.Command(*origo, "-V=full").Output()
 	fmt.Printf("corpus: %s, two runs per target with analysis results uncached (the tool on GOMAXPROCS=1, then 8)\n\n", strings.TrimSpace(string(version)))
 

@@ -49,18 +49,11 @@ func benchEdit(args []string) error {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	self, tmp, _, err := vetSetup("", "", origo)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo, err = origoBinary(*origo, tmp); err != nil {
-		return err
-	}
 	stdvet, err := stdVet()
 	if err != nil {
 		return err
@@ -159,13 +152,24 @@ func bodyStart(file string, src []byte, name string) (int, error) {
 	return 0, fmt.Errorf("edit: no function %s with a body in %s", name, file)
 }
 
-// byPackage indexes units by package.
+// byPackage indexes units by package (see unitName).
 func byPackage(us []unit) map[string]unit {
 	m := make(map[string]unit)
 	for _, u := range us {
-		m[u.Package] = u
+		m[unitName(u)] = u
 	}
 	return m
+}
+
+// unitName tells apart the runs of go vet on one package: the run for
+// its importers' facts alone, and the run on the package (with its
+// tests) whose findings go vet prints, which unitchecker's config names
+// alike.
+func unitName(u unit) string {
+	if u.VetxOnly {
+		return u.Package + " (facts only)"
+	}
+	return u.Package
 }
 
 // describeRedone lists the packages analysed again, each with its time
@@ -174,17 +178,17 @@ func describeRedone(redone []unit, before map[string]unit) string {
 	if len(redone) == 0 {
 		return "none"
 	}
-	slices.SortFunc(redone, func(x, y unit) int { return strings.Compare(x.Package, y.Package) })
+	slices.SortFunc(redone, func(x, y unit) int { return strings.Compare(unitName(x), unitName(y)) })
 	var b bytes.Buffer
 	for i, u := range redone {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		facts := "facts identical"
-		if old, ok := before[u.Package]; !ok || old.FactsHash != u.FactsHash {
+		if old, ok := before[unitName(u)]; !ok || old.FactsHash != u.FactsHash {
 			facts = "facts changed"
 		}
-		fmt.Fprintf(&b, "%s %s (%s)", u.Package, round(u.Wall), facts)
+		fmt.Fprintf(&b, "%s %s (%s)", unitName(u), round(u.Wall), facts)
 	}
 	return b.String()
 }

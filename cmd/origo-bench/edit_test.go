@@ -32,3 +32,21 @@ func (T[P]) N() {}
 		t.Errorf("G: no error for a function that does not exist")
 	}
 }
+
+// TestDescribeRedone checks that the run for facts alone and the run on
+// the package are told apart, each compared with its own earlier run.
+func TestDescribeRedone(t *testing.T) {
+	before := byPackage([]unit{
+		{Package: "p", VetxOnly: true, FactsHash: "a"},
+		{Package: "p", FactsHash: "b"},
+	})
+	redone := []unit{
+		{Package: "p", FactsHash: "b"},
+		{Package: "p", VetxOnly: true, FactsHash: "a"},
+	}
+	got := describeRedone(redone, before)
+	want := "p 0s (facts identical), p (facts only) 0s (facts identical)"
+	if got != want {
+		t.Errorf("describeRedone = %q, want %q", got, want)
+	}
+}

@@ -209,6 +209,25 @@ func origoBinary(path, dir string) (string, error) {
 	return path, nil
 }
 
+// vetSetup prepares a run of go vet through this program (see wrap): it
+// returns this program's path, a temporary directory that the caller
+// removes, the directory to work in (name in the temporary one, or keep
+// when given), and sets *origo to the origo binary to run (see
+// origoBinary).
+func vetSetup(keep, name string, origo *string) (self, tmp, dir string, err error) {
+	if self, err = os.Executable(); err != nil {
+		return "", "", "", err
+	}
+	if tmp, dir, err = scratch(keep, name); err != nil {
+		return "", "", "", err
+	}
+	if *origo, err = origoBinary(*origo, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", "", err
+	}
+	return self, tmp, dir, nil
+}
+
 // scratch makes a temporary directory, which the caller removes, and
 // returns it with the directory to work in: name inside it, or keep
 // when given, kept between runs.

@@ -26,18 +26,11 @@ func benchVet(args []string) error {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "origo-bench")
+	self, tmp, _, err := vetSetup("", "", origo)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if *origo, err = origoBinary(*origo, tmp); err != nil {
-		return err
-	}
 	stdvet, err := stdVet()
 	if err != nil {
 		return err
