@@ -96,15 +96,46 @@ func (s summary) add(t *sites, k siteID, flags facts.SiteFlags, parent siteID) b
 // the functions of a recursive cycle are iterated to a fixpoint.
 func (a *state) solve() {
 	for _, scc := range a.components() {
-		for changed := true; changed; {
-			changed = false
-			for _, fn := range scc {
-				if a.close(a.info[fn]) {
-					changed = true
-				}
+		if len(scc) == 1 && !a.selfRecursive(scc[0]) {
+			a.close(a.info[scc[0]])
+			continue
+		}
+		a.solveCycle(scc)
+	}
+}
+
+// solveCycle iterates the functions of a recursive cycle to a fixpoint,
+// closing a function again only when one it depends on changed: going
+// round the whole cycle until nothing changed took as many rounds as
+// the cycle is long (a server's services each calling the next, 2,300
+// in a cycle: 113 s of a package's 120 s). Summaries only grow, by a
+// merge that is the same in any order, so the order does not change
+// the result.
+func (a *state) solveCycle(scc []*ssa.Function) {
+	queued := make(map[*ssa.Function]bool, len(scc))
+	for _, fn := range scc {
+		queued[fn] = true
+	}
+	dependents := make(map[*ssa.Function][]*ssa.Function)
+	for _, fn := range scc {
+		for _, succ := range a.successors(fn) {
+			if _, in := queued[succ]; in {
+				dependents[succ] = append(dependents[succ], fn)
 			}
-			if len(scc) == 1 && !a.selfRecursive(scc[0]) {
-				break
+		}
+	}
+	work := slices.Clone(scc)
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[fn] = false
+		if !a.close(a.info[fn]) {
+			continue
+		}
+		for _, d := range dependents[fn] {
+			if !queued[d] {
+				queued[d] = true
+				work = append(work, d)
 			}
 		}
 	}
