@@ -196,14 +196,9 @@ func benchSharedCache(args []string) error {
 		return fmt.Errorf("sharedcache: a path with a space (%s): GOCACHEPROG splits on spaces", prog)
 	}
 	vet := func(env ...string) (time.Duration, error) {
-		cmd := goVetCmd(*dir, *origo, patterns, env...)
-		out := new(strings.Builder)
-		cmd.Stdout, cmd.Stderr = out, out
-		start := time.Now()
-		cmd.Run()
-		wall := time.Since(start)
-		if crashed(out.String()) || strings.Contains(out.String(), "GOCACHEPROG") {
-			return wall, fmt.Errorf("go vet failed:\n%s", lastLines(out.String(), 40))
+		wall, out := timedRun(goVetCmd(*dir, *origo, patterns, env...))
+		if crashed(out) || strings.Contains(out, "GOCACHEPROG") {
+			return wall, fmt.Errorf("go vet failed:\n%s", lastLines(out, 40))
 		}
 		return wall, nil
 	}

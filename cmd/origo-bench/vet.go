@@ -106,7 +106,12 @@ func benchVet(args []string) error {
 // vet tool, wrapping tool (see wrap), and returns its wall time and
 // output.
 func wrappedVet(dir string, patterns []string, self, tool, log, nonce string, env ...string) (time.Duration, string) {
-	cmd := goVetCmd(dir, self, patterns, append([]string{envTool + "=" + tool, envLog + "=" + log, envNonce + "=" + nonce}, env...)...)
+	return timedRun(goVetCmd(dir, self, patterns, append([]string{envTool + "=" + tool, envLog + "=" + log, envNonce + "=" + nonce}, env...)...))
+}
+
+// timedRun runs cmd and returns its wall time and its output, standard
+// output and error together; a failure shows in the output.
+func timedRun(cmd *exec.Cmd) (time.Duration, string) {
 	out := new(strings.Builder)
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()

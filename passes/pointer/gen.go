@@ -192,10 +192,8 @@ func (a *state) movesNoPointer(instr ssa.Instruction) bool {
 		return a.dataOnly(instr.Val.Type())
 	case *ssa.UnOp:
 		return instr.Op == token.MUL && a.dataOnly(instr.Type())
-	case *ssa.Field:
-		return a.dataOnly(instr.Type())
-	case *ssa.Index:
-		return a.dataOnly(instr.Type())
+	case *ssa.Field, *ssa.Index:
+		return a.dataOnly(instr.(ssa.Value).Type())
 	case *ssa.FieldAddr, *ssa.IndexAddr:
 		return a.addrOfData(instr.(ssa.Value))
 	}

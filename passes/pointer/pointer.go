@@ -161,6 +161,7 @@ type state struct {
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
 	spareDeltas []*intsets.Sparse
+	fresh       intsets.Sparse // scratch of flowInto
 	objects     []*Object
 	work        []nodeID                   // nodes whose delta is to be propagated
 	ptsSize     int                        // total members of points-to sets (see grew)
