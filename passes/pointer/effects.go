@@ -7,7 +7,6 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/effects"
-	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -164,15 +163,11 @@ func (a *state) walkPath(nodes []nodeID, val bool, t types.Type, path facts.Path
 		if !val {
 			return
 		}
-		var set intsets.Sparse
+		var set locSet
 		for _, n := range nodes {
-			set.UnionWith(&a.nodes[n].pts)
+			set.unionWith(&a.nodes[n].pts)
 		}
-		var out []nodeID
-		for _, l := range set.AppendTo(nil) {
-			out = append(out, nodeID(l))
-		}
-		nodes, val = out, false
+		nodes, val = set.appendTo(nil), false
 	}
 	for _, s := range path.Steps() {
 		next, ok := s.Next(t)
@@ -249,9 +244,7 @@ func (r *Result) PointsToRecvPath(o *Origin, v ssa.Value, recv types.Type, path 
 	}
 	var boxes []nodeID // the words the interface holds its value in
 	for _, n := range a.valueNodes(v, a.inOrigin(o, v.Parent())) {
-		for _, l := range a.nodes[n].pts.AppendTo(nil) {
-			boxes = append(boxes, nodeID(l))
-		}
+		boxes = a.nodes[n].pts.appendTo(boxes)
 	}
 	addrs, _, _ := a.walkPath(boxes, true, recv, path)
 	slices.Sort(addrs)

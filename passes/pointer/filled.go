@@ -87,7 +87,7 @@ func (a *state) filledArrays() map[ssa.Value]bool {
 					if !ok {
 						continue
 					}
-					for _, loc := range a.nodes[n].pts.AppendTo(nil) {
+					for _, loc := range a.nodes[n].pts.appendTo(nil) {
 						if obj := a.nodes[loc].obj; obj != nil && obj.Site != nil {
 							delete(filled, obj.Site)
 						}
@@ -100,7 +100,7 @@ func (a *state) filledArrays() map[ssa.Value]bool {
 }
 
 // isFilled reports whether the array at loc is one of the filled ones.
-func (a *state) isFilled(loc int) bool {
+func (a *state) isFilled(loc nodeID) bool {
 	obj := a.nodes[loc].obj
 	return obj != nil && obj.Site != nil && (obj.Kind == ObjSlice || obj.Kind == ObjAlloc) && a.filled[obj.Site]
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/passes/guard"
-	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -18,14 +17,14 @@ type nodeID int
 
 // node is one vertex of the constraint graph.
 type node struct {
-	pts    intsets.Sparse  // locations this node may point to
-	delta  *intsets.Sparse // members not yet propagated; nil when none (see deltaOf)
-	succ   []nodeID        // copy edges: pts(succ) ⊇ pts(this)
-	cons   []constraint    // complex constraints triggered by pts(this)
-	obj    *Object         // non-nil for object leaves
-	typ    types.Type      // the leaf's type
-	queued bool            // on the worklist
-	end    nodeID          // the end of the node's block (see fits)
+	pts    locSet       // locations this node may point to
+	delta  *locSet      // members not yet propagated; nil when none (see deltaOf)
+	succ   []nodeID     // copy edges: pts(succ) ⊇ pts(this)
+	cons   []constraint // complex constraints triggered by pts(this)
+	obj    *Object      // non-nil for object leaves
+	typ    types.Type   // the leaf's type
+	queued bool         // on the worklist
+	end    nodeID       // the end of the node's block (see fits)
 }
 
 // ObjectKind says what an abstract object stands for.
@@ -304,8 +303,8 @@ func (a *state) newObject(kind ObjectKind, site ssa.Value, t types.Type, ctx *Co
 // addLoc adds a location to pts(n) and schedules n.
 func (a *state) addLoc(n, loc nodeID) {
 	nd := a.nodes[n]
-	if nd.pts.Insert(int(loc)) {
-		a.deltaOf(nd).Insert(int(loc))
+	if nd.pts.insert(loc) {
+		a.deltaOf(nd).insert(loc)
 		a.grew(1)
 		a.enqueue(n)
 	}
@@ -339,22 +338,21 @@ func (a *state) copyEdge(src, dst nodeID) {
 		set[dst] = true
 	}
 	s.succ = append(s.succ, dst)
-	if !s.pts.IsEmpty() {
+	if !s.pts.isEmpty() {
 		a.flowInto(dst, &s.pts)
 	}
 }
 
 // flowInto adds the members of set to pts(dst), and those new there to
 // its delta, scheduling dst if there were any.
-func (a *state) flowInto(dst nodeID, set *intsets.Sparse) {
+func (a *state) flowInto(dst nodeID, set *locSet) {
 	d := a.nodes[dst]
 	// fresh is the state's, reused: allocating its blocks anew for each
 	// edge was a third of the time of the solver.
-	a.fresh.Difference(set, &d.pts)
-	if !a.fresh.IsEmpty() {
-		d.pts.UnionWith(&a.fresh)
-		a.deltaOf(d).UnionWith(&a.fresh)
-		a.grew(a.fresh.Len())
+	d.pts.addAll(set, &a.fresh)
+	if !a.fresh.isEmpty() {
+		a.deltaOf(d).unionWith(&a.fresh)
+		a.grew(a.fresh.len())
 		a.enqueue(dst)
 	}
 }
@@ -363,7 +361,7 @@ func (a *state) flowInto(dst nodeID, set *intsets.Sparse) {
 // copyEdge looks for a duplicate in a set (state.fanout) rather than in
 // the list: a table that thousands of values are copied from made the
 // scan quadratic (crypto/internal/fips140/nistec). The set is a map: an
-// intsets.Sparse inserts by walking its list of blocks, which for
+// locSet inserts by walking its list of blocks, which for
 // successors spread over millions of nodes was quadratic again (badger's
 // root package: 5 s of 13 s of solving).
 const bigFanout = 64
@@ -378,7 +376,7 @@ func (a *state) grew(n int) {
 }
 
 // enqueue puts n on the worklist unless it is there already. (A slice,
-// not an intsets.Sparse: inserting into a sparse set of millions of
+// not an locSet: inserting into a sparse set of millions of
 // nodes walks its blocks and made the solver quadratic.)
 func (a *state) enqueue(n nodeID) {
 	if nd := a.nodes[n]; !nd.queued {
@@ -392,16 +390,15 @@ func (a *state) enqueue(n nodeID) {
 func (a *state) addCons(n nodeID, c constraint) {
 	nd := a.nodes[n]
 	nd.cons = append(nd.cons, c)
-	var locs []int
-	for _, loc := range nd.pts.AppendTo(locs) {
-		c.solve(a, nodeID(loc))
+	for _, loc := range nd.pts.appendTo(nil) {
+		c.solve(a, loc)
 	}
 }
 
 // solve propagates points-to sets until nothing changes. Constraints
 // may create new nodes and constraints (calls discovered on the fly).
 func (a *state) solve() {
-	var buf []int
+	var buf []nodeID
 	for len(a.work) > 0 {
 		n := a.work[len(a.work)-1]
 		a.work = a.work[:len(a.work)-1]
@@ -412,17 +409,17 @@ func (a *state) solve() {
 			continue
 		}
 		nd.delta = nil // what the constraints below add to n is a new delta
-		buf = delta.AppendTo(buf[:0])
+		buf = delta.appendTo(buf[:0])
 		// Complex constraints first: they may add successors.
 		for i := 0; i < len(nd.cons); i++ {
 			for _, loc := range buf {
-				nd.cons[i].solve(a, nodeID(loc))
+				nd.cons[i].solve(a, loc)
 			}
 		}
 		for _, s := range nd.succ {
 			a.flowInto(s, delta)
 		}
-		delta.Clear()
+		delta.clear()
 		a.spareDeltas = append(a.spareDeltas, delta)
 	}
 }
@@ -430,12 +427,12 @@ func (a *state) solve() {
 // deltaOf returns nd's delta, taking a spare set for it if it has none:
 // few nodes have members to propagate at any one time, and a set held
 // by each of millions of nodes was a quarter of their memory.
-func (a *state) deltaOf(nd *node) *intsets.Sparse {
+func (a *state) deltaOf(nd *node) *locSet {
 	if nd.delta == nil {
 		if k := len(a.spareDeltas); k > 0 {
 			nd.delta, a.spareDeltas = a.spareDeltas[k-1], a.spareDeltas[:k-1]
 		} else {
-			nd.delta = new(intsets.Sparse)
+			nd.delta = new(locSet)
 		}
 	}
 	return nd.delta

@@ -270,9 +270,8 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		if !ok {
 			return
 		}
-		var locs []int
-		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
-			f(nodeID(loc), size, write, atomic, false)
+		for _, loc := range a.nodes[n].pts.appendTo(nil) {
+			f(loc, size, write, atomic, false)
 		}
 	}
 	whole := func(ptr ssa.Value, write bool) {
@@ -280,8 +279,7 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		if !ok {
 			return
 		}
-		var locs []int
-		for _, loc := range a.nodes[n].pts.AppendTo(locs) {
+		for _, loc := range a.nodes[n].pts.appendTo(nil) {
 			if obj := a.nodes[loc].obj; obj != nil {
 				f(obj.start, obj.layout.size(), write, false, false)
 			}
@@ -297,8 +295,8 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				if !ok {
 					break
 				}
-				for _, loc := range a.nodes[n].pts.AppendTo(nil) {
-					if at, ok := a.within(nodeID(loc), part.off); ok {
+				for _, loc := range a.nodes[n].pts.appendTo(nil) {
+					if at, ok := a.within(loc, part.off); ok {
 						f(at, part.size, false, false, false)
 					}
 				}
@@ -348,9 +346,9 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 					// writes none of the shared array's.
 					if n, ok := a.lookupVal(p, call.Args[0]); ok {
 						full := isFull(call.Args[0])
-						for _, loc := range a.nodes[n].pts.AppendTo(nil) {
+						for _, loc := range a.nodes[n].pts.appendTo(nil) {
 							room := !full && !a.isFilled(loc)
-							f(nodeID(loc), a.size(s.Elem()), room, false, !room)
+							f(loc, a.size(s.Elem()), room, false, !room)
 						}
 					}
 					if len(call.Args) == 2 {

@@ -15,7 +15,6 @@ import (
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/origins"
-	"golang.org/x/tools/container/intsets"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -160,8 +159,8 @@ type state struct {
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
-	spareDeltas []*intsets.Sparse
-	fresh       intsets.Sparse // scratch of flowInto
+	spareDeltas []*locSet
+	fresh       locSet // scratch of flowInto
 	objects     []*Object
 	work        []nodeID                   // nodes whose delta is to be propagated
 	ptsSize     int                        // total members of points-to sets (see grew)
@@ -453,7 +452,7 @@ func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object
 		size := nodeID(r.a.size(v.Type()))
 		for _, n := range r.a.valueNodes(v, r.a.inOrigin(o, v.Parent())) {
 			for leaf := range size {
-				for _, m := range r.a.nodes[n+leaf].pts.AppendTo(nil) {
+				for _, m := range r.a.nodes[n+leaf].pts.appendTo(nil) {
 					reach(r.a.nodes[m].obj)
 				}
 			}
@@ -467,7 +466,7 @@ func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object
 				continue
 			}
 			for leaf := range obj.layout.size() {
-				for _, n := range r.a.nodes[obj.start+nodeID(leaf)].pts.AppendTo(nil) {
+				for _, n := range r.a.nodes[obj.start+nodeID(leaf)].pts.appendTo(nil) {
 					to := r.a.nodes[n].obj
 					if len(seen) >= limit {
 						return seen
@@ -520,13 +519,13 @@ func (r *Result) pointsTo(v ssa.Value, keep func(*cgnode) bool) []Location {
 	if r.a == nil {
 		return nil
 	}
-	var set intsets.Sparse
+	var set locSet
 	for _, n := range r.a.valueNodes(v, keep) {
-		set.UnionWith(&r.a.nodes[n].pts)
+		set.unionWith(&r.a.nodes[n].pts)
 	}
 	var locs []Location
-	for _, n := range set.AppendTo(nil) {
-		locs = append(locs, r.location(nodeID(n)))
+	for _, n := range set.appendTo(nil) {
+		locs = append(locs, r.location(n))
 	}
 	return locs
 }

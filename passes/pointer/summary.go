@@ -293,7 +293,7 @@ func (a *state) reachableFromGlobals(pkg *ssa.Package) map[*Object]bool {
 		obj := queue[0]
 		queue = queue[1:]
 		for k := range obj.layout.size() {
-			for _, loc := range a.nodes[obj.start+nodeID(k)].pts.AppendTo(nil) {
+			for _, loc := range a.nodes[obj.start+nodeID(k)].pts.appendTo(nil) {
 				if o := a.nodes[loc].obj; o != nil && !seen[o] && o.Kind != ObjFunc {
 					seen[o] = true
 					queue = append(queue, o)
@@ -474,8 +474,8 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 		return i, uint32(loc - obj.start), ok
 	}
 	for leaf := range a.resultSize(cg) {
-		for _, loc := range a.nodes[cg.results+nodeID(leaf)].pts.AppendTo(nil) {
-			if to, off, ok := target(nodeID(loc)); ok {
+		for _, loc := range a.nodes[cg.results+nodeID(leaf)].pts.appendTo(nil) {
+			if to, off, ok := target(loc); ok {
 				s.Results = append(s.Results, facts.SumEdge{From: -1, FromOff: uint32(leaf), To: to, ToOff: off})
 			}
 		}
@@ -485,8 +485,8 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 		queue = queue[1:]
 		from := index[obj]
 		for k := range obj.layout.size() {
-			for _, loc := range a.nodes[obj.start+nodeID(k)].pts.AppendTo(nil) {
-				to, off, ok := target(nodeID(loc))
+			for _, loc := range a.nodes[obj.start+nodeID(k)].pts.appendTo(nil) {
+				to, off, ok := target(loc)
 				if !ok {
 					continue
 				}
