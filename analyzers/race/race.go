@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -185,22 +186,24 @@ func (c *checker) check() {
 	byLine := make(map[[2]lineKey]*report)
 	for _, r := range c.reports {
 		k := [2]lineKey{c.line(accessPos(r.a)), c.line(accessPos(r.b))}
-		if cmp.Or(strings.Compare(k[1].file, k[0].file), cmp.Compare(k[1].line, k[0].line)) < 0 {
+		if k[1].compare(k[0]) < 0 {
 			k[0], k[1] = k[1], k[0]
 		}
 		if old, ok := byLine[k]; !ok || c.better(r, old) {
 			byLine[k] = r
 		}
 	}
-	var reps []*report
-	for _, r := range byLine {
-		reps = append(reps, r)
-	}
-	slices.SortFunc(reps, func(x, y *report) int {
-		return cmp.Or(c.comparePos(x.a.Pos(), y.a.Pos()), c.comparePos(x.b.Pos(), y.b.Pos()))
+	// In the order of their positions; the pair of lines, which is a
+	// report's own, breaks ties (accesses without a position of their
+	// own), so that the order never follows the map's.
+	keys := slices.Collect(maps.Keys(byLine))
+	slices.SortFunc(keys, func(k, l [2]lineKey) int {
+		x, y := byLine[k], byLine[l]
+		return cmp.Or(c.comparePos(x.a.Pos(), y.a.Pos()), c.comparePos(x.b.Pos(), y.b.Pos()),
+			k[0].compare(l[0]), k[1].compare(l[1]))
 	})
-	for _, r := range reps {
-		c.report(r)
+	for _, k := range keys {
+		c.report(byLine[k])
 	}
 	c.lateAdds()
 	c.lateReports()
@@ -1093,6 +1096,10 @@ func (c *checker) inPackage(p token.Pos) bool {
 type lineKey struct {
 	file string
 	line int
+}
+
+func (k lineKey) compare(l lineKey) int {
+	return cmp.Or(strings.Compare(k.file, l.file), cmp.Compare(k.line, l.line))
 }
 
 func (c *checker) line(p token.Pos) lineKey {

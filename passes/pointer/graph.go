@@ -13,18 +13,18 @@ import (
 // nodeID names a node: a leaf of an SSA value in one context, or a leaf
 // of an abstract object. The points-to set of a node holds the nodeIDs of
 // object leaves, which are the locations of memory.
-type nodeID int
+type nodeID int32
 
 // node is one vertex of the constraint graph.
 type node struct {
-	pts    locSet       // locations this node may point to
-	delta  *locSet      // members not yet propagated; nil when none (see deltaOf)
-	succ   []nodeID     // copy edges: pts(succ) ⊇ pts(this)
-	cons   []constraint // complex constraints triggered by pts(this)
-	obj    *Object      // non-nil for object leaves
-	typ    types.Type   // the leaf's type
-	queued bool         // on the worklist
-	end    nodeID       // the end of the node's block (see fits)
+	pts       locSet       // locations this node may point to
+	delta     *locSet      // members not yet propagated; nil when none (see deltaOf)
+	succ      []nodeID     // copy edges: pts(succ) ⊇ pts(this)
+	cons      []constraint // complex constraints triggered by pts(this)
+	obj       *Object      // non-nil for object leaves
+	end       nodeID       // the end of the node's block (see fits)
+	queued    bool         // on the worklist
+	noPointer bool         // the leaf's type cannot hold a pointer (see mayPoint)
 }
 
 // ObjectKind says what an abstract object stands for.
@@ -241,7 +241,7 @@ func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 		}
 		nd := &a.nodeChunk[0]
 		a.nodeChunk = a.nodeChunk[1:]
-		nd.obj, nd.typ, nd.end = obj, lf.typ, end
+		nd.obj, nd.noPointer, nd.end = obj, lf.noPointer, end
 		a.nodes = append(a.nodes, nd)
 	}
 	return start
@@ -316,7 +316,7 @@ func (a *state) copyEdge(src, dst nodeID) {
 		return
 	}
 	s := a.nodes[src]
-	if !mayPoint(s.typ) && !mayPoint(a.nodes[dst].typ) {
+	if s.noPointer && a.nodes[dst].noPointer {
 		return
 	}
 	if len(s.succ) < bigFanout {

@@ -19,8 +19,9 @@ type layout struct {
 
 // leaf is one node of a flattened type.
 type leaf struct {
-	path string     // from the start of the value: ".f", "[*].g", "#1"
-	typ  types.Type // the leaf's own type
+	path      string     // from the start of the value: ".f", "[*].g", "#1"
+	typ       types.Type // the leaf's own type
+	noPointer bool       // !mayPoint(typ)
 }
 
 func (l *layout) size() int { return len(l.leaves) }
@@ -81,7 +82,7 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 	// the same alone and inside another (a struct{} channel element in a
 	// select's tuple must take the node its load fills).
 	if len(l.leaves) == before {
-		l.leaves = append(l.leaves, leaf{path: path, typ: t})
+		l.leaves = append(l.leaves, leaf{path: path, typ: t, noPointer: !mayPoint(t)})
 	}
 }
 
