@@ -505,6 +505,27 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 	return s
 }
 
+// paramNode returns the node of the argument leaf that a SumParam
+// object of a summary stands for at a call: the receiver's box of an
+// interface call takes parameter 0. It reports false for the closure's
+// free variables, and for a parameter the call does not have.
+func (a *state) paramNode(site *callSite, recv *Object, so facts.SumObject) (nodeID, bool) {
+	param, leaf := int(so.Param), nodeID(so.Leaf)
+	if so.Param == facts.EnvParam {
+		return 0, false
+	}
+	if recv != nil && recv.Kind == ObjInterface {
+		if param == 0 {
+			return recv.start + leaf, int(leaf) < recv.layout.size()
+		}
+		param--
+	}
+	if param < len(site.args) && int(leaf) < a.size(site.args[param].Type()) {
+		return a.val(site.at, site.args[param]) + leaf, true
+	}
+	return 0, false
+}
+
 // applySummary instantiates the summary of fn at a call site: objects
 // for what the arguments point to are the arguments' targets, what the
 // call allocates is a new object per call site, and the edges become
@@ -512,8 +533,7 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 // closure object of a closure call, or nil; sig is the callee's type.
 func (a *state) applySummary(site *callSite, name string, sig *types.Signature, recv *Object, ref summaryRef) {
 	s := ref.fn
-	nodes := make([]nodeID, len(s.Objects)) // a node pointing to each object
-	args := site.args
+	ptrs := make([]sumPtr, len(s.Objects)) // a pointer to each object
 	// What the call allocates is keyed by the call site, or by the
 	// summary for the variables of a package (no caller).
 	var key any = site.instr
@@ -525,32 +545,20 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 		key = name
 	}
 	for i, so := range s.Objects {
-		n := a.newNodes(unsafePointer, nil)
-		nodes[i] = n
 		switch so.Kind {
 		case facts.SumParam:
-			param, leaf := int(so.Param), nodeID(so.Leaf)
-			switch {
-			case param == facts.EnvParam:
+			if so.Param == facts.EnvParam {
 				if recv != nil && recv.Kind == ObjClosure {
-					a.addLoc(n, recv.start)
+					ptrs[i] = knownPtr(recv.start)
 				}
-				continue
-			case recv != nil && recv.Kind == ObjInterface:
-				if param == 0 {
-					if int(leaf) < recv.layout.size() {
-						a.copyEdge(recv.start+leaf, n)
-					}
-					continue
-				}
-				param--
-			}
-			if param < len(args) && int(leaf) < a.size(args[param].Type()) {
-				a.copyEdge(a.val(site.at, args[param])+leaf, n)
+			} else if n, ok := a.paramNode(site, recv, so); ok {
+				// The node of the argument itself: a node of its own
+				// would only copy it.
+				ptrs[i] = nodePtr(n)
 			}
 		case facts.SumSub:
 			if so.Parent >= 0 && int(so.Parent) < i {
-				a.addCons(nodes[so.Parent], loadCons{dst: n, off: int(so.Leaf), size: 1})
+				ptrs[i] = a.derefPtr(ptrs[so.Parent], int(so.Leaf))
 			}
 		case facts.SumGlobal:
 			obj := a.namedGlobal(ref.set.Str(so.Site), int(so.Size))
@@ -564,7 +572,7 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 			if obj.sumType == "" {
 				obj.sumType = ref.set.Str(so.Type)
 			}
-			a.addLoc(n, obj.start)
+			ptrs[i] = knownPtr(obj.start)
 		case facts.SumAlloc:
 			// A new object per call site, context, iteration tag and
 			// summary object.
@@ -585,29 +593,102 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 				obj.call = site.instr
 				a.allocs[k] = obj
 			}
-			a.addLoc(n, obj.start)
+			ptrs[i] = knownPtr(obj.start)
 		}
-	}
-	at := func(obj int32, off uint32) nodeID {
-		if off == 0 {
-			return nodes[obj]
-		}
-		n := a.newNodes(unsafePointer, nil)
-		a.addCons(nodes[obj], offsetCons{dst: n, off: int(off)})
-		return n
 	}
 	for _, e := range s.Edges {
-		if inRange(e.From, nodes) && inRange(e.To, nodes) {
-			a.addCons(nodes[e.From], storeCons{src: at(e.To, e.ToOff), off: int(e.FromOff), size: 1})
+		if inRange(e.From, ptrs) && inRange(e.To, ptrs) {
+			a.storePtr(ptrs[e.From], int(e.FromOff), a.offsetPtr(ptrs[e.To], int(e.ToOff)))
 		}
 	}
 	if site.result >= 0 && sig != nil {
 		size := a.size(sig.Results())
 		for _, e := range s.Results {
-			if inRange(e.To, nodes) && int(e.FromOff) < size {
-				a.copyEdge(at(e.To, e.ToOff), site.result+nodeID(e.FromOff))
+			if inRange(e.To, ptrs) && int(e.FromOff) < size {
+				a.movePtr(a.offsetPtr(ptrs[e.To], int(e.ToOff)), site.result+nodeID(e.FromOff))
 			}
 		}
+	}
+}
+
+// sumPtr is a pointer to a summary's object at one call: a node whose
+// points-to set is the object's locations, or the one location of an
+// object the call allocates, a package variable or the closure called.
+// Known locations take no node: a node per allocating call in every
+// context, pointing to that call's one object, was a third of the
+// nodes of badger's root package.
+type sumPtr struct {
+	n     nodeID
+	state uint8 // 0: points to nothing; ptrNode: n; ptrKnown: only location n
+}
+
+const (
+	ptrNode = 1 + iota
+	ptrKnown
+)
+
+func nodePtr(n nodeID) sumPtr    { return sumPtr{n, ptrNode} }
+func knownPtr(loc nodeID) sumPtr { return sumPtr{loc, ptrKnown} }
+
+// derefPtr returns the pointer at leaf off of what p points to.
+func (a *state) derefPtr(p sumPtr, off int) sumPtr {
+	switch p.state {
+	case ptrKnown:
+		if leaf, ok := a.within(p.n, off); ok {
+			return nodePtr(leaf)
+		}
+	case ptrNode:
+		n := a.newNodes(unsafePointer, nil)
+		a.addCons(p.n, loadCons{dst: n, off: off, size: 1})
+		return nodePtr(n)
+	}
+	return sumPtr{}
+}
+
+// offsetPtr returns p moved off leaves into the objects it points to.
+func (a *state) offsetPtr(p sumPtr, off int) sumPtr {
+	if off == 0 {
+		return p
+	}
+	switch p.state {
+	case ptrKnown:
+		if loc, ok := a.within(p.n, off); ok {
+			return knownPtr(loc)
+		}
+	case ptrNode:
+		n := a.newNodes(unsafePointer, nil)
+		a.addCons(p.n, offsetCons{dst: n, off: off})
+		return nodePtr(n)
+	}
+	return sumPtr{}
+}
+
+// storePtr stores src into leaf off of what p points to.
+func (a *state) storePtr(p sumPtr, off int, src sumPtr) {
+	switch p.state {
+	case ptrKnown:
+		if dst, ok := a.within(p.n, off); ok {
+			a.movePtr(src, dst)
+		}
+	case ptrNode:
+		switch src.state {
+		case ptrNode:
+			a.addCons(p.n, storeCons{src: src.n, off: off, size: 1})
+		case ptrKnown:
+			n := a.newNodes(unsafePointer, nil)
+			a.addLoc(n, src.n)
+			a.addCons(p.n, storeCons{src: n, off: off, size: 1})
+		}
+	}
+}
+
+// movePtr adds what src points to to pts(dst).
+func (a *state) movePtr(src sumPtr, dst nodeID) {
+	switch src.state {
+	case ptrNode:
+		a.copyEdge(src.n, dst)
+	case ptrKnown:
+		a.addLoc(dst, src.n)
 	}
 }
 
@@ -648,7 +729,7 @@ func (a *state) resultSize(cg *cgnode) int {
 	return a.size(cg.fn.Signature.Results())
 }
 
-func inRange(i int32, nodes []nodeID) bool { return i >= 0 && int(i) < len(nodes) }
+func inRange[T any](i int32, s []T) bool { return i >= 0 && int(i) < len(s) }
 
 var unsafePointer = types.Typ[types.UnsafePointer]
 
