@@ -65,7 +65,7 @@ type checker struct {
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 	tests      *shb.Trace                              // the sequential tests' root trace (see testRuns)
-	runs       [][]bool                                // by origin ID, the tests that start it (see testRuns)
+	runs       []runSet                                // by origin ID, the tests that start it (see testRuns)
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
 	sends      map[*shb.Trace][]int32               // see sendsOf

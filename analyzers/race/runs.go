@@ -32,7 +32,7 @@ import (
 // the runs of that trace that may start the origin, directly or through
 // its ancestors (by run index: whether it may); nil for an origin that
 // something else may start.
-func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, [][]bool) {
+func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, []runSet) {
 	var tests *shb.Trace
 	for _, t := range hb.Traces {
 		if t.Entries != nil && t.Origin.Kind == 0 && t.Origin.Root == "tests" {
@@ -57,18 +57,18 @@ func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, [][]bool) {
 			}
 		}
 	}
-	runs := make([][]bool, numOrigins)
+	runs := make([]runSet, numOrigins)
 	state := make(map[*pointer.Origin]int8) // 1: in progress, 2: done
-	var visit func(o *pointer.Origin) []bool
-	visit = func(o *pointer.Origin) []bool {
+	var visit func(o *pointer.Origin) runSet
+	visit = func(o *pointer.Origin) runSet {
 		switch state[o] {
 		case 1:
-			return make([]bool, len(tests.Entries)) // a cycle adds nothing its other starters do not
+			return newRunSet(len(tests.Entries)) // a cycle adds nothing its other starters do not
 		case 2:
 			return runs[o.ID]
 		}
 		state[o] = 1
-		set := make([]bool, len(tests.Entries))
+		set := newRunSet(len(tests.Entries))
 		for _, s := range spawners[o] {
 			if s.t == tests {
 				r := tests.Run(s.id)
@@ -76,7 +76,7 @@ func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, [][]bool) {
 					set = nil // before the first run: no test's
 					break
 				}
-				set[r] = true
+				set.add(r)
 				continue
 			}
 			parent := visit(s.t.Origin)
@@ -84,8 +84,8 @@ func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, [][]bool) {
 				set = nil
 				break
 			}
-			for r, in := range parent {
-				set[r] = set[r] || in
+			for i, w := range parent {
+				set[i] |= w
 			}
 		}
 		if len(spawners[o]) == 0 || !waitable(hb.TraceOf(o)) {
@@ -125,23 +125,34 @@ func (c *checker) separateRuns(t *shb.Trace, x int32, u *shb.Trace, y int32) boo
 	if a == nil || b == nil {
 		return false
 	}
-	for r, in := range a {
-		if in && b[r] {
+	for i, w := range a {
+		if w&b[i] != 0 {
 			return false
 		}
 	}
 	return true
 }
 
+// runSet is a set of runs of the tests trace, by index: a bitmap, as
+// separateRuns intersects two of them for every pair of accesses (net's
+// tests have hundreds of runs: a slice of bools was a quarter of its
+// race check).
+type runSet []uint64
+
+func newRunSet(n int) runSet { return make(runSet, (n+63)/64) }
+
+func (s runSet) add(r int)      { s[r/64] |= 1 << (r % 64) }
+func (s runSet) has(r int) bool { return s[r/64]&(1<<(r%64)) != 0 }
+
 // outside reports whether only tests other than run start o.
 func (c *checker) outside(o *pointer.Origin, run int) bool {
 	set := c.runsOf(o)
-	return set != nil && run >= 0 && run < len(set) && !set[run]
+	return set != nil && run >= 0 && run < 64*len(set) && !set.has(run)
 }
 
 // runsOf returns, by run of the tests trace, whether it may start o;
 // nil when something else may start o.
-func (c *checker) runsOf(o *pointer.Origin) []bool {
+func (c *checker) runsOf(o *pointer.Origin) runSet {
 	if o.ID >= len(c.runs) {
 		return nil
 	}
