@@ -234,7 +234,7 @@ func (a *state) addrOfData(v ssa.Value) bool {
 // dataOnly reports whether no leaf of t may hold a pointer.
 func (a *state) dataOnly(t types.Type) bool {
 	for _, lf := range a.layouts.of(t).leaves {
-		if mayPoint(lf.typ) {
+		if !lf.noPointer {
 			return false
 		}
 	}

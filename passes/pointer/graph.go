@@ -347,7 +347,7 @@ func (a *state) copyEdge(src, dst nodeID) {
 // its delta, scheduling dst if there were any.
 func (a *state) flowInto(dst nodeID, set *locSet) {
 	d := a.nodes[dst]
-	// fresh is the state's, reused: allocating its blocks anew for each
+	// fresh is the state's, reused: allocating its words anew for each
 	// edge was a third of the time of the solver.
 	d.pts.addAll(set, &a.fresh)
 	if !a.fresh.isEmpty() {
@@ -361,9 +361,9 @@ func (a *state) flowInto(dst nodeID, set *locSet) {
 // copyEdge looks for a duplicate in a set (state.fanout) rather than in
 // the list: a table that thousands of values are copied from made the
 // scan quadratic (crypto/internal/fips140/nistec). The set is a map: an
-// locSet inserts by walking its list of blocks, which for
-// successors spread over millions of nodes was quadratic again (badger's
-// root package: 5 s of 13 s of solving).
+// intsets.Sparse, which it was at first, inserts by walking its list of
+// blocks, which for successors spread over millions of nodes was
+// quadratic again (badger's root package: 5 s of 13 s of solving).
 const bigFanout = 64
 
 // grew counts n new members of points-to sets, and stops the analysis
@@ -375,9 +375,10 @@ func (a *state) grew(n int) {
 	}
 }
 
-// enqueue puts n on the worklist unless it is there already. (A slice,
-// not an locSet: inserting into a sparse set of millions of
-// nodes walks its blocks and made the solver quadratic.)
+// enqueue puts n on the worklist unless it is there already. (A stack
+// and a flag on the node, not a set of nodes: inserting into an
+// intsets.Sparse of millions of nodes walked its blocks and made the
+// solver quadratic.)
 func (a *state) enqueue(n nodeID) {
 	if nd := a.nodes[n]; !nd.queued {
 		nd.queued = true
