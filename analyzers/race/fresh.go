@@ -41,9 +41,10 @@ type freshness struct {
 	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
 	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
 	origins    map[*ssa.Function][]*pointer.Origin
-	setups     map[*ssa.Function]bool // see setupMethod
-	owns       map[*ssa.Function]bool // see ownObjects
-	funcs      []*ssa.Function        // the package's, for setupMethod's static calls
+	argObjs    map[ssa.Value]map[*pointer.Object]bool // see mayPass
+	setups     map[*ssa.Function]bool                 // see setupMethod
+	owns       map[*ssa.Function]bool                 // see ownObjects
+	funcs      []*ssa.Function                        // the package's, for setupMethod's static calls
 	static     map[*ssa.Function][]ssa.CallInstruction
 }
 
@@ -58,6 +59,7 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function
 		factories:  make(map[*ssa.Function]bool),
 		params:     make(map[paramKey]bool),
 		origins:    make(map[*ssa.Function][]*pointer.Origin),
+		argObjs:    make(map[ssa.Value]map[*pointer.Object]bool),
 		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
 		setups:     make(map[*ssa.Function]bool),
 		funcs:      funcs,
@@ -459,16 +461,21 @@ func boundArgs(site ssa.CallInstruction, fn *ssa.Function) (*ssa.Call, []ssa.Val
 }
 
 // mayPass reports whether a, an argument of call, may point to obj in
-// some origin of call's function.
+// some origin of call's function. The objects of a are kept: a
+// parameter is asked of each object that reaches it, and each asks
+// every caller.
 func (f *freshness) mayPass(call *ssa.Call, a ssa.Value, obj *pointer.Object) bool {
-	for _, o := range f.originsOf(call.Parent()) {
-		for _, loc := range f.ptr.PointsToIn(o, a) {
-			if loc.Obj == obj {
-				return true
+	objs, ok := f.argObjs[a]
+	if !ok {
+		objs = make(map[*pointer.Object]bool)
+		for _, o := range f.originsOf(call.Parent()) {
+			for _, loc := range f.ptr.PointsToIn(o, a) {
+				objs[loc.Obj] = true
 			}
 		}
+		f.argObjs[a] = objs
 	}
-	return false
+	return objs[obj]
 }
 
 // freshAt reports whether a, an argument of call, is an object that

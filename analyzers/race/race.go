@@ -73,9 +73,9 @@ type checker struct {
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
 	receivers  map[sendKey][]sendKey                // see receiversOf
 	carries    map[sendKey]map[*pointer.Object]bool
-	fresh      *freshness                    // writes before their object is published
-	touched    map[*shb.Trace][][2]touchMemo // see touches
-	waited     map[ssa.Instruction]waited    // see readyClosed
+	fresh      *freshness                 // writes before their object is published
+	touched    [][][2]touchMemo           // by origin ID, by event of its trace: see touches
+	waited     map[ssa.Instruction]waited // see readyClosed
 	chanOps    map[int32][]chanOp
 	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
 	dones      map[touchKey][]shb.Edge        // see doneAfter
@@ -156,6 +156,7 @@ func (c *checker) check() {
 	c.tests, c.runs = testRuns(c.hb, len(c.ptr.Origins))
 	budgetHits, firstHit := 0, ""
 	total, thinned := 0, 0 // pairs checked for order and locks, locations checked past maxPairsPerPackage
+	var placed []placement // by index in a location's accesses, once asked
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs, limit := 0, maxPairsPerLocation
@@ -164,8 +165,10 @@ func (c *checker) check() {
 			thinned++
 		}
 		accesses, capped := capPerOrigin(sh.Accesses)
+		placed = append(placed[:0], make([]placement, len(accesses))...)
 		for i, a := range accesses {
-			for _, b := range accesses[i+1:] {
+			for j := i + 1; j < len(accesses); j++ {
+				b := accesses[j]
 				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic {
 					continue
 				}
@@ -180,7 +183,7 @@ func (c *checker) check() {
 					continue
 				}
 				total++
-				if la, lb, ok := c.racy(sh.Loc.Obj, a, b, perIter); ok {
+				if la, lb, ok := c.racy(sh.Loc.Obj, a, b, c.place(&placed[i], a), c.place(&placed[j], b), perIter); ok {
 					c.add(sh.Loc, a, b, la, lb)
 				}
 			}
@@ -300,15 +303,37 @@ func (c *checker) locked(acc pointer.Access) bool {
 // helper inlined at many calls.
 const maxEventsPerAccess = 16
 
+// placement is where an access runs in its goroutine's trace: the
+// trace and the access's events in it. A location's accesses are paired
+// each with all the others; their placements are found once.
+type placement struct {
+	t    *shb.Trace
+	evs  []int32
+	done bool
+}
+
+// place returns p, filled for acc when it is first asked.
+func (c *checker) place(p *placement, acc pointer.Access) *placement {
+	if !p.done {
+		p.t = c.hb.TraceOf(acc.Origin)
+		if p.t != nil {
+			p.evs = eventsOf(p.t, acc)
+		}
+		p.done = true
+	}
+	return p
+}
+
 // racy reports whether some execution of a in its goroutine and of b in
 // its goroutine are not ordered by happens-before and hold no common
-// lock, with the locksets of that execution.
-func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, perIter bool) (la, lb shb.LocksetID, ok bool) {
-	ta, tb := c.hb.TraceOf(a.Origin), c.hb.TraceOf(b.Origin)
+// lock, with the locksets of that execution; pa and pb are their
+// placements.
+func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placement, perIter bool) (la, lb shb.LocksetID, ok bool) {
+	ta, tb := pa.t, pb.t
 	if ta == nil || tb == nil {
 		return 0, 0, false
 	}
-	ea, eb := eventsOf(ta, a), eventsOf(tb, b)
+	ea, eb := pa.evs, pb.evs
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, false // not on a path the trace followed
 	}

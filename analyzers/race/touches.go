@@ -26,13 +26,13 @@ func (c *checker) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointe
 	// An event is one instruction, and an access of it a read or a
 	// write: the memo is by trace and event, in slices, as this is asked
 	// of every pair of events.
-	memo := c.touched[t]
+	if c.touched == nil {
+		c.touched = make([][][2]touchMemo, len(c.ptr.Origins))
+	}
+	memo := c.touched[t.Origin.ID]
 	if memo == nil {
 		memo = make([][2]touchMemo, len(t.Events))
-		if c.touched == nil {
-			c.touched = make(map[*shb.Trace][][2]touchMemo)
-		}
-		c.touched[t] = memo
+		c.touched[t.Origin.ID] = memo
 	}
 	m := &memo[x][b2i(acc.Write)]
 	if !m.done {

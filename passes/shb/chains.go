@@ -26,10 +26,9 @@ type chainLink struct {
 	fn     *ssa.Function
 }
 
-// link returns the number of the chain that the walk's chain continues
-// with a call of fn at site.
-func (w *walker) link(site ssa.CallInstruction, fn *ssa.Function) int32 {
-	l := chainLink{w.chain, site, fn}
+// link returns the number of the chain that l, a call from the walk's
+// chain, makes.
+func (w *walker) link(l chainLink) int32 {
 	if id, ok := w.links[l]; ok {
 		return id
 	}
@@ -37,6 +36,12 @@ func (w *walker) link(site ssa.CallInstruction, fn *ssa.Function) int32 {
 	w.tr.chains = append(w.tr.chains, l)
 	w.links[l] = id
 	return id
+}
+
+// isChain reports whether chain id is the one that l makes. Chains
+// are numbered once each, so the link tells: no number is needed.
+func (w *walker) isChain(id int32, l chainLink) bool {
+	return id >= 0 && w.tr.chains[id] == l
 }
 
 // severalChains marks the events from up to to as standing for several

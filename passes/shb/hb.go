@@ -1,6 +1,10 @@
 package shb
 
-import "slices"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Order answers happens-before queries on a graph. The walk behind a
 // query is memoized, per Order: the memo is the asker's, so Order is not
@@ -9,7 +13,11 @@ import "slices"
 // since go vet runs the analyzers of one package concurrently.
 type Order struct {
 	r       *Result
-	reaches map[reachKey]map[*Trace]int32
+	reaches map[reachKey]reached
+	// first and touched are reach's scratch: by trace index, the first
+	// event reached so far (noEvent for none), and the traces it set.
+	first   []int32
+	touched []int32
 }
 
 type reachKey struct {
@@ -18,9 +26,28 @@ type reachKey struct {
 	from  int32 // the event, when edges with a larger From do not fire; -1 when all do
 }
 
+// reached lists the traces a walk reached, by index, with the first of
+// their events it reached; sorted by trace. A package's tests reach a
+// few hundred traces from each of thousands of places, and a slice
+// costs a tenth of a map to build, hold and collect.
+type reached []traceAt
+
+type traceAt struct{ trace, at int32 }
+
+// at returns the first event of t in r, if r has t.
+func (r reached) at(t *Trace) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(r, t.index, func(x traceAt, t int32) int { return cmp.Compare(x.trace, t) })
+	if !ok {
+		return 0, false
+	}
+	return r[i].at, true
+}
+
+const noEvent = math.MaxInt32
+
 // NewOrder returns an Order for queries on r.
 func (r *Result) NewOrder() *Order {
-	return &Order{r: r, reaches: make(map[reachKey]map[*Trace]int32)}
+	return &Order{r: r, reaches: make(map[reachKey]reached)}
 }
 
 // HappensBefore reports whether event e1 of trace a happens before
@@ -29,7 +56,7 @@ func (r *Result) NewOrder() *Order {
 // the loops around e1, so that the next iteration of e1 does not touch
 // it again after an edge leaves the loop.
 func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
-	at, ok := o.reach(a, e1, a.Last(e1, perIteration))[b]
+	at, ok := o.reach(a, e1, a.Last(e1, perIteration)).at(b)
 	return ok && at <= e2
 }
 
@@ -38,13 +65,12 @@ func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIterati
 // into b land just after the operation that receives them (a Wait, a
 // receive), so the event before it is that operation.
 func (o *Order) FirstAfter(a *Trace, e1 int32, b *Trace) (int32, bool) {
-	at, ok := o.reach(a, e1, a.Last(e1, false))[b]
-	return at, ok
+	return o.reach(a, e1, a.Last(e1, false)).at(b)
 }
 
 // reach returns, for each trace, the first ID of its events that event
 // id of t, or the events of t from id up to last, happen before.
-func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {
+func (o *Order) reach(t *Trace, id, last int32) reached {
 	first, _ := slices.BinarySearchFunc(t.Out, last, func(e Edge, id int32) int {
 		if e.Before <= id {
 			return -1
@@ -56,10 +82,15 @@ func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {
 		from = id // not those that leave a Once callback after id
 	}
 	k := reachKey{t, first, from}
-	if m, ok := o.reaches[k]; ok {
-		return m
+	if r, ok := o.reaches[k]; ok {
+		return r
 	}
-	m := make(map[*Trace]int32)
+	if o.first == nil {
+		o.first = make([]int32, len(o.r.Traces))
+		for i := range o.first {
+			o.first[i] = noEvent
+		}
+	}
 	type item struct {
 		t     *Trace
 		first int
@@ -73,10 +104,14 @@ func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {
 			if it.from >= 0 && e.From > it.from {
 				continue
 			}
-			if cur, ok := m[e.To]; ok && cur <= e.At {
+			cur := &o.first[e.To.index]
+			if *cur <= e.At {
 				continue
 			}
-			m[e.To] = e.At
+			if *cur == noEvent {
+				o.touched = append(o.touched, e.To.index)
+			}
+			*cur = e.At
 			next, _ := slices.BinarySearchFunc(e.To.Out, e.At, func(x Edge, at int32) int {
 				if x.Before < at {
 					return -1
@@ -86,8 +121,15 @@ func (o *Order) reach(t *Trace, id, last int32) map[*Trace]int32 {
 			work = append(work, item{e.To, next, -1}) // from e.At on: every edge after fires
 		}
 	}
-	o.reaches[k] = m
-	return m
+	slices.Sort(o.touched)
+	r := make(reached, len(o.touched))
+	for i, x := range o.touched {
+		r[i] = traceAt{x, o.first[x]}
+		o.first[x] = noEvent
+	}
+	o.touched = o.touched[:0]
+	o.reaches[k] = r
+	return r
 }
 
 // OnceOrdered reports whether an event holding lockset held runs inside

@@ -133,6 +133,7 @@ type Trace struct {
 	// does not hold them: another goroutine's, handed over.
 	foreignUnlocks []int32
 	maxFrom        int32 // the largest Edge.From in Out
+	index          int32 // in Result.Traces
 }
 
 // UnlocksUnheld reports whether the goroutine may unlock the mutex at
@@ -355,6 +356,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			// arguments are values of the spawner's.
 			w.imported(c, o.Entry, o.Parent, 0, -1)
 		}
+		t.index = int32(len(res.Traces))
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
 	}
@@ -450,9 +452,11 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
 	}
-	chain := w.link(site, fn)
-	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || st.chain == chain) {
-		if st.chain != chain && st.chain >= 0 {
+	// The chain is numbered only if the call is walked: most calls are
+	// skipped as the same walk, and a package's tests skip millions.
+	l := chainLink{w.chain, site, fn}
+	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) {
+		if !w.isChain(st.chain, l) && st.chain >= 0 {
 			w.severalChains(st.from, st.to)
 			st.chain = -1
 			w.walked[fn] = st
@@ -475,6 +479,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = append(w.stack, fn)
+	chain := w.link(l)
 	outer := w.chain
 	w.chain = chain
 	defer func() { w.chain = outer }()
