@@ -165,7 +165,12 @@
 // goroutine that never synchronizes may run on into the next test, and
 // stays checked against it. Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's
-// b.N loop) touches that run's object only.
+// b.N loop) touches that run's object only. A subtest without t.Parallel
+// runs while the t.Run that started it waits, and so do its own such
+// subtests: a test and those subtests never run at once, wherever the
+// subtests are started (a helper that runs two subtests, called by two
+// tests). A goroutine a subtest starts with go is not waited for by
+// t.Run, and stays checked.
 //
 // Goroutines taken for one. Goroutines that the pointer analysis tells
 // apart only by the object or the constructor call they run on (see

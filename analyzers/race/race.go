@@ -73,9 +73,11 @@ type checker struct {
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
 	receivers  map[sendKey][]sendKey                // see receiversOf
 	carries    map[sendKey]map[*pointer.Object]bool
-	fresh      *freshness                 // writes before their object is published
-	touched    [][][2]touchMemo           // by origin ID, by event of its trace: see touches
-	waited     map[ssa.Instruction]waited // see readyClosed
+	fresh      *freshness                          // writes before their object is published
+	touched    [][][2]touchMemo                    // by origin ID, by event of its trace: see touches
+	runWaits   []*pointer.Origin                   // by origin ID: see waitedIn
+	spawners   map[*pointer.Origin]*pointer.Origin // see uniqueSpawners
+	waited     map[ssa.Instruction]waited          // see readyClosed
 	chanOps    map[int32][]chanOp
 	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
 	dones      map[touchKey][]shb.Edge        // see doneAfter
@@ -169,7 +171,7 @@ func (c *checker) check() {
 		for i, a := range accesses {
 			for j := i + 1; j < len(accesses); j++ {
 				b := accesses[j]
-				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic {
+				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic || c.sequential(a.Origin, b.Origin) {
 					continue
 				}
 				if pairs++; pairs > limit {

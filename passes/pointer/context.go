@@ -94,14 +94,15 @@ func (o *Origin) Ancestor() *Origin {
 // goroutine, or where it was started ("goroutine started at a.go:12, in
 // a loop").
 func (o *Origin) Describe(fset *token.FileSet) string {
-	if o.Parent == nil {
+	if o.overflow {
+		return "a goroutine past the analysis budget"
+	}
+	if o.Parent == nil && o.Kind == 0 {
 		switch o.Root {
 		case "main", "init":
 			return "main goroutine"
 		case "tests":
 			return "test goroutine"
-		case "":
-			return "a goroutine past the analysis budget"
 		}
 		return o.Root
 	}

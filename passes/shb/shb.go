@@ -3,6 +3,7 @@ package shb
 import (
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"slices"
 
@@ -323,7 +324,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
 			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, eff: eff, locks: res.Locks, objs: objs,
-			o: o, tr: t, access: accesses[o], handed: handed,
+			o: o, tr: t, access: accesses[o], handed: handed, recTarget: math.MaxInt,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
@@ -395,7 +396,12 @@ type walker struct {
 	twins        []*pointer.Origin       // the origin's twins, itself among them (see syncObj)
 	empty        map[*ssa.Function]bool  // functions that gave no events
 	cuts         int                     // calls not inlined (recursion, depth, size)
+	deepCuts     int                     // the same, for depth and size
 	total        *int                    // events of every trace of the package
+
+	// recTarget is the least index in stack of a function that a call
+	// cut as recursive would have entered again, in the walks under way.
+	recTarget int
 
 	// SWORD's region merging: an access that repeats with the same locks
 	// and no synchronization in between adds nothing, nor does a call
@@ -442,6 +448,9 @@ type walkState struct {
 	// analysis finds, for its chain (see callees): another chain's walk
 	// is another walk.
 	narrowed bool
+	// depth is the least depth of call the walk is whole at: where it
+	// was walked, when calls past maxInlineDepth were cut; else 0.
+	depth int32
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
@@ -455,7 +464,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	// The chain is numbered only if the call is walked: most calls are
 	// skipped as the same walk, and a package's tests skip millions.
 	l := chainLink{w.chain, site, fn}
-	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) {
+	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) && len(w.stack) >= int(st.depth) {
 		if !w.isChain(st.chain, l) && st.chain >= 0 {
 			w.severalChains(st.from, st.to)
 			st.chain = -1
@@ -466,24 +475,29 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
 		w.tr.Truncated = true
 		w.cuts++
+		w.deepCuts++
 		outer := w.chain
 		w.chain = -1 // not walked as a call: its spawns stand for any chain
 		w.spawnsOnly(fn, held, loop)
 		w.chain = outer
 		return
 	}
-	for _, f := range w.stack {
+	for i, f := range w.stack {
 		if f == fn {
 			w.cuts++
+			w.recTarget = min(w.recTarget, i)
 			return
 		}
 	}
+	depth := len(w.stack)
 	w.stack = append(w.stack, fn)
 	chain := w.link(l)
 	outer := w.chain
 	w.chain = chain
 	defer func() { w.chain = outer }()
 	events, cuts, syncs, narrowed, transferred := len(w.tr.Events), w.cuts, w.syncs, w.narrowed, w.transferred
+	deepCuts, recTarget := w.deepCuts, w.recTarget
+	w.recTarget = math.MaxInt
 	// A semaphore is taken and given back in one function (the receive
 	// may be in a function it calls, as in defer func() { <-sem }()): a
 	// semaphore not given back is no lock (see endSems), one the callee
@@ -511,11 +525,21 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = w.stack[:len(w.stack)-1]
-	if len(w.tr.Events) == events && w.cuts == cuts && w.narrowed == narrowed && w.transferred == transferred {
+	// A walk whose recursive calls were cut only where they entered fn
+	// or its callees again is whole wherever fn is called; one cut for
+	// depth is whole for calls at least as deep. Those that recurse
+	// through their caller are walked anew under each caller.
+	own := w.recTarget >= depth
+	w.recTarget = min(w.recTarget, recTarget)
+	if len(w.tr.Events) == events && (w.cuts == cuts || own && w.deepCuts == deepCuts) && w.narrowed == narrowed && w.transferred == transferred {
 		w.empty[fn] = true
 	}
-	if w.syncs == syncs && w.cuts == cuts {
-		w.walked[fn] = walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed}
+	if w.syncs == syncs && (w.cuts == cuts || own) {
+		st := walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed, 0}
+		if w.deepCuts != deepCuts {
+			st.depth = int32(depth)
+		}
+		w.walked[fn] = st
 	}
 }
 

@@ -54,3 +54,38 @@ func BenchmarkParallelUnlocked(b *testing.B) {
 	})
 	_ = n
 }
+
+// runBoth runs two subtests one after the other; each test that calls it
+// starts them again, so each subtest is started at two places. They
+// still run one at a time: t.Run waits for each.
+func runBoth(t *testing.T, s *state) {
+	t.Run("first", func(t *testing.T) {
+		s.cur = 1
+	})
+	t.Run("second", func(t *testing.T) {
+		s.cur = 2
+	})
+}
+
+var shared state
+
+func TestBothOnce(t *testing.T)  { runBoth(t, &shared) }
+func TestBothTwice(t *testing.T) { runBoth(t, &shared) }
+
+// A goroutine that a subtest starts and does not wait for outlives it:
+// t.Run waits for the subtest's function, not for its goroutines.
+func runLeaky(t *testing.T, s *state) {
+	t.Run("leaky", func(t *testing.T) {
+		go func() {
+			s.cur = 1 // want `data race on leaky.cur`
+		}()
+	})
+	t.Run("next", func(t *testing.T) {
+		s.cur = 2
+	})
+}
+
+var leaky state
+
+func TestLeakyOnce(t *testing.T)  { runLeaky(t, &leaky) }
+func TestLeakyTwice(t *testing.T) { runLeaky(t, &leaky) }
