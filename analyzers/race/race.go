@@ -68,16 +68,16 @@ type checker struct {
 	runs       []runSet                                // by origin ID, the tests that start it (see testRuns)
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
-	sends      map[*shb.Trace][]int32               // see sendsOf
+	sends      [][]sent                             // by origin ID: see sendsOf
+	handed     handOvers                            // handedOver's scratch
 	recvs      map[*shb.Trace][]int32               // see firstRecv
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
 	receivers  map[sendKey][]sendKey                // see receiversOf
-	carries    map[sendKey]map[*pointer.Object]bool
-	fresh      *freshness                          // writes before their object is published
-	touched    [][][2]touchMemo                    // by origin ID, by event of its trace: see touches
-	runWaits   []*pointer.Origin                   // by origin ID: see waitedIn
-	spawners   map[*pointer.Origin]*pointer.Origin // see uniqueSpawners
-	waited     map[ssa.Instruction]waited          // see readyClosed
+	fresh      *freshness                           // writes before their object is published
+	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
+	runWaits   []*pointer.Origin                    // by origin ID: see waitedIn
+	spawners   map[*pointer.Origin]*pointer.Origin  // see uniqueSpawners
+	waited     map[ssa.Instruction]waited           // see readyClosed
 	chanOps    map[int32][]chanOp
 	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
 	dones      map[touchKey][]shb.Edge        // see doneAfter
@@ -433,22 +433,27 @@ func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u 
 func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, y int32, perIter bool) bool {
 	// from holds, for each trace obj has reached, the first event that
 	// comes after a receive of it: the hand-overs go on from there.
-	from := map[*shb.Trace]int32{t: t.Last(x, perIter) + 1}
+	from := c.handed.reset(len(c.ptr.Origins))
+	from.set(t, t.Last(x, perIter)+1)
 	work := []*shb.Trace{t}
 	for hops := 0; len(work) > 0 && hops < maxHandOvers; hops++ {
 		var next []*shb.Trace
 		for _, h := range work {
-			for _, s := range c.sendsOf(h) {
-				if s < from[h] || !c.carried(h, s)[obj] {
+			sends := c.sendsOf(h)
+			start, _ := from.get(h)
+			i, _ := slices.BinarySearchFunc(sends, start, func(s sent, id int32) int { return cmp.Compare(s.id, id) })
+			for ; i < len(sends); i++ {
+				s := &sends[i]
+				if !c.carried(h, s)[obj] {
 					continue
 				}
-				for _, rc := range c.receiversOf(h, s) {
+				for _, rc := range c.receiversOf(h, s.id) {
 					r, rv := rc.t, rc.id
 					if r == u && rv < y {
 						return true
 					}
-					if at, ok := from[r]; !ok || rv+1 < at {
-						from[r] = rv + 1
+					if at, ok := from.get(r); !ok || rv+1 < at {
+						from.set(r, rv+1)
 						next = append(next, r)
 					}
 				}
@@ -457,6 +462,36 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 		work = next
 	}
 	return false
+}
+
+// handOvers is, for one question of handedOver, the first event of each
+// trace that the hand-overs go on from, by origin ID: a slice stamped
+// with the question's number, as a map for each question cost seconds.
+type handOvers struct {
+	first []int32
+	stamp []uint32
+	gen   uint32
+}
+
+func (h *handOvers) reset(n int) *handOvers {
+	if len(h.first) < n {
+		h.first, h.stamp, h.gen = make([]int32, n), make([]uint32, n), 0
+	}
+	if h.gen++; h.gen == 0 {
+		clear(h.stamp)
+		h.gen = 1
+	}
+	return h
+}
+
+func (h *handOvers) get(t *shb.Trace) (int32, bool) {
+	id := t.Origin.ID
+	return h.first[id], h.stamp[id] == h.gen
+}
+
+func (h *handOvers) set(t *shb.Trace, first int32) {
+	id := t.Origin.ID
+	h.first[id], h.stamp[id] = first, h.gen
 }
 
 // receivedInLoop reports whether acc reaches its object, by fields and
@@ -591,22 +626,31 @@ func (c *checker) channels(t *shb.Trace, id int32) map[*pointer.Object]bool {
 // to hand over what it sends.
 const maxChannels = 64
 
-// sendsOf returns the sends of trace t on channels it knows.
-func (c *checker) sendsOf(t *shb.Trace) []int32 {
-	if ids, ok := c.sends[t]; ok {
-		return ids
+// sent is a send of a trace on a channel it knows: its event and, once
+// asked, what its value carries.
+type sent struct {
+	id      int32
+	done    bool
+	carries map[*pointer.Object]bool
+}
+
+// sendsOf returns the sends of trace t on channels it knows, in the
+// order of their events.
+func (c *checker) sendsOf(t *shb.Trace) []sent {
+	if c.sends == nil {
+		c.sends = make([][]sent, len(c.ptr.Origins))
 	}
-	var ids []int32
+	if ss := c.sends[t.Origin.ID]; ss != nil {
+		return ss
+	}
+	ss := []sent{}
 	for _, ev := range t.Events {
 		if ev.Kind == shb.Send && sentValue(ev.Instr) != nil && c.channels(t, ev.ID) != nil {
-			ids = append(ids, ev.ID)
+			ss = append(ss, sent{id: ev.ID})
 		}
 	}
-	if c.sends == nil {
-		c.sends = make(map[*shb.Trace][]int32)
-	}
-	c.sends[t] = ids
-	return ids
+	c.sends[t.Origin.ID] = ss
+	return ss
 }
 
 // Bounds on what a sent value carries: the objects it points to and
@@ -616,22 +660,16 @@ const (
 	carriedLimit = 256
 )
 
-// carried returns the objects that the value sent at event s of trace t
+// carried returns the objects that the value of send s of trace t
 // carries.
-func (c *checker) carried(t *shb.Trace, s int32) map[*pointer.Object]bool {
-	k := sendKey{t, s}
-	if m, ok := c.carries[k]; ok {
-		return m
+func (c *checker) carried(t *shb.Trace, s *sent) map[*pointer.Object]bool {
+	if !s.done {
+		if v := sentValue(t.Events[s.id].Instr); v != nil {
+			s.carries = c.ptr.Reachable(t.Origin, v, carriedDepth, carriedLimit)
+		}
+		s.done = true
 	}
-	var m map[*pointer.Object]bool
-	if v := sentValue(t.Events[s].Instr); v != nil {
-		m = c.ptr.Reachable(t.Origin, v, carriedDepth, carriedLimit)
-	}
-	if c.carries == nil {
-		c.carries = make(map[sendKey]map[*pointer.Object]bool)
-	}
-	c.carries[k] = m
-	return m
+	return s.carries
 }
 
 // sentValue returns the value that a send, or the one send case of a

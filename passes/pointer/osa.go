@@ -142,6 +142,47 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
+	// The locations some access writes, first: a read of a location
+	// nothing writes is no part of a race, and most reads are such
+	// (configuration read by every goroutine); collected with the
+	// others, they were most of the accesses, and of their cost.
+	a.packageAccesses(func(_ ssa.Instruction, origins []*Origin, loc nodeID, write, _, _ bool) {
+		if write && len(origins) > 0 {
+			written[loc] = true
+		}
+	})
+	a.importedAccesses(true, func(c *importedCall, _ *effects.Op, n nodeID, size int, _ []ImportedLock) {
+		if c.origin == nil && len(a.originsRunning(c.at.cg)) == 0 {
+			return
+		}
+		for i := range size {
+			if loc, ok := a.within(n, i); ok {
+				written[loc] = true
+			}
+		}
+	})
+	a.packageAccesses(func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool) {
+		if !write && !atomic && !written[loc] {
+			return
+		}
+		obj := a.nodes[loc].obj
+		for _, o := range origins {
+			k := key{instr, o, loc, write, ""}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
+		}
+	})
+	a.importedAccesses(true, imported)
+	a.importedAccesses(false, imported)
+	return sortAccesses(out, len(a.nodes))
+}
+
+// packageAccesses calls f with each location an instruction of the
+// package accesses, and the origins that run it.
+func (a *state) packageAccesses(f func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool)) {
 	for _, cg := range a.cgList {
 		origins := a.originsRunning(cg)
 		for _, b := range cg.fn.Blocks {
@@ -154,36 +195,16 @@ func (a *state) collectAccesses() []Access {
 					a.accessesOf(at{cg, b, tag}, instr, func(n nodeID, size int, write, atomic, copied bool) {
 						for i := range size {
 							loc, ok := a.within(n, i)
-							if !ok {
+							if !ok || a.nodes[loc].obj.Kind == ObjFunc {
 								continue
 							}
-							obj := a.nodes[loc].obj
-							if obj.Kind == ObjFunc {
-								continue
-							}
-							for _, o := range origins {
-								k := key{instr, o, loc, write, ""}
-								if seen[k] {
-									continue
-								}
-								seen[k] = true
-								if write {
-									written[loc] = true
-								}
-								out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
-							}
+							f(instr, origins, loc, write, atomic, copied)
 						}
 					})
 				}
 			}
 		}
 	}
-	a.importedAccesses(true, imported)
-	a.importedAccesses(false, imported)
-	out = slices.DeleteFunc(out, func(acc Access) bool {
-		return !acc.Write && !acc.Atomic && !written[acc.node]
-	})
-	return sortAccesses(out, len(a.nodes))
 }
 
 // sortAccesses orders accesses by location, then origin, keeping the
