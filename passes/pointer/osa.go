@@ -53,22 +53,19 @@ type Shared struct {
 }
 
 // Shared returns the origin-shared locations, in a deterministic order.
+// Their Accesses are the Result's own, which are kept by location: read
+// them only.
 func (r *Result) Shared() []Shared {
-	byNode := make(map[nodeID][]Access)
-	var nodes []nodeID
-	for _, acc := range r.accesses {
-		if _, ok := byNode[acc.node]; !ok {
-			nodes = append(nodes, acc.node)
-		}
-		byNode[acc.node] = append(byNode[acc.node], acc)
-	}
-	slices.Sort(nodes)
 	var out []Shared
-	for _, n := range nodes {
-		accs := byNode[n]
-		if isShared(accs) {
-			out = append(out, Shared{Loc: r.location(n), Accesses: accs})
+	for i := 0; i < len(r.accesses); {
+		j := i + 1
+		for j < len(r.accesses) && r.accesses[j].node == r.accesses[i].node {
+			j++
 		}
+		if accs := r.accesses[i:j:j]; isShared(accs) {
+			out = append(out, Shared{Loc: r.location(accs[0].node), Accesses: accs})
+		}
+		i = j
 	}
 	return out
 }
@@ -115,7 +112,7 @@ func (a *state) collectAccesses() []Access {
 		ext    string
 	}
 	seen := make(map[key]bool)
-	var out []Access
+	var out accessList
 	written := make([]bool, len(a.nodes))
 	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
 		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
@@ -138,7 +135,7 @@ func (a *state) collectAccesses() []Access {
 					written[loc] = true
 				}
 				obj := a.nodes[loc].obj
-				out = append(out, Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
+				out.add(Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
 			}
 		}
 	}
@@ -172,12 +169,12 @@ func (a *state) collectAccesses() []Access {
 				continue
 			}
 			seen[k] = true
-			out = append(out, Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
+			out.add(Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
 		}
 	})
 	a.importedAccesses(true, imported)
 	a.importedAccesses(false, imported)
-	return sortAccesses(out, len(a.nodes))
+	return sortAccesses(&out, len(a.nodes))
 }
 
 // packageAccesses calls f with each location an instruction of the
@@ -207,21 +204,46 @@ func (a *state) packageAccesses(f func(instr ssa.Instruction, origins []*Origin,
 	}
 }
 
+// accessList collects accesses in chunks of a fixed size: the millions
+// of accesses of a package whose tests start a hundred goroutines are
+// not copied again each time a slice doubles.
+type accessList struct {
+	chunks [][]Access
+	n      int
+}
+
+const accessChunk = 1 << 14
+
+func (l *accessList) add(acc Access) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == accessChunk {
+		l.chunks = append(l.chunks, make([]Access, 0, accessChunk))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, acc)
+	l.n++
+}
+
 // sortAccesses orders accesses by location, then origin, keeping the
 // order of collection otherwise: a counting sort on the location, as a
 // stable sort of a million accesses took seconds.
-func sortAccesses(accs []Access, nodes int) []Access {
+func sortAccesses(accs *accessList, nodes int) []Access {
 	start := make([]int32, nodes+1)
-	for _, acc := range accs {
-		start[acc.node+1]++
+	for _, chunk := range accs.chunks {
+		for i := range chunk {
+			start[chunk[i].node+1]++
+		}
 	}
 	for i := 1; i <= nodes; i++ {
 		start[i] += start[i-1]
 	}
-	out := make([]Access, len(accs))
-	for _, acc := range accs {
-		out[start[acc.node]] = acc
-		start[acc.node]++
+	out := make([]Access, accs.n)
+	for k, chunk := range accs.chunks {
+		for i := range chunk {
+			n := chunk[i].node
+			out[start[n]] = chunk[i]
+			start[n]++
+		}
+		accs.chunks[k] = nil // copied: the collector may have it
 	}
 	for i := 0; i < len(out); {
 		j := i + 1
