@@ -29,29 +29,56 @@ import (
 // that never repeats between two runs of the go statement in one call
 // of the function, on a slice that the call allocates once.
 
-// spawnSites maps each origin to the go statement or call that starts
-// it, when that is one instruction.
-func spawnSites(hb *shb.Result) map[*pointer.Origin]ssa.CallInstruction {
-	sites := make(map[*pointer.Origin]ssa.CallInstruction)
-	conflict := make(map[*pointer.Origin]bool)
+// spawn is an event that starts a goroutine: a trace and the event's ID.
+type spawn struct {
+	t  *shb.Trace
+	id int32
+}
+
+// spawnsOf lists, for each origin, the events of every trace that start
+// it, in the order of the traces and their events.
+func spawnsOf(hb *shb.Result) map[*pointer.Origin][]spawn {
+	spawns := make(map[*pointer.Origin][]spawn)
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
-			if ev.Kind != shb.Spawn {
-				continue
-			}
-			call, _ := ev.Instr.(ssa.CallInstruction)
-			for _, o := range ev.Spawned {
-				if old, ok := sites[o]; ok && old != call {
-					conflict[o] = true
+			if ev.Kind == shb.Spawn {
+				for _, o := range ev.Spawned {
+					spawns[o] = append(spawns[o], spawn{t, ev.ID})
 				}
-				sites[o] = call
 			}
 		}
 	}
-	for o := range conflict {
-		delete(sites, o)
+	return spawns
+}
+
+// spawnSites maps each origin to the go statement or call that starts
+// it, when that is one instruction.
+func spawnSites(spawns map[*pointer.Origin][]spawn) map[*pointer.Origin]ssa.CallInstruction {
+	sites := make(map[*pointer.Origin]ssa.CallInstruction)
+	for o, ss := range spawns {
+		if call, ok := only(ss, func(s spawn) ssa.CallInstruction {
+			call, _ := s.t.Events[s.id].Instr.(ssa.CallInstruction)
+			return call
+		}); ok {
+			sites[o] = call
+		}
 	}
 	return sites
+}
+
+// only returns the key that every spawn of ss has, and whether they all
+// have one and ss is not empty.
+func only[K comparable](ss []spawn, key func(spawn) K) (K, bool) {
+	var k K
+	for i, s := range ss {
+		if ki := key(s); i == 0 {
+			k = ki
+		} else if ki != k {
+			var zero K
+			return zero, false
+		}
+	}
+	return k, len(ss) > 0
 }
 
 // ownElements reports whether a and b are made by two goroutines that

@@ -76,7 +76,7 @@ type checker struct {
 	fresh      *freshness                           // writes before their object is published
 	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
 	runWaits   []*pointer.Origin                    // by origin ID: see waitedIn
-	spawners   map[*pointer.Origin]*pointer.Origin  // see uniqueSpawners
+	spawnEvs   map[*pointer.Origin][]spawn          // by origin, the events that start it (see spawnsOf)
 	waited     map[ssa.Instruction]waited           // see readyClosed
 	chanOps    map[int32][]chanOp
 	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
@@ -154,8 +154,9 @@ func capPerOrigin(accs []pointer.Access) ([]pointer.Access, bool) {
 
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
-	c.spawns, c.reentry = spawnSites(c.hb), make(map[*pointer.Origin]bool)
-	c.tests, c.runs = testRuns(c.hb, len(c.ptr.Origins))
+	c.spawnEvs = spawnsOf(c.hb)
+	c.spawns, c.reentry = spawnSites(c.spawnEvs), make(map[*pointer.Origin]bool)
+	c.tests, c.runs = testRuns(c.hb, c.spawnEvs, len(c.ptr.Origins))
 	budgetHits, firstHit := 0, ""
 	total, thinned := 0, 0 // pairs checked for order and locks, locations checked past maxPairsPerPackage
 	var placed []placement // by index in a location's accesses, once asked

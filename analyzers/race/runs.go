@@ -32,7 +32,7 @@ import (
 // the runs of that trace that may start the origin, directly or through
 // its ancestors (by run index: whether it may); nil for an origin that
 // something else may start.
-func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, []runSet) {
+func testRuns(hb *shb.Result, spawners map[*pointer.Origin][]spawn, numOrigins int) (*shb.Trace, []runSet) {
 	var tests *shb.Trace
 	for _, t := range hb.Traces {
 		if t.Entries != nil && t.Origin.Kind == 0 && t.Origin.Root == "tests" {
@@ -41,21 +41,6 @@ func testRuns(hb *shb.Result, numOrigins int) (*shb.Trace, []runSet) {
 	}
 	if tests == nil {
 		return nil, nil
-	}
-	// spawners lists, for each origin, the traces and events that start it.
-	type spawn struct {
-		t  *shb.Trace
-		id int32
-	}
-	spawners := make(map[*pointer.Origin][]spawn)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind == shb.Spawn {
-				for _, o := range ev.Spawned {
-					spawners[o] = append(spawners[o], spawn{t, ev.ID})
-				}
-			}
-		}
 	}
 	runs := make([]runSet, numOrigins)
 	state := make(map[*pointer.Origin]int8) // 1: in progress, 2: done

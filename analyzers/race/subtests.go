@@ -3,7 +3,6 @@ package race
 import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
-	"github.com/origo-dev/origo/passes/shb"
 )
 
 // Subtests one after the other. t.Run (and b.Run) of a subtest that does
@@ -28,7 +27,6 @@ import (
 func (c *checker) waitedIn(o *pointer.Origin) *pointer.Origin {
 	if c.runWaits == nil {
 		c.runWaits = make([]*pointer.Origin, len(c.ptr.Origins))
-		c.spawners = uniqueSpawners(c.hb)
 	}
 	if o.ID >= len(c.runWaits) {
 		return nil
@@ -44,7 +42,9 @@ func (c *checker) waitedIn(o *pointer.Origin) *pointer.Origin {
 		if w.Parent != nil {
 			w = w.Parent
 		} else {
-			w = c.spawners[w] // the context-insensitive analysis has no parents
+			// The context-insensitive analysis has no parents: the
+			// one trace that starts w, if one does.
+			w, _ = only(c.spawnEvs[w], func(s spawn) *pointer.Origin { return s.t.Origin })
 		}
 	}
 	if w != nil {
@@ -58,28 +58,4 @@ func (c *checker) waitedIn(o *pointer.Origin) *pointer.Origin {
 func (c *checker) sequential(a, b *pointer.Origin) bool {
 	w := c.waitedIn(a)
 	return w != nil && !w.Multi && w == c.waitedIn(b)
-}
-
-// uniqueSpawners returns, for each origin that the events of one trace
-// only start, that trace's origin.
-func uniqueSpawners(hb *shb.Result) map[*pointer.Origin]*pointer.Origin {
-	spawner := make(map[*pointer.Origin]*pointer.Origin)
-	several := make(map[*pointer.Origin]bool)
-	for _, t := range hb.Traces {
-		for _, ev := range t.Events {
-			if ev.Kind != shb.Spawn {
-				continue
-			}
-			for _, o := range ev.Spawned {
-				if s, ok := spawner[o]; ok && s != t.Origin {
-					several[o] = true
-				}
-				spawner[o] = t.Origin
-			}
-		}
-	}
-	for o := range several {
-		delete(spawner, o)
-	}
-	return spawner
 }
