@@ -168,7 +168,8 @@ func (c *checker) check() {
 			thinned++
 		}
 		accesses, capped := capPerOrigin(sh.Accesses)
-		placed = append(placed[:0], make([]placement, len(accesses))...)
+		placed = slices.Grow(placed[:0], len(accesses))[:len(accesses)]
+		clear(placed)
 		for i, a := range accesses {
 			for j := i + 1; j < len(accesses); j++ {
 				b := accesses[j]

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/effects"
@@ -57,17 +58,29 @@ type Shared struct {
 // them only.
 func (r *Result) Shared() []Shared {
 	var out []Shared
-	for i := 0; i < len(r.accesses); {
-		j := i + 1
-		for j < len(r.accesses) && r.accesses[j].node == r.accesses[i].node {
-			j++
-		}
-		if accs := r.accesses[i:j:j]; isShared(accs) {
+	for accs := range byLocation(r.accesses) {
+		if isShared(accs) {
 			out = append(out, Shared{Loc: r.location(accs[0].node), Accesses: accs})
 		}
-		i = j
 	}
 	return out
+}
+
+// byLocation yields the runs of accs, which are sorted by location, that
+// access one location, each with its capacity cut at its end.
+func byLocation(accs []Access) iter.Seq[[]Access] {
+	return func(yield func([]Access) bool) {
+		for i := 0; i < len(accs); {
+			j := i + 1
+			for j < len(accs) && accs[j].node == accs[i].node {
+				j++
+			}
+			if !yield(accs[i:j:j]) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 func isShared(accs []Access) bool {
@@ -116,11 +129,7 @@ func (a *state) collectAccesses() []Access {
 	written := make([]bool, len(a.nodes))
 	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
 		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
-		origins := a.originsRunning(c.at.cg)
-		if c.origin != nil {
-			origins = []*Origin{c.origin}
-		}
-		for _, o := range origins {
+		for _, o := range a.callOrigins(c) {
 			for i := range size {
 				loc, ok := a.within(n, i)
 				if !ok || !acc.Write && !acc.Atomic && !written[loc] {
@@ -149,7 +158,7 @@ func (a *state) collectAccesses() []Access {
 		}
 	})
 	a.importedAccesses(true, func(c *importedCall, _ *effects.Op, n nodeID, size int, _ []ImportedLock) {
-		if c.origin == nil && len(a.originsRunning(c.at.cg)) == 0 {
+		if len(a.callOrigins(c)) == 0 {
 			return
 		}
 		for i := range size {
@@ -175,6 +184,15 @@ func (a *state) collectAccesses() []Access {
 	a.importedAccesses(true, imported)
 	a.importedAccesses(false, imported)
 	return sortAccesses(&out, len(a.nodes))
+}
+
+// callOrigins returns the origins that run an imported call: its own,
+// for a goroutine it starts, or those that run its caller.
+func (a *state) callOrigins(c *importedCall) []*Origin {
+	if c.origin != nil {
+		return []*Origin{c.origin}
+	}
+	return a.originsRunning(c.at.cg)
 }
 
 // packageAccesses calls f with each location an instruction of the
@@ -245,13 +263,8 @@ func sortAccesses(accs *accessList, nodes int) []Access {
 		}
 		accs.chunks[k] = nil // copied: the collector may have it
 	}
-	for i := 0; i < len(out); {
-		j := i + 1
-		for j < len(out) && out[j].node == out[i].node {
-			j++
-		}
-		slices.SortStableFunc(out[i:j], func(x, y Access) int { return cmp.Compare(x.Origin.ID, y.Origin.ID) })
-		i = j
+	for run := range byLocation(out) {
+		slices.SortStableFunc(run, func(x, y Access) int { return cmp.Compare(x.Origin.ID, y.Origin.ID) })
 	}
 	return out
 }
