@@ -14,10 +14,13 @@ import (
 type Order struct {
 	r       *Result
 	reaches map[reachKey]reached
-	// first and touched are reach's scratch: by trace index, the first
-	// event reached so far (noEvent for none), and the traces it set.
+	// first, scanned and touched are reach's scratch: by trace index,
+	// the first event reached so far (noEvent for none) and the first of
+	// its edges fired so far (len(Out) for none), and the traces reached.
 	first   []int32
+	scanned []int32
 	touched []int32
+	work    []hop
 }
 
 type reachKey struct {
@@ -87,49 +90,74 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 	}
 	if o.first == nil {
 		o.first = make([]int32, len(o.r.Traces))
+		o.scanned = make([]int32, len(o.r.Traces))
 		for i := range o.first {
 			o.first[i] = noEvent
+			o.scanned[i] = int32(len(o.r.Traces[i].Out))
 		}
 	}
-	type item struct {
-		t     *Trace
-		first int
-		from  int32
-	}
-	work := []item{{t, first, from}}
+	// The walk fires the edges of t from first on, those of them that
+	// leave no Once callback after id, and of each trace an edge reaches
+	// every edge after where it lands. Those of u from scanned[u] on
+	// have fired already in this walk: reached again, at an earlier
+	// event, u fires only the edges before them.
+	work := o.fire(t.Out[first:], from, o.work[:0])
 	for len(work) > 0 {
-		it := work[len(work)-1]
+		h := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, e := range it.t.Out[it.first:] {
-			if it.from >= 0 && e.From > it.from {
-				continue
-			}
-			cur := &o.first[e.To.index]
-			if *cur <= e.At {
-				continue
-			}
-			if *cur == noEvent {
-				o.touched = append(o.touched, e.To.index)
-			}
-			*cur = e.At
-			next, _ := slices.BinarySearchFunc(e.To.Out, e.At, func(x Edge, at int32) int {
-				if x.Before < at {
-					return -1
-				}
-				return 1
-			})
-			work = append(work, item{e.To, next, -1}) // from e.At on: every edge after fires
+		end := &o.scanned[h.t.index]
+		if h.next >= *end {
+			continue
 		}
+		out := h.t.Out[h.next:*end]
+		*end = h.next
+		work = o.fire(out, -1, work)
 	}
+	o.work = work
 	slices.Sort(o.touched)
 	r := make(reached, len(o.touched))
 	for i, x := range o.touched {
 		r[i] = traceAt{x, o.first[x]}
 		o.first[x] = noEvent
+		o.scanned[x] = int32(len(o.r.Traces[x].Out))
 	}
 	o.touched = o.touched[:0]
 	o.reaches[k] = r
 	return r
+}
+
+// hop is a trace that a walk reached, with the first of its edges
+// that fire from there.
+type hop struct {
+	t    *Trace
+	next int32
+}
+
+// fire follows edges, those with From up to from unless from is -1: it
+// lowers the first event reached of each target, and pushes a target
+// so lowered, to fire its edges after that event.
+func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
+	for _, e := range out {
+		if from >= 0 && e.From > from {
+			continue
+		}
+		cur := &o.first[e.To.index]
+		if *cur <= e.At {
+			continue
+		}
+		if *cur == noEvent {
+			o.touched = append(o.touched, e.To.index)
+		}
+		*cur = e.At
+		next, _ := slices.BinarySearchFunc(e.To.Out, e.At, func(x Edge, at int32) int {
+			if x.Before < at {
+				return -1
+			}
+			return 1
+		})
+		work = append(work, hop{e.To, int32(next)})
+	}
+	return work
 }
 
 // OnceOrdered reports whether an event holding lockset held runs inside
