@@ -125,6 +125,7 @@ func (a *state) collectAccesses() []Access {
 		ext    string
 	}
 	seen := make(map[key]bool)
+	var ownAccess func(ssa.Instruction, *Origin, nodeID, bool) bool // below
 	var out accessList
 	written := make([]bool, len(a.nodes))
 	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
@@ -136,7 +137,7 @@ func (a *state) collectAccesses() []Access {
 					continue
 				}
 				k := key{c.instr, o, loc, acc.Write, acc.At}
-				if seen[k] {
+				if seen[k] || acc.At == "" && ownAccess(c.instr, o, loc, acc.Write) {
 					continue
 				}
 				seen[k] = true
@@ -167,17 +168,45 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	})
+	// The package's own accesses are millions in a package whose tests
+	// start a hundred goroutines: their key is made of numbers, which
+	// hash several times faster than an interface, a pointer and a
+	// string, and which the collector does not scan.
+	type ownKey struct {
+		instr, origin int32
+		loc           nodeID
+		write         bool
+	}
+	own := make(map[ownKey]struct{})
+	instrs := make(map[ssa.Instruction]int32)
+	// ownAccess reports whether the package's own accesses have one
+	// like an imported access without a position.
+	ownAccess = func(instr ssa.Instruction, o *Origin, loc nodeID, write bool) bool {
+		id, ok := instrs[instr]
+		_, dup := own[ownKey{id, int32(o.ID), loc, write}]
+		return ok && dup
+	}
+	var last ssa.Instruction // the instruction of lastID: f gets each instruction's locations in a row
+	lastID := int32(-1)
 	a.packageAccesses(func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool) {
 		if !write && !atomic && !written[loc] {
 			return
 		}
+		if instr != last {
+			id, ok := instrs[instr]
+			if !ok {
+				id = int32(len(instrs))
+				instrs[instr] = id
+			}
+			last, lastID = instr, id
+		}
 		obj := a.nodes[loc].obj
 		for _, o := range origins {
-			k := key{instr, o, loc, write, ""}
-			if seen[k] {
+			k := ownKey{lastID, int32(o.ID), loc, write}
+			if _, dup := own[k]; dup {
 				continue
 			}
-			seen[k] = true
+			own[k] = struct{}{}
 			out.add(Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
 		}
 	})

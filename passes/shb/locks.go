@@ -76,13 +76,26 @@ func elemKey(e lockElem) string {
 	return fmt.Sprint(e.locs, e.read, e.once, e.observe, e.sibling, callee)
 }
 
+type keyedElem struct {
+	key  string
+	elem lockElem
+}
+
 // intern returns the ID of the set of elems.
 func (ls *Locksets) intern(elems []lockElem) LocksetID {
-	slices.SortFunc(elems, func(x, y lockElem) int { return strings.Compare(elemKey(x), elemKey(y)) })
-	elems = slices.CompactFunc(elems, func(x, y lockElem) bool { return elemKey(x) == elemKey(y) })
+	// Each element's key is made once: made in each comparison of the
+	// sort, they were most of the cost of building a package's traces.
+	keyed := make([]keyedElem, len(elems))
+	for i, e := range elems {
+		keyed[i] = keyedElem{elemKey(e), e}
+	}
+	slices.SortFunc(keyed, func(x, y keyedElem) int { return strings.Compare(x.key, y.key) })
+	keyed = slices.CompactFunc(keyed, func(x, y keyedElem) bool { return x.key == y.key })
+	elems = elems[:0]
 	var b strings.Builder
-	for _, e := range elems {
-		b.WriteString(elemKey(e))
+	for _, e := range keyed {
+		elems = append(elems, e.elem)
+		b.WriteString(e.key)
 		b.WriteByte(';')
 	}
 	k := b.String()
