@@ -72,7 +72,7 @@ type checker struct {
 	handed     handOvers                            // handedOver's scratch
 	recvs      map[*shb.Trace][]int32               // see firstRecv
 	chans      map[sendKey]map[*pointer.Object]bool // see channels
-	receivers  map[sendKey][]sendKey                // see receiversOf
+	carrying   carrying                             // see sendsCarrying
 	fresh      *freshness                           // writes before their object is published
 	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
 	runWaits   []*pointer.Origin                    // by origin ID: see waitedIn
@@ -180,7 +180,8 @@ func (c *checker) check() {
 					capped = true
 					break
 				}
-				if !c.inPackage(a.Pos()) && !c.inPackage(b.Pos()) || disjoint(a, b) || c.ownElements(a, b) || c.fresh.initializing(a, sh.Loc.Obj) || c.fresh.initializing(b, sh.Loc.Obj) || selfStore(a) || selfStore(b) || closes(a) && closes(b) || c.internal(sh.Loc.Obj, a, b) || c.unreachable(a.Instr) || c.unreachable(b.Instr) {
+				sa, sb := c.screen(&placed[i], a, sh.Loc.Obj), c.screen(&placed[j], b, sh.Loc.Obj)
+				if !sa.inPackage && !sb.inPackage || sa.alone || sb.alone || sa.closes && sb.closes || disjoint(a, b) || c.ownElements(a, b) || c.internal(sh.Loc.Obj, a, b) {
 					continue
 				}
 				if presumed(a, b) && (!c.inconsistent(a, b) || c.settingUp(a) || c.settingUp(b)) {
@@ -314,12 +315,32 @@ const maxEventsPerAccess = 16
 // trace and the access's events in it that may touch the location's
 // object, and whether the goroutine skips the access (flagSkipped). A
 // location's accesses are paired each with all the others; their
-// placements are found once.
+// placements are found once, as is what screen finds.
 type placement struct {
 	t       *shb.Trace
 	evs     []int32 // at most maxEventsPerAccess
 	skipped bool
 	done    bool
+
+	// What screen found of the access alone.
+	screened  bool
+	inPackage bool // it is in the package's files
+	alone     bool // it races with nothing: see screen
+	closes    bool // it closes a channel
+}
+
+// screen returns p, with what the pair loop asks of acc alone, an
+// access to obj, filled when it is first asked: it races with nothing
+// when it initializes an object not yet published, stores back what it
+// just loaded, or cannot run.
+func (c *checker) screen(p *placement, acc pointer.Access, obj *pointer.Object) *placement {
+	if !p.screened {
+		p.screened = true
+		p.inPackage = c.inPackage(acc.Pos())
+		p.alone = c.fresh.initializing(acc, obj) || selfStore(acc) || c.unreachable(acc.Instr)
+		p.closes = closes(acc)
+	}
+	return p
 }
 
 // place returns p, filled for acc, an access to obj, when it is first
@@ -460,15 +481,11 @@ func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.
 	for hops := 0; len(work) > 0 && hops < maxHandOvers; hops++ {
 		var next []*shb.Trace
 		for _, h := range work {
-			sends := c.sendsOf(h)
+			sends, carrying := c.sendsOf(h), c.sendsCarrying(h, obj)
 			start, _ := from.get(h)
-			i, _ := slices.BinarySearchFunc(sends, start, func(s sent, id int32) int { return cmp.Compare(s.id, id) })
-			for ; i < len(sends); i++ {
-				s := &sends[i]
-				if !c.carried(h, s)[obj] {
-					continue
-				}
-				for _, rc := range c.receiversOf(h, s.id) {
+			i, _ := slices.BinarySearchFunc(carrying, start, func(k int32, id int32) int { return cmp.Compare(sends[k].id, id) })
+			for _, k := range carrying[i:] {
+				for _, rc := range c.receiversOf(h, &sends[k]) {
 					r, rv := rc.t, rc.id
 					if r == u && rv < y {
 						return true
@@ -561,26 +578,21 @@ const maxHandOvers = 4
 // the traces; memoized: hand-overs ask it at every send, and asking each
 // trace of each send, pair after pair, was all of database/sql's time
 // (its tests start 150 goroutines).
-func (c *checker) receiversOf(h *shb.Trace, s int32) []sendKey {
-	k := sendKey{h, s}
-	if rs, ok := c.receivers[k]; ok {
-		return rs
+func (c *checker) receiversOf(h *shb.Trace, s *sent) []sendKey {
+	if s.received {
+		return s.receivers
 	}
-	chans := c.channels(h, s)
-	var rs []sendKey
+	chans := c.channels(h, s.id)
 	for _, r := range c.hb.Traces {
 		if r == h {
 			continue
 		}
 		if id := c.firstRecv(r, chans); id >= 0 {
-			rs = append(rs, sendKey{r, id})
+			s.receivers = append(s.receivers, sendKey{r, id})
 		}
 	}
-	if c.receivers == nil {
-		c.receivers = make(map[sendKey][]sendKey)
-	}
-	c.receivers[k] = rs
-	return rs
+	s.received = true
+	return s.receivers
 }
 
 // firstRecv returns the first receive of trace t from one of the
@@ -653,6 +665,50 @@ type sent struct {
 	id      int32
 	done    bool
 	carries map[*pointer.Object]bool
+
+	received  bool      // receivers is filled
+	receivers []sendKey // see receiversOf
+}
+
+// carrying lists, for one object, the sends of each trace that carry
+// it, as indices in sendsOf, by origin ID: found once for each trace,
+// as the pairs of the object's locations ask handedOver of the same
+// traces many times. The lists of a trace are valid when its stamp is
+// gen.
+type carrying struct {
+	obj   *pointer.Object
+	sends [][]int32
+	stamp []uint32
+	gen   uint32
+}
+
+// sendsCarrying returns the sends of trace t that carry obj, as indices
+// in sendsOf(t), in order.
+func (c *checker) sendsCarrying(t *shb.Trace, obj *pointer.Object) []int32 {
+	cr := &c.carrying
+	if cr.sends == nil {
+		n := len(c.ptr.Origins)
+		cr.sends, cr.stamp = make([][]int32, n), make([]uint32, n)
+	}
+	if cr.obj != obj {
+		cr.obj = obj
+		if cr.gen++; cr.gen == 0 {
+			clear(cr.stamp)
+			cr.gen = 1
+		}
+	}
+	id := t.Origin.ID
+	if cr.stamp[id] != cr.gen {
+		cr.stamp[id] = cr.gen
+		sends, list := c.sendsOf(t), cr.sends[id][:0]
+		for k := range sends {
+			if c.carried(t, &sends[k])[obj] {
+				list = append(list, int32(k))
+			}
+		}
+		cr.sends[id] = list
+	}
+	return cr.sends[id]
 }
 
 // sendsOf returns the sends of trace t on channels it knows, in the

@@ -180,7 +180,7 @@ func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
 // From no larger) before more of the target (a smaller At).
 func prune(edges []Edge) []Edge {
 	slices.SortFunc(edges, func(x, y Edge) int {
-		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From))
+		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From), cmp.Compare(x.To.index, y.To.index))
 	})
 	type span struct {
 		to   *Trace
@@ -584,8 +584,16 @@ func (l *linker) waitEdges(w ref) {
 // happen before it (the one that ran, whichever it was). What that trace
 // did before its Do is not ordered: its Do may not be the one that ran
 // the callback.
+//
+// The edges of a trace into its first return of Do on the Once imply
+// those into its later ones (prune would drop them): a later return
+// gets the edges of the traces that its trace starts in between only.
 func (l *linker) onceEdges(r ref) {
+	first := l.own(r, OnceAfter)[0]
 	l.each(r, func(x *Trace, o *ops) {
+		if first < r.id && !l.startedAfter(x.Origin, r.t, first) {
+			return // as into first
+		}
 		for _, end := range o[OnceEnd] {
 			if start, ok := x.callback[end]; ok && start < end {
 				x.Out = append(x.Out, Edge{From: start, Before: end, To: r.t, At: r.id})
