@@ -160,6 +160,7 @@ func (c *checker) check() {
 	budgetHits, firstHit := 0, ""
 	total, thinned := 0, 0 // pairs checked for order and locks, locations checked past maxPairsPerPackage
 	var placed []placement // by index in a location's accesses, once asked
+	var writes []int32     // the indices of a location's writes
 	for _, sh := range c.ptr.Shared() {
 		perIter := c.allocatedInLoop(sh.Loc.Obj)
 		pairs, limit := 0, maxPairsPerLocation
@@ -170,8 +171,23 @@ func (c *checker) check() {
 		accesses, capped := capPerOrigin(sh.Accesses)
 		placed = slices.Grow(placed[:0], len(accesses))[:len(accesses)]
 		clear(placed)
+		// A pair needs a write: a read is paired with the writes after
+		// it only, in the same order as with every access after it.
+		writes = writes[:0]
+		for k, acc := range accesses {
+			if acc.Write {
+				writes = append(writes, int32(k))
+			}
+		}
 		for i, a := range accesses {
+			w, _ := slices.BinarySearch(writes, int32(i+1))
 			for j := i + 1; j < len(accesses); j++ {
+				if !a.Write {
+					if w == len(writes) {
+						break
+					}
+					j, w = int(writes[w]), w+1
+				}
 				b := accesses[j]
 				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic || c.sequential(a.Origin, b.Origin) {
 					continue
@@ -184,7 +200,7 @@ func (c *checker) check() {
 				if !sa.inPackage && !sb.inPackage || sa.alone || sb.alone || sa.closes && sb.closes || disjoint(a, b) || c.ownElements(a, b) || c.internal(sh.Loc.Obj, a, b) {
 					continue
 				}
-				if presumed(a, b) && (!c.inconsistent(a, b) || c.settingUp(a) || c.settingUp(b)) {
+				if presumed(a, b) && (!c.inconsistent(a, b, sa, sb) || c.settingUp(a) || c.settingUp(b)) {
 					continue
 				}
 				total++
@@ -258,11 +274,11 @@ func presumed(a, b pointer.Access) bool {
 // without the lock and read with it is, as a rule, set up before the
 // value is shared (SetID, Start); one written with the lock and read
 // without is mutated while shared, and the read forgot the lock.
-func (c *checker) inconsistent(a, b pointer.Access) bool {
+func (c *checker) inconsistent(a, b pointer.Access, pa, pb *placement) bool {
 	if a.Atomic || b.Atomic {
 		return true
 	}
-	la, lb := c.locked(a), c.locked(b)
+	la, lb := c.lockedOnce(pa, a), c.lockedOnce(pb, b)
 	return a.Write && la && !lb || b.Write && lb && !la
 }
 
@@ -290,6 +306,15 @@ func (c *checker) exclusive(a, b shb.LocksetID) bool {
 // maps that Transport.Start makes before any handler can reach them.
 func (c *checker) settingUp(acc pointer.Access) bool {
 	return acc.Write && acc.Imported == nil && c.fresh.setupMethod(acc.Instr.Parent())
+}
+
+// lockedOnce is locked, found once for the access of placement p.
+func (c *checker) lockedOnce(p *placement, acc pointer.Access) bool {
+	if p.lockedDone {
+		return p.locked
+	}
+	p.locked, p.lockedDone = c.locked(acc), true
+	return p.locked
 }
 
 // locked reports whether an access holds a lock where its trace makes it.
@@ -327,6 +352,9 @@ type placement struct {
 	inPackage bool // it is in the package's files
 	alone     bool // it races with nothing: see screen
 	closes    bool // it closes a channel
+
+	lockedDone bool
+	locked     bool // see lockedOnce
 }
 
 // screen returns p, with what the pair loop asks of acc alone, an
