@@ -413,6 +413,7 @@ type walker struct {
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
 
 	observed map[*ssa.BasicBlock]LocksetID // see observations
+	resolved map[ssa.Instruction]LocksetID // see resolveAt
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
@@ -712,7 +713,23 @@ func (w *walker) locksAt(instr ssa.Instruction, held LocksetID) LocksetID {
 // itself, so that an Unlock in the callee ends them there too.
 func (w *walker) callLocks(instr ssa.Instruction, held LocksetID) LocksetID {
 	held = w.locks.union(w.locks.union(held, w.semLocks), w.observations(instr))
-	return w.locks.union(held, w.locks.resolve(w.o, w.lsFunc(instr.Parent()).Before(instr), w.objs))
+	return w.locks.union(held, w.resolveAt(instr))
+}
+
+// resolveAt returns the lockset of the locks that instr's function
+// holds before instr, resolved in the walker's origin: once for each
+// instruction, which the walk of every call that inlines its function
+// asks again.
+func (w *walker) resolveAt(instr ssa.Instruction) LocksetID {
+	id, ok := w.resolved[instr]
+	if !ok {
+		id = w.locks.resolve(w.o, w.lsFunc(instr.Parent()).Before(instr), w.objs)
+		if w.resolved == nil {
+			w.resolved = make(map[ssa.Instruction]LocksetID)
+		}
+		w.resolved[instr] = id
+	}
+	return id
 }
 
 // accessLocks returns the lockset at access instr: locksAt's, with the
