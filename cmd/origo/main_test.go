@@ -45,8 +45,11 @@ func TestMain(m *testing.M) {
 // functional marks a test of what origo prints rather than of how its
 // analyzers run concurrently: the -race run of the tests leaves it to the
 // plain run, as it would otherwise take the package past go test's
-// ten minutes on two cores. TestConcurrentAnalyzers and the tests that
-// run origo under go vet keep the -race binary at work.
+// ten minutes on two cores. TestConcurrentAnalyzers and
+// TestVetMatchesStandaloneDemo keep the -race binary at work under go
+// vet, with every analyzer that a user runs; the -dump modes' tests
+// (each a go vet of the standard library's packages again, as a flag
+// of the tool is part of go vet's cache key) are left to the plain run.
 func functional(t *testing.T) {
 	t.Helper()
 	if raceEnabled {
@@ -162,6 +165,7 @@ func decodeVet(t *testing.T, dir, data string, all bool) []string {
 // standalone driver, which sees every package's, and requires the same
 // output: c's origins must reach a through b's facts in both.
 func TestVetMatchesStandalone(t *testing.T) {
+	functional(t)
 	vet, standalone := vetAndStandalone(t, "origins")
 	for _, want := range []string{
 		// c's worker, two hops away, via b.New's fact.
@@ -180,6 +184,7 @@ func TestVetMatchesStandalone(t *testing.T) {
 // TestVetMatchesStandalonePointer does the same for the pointer
 // analysis, whose summaries travel as package facts.
 func TestVetMatchesStandalonePointer(t *testing.T) {
+	functional(t)
 	vet, standalone := vetAndStandalone(t, "pointer")
 	summarized := false
 	for _, line := range vet {
