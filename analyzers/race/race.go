@@ -75,7 +75,7 @@ type checker struct {
 	carrying   carrying                             // see sendsCarrying
 	fresh      *freshness                           // writes before their object is published
 	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
-	runWaits   []*pointer.Origin                    // by origin ID: see waitedIn
+	runWaits   []waitedMemo                         // by origin ID: see waitedIn
 	spawnEvs   map[*pointer.Origin][]spawn          // by origin, the events that start it (see spawnsOf)
 	waited     map[ssa.Instruction]waited           // see readyClosed
 	chanOps    map[int32][]chanOp

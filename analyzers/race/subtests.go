@@ -26,14 +26,26 @@ import (
 // not known.
 func (c *checker) waitedIn(o *pointer.Origin) *pointer.Origin {
 	if c.runWaits == nil {
-		c.runWaits = make([]*pointer.Origin, len(c.ptr.Origins))
+		c.runWaits = make([]waitedMemo, len(c.ptr.Origins))
 	}
 	if o.ID >= len(c.runWaits) {
 		return nil
 	}
-	if w := c.runWaits[o.ID]; w != nil {
-		return w
+	m := &c.runWaits[o.ID]
+	if !m.found {
+		m.in, m.found = c.findWaitedIn(o), true
 	}
+	return m.in
+}
+
+// waitedMemo is what waitedIn found for an origin: asked of every pair of
+// accesses, it is found once, also when it is nil.
+type waitedMemo struct {
+	in    *pointer.Origin
+	found bool
+}
+
+func (c *checker) findWaitedIn(o *pointer.Origin) *pointer.Origin {
 	w := o
 	for depth := 0; w != nil && w.Kind == facts.SpawnSubtest && w.Flags&facts.Sync != 0; depth++ {
 		if depth > len(c.runWaits) {
@@ -46,9 +58,6 @@ func (c *checker) waitedIn(o *pointer.Origin) *pointer.Origin {
 			// one trace that starts w, if one does.
 			w, _ = only(c.spawnEvs[w], func(s spawn) *pointer.Origin { return s.t.Origin })
 		}
-	}
-	if w != nil {
-		c.runWaits[o.ID] = w
 	}
 	return w
 }

@@ -125,30 +125,8 @@ func (a *state) collectAccesses() []Access {
 		ext    string
 	}
 	seen := make(map[key]bool)
-	var ownAccess func(ssa.Instruction, *Origin, nodeID, bool) bool // below
 	var out accessList
 	written := make([]bool, len(a.nodes))
-	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
-		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
-		for _, o := range a.callOrigins(c) {
-			for i := range size {
-				loc, ok := a.within(n, i)
-				if !ok || !acc.Write && !acc.Atomic && !written[loc] {
-					continue
-				}
-				k := key{c.instr, o, loc, acc.Write, acc.At}
-				if seen[k] || acc.At == "" && ownAccess(c.instr, o, loc, acc.Write) {
-					continue
-				}
-				seen[k] = true
-				if acc.Write {
-					written[loc] = true
-				}
-				obj := a.nodes[loc].obj
-				out.add(Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
-			}
-		}
-	}
 	// The locations some access writes, first: a read of a location
 	// nothing writes is no part of a race, and most reads are such
 	// (configuration read by every goroutine); collected with the
@@ -179,13 +157,6 @@ func (a *state) collectAccesses() []Access {
 	}
 	own := make(map[ownKey]struct{})
 	instrs := make(map[ssa.Instruction]int32)
-	// ownAccess reports whether the package's own accesses have one
-	// like an imported access without a position.
-	ownAccess = func(instr ssa.Instruction, o *Origin, loc nodeID, write bool) bool {
-		id, ok := instrs[instr]
-		_, dup := own[ownKey{id, int32(o.ID), loc, write}]
-		return ok && dup
-	}
 	var last ssa.Instruction // the instruction of lastID: f gets each instruction's locations in a row
 	lastID := int32(-1)
 	a.packageAccesses(func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool) {
@@ -210,6 +181,34 @@ func (a *state) collectAccesses() []Access {
 			out.add(Access{Instr: instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: write, Atomic: atomic, Copied: copied, node: loc})
 		}
 	})
+	// ownAccess reports whether the package's own accesses have one
+	// like an imported access without a position.
+	ownAccess := func(instr ssa.Instruction, o *Origin, loc nodeID, write bool) bool {
+		id, ok := instrs[instr]
+		_, dup := own[ownKey{id, int32(o.ID), loc, write}]
+		return ok && dup
+	}
+	imported := func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
+		ext := &Imported{Func: c.fn, Index: acc.Index, At: acc.At, Locks: locks}
+		for _, o := range a.callOrigins(c) {
+			for i := range size {
+				loc, ok := a.within(n, i)
+				if !ok || !acc.Write && !acc.Atomic && !written[loc] {
+					continue
+				}
+				k := key{c.instr, o, loc, acc.Write, acc.At}
+				if seen[k] || acc.At == "" && ownAccess(c.instr, o, loc, acc.Write) {
+					continue // the key of an access without a position is the package's own
+				}
+				seen[k] = true
+				if acc.Write {
+					written[loc] = true
+				}
+				obj := a.nodes[loc].obj
+				out.add(Access{Instr: c.instr, Origin: o, Loc: Location{obj, int(loc - obj.start)}, Write: acc.Write, Atomic: acc.Atomic, Imported: ext, node: loc})
+			}
+		}
+	}
 	a.importedAccesses(true, imported)
 	a.importedAccesses(false, imported)
 	return sortAccesses(&out, len(a.nodes))
