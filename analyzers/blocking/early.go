@@ -134,7 +134,7 @@ func (c *checker) spawnedBy(u, t *shb.Trace) (int32, bool) {
 		spawns = make(map[*pointer.Origin]int32)
 		for i := range t.Events {
 			if e := &t.Events[i]; e.Kind == shb.Spawn {
-				for _, o := range e.Spawned {
+				for _, o := range t.Spawned(e.ID) {
 					if _, seen := spawns[o]; !seen {
 						spawns[o] = e.ID
 					}

@@ -69,7 +69,7 @@ func spawnOf(t *shb.Trace, o *pointer.Origin) (shb.Event, bool) {
 		if ev.Kind != shb.Spawn || ev.Instr == nil {
 			continue
 		}
-		for _, s := range ev.Spawned {
+		for _, s := range t.Spawned(ev.ID) {
 			if s == o {
 				return ev, true
 			}

@@ -42,7 +42,7 @@ func spawnsOf(hb *shb.Result) map[*pointer.Origin][]spawn {
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
 			if ev.Kind == shb.Spawn {
-				for _, o := range ev.Spawned {
+				for _, o := range t.Spawned(ev.ID) {
 					spawns[o] = append(spawns[o], spawn{t, ev.ID})
 				}
 			}
@@ -619,7 +619,7 @@ func (c *checker) joinedEachRun(spawn ssa.CallInstruction) bool {
 				joined = false
 				break
 			}
-			for _, sp := range ev.Spawned {
+			for _, sp := range t.Spawned(ev.ID) {
 				g := c.hb.TraceOf(sp)
 				if g == nil {
 					continue

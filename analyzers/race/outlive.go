@@ -85,7 +85,7 @@ func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (stri
 	// it outlives any of them whose run does not wait for it.
 	entries := c.ptr.RootFuncs(root.Origin)
 	for _, ev := range root.Events {
-		if ev.Kind != shb.Spawn || !slices.Contains(ev.Spawned, child) {
+		if ev.Kind != shb.Spawn || !slices.Contains(root.Spawned(ev.ID), child) {
 			continue
 		}
 		// The end of the run: where the next run starts, or the

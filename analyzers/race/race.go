@@ -822,7 +822,7 @@ func (c *checker) runStarts(t *shb.Trace) map[runStart]int32 {
 		if ev.Kind != shb.Spawn {
 			continue
 		}
-		for _, o := range ev.Spawned {
+		for _, o := range t.Spawned(ev.ID) {
 			k := runStart{o, t.Run(ev.ID)}
 			if _, ok := m[k]; !ok {
 				m[k] = ev.ID

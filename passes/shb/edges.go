@@ -92,7 +92,7 @@ func newLinker(res *Result, objs *objects, only map[int32]bool) *linker {
 				m[t][ev.Kind] = append(m[t][ev.Kind], ev.ID)
 			}
 			if ev.Kind == Spawn {
-				for _, o := range ev.Spawned {
+				for _, o := range t.Spawned(ev.ID) {
 					if _, ok := l.spawnedAt[o]; !ok && res.byOrig[o] != nil {
 						l.spawnedAt[o] = ref{t, ev.ID}
 					}
@@ -238,7 +238,7 @@ func (l *linker) spawnEdges() {
 			if ev.Kind != Spawn {
 				continue
 			}
-			for _, o := range ev.Spawned {
+			for _, o := range t.Spawned(ev.ID) {
 				child := l.res.byOrig[o]
 				if child == nil || child == t {
 					continue
@@ -256,11 +256,12 @@ func (l *linker) spawnEdges() {
 	// one after the other: each ends before the next t.Run starts one.
 	for _, t := range l.res.Traces {
 		for _, ev := range t.Events {
-			if ev.Kind != Spawn || len(ev.Spawned) < 2 {
+			if ev.Kind != Spawn || len(t.Spawned(ev.ID)) < 2 {
 				continue
 			}
-			for _, a := range ev.Spawned {
-				for _, b := range ev.Spawned {
+			spawned := t.Spawned(ev.ID)
+			for _, a := range spawned {
+				for _, b := range spawned {
 					ta, tb := l.res.byOrig[a], l.res.byOrig[b]
 					if a != b && ta != nil && tb != nil && a.Kind == facts.SpawnSubtest && b.Kind == facts.SpawnSubtest && a.Flags&facts.Sync != 0 && b.Flags&facts.Sync != 0 {
 						l.edge(ta, int32(len(ta.Events)), tb, 0)
@@ -559,7 +560,7 @@ func (l *linker) waitEdges(w ref) {
 			if ot.t == w.t && id > w.id {
 				continue
 			}
-			for _, sp := range ot.t.Events[id].Spawned {
+			for _, sp := range ot.t.Spawned(id) {
 				if c := l.res.byOrig[sp]; c != nil && c != w.t {
 					l.edge(c, int32(len(c.Events)), w.t, w.id+1)
 				}
@@ -667,11 +668,11 @@ func (l *linker) covered(s ref, obj int32) bool {
 				return true
 			}
 			n--
-		case ev.Kind == Spawn && ev.Obj != obj && l.waitedFor(ev, obj):
+		case ev.Kind == Spawn && ev.Obj != obj && l.waitedFor(s.t.Spawned(id), obj):
 			if ev.Loop >= 0 {
 				return true
 			}
-			for _, sp := range ev.Spawned {
+			for _, sp := range s.t.Spawned(id) {
 				if sp.Multi {
 					return true
 				}
@@ -700,9 +701,10 @@ func addDelta(ev *Event) (int64, bool) {
 	return d, exact
 }
 
-// waitedFor reports whether spawn event ev starts a goroutine that, or
-// one of whose descendants, calls Done on the WaitGroup obj.
-func (l *linker) waitedFor(ev *Event, obj int32) bool {
+// waitedFor reports whether a spawn event that starts spawned starts a
+// goroutine that, or one of whose descendants, calls Done on the
+// WaitGroup obj.
+func (l *linker) waitedFor(spawned []*pointer.Origin, obj int32) bool {
 	if l.doners == nil {
 		l.doners = make(map[int32]map[*pointer.Origin]bool)
 	}
@@ -720,7 +722,7 @@ func (l *linker) waitedFor(ev *Event, obj int32) bool {
 		}
 		l.doners[obj] = m
 	}
-	for _, sp := range ev.Spawned {
+	for _, sp := range spawned {
 		if m[sp] {
 			return true
 		}

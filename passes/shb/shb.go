@@ -36,7 +36,7 @@ type Kind uint8
 // The kinds of events.
 const (
 	Access      Kind = iota // a memory access of the pointer analysis
-	Spawn                   // starts goroutines (Event.Spawned)
+	Spawn                   // starts goroutines (Trace.Spawned)
 	Send                    // channel send
 	Recv                    // channel receive
 	Close                   // close of a channel
@@ -74,8 +74,7 @@ type Event struct {
 	Obj int32
 	// Chain numbers the chain of calls the walk made the event in (see
 	// Trace.Frames); -1 when the event stands for several.
-	Chain   int32
-	Spawned []*pointer.Origin // for Spawn
+	Chain int32
 	// Select marks a send or receive that is a case of a select
 	// statement: it may not happen, so no edge leads into it.
 	Select bool
@@ -126,6 +125,7 @@ type Trace struct {
 	Out []Edge
 
 	at        map[ssa.Instruction][]int32 // events by instruction
+	spawned   map[int32][]*pointer.Origin // by Spawn event: the origins it starts
 	chains    []chainLink                 // by Event.Chain
 	onceAfter map[int32][]int32           // OnceAfter events by Once
 	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
@@ -136,6 +136,11 @@ type Trace struct {
 	maxFrom        int32 // the largest Edge.From in Out
 	index          int32 // in Result.Traces
 }
+
+// Spawned returns the origins of the goroutines that Spawn event id of
+// t starts. They are kept apart from Event, which most events are not:
+// a package's traces hold millions of events.
+func (t *Trace) Spawned(id int32) []*pointer.Origin { return t.spawned[id] }
 
 // UnlocksUnheld reports whether the goroutine may unlock the mutex at
 // lock location obj where it does not hold it: a mutex another
@@ -292,7 +297,8 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// The locksets of the functions the walkers inline, asked once each:
 	// a function go/ssa made after lockset's Run is solved when asked.
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
-	lockEffects := make(map[*ssa.Function]lockEffect) // see walker.lockEffect
+	lockEffects := make(map[*ssa.Function]lockEffect)   // see walker.lockEffect
+	importedOps := make(map[*ssa.Function][]effects.Op) // see walker.importedEffects
 	// The locks a go statement hands to the goroutine it starts: the
 	// pointer analysis lists a goroutine's origin after its starter's.
 	handed := make(map[*pointer.Origin]LocksetID)
@@ -323,7 +329,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
-			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, eff: eff, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, importedOps: importedOps, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o], handed: handed, recTarget: math.MaxInt,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
@@ -381,6 +387,7 @@ type walker struct {
 	ls           *lockset.Result
 	lsFuncs      map[*ssa.Function]lockset.Func // shared by the walkers of one build
 	lockEffects  map[*ssa.Function]lockEffect   // the same
+	importedOps  map[*ssa.Function][]effects.Op // the same
 	eff          *effects.Result
 	locks        *Locksets
 	objs         *objects
@@ -878,7 +885,7 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 // effect summary, in its order. The arguments of c are values of origin
 // caller.
 func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *pointer.Origin, held LocksetID, loop int32) {
-	for _, e := range w.eff.Imported(fn) {
+	for _, e := range w.importedEffects(fn) {
 		if e.Sync == 0 {
 			w.add(Event{Kind: Access, Instr: c, Obj: -1, Imported: int32(e.Index + 1)}, held, loop)
 			continue
@@ -888,6 +895,17 @@ func (w *walker) imported(c ssa.CallInstruction, fn *ssa.Function, caller *point
 		}
 	}
 	w.importedTakes(c, caller, held, loop)
+}
+
+// importedEffects returns the effects of fn, a function of another
+// package, asked of package effects once (it looks them up by name).
+func (w *walker) importedEffects(fn *ssa.Function) []effects.Op {
+	ops, ok := w.importedOps[fn]
+	if !ok {
+		ops = w.eff.Imported(fn)
+		w.importedOps[fn] = ops
+	}
+	return ops
 }
 
 // importedTakes adds an Acquire event at c for each mutex that fn, a
@@ -991,17 +1009,24 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 // spawn records a site that starts goroutines. For WaitGroup.Go and
 // errgroup, Obj is the group whose Wait waits for them.
 func (w *walker) spawn(c ssa.CallInstruction, held LocksetID, loop int32) {
-	ev := Event{Kind: Spawn, Instr: c, Spawned: w.spawned(c), Obj: -1}
+	ev := Event{Kind: Spawn, Instr: c, Obj: -1}
+	spawned := w.spawned(c)
 	wide := int32(-1)
 	if g, ok := c.(*ssa.Go); ok {
-		w.handOver(g, ev.Spawned)
+		w.handOver(g, spawned)
 	}
 	if fn := c.Common().StaticCallee(); fn != nil && len(c.Common().Args) > 0 {
 		if sp, ok := syncapi.Spawn(fn); ok && sp.Group {
 			ev.Obj, wide = w.syncObj(c.Common().Args[0])
 		}
 	}
-	w.addSync(ev, wide, held, loop)
+	id := w.addSync(ev, wide, held, loop)
+	if len(spawned) > 0 {
+		if w.tr.spawned == nil {
+			w.tr.spawned = make(map[int32][]*pointer.Origin)
+		}
+		w.tr.spawned[id] = spawned
+	}
 	w.timer(c, held, loop) // time.AfterFunc
 }
 

@@ -102,7 +102,7 @@ func dump(fset *token.FileSet, r *shb.Result) string {
 			switch {
 			case ev.Kind == shb.Spawn:
 				var ids []string
-				for _, s := range ev.Spawned {
+				for _, s := range t.Spawned(ev.ID) {
 					ids = append(ids, fmt.Sprintf("#%d", s.ID))
 				}
 				fmt.Fprintf(&b, " [%s]", strings.Join(ids, " "))

@@ -102,7 +102,7 @@ func (l *linker) afterFuncs(obj int32) []*Trace {
 		for _, id := range l.byObj[obj][x.t][TimerNew] {
 			for _, sp := range x.t.at[x.t.Events[id].Instr] {
 				if ev := &x.t.Events[sp]; ev.Kind == Spawn {
-					for _, o := range ev.Spawned {
+					for _, o := range x.t.Spawned(sp) {
 						if c := l.res.byOrig[o]; c != nil {
 							out = append(out, c)
 						}

@@ -219,10 +219,10 @@ func dumpSHB(pass *analysis.Pass) {
 			}
 			if ev.Kind == shb.Spawn {
 				var ids []string
-				for _, sp := range ev.Spawned {
+				for _, sp := range t.Spawned(ev.ID) {
 					ids = append(ids, fmt.Sprintf("#%d", sp.ID))
 				}
-				obj = fmt.Sprint(len(ev.Spawned), " goroutines ", strings.Join(ids, ","))
+				obj = fmt.Sprint(len(t.Spawned(ev.ID)), " goroutines ", strings.Join(ids, ","))
 			}
 			loop := ""
 			if ev.Loop >= 0 {
