@@ -367,8 +367,11 @@
 // Work is bounded: on one location, the first 256 reads and 256 writes
 // of each goroutine and the first 10,000 pairs are checked; in a
 // package, once 2.5 million pairs have been checked for order and
-// locks, each location left gets 100; and the goroutines found past the
-// pointer analysis's origin budget are not checked. Each bound, when it
+// locks, each location left gets 100; the goroutines found past the
+// pointer analysis's origin budget are not checked; and a goroutine is
+// followed for 50,000 events, the goroutines of a package for 1.5
+// million in all (package shb), past which their accesses are not
+// checked. Each bound, when it
 // stops part of the work, is one line on standard error ("origo: race:
 // budget hit on package ...").
 //

@@ -223,6 +223,14 @@ func (c *checker) check() {
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: more than %d pairs of accesses to check, so the last %d shared locations had at most %d pairs each checked, and races on them may go unreported; if they matter, report it at %s\n",
 			c.pass.Pkg.Path(), maxPairsPerPackage, thinned, maxPairsPastBudget, guard.IssuesURL)
 	}
+	if cut := c.hb.CutShort; len(cut) > 0 {
+		goroutines := "goroutines"
+		if len(cut) == 1 {
+			goroutines = "goroutine"
+		}
+		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d %s followed only up to %d events each or %d in all (first: %s), so races in what they do past that may go unreported; if they matter, report it at %s\n",
+			c.pass.Pkg.Path(), len(cut), goroutines, shb.MaxTraceEvents, shb.MaxPackageEvents, cut[0].Origin.Describe(c.pass.Fset), guard.IssuesURL)
+	}
 	if budgetHits > 0 {
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s), so races on them may go unreported; if they matter, report it at %s\n",
 			c.pass.Pkg.Path(), budgetHits, maxAccessesPerOrigin, maxPairsPerLocation, firstHit, guard.IssuesURL)

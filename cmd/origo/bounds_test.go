@@ -12,9 +12,10 @@ import (
 
 // TestBounds runs origo on programs made to strain its bounds: a
 // function of 10,000 lines, a chain of 2,000 calls, a composite literal
-// of 20,000 elements and 2,000 go statements. Each is analyzed to the
-// end without a crash, its race is still found, and a bound that stops
-// part of the work says so in one line.
+// of 20,000 elements, 2,000 go statements and 20,000 calls that each
+// synchronize. Each is analyzed to the end without a crash, its race is
+// still found, and a bound that stops part of the work says so in one
+// line.
 func TestBounds(t *testing.T) {
 	functional(t)
 	dir := t.TempDir()
@@ -58,10 +59,20 @@ func TestBounds(t *testing.T) {
 	many = append(many, "}")
 	write("manygo", many)
 
+	// 20,000 calls, each with an access and a synchronization event: more
+	// events than one goroutine's trace holds.
+	events := []string{"package main", "", "import \"sync\"", "", "var (\n\tshared int\n\twg     sync.WaitGroup\n)", "", "func step() { shared++; wg.Add(1) }", "", "func main() {", "\tgo func() { shared = 2 }()"}
+	for range 20_000 {
+		events = append(events, "\tstep()")
+	}
+	events = append(events, "}")
+	write("manyevents", events)
+
 	for _, tc := range []struct{ pkg, race, note string }{
 		{"longfunc", "data race on x", ""},
 		{"deepcalls", "data race on shared", "origo: race: budget hit on package bounds/deepcalls: 1 locations with more than 256 accesses in one goroutine or 10000 pairs, not all checked (first: shared), so races on them may go unreported; if they matter, report it at " + guard.IssuesURL + "\n"},
 		{"biglit", "data race on [20000]T[*].A", "origo: race: budget hit on package bounds/biglit: 1 locations with more than 256 accesses in one goroutine or 10000 pairs, not all checked (first: [20000]T[*].A), so races on them may go unreported; if they matter, report it at " + guard.IssuesURL + "\n"},
+		{"manyevents", "data race on shared", "origo: race: budget hit on package bounds/manyevents: 1 goroutine followed only up to 50000 events each or 1500000 in all (first: main goroutine), so races in what they do past that may go unreported; if they matter, report it at " + guard.IssuesURL + "\n"},
 		{"manygo", "data race on c", "origo: race: budget hit on package bounds/manygo: more goroutines than the pointer analysis gives origins of their own; those found past it share one and are not checked, so their races may go unreported; split the package, or report it at " + guard.IssuesURL + "\n"},
 	} {
 		stdout, stderr, code := run(t, dir, "./"+tc.pkg)

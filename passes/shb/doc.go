@@ -13,7 +13,9 @@
 // Inlining is bounded (events per trace and per package, nesting of
 // calls): past a bound the trace is cut (Trace.Truncated), and the calls
 // cut are walked only for the goroutines they start, whose start events
-// keep their edges; the accesses past the cut have no events.
+// keep their edges; the accesses past the cut have no events. The
+// traces cut for their events, not their nesting, are listed in
+// Result.CutShort, for the race analysis to say so.
 //
 // Edges between traces, each requiring the same abstract object on both
 // sides (a single points-to target; unsure means no edge). A channel or

@@ -193,6 +193,10 @@ type Result struct {
 	// the Add, and nothing orders the goroutine's events before the
 	// Wait's return.
 	LateAdds []LateAdd
+	// CutShort are the traces that the bounds on events cut short (see
+	// MaxTraceEvents): their calls past the cut have no events, and
+	// their accesses there are not checked.
+	CutShort []*Trace
 	byOrig   map[*pointer.Origin]*Trace
 	imported map[importedKey]LocksetID // see AccessLocks
 	observed map[observeKey]*observedWrites
@@ -363,6 +367,9 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			// arguments are values of the spawner's.
 			w.imported(c, o.Entry, o.Parent, 0, -1)
 		}
+		if w.cutShort {
+			res.CutShort = append(res.CutShort, t)
+		}
 		t.index = int32(len(res.Traces))
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
@@ -375,9 +382,14 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 
 // Limits on a trace: inlining every call of a goroutine is what makes
 // order a comparison of integers, and what must not grow without bound.
+// The events of a package's traces cost most of its analysis's time and
+// memory after the pointer analysis, in the walk and in the race
+// analysis's pairs: net's tests reach the package's bound, and take 12
+// s alone on 2 cores with it, 15 s with two million, where go vet,
+// running another package beside it, must not pass 30.
 const (
-	maxTraceEvents   = 50_000    // events of one trace
-	maxPackageEvents = 2_000_000 // events of all the traces of a package
+	MaxTraceEvents   = 50_000    // events of one trace
+	MaxPackageEvents = 1_500_000 // events of all the traces of a package
 	maxInlineDepth   = 24        // calls inlined into one another
 )
 
@@ -404,6 +416,7 @@ type walker struct {
 	empty        map[*ssa.Function]bool  // functions that gave no events
 	cuts         int                     // calls not inlined (recursion, depth, size)
 	deepCuts     int                     // the same, for depth and size
+	cutShort     bool                    // a call was cut for size (see Result.CutShort)
 	total        *int                    // events of every trace of the package
 
 	// recTarget is the least index in stack of a function that a call
@@ -480,7 +493,8 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 		return // the same accesses, in the same region: nothing new
 	}
-	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= maxTraceEvents || *w.total >= maxPackageEvents {
+	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= MaxTraceEvents || *w.total >= MaxPackageEvents {
+		w.cutShort = w.cutShort || len(w.stack) < maxInlineDepth
 		w.tr.Truncated = true
 		w.cuts++
 		w.deepCuts++
