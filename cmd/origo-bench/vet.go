@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -98,6 +99,13 @@ func benchVet(args []string) error {
 	fmt.Println("\norigo's slowest packages (first run):")
 	for _, u := range slowest[:min(5, len(slowest))] {
 		fmt.Printf("  %-50s %10s %6dMB facts %d bytes\n", u.Package, round(u.Wall), u.MaxRSSKB/1024, u.FactsBytes)
+	}
+	fmt.Println("\norigo's slowest package in each run:")
+	for run, us := range units[1] {
+		if len(us) > 0 {
+			u := slices.MaxFunc(us, func(x, y unit) int { return cmp.Compare(x.Wall, y.Wall) })
+			fmt.Printf("  run %d: %-43s %10s\n", run+1, u.Package, round(u.Wall))
+		}
 	}
 	return nil
 }

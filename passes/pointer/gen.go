@@ -75,9 +75,13 @@ func (a *state) cgnodeFor(fn *ssa.Function, ctx *Context) *cgnode {
 	cg := &cgnode{fn: fn, ctx: ctx, values: make(map[valueKey]nodeID)}
 	a.cgnodes[k] = cg
 	a.cgList = append(a.cgList, cg)
+	if same := a.byFunc[fn]; len(same) > 0 {
+		cg.loop = same[0].loop // read only: shared by fn's contexts
+	} else {
+		cg.loop = loops.Components(fn)
+	}
 	a.byFunc[fn] = append(a.byFunc[fn], cg)
 	cg.results = a.newNodes(fn.Signature.Results(), nil)
-	cg.loop = loops.Components(fn)
 	a.genFunc(cg)
 	return cg
 }

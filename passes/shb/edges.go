@@ -256,10 +256,10 @@ func (l *linker) spawnEdges() {
 	// one after the other: each ends before the next t.Run starts one.
 	for _, t := range l.res.Traces {
 		for _, ev := range t.Events {
-			if ev.Kind != Spawn || len(t.Spawned(ev.ID)) < 2 {
+			spawned := t.Spawned(ev.ID)
+			if len(spawned) < 2 {
 				continue
 			}
-			spawned := t.Spawned(ev.ID)
 			for _, a := range spawned {
 				for _, b := range spawned {
 					ta, tb := l.res.byOrig[a], l.res.byOrig[b]
@@ -701,9 +701,9 @@ func addDelta(ev *Event) (int64, bool) {
 	return d, exact
 }
 
-// waitedFor reports whether a spawn event that starts spawned starts a
-// goroutine that, or one of whose descendants, calls Done on the
-// WaitGroup obj.
+// waitedFor reports whether one of the goroutines a spawn event starts
+// (spawned), or one of their descendants, calls Done on the WaitGroup
+// obj.
 func (l *linker) waitedFor(spawned []*pointer.Origin, obj int32) bool {
 	if l.doners == nil {
 		l.doners = make(map[int32]map[*pointer.Origin]bool)

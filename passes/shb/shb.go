@@ -782,8 +782,12 @@ func (w *walker) lsFunc(fn *ssa.Function) lockset.Func {
 
 func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	id := int32(len(w.tr.Events))
+	var at []int32 // the events at ev.Instr so far: looked up once
+	if ev.Instr != nil {
+		at = w.tr.at[ev.Instr]
+	}
 	if ev.Kind == Access {
-		if at := w.tr.at[ev.Instr]; len(at) > 0 {
+		if len(at) > 0 {
 			last := &w.tr.Events[at[len(at)-1]]
 			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Imported == ev.Imported {
 				if last.Chain != w.chain {
@@ -800,7 +804,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	ev.ID, ev.Locks, ev.Loop, ev.Chain = id, locks, loop, w.chain
 	w.tr.Events = append(w.tr.Events, ev)
 	if ev.Instr != nil {
-		w.tr.at[ev.Instr] = append(w.tr.at[ev.Instr], id)
+		w.tr.at[ev.Instr] = append(at, id)
 	}
 	if ev.Kind == OnceAfter && ev.Obj >= 0 {
 		if w.tr.onceAfter == nil {
