@@ -384,8 +384,8 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 // order a comparison of integers, and what must not grow without bound.
 // The events of a package's traces cost most of its analysis's time and
 // memory after the pointer analysis, in the walk and in the race
-// analysis's pairs: net's tests reach the package's bound, and take 12
-// s alone on 2 cores with it, 15 s with two million, where go vet,
+// analysis's pairs: net's tests reach the package's bound, and take
+// 12 s alone on 2 cores with it, 15 s with two million, where go vet,
 // running another package beside it, must not pass 30.
 const (
 	MaxTraceEvents   = 50_000    // events of one trace

@@ -218,11 +218,12 @@ func dumpSHB(pass *analysis.Pass) {
 				obj = hb.Location(ev.Obj).String()
 			}
 			if ev.Kind == shb.Spawn {
+				spawned := t.Spawned(ev.ID)
 				var ids []string
-				for _, sp := range t.Spawned(ev.ID) {
+				for _, sp := range spawned {
 					ids = append(ids, fmt.Sprintf("#%d", sp.ID))
 				}
-				obj = fmt.Sprint(len(t.Spawned(ev.ID)), " goroutines ", strings.Join(ids, ","))
+				obj = fmt.Sprint(len(spawned), " goroutines ", strings.Join(ids, ","))
 			}
 			loop := ""
 			if ev.Loop >= 0 {
