@@ -440,15 +440,15 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return // a Lock of a mutex held already is the deadlock analyzer's
 	}
 	for _, t := range c.hb.Traces {
-		if t == u {
-			continue
+		if t == u || !t.Origin.SameProgram(u.Origin) {
+			continue // one goroutine, or two that never run in one program
 		}
 		for _, x := range s.stuck[t] {
 			if t.Events[x].Kind == shb.CondWait {
 				continue // Wait releases the Cond's mutex while it waits
 			}
 			held, read := c.hb.Locks.Holds(t.Events[x].Locks, ev.Obj)
-			if !held || read && ev.Read {
+			if !held || read && ev.Read || c.hb.SameTestRun(u, ev.ID, t, x) {
 				continue
 			}
 			a := x

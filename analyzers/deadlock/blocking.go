@@ -268,6 +268,9 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj m
 		if o.t == t {
 			return nil // it may well be the one (a loop handing to itself is no deadlock we can tell)
 		}
+		if !o.t.Origin.SameProgram(t.Origin) {
+			continue // it runs in another program: it never unblocks ev
+		}
 		if held, heldRead := hb.Locks.Holds(oe.Locks, lock); held && !(read && heldRead) {
 			out = append(out, o)
 			continue
@@ -329,6 +332,9 @@ func (c *checker) lockedThroughWait(hb *shb.Result, t *shb.Trace, ev shb.Event, 
 			}
 			if x.t == t || x.t == o.t {
 				return -1, nil, false
+			}
+			if !x.t.Origin.SameProgram(t.Origin) {
+				continue // another program's: it completes nothing here
 			}
 			z := lockedBefore(x.t, x.ev, lock, read)
 			if z < 0 || c.order.HappensBefore(x.t, z, t, ev.ID, false) {

@@ -79,8 +79,8 @@ func (c *checker) endsHolding(hb *shb.Result) {
 				if a.t == t || reads[i] && ev.Read || reported[ev.Instr] || pairs[[2]*shb.Trace{t, a.t}] {
 					continue
 				}
-				if c.order.HappensBefore(a.t, a.ev, t, own.ev, false) {
-					continue // locked and, as t could lock it, unlocked before
+				if !a.t.Origin.SameProgram(t.Origin) || c.order.HappensBefore(a.t, a.ev, t, own.ev, false) {
+					continue // another program's, or locked and, as t could lock it, unlocked before
 				}
 				reported[ev.Instr], pairs[[2]*shb.Trace{t, a.t}] = true, true
 				c.reportEndsHolding(hb, t, *own, a, l[0], reads[i])
@@ -227,7 +227,7 @@ func (c *checker) endsLeftHeld(byLock map[int32][]acquireRef, t *shb.Trace, ev s
 		if a.t == t || ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !posn.InFiles(c.pass, ae.Instr.Pos()) {
 			continue
 		}
-		if c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
+		if !a.t.Origin.SameProgram(t.Origin) || c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
 			continue
 		}
 		c.blockedIn.Add(ae.Instr.Pos(), a.t)

@@ -180,7 +180,8 @@ func (c *checker) pairDeadlocks(hb *shb.Result, x, y orderEdge, both map[*shb.Tr
 	if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
 		return false
 	}
-	return !c.order.HappensBefore(x.t, x.ev, y.t, y.ev, false) && !c.order.HappensBefore(y.t, y.ev, x.t, x.ev, false)
+	concurrent, _ := c.order.Concurrent(x.t, x.ev, y.t, y.ev)
+	return concurrent
 }
 
 // gated reports whether the two acquisitions also hold a common lock

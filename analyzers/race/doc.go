@@ -88,11 +88,25 @@
 //
 // # Which goroutines are checked
 //
-// The analyzer works on the goroutines of a package's programs: main
-// and init, each test, benchmark and fuzz target (parallel tests and
-// subtests run concurrently), and in a library, the exported methods of
-// types that carry a sync.Mutex, RWMutex or atomics, which may be called
-// concurrently. Every go statement, and the library calls that start
+// The analyzer works on the goroutines of a package's programs, as Go
+// runs them. A package main is two programs: the binary go build makes,
+// which runs init and main, and the test binary go test makes, which
+// runs init and the tests, never main; a library's exported API is
+// called by its importers' programs, a third. Goroutines of two programs
+// never run at once: a goroutine a test starts is never paired with
+// main's read after its Wait, though both run the same helper.
+//
+// In the test binary, each test, benchmark and fuzz target runs in
+// turn, each walked with a budget of events of its own, so that a long
+// test does not leave the ones after it unchecked; parallel tests and
+// subtests run concurrently, and a test function runs once. In a
+// library, every exported function, and exported method of an exported
+// type, that starts goroutines is an entry point: what one call does
+// with the goroutines it starts and joins is checked like a test (Sum
+// adding up items in goroutines that all write one total is reported
+// with no test or caller in the module). The exported methods of types
+// that carry a sync.Mutex, RWMutex or atomics may also be called
+// concurrently with each other. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
 // started in a loop may run concurrently with itself.
@@ -155,15 +169,16 @@
 // own test starts, though the pointer analysis merges every test's
 // objects made at one place (an object made by package initialization is
 // every test's, and stays checked against them all). A goroutine that a
-// test starts and can wait for (it sends, receives, closes or calls
-// Done, or the testing package, a WaitGroup, an errgroup or an HTTP
-// server waits for it) is taken to end before its test returns, as a
-// goroutine outliving its test is a leak its join was written to
-// prevent: two accesses whose goroutines only different sequential tests
-// start are not a pair, though the join (a select the test may leave by
-// failing, a Close of merged objects) is one the graph does not see. A
-// goroutine that never synchronizes may run on into the next test, and
-// stays checked against it. Likewise, an access in a call, inside a
+// test starts and joins (its end happens before the test returns: a
+// WaitGroup.Wait, a plain receive of what it sends last) ends before
+// the next test starts: two accesses whose goroutines only different
+// sequential tests start and join are not a pair (tests-in-sequence). A
+// goroutine the test waits for only on some paths (a select that may
+// leave on a timeout) or not at all may run on into the next test, and
+// stays checked against it; deadlock and blocking ask the same
+// question, so the three agree on it. A parallel test runs beside the
+// other parallel tests, but once: its goroutines are not paired with
+// copies of themselves (test-runs-once). Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's
 // b.N loop) touches that run's object only. A subtest without t.Parallel
 // runs while the t.Run that started it waits, and so do its own such
@@ -369,11 +384,25 @@
 // package, once 2.5 million pairs have been checked for order and
 // locks, each location left gets 100; the goroutines found past the
 // pointer analysis's origin budget are not checked; and a goroutine is
-// followed for 50,000 events, the goroutines of a package for 1.5
-// million in all (package shb), past which their accesses are not
-// checked. Each bound, when it
+// followed for 50,000 events, each test (or library entry point) for
+// its fair share of 300,000 for all of them, at most 50,000, and the
+// goroutines of a package for 1.5 million in all (package shb), past
+// which their accesses are not checked. Each bound, when it
 // stops part of the work, is one line on standard error ("origo: race:
 // budget hit on package ...").
+//
+// # Why a pair was not reported
+//
+// Every candidate pair is either reported or ruled out by one rule,
+// each a fact of the memory model, of how Go runs a program, or of
+// ownership, declared once in package passes/rules with the section of
+// this manual that explains it. "origo why FILE:LINE [packages]" (under
+// go vet, the flag -race.why=FILE:LINE) prints, for every candidate with
+// an access at that line, the two accesses, their goroutines and
+// programs, and "reported" or the rule that ruled it out, with what it
+// applied to (for happens-before, the chain of edges):
+//
+//	main.go:40:14: why: racy: read at main.go:40 (main goroutine, in main's program) vs write at main.go:14 (goroutine started at main.go:14, in the test binary): ruled out by other-program (...): ...
 //
 // # Silencing a report
 //

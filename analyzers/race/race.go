@@ -19,6 +19,7 @@ import (
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -39,7 +40,13 @@ var Analyzer = &analysis.Analyzer{
 	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
 }
 
-func init() { ignore.Flag(&Analyzer.Flags) }
+// whyTarget is the -why flag's value (see whyFlag).
+var whyTarget string
+
+func init() {
+	ignore.Flag(&Analyzer.Flags)
+	Analyzer.Flags.Var(whyFlag{&whyTarget}, "why", "explain every candidate pair with an access at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+}
 
 func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
@@ -48,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass), why: newWhyLog(pass.Fset, whyTarget), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
 	})
 	return nil, nil
@@ -60,12 +67,11 @@ type checker struct {
 	hb         *shb.Result
 	order      *shb.Order // happens-before queries, memoized for this run
 	ignored    ignore.Lines
+	why        *whyLog // the verdicts -why asks for; nil when off
 	reports    map[reportKey]*report
 	vars       *declared                               // loop variables and named results, once asked
 	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
-	tests      *shb.Trace                              // the sequential tests' root trace (see testRuns)
-	runs       []runSet                                // by origin ID, the tests that start it (see testRuns)
 	live       map[*ssa.Function][]bool
 	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
 	sends      [][]sent                             // by origin ID: see sendsOf
@@ -156,7 +162,6 @@ func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
 	c.spawnEvs = spawnsOf(c.hb)
 	c.spawns, c.reentry = spawnSites(c.spawnEvs), make(map[*pointer.Origin]bool)
-	c.tests, c.runs = testRuns(c.hb, c.spawnEvs, len(c.ptr.Origins))
 	budgetHits, firstHit := 0, ""
 	total, thinned := 0, 0 // pairs checked for order and locks, locations checked past maxPairsPerPackage
 	var placed []placement // by index in a location's accesses, once asked
@@ -189,23 +194,31 @@ func (c *checker) check() {
 					j, w = int(writes[w]), w+1
 				}
 				b := accesses[j]
-				if a.Origin == b.Origin || a.Origin.Twin(b.Origin) || a.Origin.Overflow() || b.Origin.Overflow() || !a.Write && !b.Write || a.Atomic && b.Atomic || c.sequential(a.Origin, b.Origin) {
+				if !a.Write && !b.Write {
+					continue // no candidate
+				}
+				if rule := c.goroutinesApart(a, b); rule != "" {
+					c.why.note(c, sh.Loc, a, b, rule)
 					continue
 				}
 				if pairs++; pairs > limit {
 					capped = true
+					c.why.note(c, sh.Loc, a, b, rules.Budget)
 					break
 				}
 				sa, sb := c.screen(&placed[i], a, sh.Loc.Obj), c.screen(&placed[j], b, sh.Loc.Obj)
-				if !sa.inPackage && !sb.inPackage || sa.alone || sb.alone || sa.closes && sb.closes || disjoint(a, b) || c.ownElements(a, b) || c.internal(sh.Loc.Obj, a, b) {
-					continue
-				}
-				if presumed(a, b) && (!c.inconsistent(a, b, sa, sb) || c.settingUp(a) || c.settingUp(b)) {
+				if rule := c.accessesApart(sh.Loc.Obj, a, b, sa, sb); rule != "" {
+					c.why.note(c, sh.Loc, a, b, rule)
 					continue
 				}
 				total++
-				if la, lb, ok := c.racy(sh.Loc.Obj, a, b, c.place(&placed[i], a, sh.Loc.Obj), c.place(&placed[j], b, sh.Loc.Obj), perIter); ok {
-					c.add(sh.Loc, a, b, la, lb)
+				la, lb, rule := c.racy(sh.Loc.Obj, a, b, c.place(&placed[i], a, sh.Loc.Obj), c.place(&placed[j], b, sh.Loc.Obj), perIter)
+				if rule == "" {
+					rule = c.add(sh.Loc, a, b, la, lb)
+				}
+				c.why.note(c, sh.Loc, a, b, rule)
+				if c.why != nil {
+					c.why.events = whyEvents{}
 				}
 			}
 		}
@@ -261,6 +274,54 @@ func (c *checker) check() {
 	}
 	c.lateAdds()
 	c.lateReports()
+	c.why.report(c.pass)
+}
+
+// goroutinesApart returns the rule by which the goroutines of a and b
+// never make the pair, whatever the accesses: "" when they may.
+func (c *checker) goroutinesApart(a, b pointer.Access) rules.ID {
+	switch {
+	case a.Origin == b.Origin:
+		return rules.OneGoroutine
+	case a.Origin.Twin(b.Origin):
+		return rules.Twins
+	case a.Origin.Overflow() || b.Origin.Overflow():
+		return rules.Budget
+	case a.Atomic && b.Atomic:
+		return rules.BothAtomic
+	case !a.Origin.SameProgram(b.Origin):
+		return rules.OtherProgram
+	case c.sequential(a.Origin, b.Origin):
+		return rules.SubtestsWait
+	}
+	return ""
+}
+
+// accessesApart returns the rule by which two accesses to obj, with
+// what screen found of each (sa, sb), never race, before their order
+// and locks are asked: "" when they may.
+func (c *checker) accessesApart(obj *pointer.Object, a, b pointer.Access, sa, sb *placement) rules.ID {
+	switch {
+	case !sa.inPackage && !sb.inPackage:
+		return rules.NotInPackage
+	case sa.alone != "":
+		return sa.alone
+	case sb.alone != "":
+		return sb.alone
+	case sa.closes && sb.closes:
+		return rules.ClosesBoth
+	case disjoint(a, b):
+		return rules.OtherElements
+	case c.ownElements(a, b):
+		return rules.OwnElement
+	case c.internal(obj, a, b):
+		return rules.SelfSynchronized
+	case presumed(a, b) && !c.inconsistent(a, b, sa, sb):
+		return rules.NoEvidence
+	case presumed(a, b) && (c.settingUp(a) || c.settingUp(b)):
+		return rules.SetupMethod
+	}
+	return ""
 }
 
 // presumed reports whether a pair is concurrent only because library
@@ -357,9 +418,9 @@ type placement struct {
 
 	// What screen found of the access alone.
 	screened  bool
-	inPackage bool // it is in the package's files
-	alone     bool // it races with nothing: see screen
-	closes    bool // it closes a channel
+	inPackage bool     // it is in the package's files
+	alone     rules.ID // the rule by which it races with nothing, or "": see screen
+	closes    bool     // it closes a channel
 
 	lockedDone bool
 	locked     bool // see lockedOnce
@@ -373,7 +434,14 @@ func (c *checker) screen(p *placement, acc pointer.Access, obj *pointer.Object) 
 	if !p.screened {
 		p.screened = true
 		p.inPackage = c.inPackage(acc.Pos())
-		p.alone = c.fresh.initializing(acc, obj) || selfStore(acc) || c.unreachable(acc.Instr)
+		switch {
+		case c.fresh.initializing(acc, obj):
+			p.alone = rules.NotPublished
+		case selfStore(acc):
+			p.alone = rules.SelfStore
+		case c.unreachable(acc.Instr):
+			p.alone = rules.DeadCode
+		}
 		p.closes = closes(acc)
 	}
 	return p
@@ -404,68 +472,91 @@ func (c *checker) place(p *placement, acc pointer.Access, obj *pointer.Object) *
 // racy reports whether some execution of a in its goroutine and of b in
 // its goroutine are not ordered by happens-before and hold no common
 // lock, with the locksets of that execution; pa and pb are their
-// placements.
-func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placement, perIter bool) (la, lb shb.LocksetID, ok bool) {
+// placements. When none is, it returns the rule that ruled out the
+// first execution.
+func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placement, perIter bool) (la, lb shb.LocksetID, rule rules.ID) {
 	ta, tb := pa.t, pb.t
 	if ta == nil || tb == nil {
-		return 0, 0, false
+		return 0, 0, rules.NotTraced
 	}
 	ea, eb := pa.evs, pb.evs
 	if len(ea) == 0 || len(eb) == 0 {
-		return 0, 0, false // not on a path the trace followed, or not touching obj
+		return 0, 0, rules.NotTraced // not on a path the trace followed, or not touching obj
 	}
 	if pa.skipped || pb.skipped {
-		return 0, 0, false // not run in that goroutine
+		return 0, 0, rules.FlagSkipped // not run in that goroutine
 	}
 	// Whether two goroutines other than the tests' run in separate tests
 	// does not depend on their events.
-	byEvent := c.tests != nil && (ta == c.tests || tb == c.tests)
-	if !byEvent && c.separateRuns(ta, 0, tb, 0) {
-		return 0, 0, false
+	byEvent := c.hb.Sequenced(ta) || c.hb.Sequenced(tb)
+	if !byEvent && c.hb.SeparateRuns(ta, 0, tb, 0) {
+		return 0, 0, rules.TestsInSequence
 	}
 	for _, x := range ea {
 		for _, y := range eb {
-			if byEvent && c.separateRuns(ta, x, tb, y) {
-				continue
-			}
 			la, lb := c.hb.AccessLocks(ta, x, a), c.hb.AccessLocks(tb, y, b)
-			if c.exclusive(la, lb) || c.ownedExcludes(ta, x, a, lb) || c.ownedExcludes(tb, y, b, la) {
-				continue
+			id := c.ordered(obj, a, b, ta, x, la, tb, y, lb, perIter, byEvent)
+			if id == "" {
+				return la, lb, ""
 			}
-			if c.swappedBuffers(ta, x, a, la, tb, y, b, lb) {
-				continue
+			if rule == "" {
+				rule = id
+				if c.why != nil {
+					c.why.events = whyEvents{ta, x, tb, y}
+				}
 			}
-			if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
-				continue
-			}
-			if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
-				continue
-			}
-			// Each event may touch the object its own run of a loop
-			// made (see madeInLoop).
-			px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
-			if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
-				continue
-			}
-			if c.beforeRunStarts(obj, ta, x, tb, px) || c.beforeRunStarts(obj, tb, y, ta, py) {
-				continue
-			}
-			if c.ownSpawn(ta, x, a, tb, y, b) || c.ownSpawn(tb, y, b, ta, x, a) {
-				continue
-			}
-			if c.handedOver(obj, ta, x, tb, y, px || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, py || c.receivedInLoop(b)) {
-				continue
-			}
-			if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
-				continue
-			}
-			if c.doneAfter(ta, x, a, tb, y) || c.doneAfter(tb, y, b, ta, x) {
-				continue
-			}
-			return la, lb, true
 		}
 	}
-	return 0, 0, false
+	return 0, 0, rule
+}
+
+// ordered returns the rule by which event x of trace ta, access a
+// holding la, and event y of tb, access b holding lb, do not race: a
+// lock, an order, or an owner; "" when nothing keeps them apart.
+func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trace, x int32, la shb.LocksetID, tb *shb.Trace, y int32, lb shb.LocksetID, perIter, byEvent bool) rules.ID {
+	if byEvent && c.hb.SeparateRuns(ta, x, tb, y) {
+		return rules.TestsInSequence
+	}
+	if c.hb.SameTestRun(ta, x, tb, y) {
+		return rules.TestRunsOnce
+	}
+	if c.exclusive(la, lb) {
+		return rules.CommonLock
+	}
+	if c.ownedExcludes(ta, x, a, lb) || c.ownedExcludes(tb, y, b, la) {
+		return rules.TakenUnderLock
+	}
+	if c.swappedBuffers(ta, x, a, la, tb, y, b, lb) {
+		return rules.DoubleBuffer
+	}
+	if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
+		return rules.Once
+	}
+	if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
+		return rules.AtomicObserved
+	}
+	// Each event may touch the object its own run of a loop made (see
+	// madeInLoop).
+	px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
+	if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
+		return rules.HappensBefore
+	}
+	if c.beforeRunStarts(obj, ta, x, tb, px) || c.beforeRunStarts(obj, tb, y, ta, py) {
+		return rules.RunObjects
+	}
+	if c.ownSpawn(ta, x, a, tb, y, b) || c.ownSpawn(tb, y, b, ta, x, a) {
+		return rules.OwnSpawn
+	}
+	if c.handedOver(obj, ta, x, tb, y, px || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, py || c.receivedInLoop(b)) {
+		return rules.Handover
+	}
+	if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
+		return rules.Future
+	}
+	if c.doneAfter(ta, x, a, tb, y) || c.doneAfter(tb, y, b, ta, x) {
+		return rules.DonePerItem
+	}
+	return ""
 }
 
 // beforeRunStarts reports whether event x of a root trace t that runs
@@ -900,7 +991,7 @@ func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
 	return out
 }
 
-func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) {
+func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) rules.ID {
 	// Put the report on a write, the one holding fewer locks (the one
 	// that forgot), then the earlier; on this package's side.
 	if c.before(b, lb, a, la) {
@@ -910,7 +1001,7 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 		a, b, la, lb = b, a, lb, la
 	}
 	if c.ignored.Has(accessPos(a)) || c.ignored.Has(accessPos(b)) {
-		return
+		return rules.Ignored
 	}
 	k := reportKey{what: c.describe(loc), siteA: site(a.Origin), siteB: site(b.Origin)}
 	if c.comparePos(k.siteB, k.siteA) < 0 {
@@ -920,6 +1011,7 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 	if old, ok := c.reports[k]; !ok || c.better(r, old) {
 		c.reports[k] = r
 	}
+	return ""
 }
 
 // better reports whether r is a better report of a bug than old: on a

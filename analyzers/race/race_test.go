@@ -1,7 +1,9 @@
 package race_test
 
 import (
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,3 +97,96 @@ func TestDegraded(t *testing.T) {
 		}
 	}
 }
+
+// TestRoots checks the roots as Go runs them: main and the tests are two
+// programs (programs), a library's exported functions and methods that
+// start goroutines are entry points (entrypoints), and each of 40 tests
+// gets a budget of its own (manytests, whose race is in the last).
+func TestRoots(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "programs", "entrypoints", "manytests")
+}
+
+// silentRe matches a fixture's `// silent "rule" ...` comment: the
+// candidate pairs with an access on its line must all be ruled out,
+// none by a bound of the analysis, and the rules it names must be among
+// those that ruled them out (other pairs of the line, with goroutines
+// of other programs say, may be ruled out by other rules).
+var silentRe = regexp.MustCompile(`// silent((?: "[a-z-]+")+)`)
+
+// verdictRe finds the verdict in a why diagnostic's message.
+var verdictRe = regexp.MustCompile(`: (reported|ruled out by ([a-z-]+))`)
+
+// TestSilentRules runs race with -why=all on fixtures whose silent
+// twins name the rule that must silence them, and checks that each
+// twin's line has candidates, none reported or cut by a budget, and
+// that each rule it names ruled out one of them: a twin silenced by
+// another rule, or by a budget, fails.
+func TestSilentRules(t *testing.T) {
+	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
+		t.Fatal(err)
+	}
+	defer race.Analyzer.Flags.Set("why", "")
+	pkgs := []string{"programs", "entrypoints", "manytests"}
+	results := analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...)
+	checked := 0
+	for _, r := range results {
+		verdicts := make(map[string][]string) // by file:line
+		for _, d := range r.Diagnostics {
+			if d.Category != race.WhyCategory {
+				continue
+			}
+			p := r.Pass.Fset.Position(d.Pos)
+			m := verdictRe.FindStringSubmatch(d.Message)
+			if m == nil {
+				t.Errorf("%s: why diagnostic without a verdict: %s", p, d.Message)
+				continue
+			}
+			v := m[2]
+			if v == "" {
+				v = "reported"
+			}
+			key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
+			verdicts[key] = append(verdicts[key], v)
+		}
+		for _, f := range r.Pass.Files {
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					m := silentRe.FindStringSubmatch(c.Text)
+					if m == nil {
+						continue
+					}
+					var want []string
+					for _, q := range strings.Fields(m[1]) {
+						want = append(want, strings.Trim(q, `"`))
+					}
+					p := r.Pass.Fset.Position(c.Pos())
+					got := verdicts[fmt.Sprintf("%s:%d", p.Filename, p.Line)]
+					checked++
+					if len(got) == 0 {
+						t.Errorf("%s:%d: silent %v, but no candidate pair has an access on this line", filepath.Base(p.Filename), p.Line, want)
+					}
+					for _, v := range got {
+						if v == "reported" || v == "budget" || v == "not-traced" {
+							t.Errorf("%s:%d: silent %v, but a candidate was %s", filepath.Base(p.Filename), p.Line, want, v)
+						}
+					}
+					for _, w := range want {
+						if len(got) > 0 && !slices.Contains(got, w) {
+							t.Errorf("%s:%d: silent %q, but no candidate was ruled out by it (by: %v)", filepath.Base(p.Filename), p.Line, w, got)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no // silent comment found in the fixtures")
+	}
+}
+
+// ignoreErrors is an analysistest.Testing that drops what analysistest
+// reports: TestSilentRules reads the diagnostics itself, and the why
+// diagnostics match no `// want`.
+type ignoreErrors struct{}
+
+func (ignoreErrors) Errorf(string, ...any) {}

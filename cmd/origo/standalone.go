@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -52,6 +53,19 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) > 0 && patterns[0] == "help" {
 		return help(stdout, stderr, patterns[1:])
 	}
+	why := ""
+	if len(patterns) > 0 && patterns[0] == "why" {
+		if len(patterns) < 2 {
+			fmt.Fprintln(stderr, "origo: usage: origo why FILE:LINE [packages]")
+			return exitError
+		}
+		if err := race.Analyzer.Flags.Set("why", patterns[1]); err != nil {
+			fmt.Fprintln(stderr, "origo: why: "+err.Error())
+			return exitError
+		}
+		defer race.Analyzer.Flags.Set("why", "")
+		why, patterns = patterns[1], patterns[2:]
+	}
 	if *jsonOut && *sarifOut {
 		fmt.Fprintln(stderr, "origo: -json and -sarif are exclusive")
 		return exitError
@@ -78,6 +92,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
 	}
 	res := analyze(patterns, *tests, *tags, progress, heldResults)
+	if why != "" {
+		res.diags = whyOnly(res.diags)
+		if len(res.diags) == 0 && len(res.errors) == 0 {
+			fmt.Fprintf(stderr, "origo: why: no candidate pair of accesses at %s: no two goroutines of the packages' programs touch memory there with a write\n", why)
+		}
+	}
 	var err error
 	switch {
 	case *jsonOut:
@@ -146,11 +166,22 @@ type edit struct {
 	new        string
 }
 
+// whyOnly keeps the explanations that origo why asks for.
+func whyOnly(diags []diagnostic) []diagnostic {
+	var out []diagnostic
+	for _, d := range diags {
+		if d.category == race.WhyCategory {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // findings counts the diagnostics that are findings, not debugging output.
 func (r *result) findings() int {
 	n := 0
 	for _, d := range r.diags {
-		if d.category != factdump.Category {
+		if d.category != factdump.Category && d.category != race.WhyCategory {
 			n++
 		}
 	}

@@ -39,7 +39,11 @@
 // the package initializer, Test, Benchmark and Fuzz functions, and, in
 // library mode (packages other than main), the exported methods of exported types
 // that carry a sync.Mutex, sync.RWMutex or sync/atomic value, since such
-// types declare that they are meant for concurrent use.
+// types declare that they are meant for concurrent use, and the entry
+// points: the exported functions, and exported methods of exported
+// types, that may start goroutines, each called by some importer's
+// goroutine (RootEntry), so that a library with no test or caller of
+// its own is analyzed where it starts goroutines.
 //
 // Limits: calls through interfaces and function values that the pass
 // cannot resolve from SSA alone are not followed (the pointer analysis

@@ -63,10 +63,11 @@ const (
 	RootBenchmark                     // BenchmarkXxx(*testing.B)
 	RootFuzz                          // FuzzXxx(*testing.F)
 	RootMethod                        // exported method of a type meant for concurrent use
+	RootEntry                         // exported function or method of a library that starts goroutines
 )
 
 func (k RootKind) String() string {
-	return [...]string{"?", "main", "init", "test", "benchmark", "fuzz", "concurrent method"}[k]
+	return [...]string{"?", "main", "init", "test", "benchmark", "fuzz", "concurrent method", "entry point"}[k]
 }
 
 // Root is a function where a program, or a concurrent entry into a

@@ -3,6 +3,7 @@ package origins
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,8 +41,14 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 	// Library mode: a package main is not imported, so its methods run
 	// only where main's goroutines call them.
 	if ir.Pkg.Pkg.Name() != "main" {
-		for _, fn := range concurrentMethods(ir) {
+		methods := concurrentMethods(ir)
+		for _, fn := range methods {
 			add(fn, RootMethod)
+		}
+		for _, fn := range entryPoints(pass, ir, res) {
+			if !slices.Contains(methods, fn) {
+				add(fn, RootEntry)
+			}
 		}
 	}
 	return roots
@@ -91,6 +98,38 @@ func isTestName(name, prefix string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
 	return !unicode.IsLower(r)
+}
+
+// entryPoints returns the library's exported functions, and the
+// exported methods of its exported types, that may start goroutines:
+// any goroutine of an importer may call them, with no test or main of
+// the package's own to show it, and what one call does with the
+// goroutines it starts and joins is the library's code alone (a Sum
+// that adds its items' results up in goroutines it starts). A call that
+// starts none is one goroutine's sequential code: it races only with
+// other calls, which library mode presumes only where the code shows
+// sharing (concurrentMethods).
+func entryPoints(pass *analysis.Pass, ir *buildir.IR, res *Result) []*ssa.Function {
+	var out []*ssa.Function
+	for _, fn := range ir.SrcFuncs {
+		if fn.Parent() != nil || fn.Object() == nil || !fn.Object().Exported() || fn.TypeParams().Len() > 0 || res.summaries[fn] == nil {
+			continue
+		}
+		if testRootKind(pass, fn) != 0 || strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+			continue // the tests' own code runs in the test binary
+		}
+		if recv := fn.Signature.Recv(); recv != nil {
+			t := recv.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if named, ok := t.(*types.Named); !ok || !named.Obj().Exported() || named.TypeParams().Len() > 0 {
+				continue
+			}
+		}
+		out = append(out, fn)
+	}
+	return out
 }
 
 // concurrentMethods returns the exported methods of the package's named

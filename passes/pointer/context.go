@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"golang.org/x/tools/go/ssa"
@@ -22,7 +23,10 @@ type Origin struct {
 	Copy   int             // 0, or 1 for the second copy of a multi site
 	Multi  bool
 	Root   string // for a root: its kind ("main", "test", ...)
-	Flags  facts.SiteFlags
+	// Programs are, for a root, the programs it runs in (see Programs);
+	// 0 for others, which run in their ancestor's.
+	Programs Programs
+	Flags    facts.SiteFlags
 	// Sites are the call sites of the factory whose context spawned the
 	// goroutine (see Context), innermost first; nil outside one. Two
 	// calls of a constructor that starts a goroutine (go l.runLoop() in
@@ -81,6 +85,71 @@ func (o *Origin) Overflow() bool { return o.overflow }
 // mutex or an atomic value.
 const MethodsRoot = "concurrent methods"
 
+// EntriesRoot is the Root of the origin that runs a library's entry
+// points (its exported functions and methods) one after the other, each
+// a call from some importer's goroutine: what one call does, with the
+// goroutines it starts and joins, is checked like a test.
+const EntriesRoot = "entry points"
+
+// Programs is a set of the programs a package's code runs in. Go runs a
+// package's code in separate processes: the program built from main
+// (go build), the test binary (go test, which never runs main), and,
+// for a package other than main, the programs of its importers, which
+// call its exported API (the library's callers). Goroutines of two
+// different programs never run at once, whatever memory they share in
+// the source: a test's goroutine and main's read never meet.
+type Programs uint8
+
+// The programs of a package.
+const (
+	ProgramMain    Programs = 1 << iota // the binary go build makes of package main
+	ProgramTest                         // the test binary: init, then the tests
+	ProgramLibrary                      // an importer's program calling the exported API
+)
+
+// String names the programs, for a message: "main's program", "the
+// test binary", "the library's callers", joined by "and".
+func (p Programs) String() string {
+	var names []string
+	for i, name := range []string{"main's program", "the test binary", "the library's callers"} {
+		if p&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// ProgramsOf returns the programs the roots of a kind run in: init in
+// every one, main in the binary, the tests in the test binary, the
+// library's entry points in its importers' programs.
+func ProgramsOf(root string) Programs {
+	switch root {
+	case "init":
+		return ProgramMain | ProgramTest | ProgramLibrary
+	case "main":
+		return ProgramMain
+	case MethodsRoot, EntriesRoot:
+		return ProgramLibrary
+	case "":
+		return 0
+	}
+	return ProgramTest // "tests", "parallel tests"
+}
+
+// InPrograms returns the programs o runs in: its root's. An origin with
+// no root (found past the budget, or with no known parent) may run in
+// any.
+func (o *Origin) InPrograms() Programs {
+	if r := o.Ancestor(); r.Kind == 0 && r.Programs != 0 {
+		return r.Programs
+	}
+	return ProgramMain | ProgramTest | ProgramLibrary
+}
+
+// SameProgram reports whether o and p may run in one process: a
+// goroutine of the test binary never runs beside one of main's.
+func (o *Origin) SameProgram(p *Origin) bool { return o.InPrograms()&p.InPrograms() != 0 }
+
 // Ancestor returns the root origin that o descends from: o itself for a
 // root.
 func (o *Origin) Ancestor() *Origin {
@@ -103,6 +172,8 @@ func (o *Origin) Describe(fset *token.FileSet) string {
 			return "main goroutine"
 		case "tests":
 			return "test goroutine"
+		case EntriesRoot:
+			return "caller's goroutine"
 		}
 		return o.Root
 	}

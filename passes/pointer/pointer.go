@@ -293,6 +293,8 @@ func (a *state) addRoots(roots []*origins.Root) {
 		switch {
 		case r.Kind == origins.RootMethod:
 			group, copies = MethodsRoot, 2
+		case r.Kind == origins.RootEntry:
+			group = EntriesRoot
 		case r.Kind == origins.RootTest && r.Parallel:
 			group, copies = "parallel tests", 2
 		case r.Kind == origins.RootTest || r.Kind == origins.RootBenchmark || r.Kind == origins.RootFuzz:
@@ -300,7 +302,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 		}
 		if groups[group] == nil {
 			for c := range copies {
-				o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: group, recv: noReceiver}
+				o := &Origin{ID: len(a.origins), Entry: r.Func, Site: r.Func.Pos(), Copy: c, Multi: copies == 2, Root: group, Programs: ProgramsOf(group), recv: noReceiver}
 				a.origins = append(a.origins, o)
 				groups[group] = append(groups[group], o)
 			}

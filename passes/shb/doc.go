@@ -7,8 +7,21 @@
 // inlined, so that every memory access and synchronization operation has
 // an integer ID and order within one goroutine is a comparison of IDs
 // (SWORD's optimized SHB). A root origin's trace runs its roots one after
-// the other (init, main, the sequential tests). Each event carries the
+// the other (the sequential tests; a library's entry points), each run
+// with a budget of events of its own (MaxSequenceEvents shared fairly,
+// at most MaxTraceEvents a run), so that no test goes unwalked because
+// the ones before it were long. Each event carries the
 // canonical ID of the lockset held there, caller's locks included.
+//
+// Whether two events may run at once is asked one way, by race, deadlock
+// and blocking alike: Order.Concurrent, which answers with the rule
+// (package rules) that keeps them apart: one goroutine; two programs
+// (main's binary, the test binary and a library's callers never share a
+// process: pointer.Origin.SameProgram); one run of a parallel test,
+// which runs once though its root has two copies; runs in sequence (a
+// goroutine a test starts and joins, its last event happening before the
+// test's return, ends before the next test: Result.SeparateRuns); or a
+// chain of happens-before edges, which Order.Explain spells out.
 //
 // Inlining is bounded (events per trace and per package, nesting of
 // calls): past a bound the trace is cut (Trace.Truncated), and the calls

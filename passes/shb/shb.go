@@ -186,6 +186,7 @@ var Kinds = [...]string{"access", "spawn", "send", "recv", "close", "add", "done
 // happens-before queries go through an Order of the asker's.
 type Result struct {
 	Traces []*Trace // in the order of the pointer analysis's origins
+	runs   runs     // see findRuns
 	Locks  *Locksets
 	// LateAdds are the WaitGroup.Add calls made inside a goroutine that
 	// the group's Wait waits for, with no Add before it started that
@@ -352,9 +353,11 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		if o.Parent != nil || len(entries) == 0 {
 			entries = []*ssa.Function{o.Entry}
 		}
-		for _, fn := range entries {
+		w.runBudget = MaxTraceEvents
+		for i, fn := range entries {
 			if len(entries) > 1 {
 				t.Entries = append(t.Entries, int32(len(t.Events)))
+				w.runFrom, w.runBudget = len(t.Events), runBudget(len(t.Events), len(entries)-i)
 			}
 			w.call(fn, 0, -1)
 		}
@@ -378,6 +381,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	res.link(objs)
 	res.Locks.keyClones()
 	res.linkObservations(objs)
+	res.findRuns(res.NewOrder())
 }
 
 // Limits on a trace: inlining every call of a goroutine is what makes
@@ -392,6 +396,26 @@ const (
 	MaxPackageEvents = 1_500_000 // events of all the traces of a package
 	maxInlineDepth   = 24        // calls inlined into one another
 )
+
+// MaxSequenceEvents bounds the events of a root trace that runs
+// functions one after the other (the tests, a library's entry points):
+// each run is a program of its own that go test starts in turn, so each
+// gets a budget of its own (see runBudget), and no test goes unwalked
+// because the ones before it were long.
+const MaxSequenceEvents = 300_000
+
+// runBudget is the budget of events of the next run of a root trace of
+// runs in sequence, when the runs before it made used events and left
+// runs are left, itself among them: a fair share of what is left of
+// MaxSequenceEvents, at most MaxTraceEvents, so that short tests leave
+// their share to the long ones after them.
+func runBudget(used, left int) int {
+	return min(MaxTraceEvents, max(minRunEvents, (MaxSequenceEvents-used)/max(left, 1)))
+}
+
+// minRunEvents is the least budget of a run: a package of thousands of
+// tests still walks each one's first calls.
+const minRunEvents = 200
 
 // walker builds the trace of one origin.
 type walker struct {
@@ -418,6 +442,8 @@ type walker struct {
 	deepCuts     int                     // the same, for depth and size
 	cutShort     bool                    // a call was cut for size (see Result.CutShort)
 	total        *int                    // events of every trace of the package
+	runFrom      int                     // the first event of the run being walked (see Trace.Entries)
+	runBudget    int                     // the events it may have
 
 	// recTarget is the least index in stack of a function that a call
 	// cut as recursive would have entered again, in the walks under way.
@@ -493,7 +519,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 		return // the same accesses, in the same region: nothing new
 	}
-	if len(w.stack) >= maxInlineDepth || len(w.tr.Events) >= MaxTraceEvents || *w.total >= MaxPackageEvents {
+	if len(w.stack) >= maxInlineDepth || len(w.tr.Events)-w.runFrom >= w.runBudget || *w.total >= MaxPackageEvents {
 		w.cutShort = w.cutShort || len(w.stack) < maxInlineDepth
 		w.tr.Truncated = true
 		w.cuts++

@@ -1,0 +1,188 @@
+package race
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+)
+
+// WhyCategory is the category of the diagnostics that the -why flag
+// asks for: explanations, not findings.
+const WhyCategory = "why"
+
+// whyFlag is the value of the analyzer's -why flag: "FILE:LINE" to
+// explain every candidate pair of accesses with one access at that line
+// (FILE is matched as the end of a path: main.go, cmd/x/main.go), "all"
+// for every candidate of the package, "" for none.
+type whyFlag struct{ target *string }
+
+func (f whyFlag) String() string {
+	if f.target == nil {
+		return ""
+	}
+	return *f.target
+}
+
+func (f whyFlag) Set(s string) error {
+	if s != "" && s != "all" {
+		if _, _, err := parseWhy(s); err != nil {
+			return err
+		}
+	}
+	*f.target = s
+	return nil
+}
+
+// parseWhy splits a -why target into its file and line.
+func parseWhy(s string) (string, int, error) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return "", 0, fmt.Errorf("want FILE:LINE or all, not %q", s)
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n <= 0 {
+		return "", 0, fmt.Errorf("want FILE:LINE or all, not %q: bad line", s)
+	}
+	return filepath.ToSlash(s[:i]), n, nil
+}
+
+// whyLog keeps the verdict on each candidate pair of accesses at the
+// line asked about: the rule that ruled it out, or "reported". A nil
+// whyLog keeps nothing, at the cost of one comparison per pair.
+type whyLog struct {
+	fset    *token.FileSet
+	file    string // "" for every line
+	line    int
+	entries map[whyKey]whyVerdict
+	// events are the two events whose rule racy returned, when it did:
+	// their edge chain is the happens-before rule's detail.
+	events whyEvents
+}
+
+type whyEvents struct {
+	t *shb.Trace
+	x int32
+	u *shb.Trace
+	y int32
+}
+
+type whyVerdict struct {
+	rule   rules.ID
+	detail string
+}
+
+// whyKey is one candidate as a person reads it: the accesses' lines and
+// goroutines, the memory.
+type whyKey struct {
+	at       token.Pos // the access at the line asked about
+	what     string
+	sideA    string
+	sideB    string
+	relatedB token.Pos
+}
+
+func newWhyLog(fset *token.FileSet, target string) *whyLog {
+	if target == "" {
+		return nil
+	}
+	w := &whyLog{fset: fset, entries: make(map[whyKey]whyVerdict)}
+	if target != "all" {
+		w.file, w.line, _ = parseWhy(target)
+	}
+	return w
+}
+
+// matches reports whether pos is at the line asked about.
+func (w *whyLog) matches(pos token.Pos) bool {
+	if w.file == "" {
+		return pos.IsValid()
+	}
+	p := w.fset.Position(pos)
+	if p.Line != w.line {
+		return false
+	}
+	name := filepath.ToSlash(p.Filename)
+	return name == w.file || strings.HasSuffix(name, "/"+w.file)
+}
+
+// note records the verdict rule on the pair a, b on loc ("" for
+// reported), under the access at the line asked about; the first
+// verdict on a candidate is kept.
+func (w *whyLog) note(c *checker, loc pointer.Location, a, b pointer.Access, rule rules.ID) {
+	if w == nil || rule == rules.OneGoroutine {
+		return // no candidate: one goroutine's accesses are in program order
+	}
+	pa, pb := accessPos(a), accessPos(b)
+	if w.matches(pa) {
+		w.keep(c, loc, a, b, rule)
+	}
+	if pb != pa && w.matches(pb) {
+		w.keep(c, loc, b, a, rule)
+	}
+}
+
+func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access, rule rules.ID) {
+	k := whyKey{at: accessPos(at), what: c.describe(loc), sideA: c.side(at), sideB: c.side(other), relatedB: accessPos(other)}
+	if _, ok := w.entries[k]; ok {
+		return
+	}
+	v := whyVerdict{rule: rule}
+	switch e := w.events; {
+	case rule == rules.HappensBefore && e.t != nil:
+		v.detail = c.order.Explain(w.fset, rule, e.t, e.x, e.u, e.y)
+	case rule == rules.OtherProgram:
+		v.detail = fmt.Sprintf("%s runs in %s, %s in %s", at.Origin.Describe(w.fset), at.Origin.InPrograms(), other.Origin.Describe(w.fset), other.Origin.InPrograms())
+	}
+	w.entries[k] = v
+}
+
+// side describes an access for a why line: its kind, line and goroutine.
+func (c *checker) side(acc pointer.Access) string {
+	kind := "read"
+	if acc.Write {
+		kind = "write"
+	}
+	return fmt.Sprintf("%s at %s (%s, in %s)", kind, c.pos(accessPos(acc)), acc.Origin.Describe(c.pass.Fset), acc.Origin.InPrograms())
+}
+
+// report emits one diagnostic per candidate kept, in the order of their
+// positions: "why: data race on x: write at a.go:3 (...) vs read at
+// a.go:9 (...): ruled out by happens-before: <the rule>", or "...:
+// reported".
+func (w *whyLog) report(pass *analysis.Pass) {
+	if w == nil {
+		return
+	}
+	keys := make([]whyKey, 0, len(w.entries))
+	for k := range w.entries {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y whyKey) int {
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.what, y.what), cmp.Compare(x.sideA, y.sideA), cmp.Compare(x.sideB, y.sideB), cmp.Compare(x.relatedB, y.relatedB))
+	})
+	for _, k := range keys {
+		verdict := "reported"
+		if v := w.entries[k]; v.rule != "" {
+			r, _ := rules.Lookup(v.rule)
+			verdict = fmt.Sprintf("ruled out by %s (%s)", v.rule, r.Statement)
+			if v.detail != "" {
+				verdict += ": " + v.detail
+			}
+		}
+		pass.Report(analysis.Diagnostic{
+			Pos:      k.at,
+			Category: WhyCategory,
+			Message:  fmt.Sprintf("why: %s: %s vs %s: %s", k.what, k.sideA, k.sideB, verdict),
+			Related:  []analysis.RelatedInformation{{Pos: k.relatedB, Message: "the other access"}},
+		})
+	}
+}

@@ -1,0 +1,138 @@
+// Package rules declares, once, each rule by which origo finds that two
+// events of a program cannot conflict: they never run at once, one
+// happens before the other, or what they touch is owned by one
+// goroutine at a time. Each rule is a fact of the Go memory model, of
+// how Go runs a program, or of ownership, stated as a Go programmer
+// would state it; it has an ID, the manual section that explains it
+// (in the package documentation of the analyzer named), and a fixture
+// directory whose silent twins it silences.
+//
+// The passes that answer "may these two run at once" (shb's
+// Order.Concurrent) and the analyzers that rule out a candidate (race,
+// deadlock, blocking) return a Reason naming one of these rules, and
+// "origo why" prints it: a report's absence is explained the way a
+// report is.
+package rules
+
+import "slices"
+
+// ID names a rule. It is stable: fixtures name it in their
+// `// silent "ID"` comments and users read it in origo why's output.
+type ID string
+
+// Rule is one rule's declaration.
+type Rule struct {
+	ID ID
+	// Statement is the rule, as the memory model or ownership states
+	// it, in one sentence.
+	Statement string
+	// Section is the heading of the manual section that explains it,
+	// in the package documentation of Doc's analyzer.
+	Section string
+	// Doc is the analyzer whose manual has the section.
+	Doc string
+}
+
+// The rules. Concurrency first (what never runs at once, what happens
+// before what), then locks, then ownership, then what is not code that
+// runs.
+const (
+	OneGoroutine     ID = "one-goroutine"
+	OtherProgram     ID = "other-program"
+	HappensBefore    ID = "happens-before"
+	TestsInSequence  ID = "tests-in-sequence"
+	SubtestsWait     ID = "subtests-wait"
+	TestRunsOnce     ID = "test-runs-once"
+	RunObjects       ID = "test-objects"
+	OwnSpawn         ID = "own-spawn"
+	Handover         ID = "handover"
+	Future           ID = "future"
+	DonePerItem      ID = "done-per-item"
+	Once             ID = "once"
+	AtomicObserved   ID = "atomic-observed"
+	CommonLock       ID = "common-lock"
+	TakenUnderLock   ID = "taken-under-lock"
+	DoubleBuffer     ID = "double-buffer"
+	BothAtomic       ID = "both-atomic"
+	NotPublished     ID = "not-published"
+	OwnElement       ID = "own-element"
+	Twins            ID = "twins"
+	SelfSynchronized ID = "self-synchronized"
+	NoEvidence       ID = "no-evidence"
+	SetupMethod      ID = "setup-method"
+	DeadCode         ID = "dead-code"
+	FlagSkipped      ID = "flag-skipped"
+	SelfStore        ID = "self-store"
+	OtherElements    ID = "other-elements"
+	NotInPackage     ID = "not-in-package"
+	ClosesBoth       ID = "closes-both"
+	NotTraced        ID = "not-traced"
+	Budget           ID = "budget"
+	Ignored          ID = "ignored"
+)
+
+// All lists every rule, in the order above.
+var All = []Rule{
+	{OneGoroutine, "one goroutine does one thing at a time: its events are ordered by the program", "What it reports", "race"},
+	{OtherProgram, "main and the tests are different programs (a test binary never runs main), and a library's callers are a third: goroutines of two programs never run at once", "Which goroutines are checked", "race"},
+	{HappensBefore, "a chain of the memory model's synchronizations (go statement, channel send, receive and close, Unlock and Lock, WaitGroup, Once, Cond) orders the two events", "What it reports", "race"},
+	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", "race"},
+	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", "race"},
+	{SubtestsWait, "t.Run waits for a subtest without t.Parallel: the test and its sequential subtests never run at once", "Tests", "race"},
+	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's", "Tests", "race"},
+	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", "race"},
+	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", "race"},
+	{Future, "a leader fills an object and closes its channel; a joiner that waited on that object's channel reads it after", "Futures", "race"},
+	{DonePerItem, "a worker's WaitGroup.Done after each item orders the item's work before Wait returns", "WaitGroup.Done per item", "race"},
+	{Once, "a sync.Once callback happens before every return of Do on the same Once", "What it reports", "race"},
+	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", "race"},
+	{CommonLock, "both accesses hold the same mutex", "The same mutex", "race"},
+	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", "race"},
+	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", "race"},
+	{BothAtomic, "two sync/atomic operations do not race", "What it reports", "race"},
+	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", "race"},
+	{OwnElement, "goroutines of one go statement in a loop each writing the element at their own index touch different memory", "One element per goroutine", "race"},
+	{Twins, "goroutines told apart only by the object or the constructor call they run on are taken for one", "Goroutines taken for one", "race"},
+	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", "race"},
+	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side", "Which goroutines are checked", "race"},
+	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", "race"},
+	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", "race"},
+	{FlagSkipped, "code that runs only where a flag set once before the goroutines start reads false does not run in them", "Goroutines taken for one", "race"},
+	{SelfStore, "storing back the value just loaded changes nothing", "What it reports", "race"},
+	{OtherElements, "two constant indices or fields that differ are different memory", "What it reports", "race"},
+	{NotInPackage, "a pair made entirely inside other packages' code is their package's to report", "What it reports", "race"},
+	{ClosesBoth, "two closes of one channel panic whichever comes first; not a race", "What it reports", "race"},
+	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", "race"},
+	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", "race"},
+	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", "race"},
+}
+
+// Lookup returns the rule of an ID, and whether there is one.
+func Lookup(id ID) (Rule, bool) {
+	i := slices.IndexFunc(All, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return All[i], true
+}
+
+// Reason is why a candidate was ruled out: a rule, and what in the
+// program it applied to (the edge chain, the lock, the owner), for a
+// person to check.
+type Reason struct {
+	Rule   ID
+	Detail string
+}
+
+// None is the Reason of a candidate nothing ruled out.
+var None = Reason{}
+
+func (r Reason) String() string {
+	if r.Rule == "" {
+		return "reported"
+	}
+	if r.Detail == "" {
+		return string(r.Rule)
+	}
+	return string(r.Rule) + ": " + r.Detail
+}

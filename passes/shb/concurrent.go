@@ -1,0 +1,119 @@
+package shb
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/rules"
+)
+
+// Concurrent reports whether event x of trace t and event y of trace u
+// may run at the same time, and if not, the rule that keeps them apart:
+// one goroutine (program order), two programs (main and the tests never
+// run in one process), one run of a parallel test (it runs once), runs
+// in sequence (a test and what the next one does, when it joined its
+// goroutines), or a chain of happens-before edges either way.
+// It is the question race, deadlock and blocking all ask of two events,
+// so that they cannot disagree on it; each adds the rules of its own
+// (locks, ownership) after it.
+func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID) {
+	switch {
+	case t == u:
+		return false, rules.OneGoroutine
+	case !t.Origin.SameProgram(u.Origin):
+		return false, rules.OtherProgram
+	case o.r.SameTestRun(t, x, u, y):
+		return false, rules.TestRunsOnce
+	case o.r.SeparateRuns(t, x, u, y):
+		return false, rules.TestsInSequence
+	case o.HappensBefore(t, x, u, y, false) || o.HappensBefore(u, y, t, x, false):
+		return false, rules.HappensBefore
+	}
+	return true, ""
+}
+
+// Explain says, for a person, what rule id found between event x of t
+// and event y of u: for happens-before, the chain of edges from one to
+// the other, each edge from the event of its goroutine to the event of
+// the next; for two programs, which each runs in.
+func (o *Order) Explain(fset *token.FileSet, id rules.ID, t *Trace, x int32, u *Trace, y int32) string {
+	switch id {
+	case rules.OtherProgram:
+		return fmt.Sprintf("%s runs in %s, %s in %s", t.Origin.Describe(fset), t.Origin.InPrograms(), u.Origin.Describe(fset), u.Origin.InPrograms())
+	case rules.OneGoroutine:
+		return "both in " + t.Origin.Describe(fset)
+	case rules.HappensBefore:
+		if chain := o.chain(fset, t, x, u, y); chain != "" {
+			return chain
+		}
+		if chain := o.chain(fset, u, y, t, x); chain != "" {
+			return chain
+		}
+	}
+	return ""
+}
+
+// chain finds a path of edges from event x of t to an event of u at or
+// before y, breadth first, and describes its hops; "" when there is
+// none. It follows the edges as reach does, without its memo: it is
+// asked for one pair, to explain it.
+func (o *Order) chain(fset *token.FileSet, t *Trace, x int32, u *Trace, y int32) string {
+	type step struct {
+		t    *Trace
+		at   int32
+		prev int // index in seen, -1 for the start
+		edge Edge
+	}
+	seen := []step{{t: t, at: t.Last(x, false), prev: -1}}
+	best := map[*Trace]int32{t: x}
+	for i := 0; i < len(seen); i++ {
+		s := seen[i]
+		for _, e := range s.t.Out {
+			if i == 0 && e.Before <= s.at || i > 0 && e.Before < s.at {
+				continue
+			}
+			if i == 0 && x < s.t.maxFrom && e.From > x {
+				continue
+			}
+			if at, ok := best[e.To]; ok && at <= e.At {
+				continue
+			}
+			best[e.To] = e.At
+			seen = append(seen, step{t: e.To, at: e.At, prev: i, edge: e})
+			if e.To == u && e.At <= y {
+				var hops []string
+				for j := len(seen) - 1; seen[j].prev >= 0; j = seen[j].prev {
+					from := seen[seen[j].prev].t
+					hops = append(hops, fmt.Sprintf("%s → %s", eventAt(fset, from, seen[j].edge.Before), eventAt(fset, seen[j].t, seen[j].edge.At)))
+				}
+				for l, r := 0, len(hops)-1; l < r; l, r = l+1, r-1 {
+					hops[l], hops[r] = hops[r], hops[l]
+				}
+				return strings.Join(hops, ", then ")
+			}
+		}
+	}
+	return ""
+}
+
+// eventAt names event id of t for a person: its kind and line, in its
+// goroutine.
+func eventAt(fset *token.FileSet, t *Trace, id int32) string {
+	if id < 0 || int(id) >= len(t.Events) {
+		return t.Origin.Describe(fset)
+	}
+	ev := &t.Events[id]
+	where := "?"
+	if ev.Instr != nil {
+		if p := fset.Position(ev.Instr.Pos()); p.IsValid() {
+			where = fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+		} else if fn := ev.Instr.Parent(); fn != nil {
+			if p := fset.Position(fn.Pos()); p.IsValid() {
+				where = fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+			}
+		}
+	}
+	return fmt.Sprintf("%s at %s (%s)", Kinds[ev.Kind], where, t.Origin.Describe(fset))
+}

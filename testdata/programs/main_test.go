@@ -1,0 +1,5 @@
+package main
+
+import "testing"
+
+func TestRun(t *testing.T) { run() }
