@@ -82,7 +82,10 @@ func (r *Result) Partners(pos token.Pos) []Place {
 	return r.partners[pos]
 }
 
-func init() { ignore.Flag(&Analyzer.Flags) }
+func init() {
+	ignore.Flag(&Analyzer.Flags)
+	Analyzer.Flags.Var(whyFlag{}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+}
 
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
@@ -95,6 +98,7 @@ func run(pass *analysis.Pass) (any, error) {
 		writers: make(map[any]token.Pos),
 		ignored: ignore.Find(pass),
 		funcs:   ir.SrcFuncs,
+		why:     newWhyLog(pass.Fset),
 	}
 	guard.Do(pass, "deadlock", func() {
 		c.findWriters(ir.SrcFuncs)
@@ -118,11 +122,13 @@ func run(pass *analysis.Pass) (any, error) {
 			c.leftHeldSequels(hb)
 		})
 	}
+	c.why.report(pass)
 	return &Result{blocked: c.reportedAt, partners: c.partners, blockedIn: c.blockedIn}, nil
 }
 
 type checker struct {
 	order *shb.Order // happens-before queries, memoized for this run
+	why   *whyLog    // the verdicts -why asks for; nil when off
 	pass  *analysis.Pass
 	ls    *lockset.Result
 	ptr   *pointer.Result

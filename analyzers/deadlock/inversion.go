@@ -10,6 +10,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -60,9 +61,14 @@ func (c *checker) inversions(hb *shb.Result) {
 		rev := byPair[[2]int32{p[1], p[0]}]
 		for _, a := range byPair[p] {
 			for _, b := range rev {
-				if !c.deadlocks(hb, []orderEdge{a, b}, both) {
+				if rule := c.pairRule(hb, a, b, both); rule != "" {
+					c.noteInversion(hb, a, b, rule)
+					continue
+				} else if rule = c.pairRule(hb, b, a, both); rule != "" {
+					c.noteInversion(hb, a, b, rule)
 					continue
 				}
+				c.noteInversion(hb, a, b, "")
 				pa, pb := c.pos(a.t.Events[a.ev].Instr.Pos()), c.pos(b.t.Events[b.ev].Instr.Pos())
 				k := [2]string{min(pa, pb), max(pa, pb)}
 				if seen[k] {
@@ -167,21 +173,27 @@ func (c *checker) deadlocks(hb *shb.Result, ring []orderEdge, both map[*shb.Trac
 // pairDeadlocks checks order edge x against the next edge of a cycle, y,
 // as deadlocks does.
 func (c *checker) pairDeadlocks(hb *shb.Result, x, y orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
+	return c.pairRule(hb, x, y, both) == ""
+}
+
+// pairRule returns the rule by which order edge x and the next edge of a
+// cycle, y, cannot deadlock, or "" when they can.
+func (c *checker) pairRule(hb *shb.Result, x, y orderEdge, both map[*shb.Trace]map[[2]int32]bool) rules.ID {
 	if x.t == y.t {
-		return false // one goroutine does one thing at a time
+		return rules.OneGoroutine // one goroutine does one thing at a time
 	}
 	if both[x.t][[2]int32{x.to, x.from}] {
-		return false
+		return rules.BothOrders
 	}
 	if x.toRead && y.fromRead {
-		return false
+		return rules.ReadLocks
 	}
 	ex, ey := &x.t.Events[x.ev], &y.t.Events[y.ev]
 	if c.gated(hb, ex.Locks, ey.Locks, x.from, y.from) {
-		return false
+		return rules.GateLock
 	}
-	concurrent, _ := c.order.Concurrent(x.t, x.ev, y.t, y.ev)
-	return concurrent
+	_, rule := c.order.Concurrent(x.t, x.ev, y.t, y.ev)
+	return rule
 }
 
 // gated reports whether the two acquisitions also hold a common lock

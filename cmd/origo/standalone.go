@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
@@ -59,11 +60,13 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "origo: usage: origo why FILE:LINE [packages]")
 			return exitError
 		}
-		if err := race.Analyzer.Flags.Set("why", patterns[1]); err != nil {
-			fmt.Fprintln(stderr, "origo: why: "+err.Error())
-			return exitError
+		for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer} {
+			if err := a.Flags.Set("why", patterns[1]); err != nil {
+				fmt.Fprintln(stderr, "origo: why: "+err.Error())
+				return exitError
+			}
+			defer a.Flags.Set("why", "")
 		}
-		defer race.Analyzer.Flags.Set("why", "")
 		why, patterns = patterns[1], patterns[2:]
 	}
 	if *jsonOut && *sarifOut {
@@ -170,7 +173,7 @@ type edit struct {
 func whyOnly(diags []diagnostic) []diagnostic {
 	var out []diagnostic
 	for _, d := range diags {
-		if d.category == race.WhyCategory {
+		if d.category == race.WhyCategory || d.category == deadlock.WhyCategory {
 			out = append(out, d)
 		}
 	}

@@ -66,6 +66,9 @@ const (
 	OtherElements    ID = "other-elements"
 	NotInPackage     ID = "not-in-package"
 	ClosesBoth       ID = "closes-both"
+	BothOrders       ID = "both-orders"
+	ReadLocks        ID = "read-locks"
+	GateLock         ID = "gate-lock"
 	NotTraced        ID = "not-traced"
 	Budget           ID = "budget"
 	Ignored          ID = "ignored"
@@ -102,6 +105,9 @@ var All = []Rule{
 	{OtherElements, "two constant indices or fields that differ are different memory", "What it reports", "race"},
 	{NotInPackage, "a pair made entirely inside other packages' code is their package's to report", "What it reports", "race"},
 	{ClosesBoth, "two closes of one channel panic whichever comes first; not a race", "What it reports", "race"},
+	{BothOrders, "a goroutine that takes two mutexes in both orders picks one order at run time (by comparing the instances, say): it is not one side of an inversion", "What stays silent", "deadlock"},
+	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", "deadlock"},
+	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", "deadlock"},
 	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", "race"},
 	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", "race"},
 	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", "race"},

@@ -155,13 +155,24 @@ type spawnAt struct {
 }
 
 // joined reports whether the goroutine of t ends before each run of
-// root that may start it (set) returns: its last event happens before
-// the next run's first event (or the root's end).
+// root that may start it (set) returns: its last access or Lock happens
+// before the next run's first event (or the root's end). The operation
+// that joins it (a Done, a send, a close) is the edge's own source, not
+// ordered by it: what comes before it is.
 func joined(order *Order, t, root *Trace, set runSet) bool {
-	if len(t.Events) == 0 || t.Truncated {
+	if t.Truncated {
 		return false
 	}
-	last := int32(len(t.Events) - 1)
+	last := int32(-1)
+	for i := len(t.Events) - 1; i >= 0; i-- {
+		if k := t.Events[i].Kind; k == Access || k == Acquire || k == TestReport {
+			last = int32(i)
+			break
+		}
+	}
+	if last < 0 {
+		return true // nothing it does is ordered or races
+	}
 	for run := range len(root.Entries) {
 		if !set.has(run) {
 			continue

@@ -1,8 +1,9 @@
 package agree_test
 
 import (
-	"fmt"
 	"go/ast"
+	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,6 +15,8 @@ import (
 	"github.com/origo-dev/origo/analyzers/race"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 )
 
 var (
@@ -25,57 +28,79 @@ var (
 
 // TestTestsInSequence runs race, deadlock and blocking on two tests
 // whose goroutines write one variable and take two mutexes in opposite
-// orders: joined by their tests (seqjoin), all three are silent and race
-// names tests-in-sequence; waited for in a select with a timeout
-// (seqtimeout), the goroutines may overlap and all three report; with
-// t.Parallel (seqparallel), race and deadlock report.
+// orders: joined by their tests (seqjoin), all three are silent and
+// race and deadlock name tests-in-sequence; waited for in a select with
+// a timeout (seqtimeout), the goroutines may overlap and all three
+// report; with t.Parallel (seqparallel), race and deadlock report. The
+// three analyzers run in one checker over the three packages, as go vet
+// runs them: their passes are shared, and the packages' dependencies
+// analyzed once.
 func TestTestsInSequence(t *testing.T) {
-	for _, pkg := range []string{"seqjoin", "seqtimeout", "seqparallel"} {
-		t.Run(pkg, func(t *testing.T) { check(t, pkg) })
+	for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer} {
+		if err := a.Flags.Set("why", "all"); err != nil {
+			t.Fatal(err)
+		}
+		defer a.Flags.Set("why", "")
 	}
-}
-
-func check(t *testing.T, pkg string) {
-	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
+	dir := analysistest.TestData()
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax,
+		Dir:   dir,
+		Tests: true,
+		Env:   append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off"),
+	}
+	pkgs, err := packages.Load(cfg, "seqjoin", "seqtimeout", "seqparallel")
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer race.Analyzer.Flags.Set("why", "")
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("the fixtures do not load")
+	}
+	g, err := checker.Analyze([]*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	type line struct {
 		file string
 		n    int
 	}
 	got := make(map[line][]string) // "analyzer: message" by line
 	whys := make(map[line][]string)
-	var files []*analysisFile
-	for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer} {
-		for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), a, pkg) {
-			if a == race.Analyzer {
-				for _, f := range r.Pass.Files {
-					files = append(files, &analysisFile{r.Pass, f.Comments})
-				}
+	var files []*ast.File
+	var fset *token.FileSet
+	seen := make(map[*ast.File]bool)
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act, act.Err)
+		}
+		fset = act.Package.Fset
+		for _, f := range act.Package.Syntax {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
 			}
-			for _, d := range r.Diagnostics {
-				p := r.Pass.Fset.Position(d.Pos)
-				k := line{filepath.Base(p.Filename), p.Line}
-				if d.Category == race.WhyCategory {
-					if m := verdictRe.FindStringSubmatch(d.Message); m != nil {
-						v := m[2]
-						if v == "" {
-							v = "reported"
-						}
-						whys[k] = append(whys[k], v)
+		}
+		for _, d := range act.Diagnostics {
+			p := fset.Position(d.Pos)
+			k := line{filepath.Base(p.Filename), p.Line}
+			if d.Category == race.WhyCategory {
+				if m := verdictRe.FindStringSubmatch(d.Message); m != nil {
+					v := m[2]
+					if v == "" {
+						v = "reported"
 					}
-					continue
+					whys[k] = append(whys[k], v)
 				}
-				got[k] = append(got[k], a.Name+": "+d.Message)
+				continue
 			}
+			got[k] = append(got[k], act.Analyzer.Name+": "+d.Message)
 		}
 	}
 	expected := make(map[line]bool)
 	for _, f := range files {
-		for _, cg := range f.comments {
+		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				p := f.pass.Fset.Position(c.Pos())
+				p := fset.Position(c.Pos())
 				k := line{filepath.Base(p.Filename), p.Line}
 				if m := expectRe.FindStringSubmatch(c.Text); m != nil {
 					expected[k] = true
@@ -95,15 +120,15 @@ func check(t *testing.T, pkg string) {
 						want = append(want, strings.Trim(q, `"`))
 					}
 					if len(whys[k]) == 0 {
-						t.Errorf("%s:%d: silent %v, but race has no candidate there", k.file, k.n, want)
+						t.Errorf("%s:%d: silent %v, but race and deadlock have no candidate there", k.file, k.n, want)
 					}
 					for _, w := range want {
 						if !slices.Contains(whys[k], w) {
-							t.Errorf("%s:%d: silent %q, but race ruled its candidates out by %v", k.file, k.n, w, whys[k])
+							t.Errorf("%s:%d: silent %q, but its candidates were ruled out by %v", k.file, k.n, w, whys[k])
 						}
 					}
 					if slices.Contains(whys[k], "reported") {
-						t.Errorf("%s:%d: silent %v, but race reported a candidate", k.file, k.n, want)
+						t.Errorf("%s:%d: silent %v, but a candidate was reported", k.file, k.n, want)
 					}
 				}
 			}
@@ -116,16 +141,4 @@ func check(t *testing.T, pkg string) {
 			}
 		}
 	}
-	_ = fmt.Sprint
 }
-
-type analysisFile struct {
-	pass     *analysis.Pass
-	comments []*ast.CommentGroup
-}
-
-// ignoreErrors is an analysistest.Testing that drops analysistest's own
-// complaints: the fixtures use expect comments, not want.
-type ignoreErrors struct{}
-
-func (ignoreErrors) Errorf(string, ...any) {}

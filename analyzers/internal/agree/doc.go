@@ -8,7 +8,8 @@
 //
 //	// expect ANALYZER "regexp" [ANALYZER "regexp" ...]
 //
-// and the lines whose race candidates a rule must rule out with
+// and the lines whose race and deadlock candidates (a pair of accesses,
+// a lock order inversion) a rule must rule out with
 //
 //	// silent "rule"
 package agree

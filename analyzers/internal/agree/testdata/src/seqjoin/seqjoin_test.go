@@ -14,15 +14,15 @@ var a, b sync.Mutex
 func ab() {
 	shared++ // silent "tests-in-sequence"
 	a.Lock()
-	b.Lock()
+	b.Lock() // silent "tests-in-sequence"
 	b.Unlock()
 	a.Unlock()
 }
 
 func ba() {
-	shared++
+	shared++ // silent "tests-in-sequence"
 	b.Lock()
-	a.Lock()
+	a.Lock() // silent "tests-in-sequence"
 	a.Unlock()
 	b.Unlock()
 }
