@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -41,6 +42,26 @@ var current sync.Map // *analysis.Pass → string
 // At records that pass is working on the function named fn, for the
 // line Do writes if the pass fails there.
 func At(pass *analysis.Pass, fn string) { current.Store(pass, fn) }
+
+// recovered counts the internal errors Do recovered from in this
+// process (not the Stops: a bound is no error).
+var recovered atomic.Int64
+
+// RunTests runs a test binary's tests (m.Run) and fails the binary when
+// Do recovered from an internal error during them, whatever the tests
+// said: a test whose pass crashed must not stay green because the crash
+// degraded to fewer findings. An analyzer's tests call it from
+// TestMain: os.Exit(guard.RunTests(m)).
+func RunTests(m interface{ Run() int }) int {
+	code := m.Run()
+	if n := recovered.Load(); n > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: origo's passes had %d internal errors during the tests (see the lines above); set ORIGO_PANIC=1 for their stacks\n", n)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
 
 // Do runs f. If f panics, Do recovers, writes one line naming the pass,
 // the package, the function it was working on (see At) and origo's
@@ -74,6 +95,7 @@ func Do(pass *analysis.Pass, name string, f func()) (failure string) {
 			}
 			failure = fmt.Sprintf("origo: internal error in %s on package %s%s: %v (origo %s; results for this package are incomplete; set ORIGO_PANIC=1 for a stack trace and report it at %s)",
 				name, pass.Pkg.Path(), in, oneLine(r), Version(), IssuesURL)
+			recovered.Add(1)
 		}
 		fmt.Fprintln(os.Stderr, failure)
 	}()

@@ -86,3 +86,18 @@ func TestDoPanicThrough(t *testing.T) {
 	msg := guard.Do(pass, "race", func() { panic("boom") })
 	t.Errorf("Do returned %q, want the panic let through", msg)
 }
+
+// fakeM is a testing.M whose tests pass, having run f.
+type fakeM struct{ f func() }
+
+func (m fakeM) Run() int { m.f(); return 0 }
+
+// TestRunTestsFailsOnRecovered checks that a test binary whose passes
+// crashed fails, though its tests passed.
+func TestRunTestsFailsOnRecovered(t *testing.T) {
+	t.Setenv("ORIGO_PANIC", "")
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p")}
+	if code := guard.RunTests(fakeM{func() { guard.Do(pass, "shb", func() { panic("boom") }) }}); code == 0 {
+		t.Error("RunTests returned 0 after a recovered panic")
+	}
+}
