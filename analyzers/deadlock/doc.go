@@ -208,6 +208,16 @@
 // The operation blocked while holding a lock is never a select case:
 // another case may complete it.
 //
+// Two goroutines that take two mutexes in opposite orders are a
+// candidate inversion only when they may run at once, which deadlock
+// asks the way race and blocking do (shb's Order.Concurrent): goroutines
+// of main's binary and of the test binary never meet, nor do the
+// goroutines of two tests run in sequence when the first test joins its
+// goroutine, nor a parallel test with itself. "origo why FILE:LINE"
+// (under go vet, -deadlock.why=FILE:LINE) prints each candidate
+// inversion with a Lock at that line and the rule (package
+// passes/rules) that ruled it out, or "reported".
+//
 // # Known limits
 //
 // Cycles of four or more locks are not reported. A Cond.Wait is checked
