@@ -39,7 +39,7 @@ func (k Kind) Analyzer() string {
 	return a
 }
 
-// The kinds of the race analyzer.
+// The kinds of the race and deadlock analyzers.
 var (
 	DataRace                 = Kind{"race/data-race", "DataRace", "data race"}
 	ConcurrentMapAccess      = Kind{"race/concurrent-map-access", "ConcurrentMapAccess", "concurrent map access"}
@@ -61,9 +61,8 @@ var (
 	BlockingWhileHoldingLock = Kind{"deadlock/blocking-while-holding-lock", "BlockingWhileHoldingLock", "blocking while holding a lock"}
 )
 
-// The kinds of the deadlock analyzer are above; these are the blocking
-// analyzer's, one per operation that blocks forever, and those of
-// guardedby and directive.
+// The kinds of the blocking analyzer, one per operation that blocks
+// forever, and those of guardedby and directive.
 var (
 	SendBlocks      = Kind{"blocking/send", "SendBlocksForever", "send blocks forever"}
 	ReceiveBlocks   = Kind{"blocking/receive", "ReceiveBlocksForever", "receive blocks forever"}
