@@ -13,6 +13,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
@@ -103,17 +104,17 @@ type checker struct {
 	blockedIn deadlock.Goroutines
 }
 
-// report reports a blocking operation once, with the related positions
-// rel (see related); one that is the report's own says nothing more and
-// is left out.
-func (c *checker) report(instr ssa.Instruction, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
+// report reports a blocking operation of kind k once, with the related
+// positions rel (see related); one that is the report's own says
+// nothing more and is left out.
+func (c *checker) report(k kinds.Kind, instr ssa.Instruction, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
 	if c.reported[instr] || c.ignored.Has(pos) {
 		return
 	}
 	c.reported[instr] = true
 	c.blockedAt[instr.Pos()] = true
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: rel})
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: fmt.Sprintf(format, args...), Related: rel})
 }
 
 // related returns a related position of a report, for an editor to go

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/blocking"
+	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -27,7 +28,7 @@ func TestSequels(t *testing.T) {
 
 // TestContextDone checks that ctx.Done() is no unknown channel.
 func TestContextDone(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkctx")
+	kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blkctx"), blockingHeads)
 }
 
 // TestAcrossPackages checks partners in another package: a channel
@@ -50,6 +51,7 @@ func TestRelated(t *testing.T) {
 		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
 	}
 	results := analysistest.Run(t, analysistest.TestData(), blocking.Analyzer, "blk", "blkx", "blkseq")
+	kindtest.Covered(t, "blocking", kindtest.Check(t, results, blockingHeads))
 	reltest.Check(t, results, map[string][]string{
 		`^send blocks forever when \w+ returns early: `:                           {` made here$`, `^\w+ returns here without receiving$`},
 		`^send blocks forever when \w+ returns early: the goroutine started at`:   {`^the goroutine that sends is started here$`},
@@ -70,4 +72,12 @@ func TestRelated(t *testing.T) {
 		`^Lock blocks forever: .*; locked at `: {` locked here$`},
 		`^Lock blocks forever: `:               {`^the goroutine holding it may block forever here$`},
 	})
+}
+
+// blockingHeads are the words the messages of each kind begin with, for
+// the kinds whose messages do not all begin with its title.
+var blockingHeads = map[string][]string{
+	"blocking/send":    {"send blocks forever", "send on nil channel blocks forever"},
+	"blocking/receive": {"receive blocks forever", "receive from nil channel blocks forever", "receive from ctx.Done() blocks forever"},
+	"blocking/select":  {"select blocks forever", "select {} blocks forever"},
 }

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -42,7 +43,7 @@ func (c *checker) uncanceled() {
 					if cancel != nil && c.mayCall(cancel, recv) {
 						continue
 					}
-					c.report(recv, recv.Pos(), c.related(call.Pos(), "the context is made here"),
+					c.report(kinds.ReceiveBlocks, recv, recv.Pos(), c.related(call.Pos(), "the context is made here"),
 						"receive from ctx.Done() blocks forever: the context comes from context.WithCancel at %s over a context that is never done, and nothing calls its cancel function",
 						c.pos(call.Pos()))
 				}

@@ -194,6 +194,50 @@
 // used by several methods is judged only by its partners, not by the
 // leaks above.
 //
+// # Report kinds
+//
+// Each report carries its kind as its category (the "category" of go vet
+// -json and origo -json, the rule of a SARIF result; see package kinds):
+// the operation that blocks forever, which its message begins with. Each
+// kind covers every reason above for its operation, and the goroutines
+// a stuck one leaves stuck.
+//
+// blocking/send: a channel send that no goroutine will ever receive: on
+// a nil channel, on a channel nothing else receives from, before the
+// receiver starts, or once the receiver has returned early (a select on
+// ctx.Done() or a timeout, an error path), which leaks the sending
+// goroutine. Give the channel a buffer of one per send that may be left
+// over, or select on a done channel too.
+//
+// blocking/receive: a receive that nothing will ever complete: from a
+// nil channel, a channel nothing sends on or closes, one whose only
+// sender may return without sending, one only its own goroutine sends
+// on later, or ctx.Done() of a context nothing cancels. Send or close on
+// every path (defer the close), or cancel the context.
+//
+// blocking/range: a range over a channel that nothing closes, or whose
+// closer may block forever first: after the last value the loop waits
+// forever. Close the channel when the last sender is done.
+//
+// blocking/select: a select without default none of whose cases can
+// ever proceed, or select {} in a goroutine: it blocks forever. Give it a
+// case that can happen (a done channel), or let the goroutine return.
+//
+// blocking/waitgroup-wait: a WaitGroup.Wait whose counter never reaches
+// zero: nothing calls Done, a goroutine may return without its Done,
+// Add counts more goroutines than are started, Wait runs inside the loop
+// that starts them, or the goroutines' Done waits on a channel that is
+// read only after Wait. Defer the Done at the top of each goroutine, and
+// Add what is started.
+//
+// blocking/cond-wait: a Cond.Wait that nothing signals (no Signal or
+// Broadcast on it), or whose every Signal comes after a place where its
+// goroutine may block forever.
+//
+// blocking/lock: a Lock of a mutex that another goroutine holds while
+// it may block forever (a deadlock, an operation reported here): the
+// Lock waits forever too.
+//
 // # Silencing a report
 //
 // Check the report first: find the channel's make, the operations the

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -75,7 +76,7 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 	if size > 0 {
 		buffer = fmt.Sprintf("its buffer of %d already full after the send at %s", size, c.pos(last.Instr.Pos()))
 	}
-	c.report(send, send.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(first.Origin.Site, "the receiver is started here, after the send")),
+	c.report(kinds.SendBlocks, send, send.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(first.Origin.Site, "the receiver is started here, after the send")),
 		"send blocks forever: %s sends on %s (made at %s, %s) before it starts any goroutine that receives from it (the first at %s)",
 		c.goroutine(t), c.chanName(send.Chan), c.pos(mc.Pos()), buffer, c.pos(first.Origin.Site))
 	return true

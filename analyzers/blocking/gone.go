@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -124,7 +125,7 @@ func (c *checker) goneReceivers(s *sequelState) {
 				leaves = fmt.Sprintf("receives once and may then return, at %s", c.pos(retPos))
 			}
 			rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(retPos, "the receiving goroutine returns here"))
-			c.report(send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, %s), whose only receiver, %s, %s; a send after that has no receiver: select on a done channel too",
+			c.report(kinds.SendBlocks, send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, %s), whose only receiver, %s, %s; a send after that has no receiver: select on a done channel too",
 				c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()), size, c.goroutine(left.t), leaves)
 		}
 	}
@@ -370,7 +371,7 @@ func (c *checker) selfWaits(s *sequelState) {
 				continue
 			}
 			at := last.t.Events[last.ev].Instr.Pos()
-			c.report(recv, recv.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(at, "it sends or closes here, later")),
+			c.report(kinds.ReceiveBlocks, recv, recv.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(at, "it sends or closes here, later")),
 				"receive blocks forever: %s receives from %s (made at %s), which only it sends on or closes, later (at %s): it waits for itself",
 				c.goroutine(t), c.chanName(recv.X), c.pos(mc.Pos()), c.pos(at))
 		}

@@ -2,6 +2,7 @@ package blocking
 
 import (
 	"fmt"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"go/token"
 	"go/types"
@@ -128,7 +129,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				rel = append(rel, c.related(returnPos(ret), "%s returns here without receiving", fn.Name())...)
 			}
 			for _, s := range rc.sendsAt() {
-				c.report(s, s.Pos(), rel, "send blocks forever when %s moves on early: %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
+				c.report(kinds.SendBlocks, s, s.Pos(), rel, "send blocks forever when %s moves on early: %s sends on %s (made at %s in each iteration, unbuffered), and %s may %s; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.sender(s, spawn, "the goroutine"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), where)
 			}
 			return
@@ -140,7 +141,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
 				c.related(returnPos(ret), "%s returns here without receiving", fn.Name()))
 			for _, s := range rc.sendsAt() {
-				c.report(s, s.Pos(), rel, "send blocks forever when %s returns early: %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
+				c.report(kinds.SendBlocks, s, s.Pos(), rel, "send blocks forever when %s returns early: %s sends on %s (made at %s, unbuffered), and %s may return at %s without receiving it; give the channel a buffer of one or select on a done channel",
 					fn.Name(), c.sender(s, spawn, "the goroutine"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(returnPos(ret)))
 			}
 			return
@@ -149,7 +150,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutines that send are started here, in a loop"),
 				c.related(rc.recvs[0].Pos(), "the one receive"))
 			for _, s := range rc.sendsAt() {
-				c.report(s, s.Pos(), rel, "send blocks forever: %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
+				c.report(kinds.SendBlocks, s, s.Pos(), rel, "send blocks forever: %s in a loop each send on %s (made at %s, unbuffered), and %s receives from it once, at %s: all but one block forever; give the channel a buffer of one per goroutine",
 					c.sender(s, spawn, "the goroutines"), c.chanName(mc), c.pos(mc.Pos()), fn.Name(), c.pos(rc.recvs[0].Pos()))
 			}
 			return
@@ -166,7 +167,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	if first, second := twice(rc.sends); second != nil {
 		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
 			rel := slices.Concat(c.madeAt(mc), c.related(first.Pos(), "the first send"))
-			c.report(second, second.Pos(), rel, "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %s, once per goroutine it starts: the last send has no receiver",
+			c.report(kinds.SendBlocks, second, second.Pos(), rel, "send blocks forever: a goroutine may send on %s (made at %s, unbuffered) twice, at %s and then here, and %s receives from it at most %s, once per goroutine it starts: the last send has no receiver",
 				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}
@@ -211,7 +212,7 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
 		c.related(returnPos(ret), "it returns here without sending"))
-	c.report(recv, recv.Pos(), rel, "receive blocks forever when the goroutine started at %s returns early: it may return at %s without sending on %s (made at %s), and nothing else sends on or closes it; send on every path (an error too) or close the channel",
+	c.report(kinds.ReceiveBlocks, recv, recv.Pos(), rel, "receive blocks forever when the goroutine started at %s returns early: it may return at %s without sending on %s (made at %s), and nothing else sends on or closes it; send on every path (an error too) or close the channel",
 		c.pos(spawn.Pos()), c.pos(returnPos(ret)), c.chanName(mc), c.pos(mc.Pos()))
 }
 

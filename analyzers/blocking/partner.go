@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -100,7 +101,7 @@ func (c *checker) partnerless() {
 					continue
 				}
 				if isNil(instr.Chan) {
-					c.report(instr, instr.Pos(), c.startedAt(t), "send on nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
+					c.report(kinds.SendBlocks, instr, instr.Pos(), c.startedAt(t), "send on nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
 					continue
 				}
 				mc, objs, ok := c.allJudged(t, instr.Chan, judged)
@@ -114,14 +115,14 @@ func (c *checker) partnerless() {
 					continue
 				}
 				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(mc, shb.Recv) {
-					c.report(instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
+					c.report(kinds.SendBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
 				}
 			case *ssa.UnOp:
 				if ev.Kind != shb.Recv || instr.Op != token.ARROW {
 					continue
 				}
 				if isNil(instr.X) {
-					c.report(instr, instr.Pos(), c.startedAt(t), "receive from nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
+					c.report(kinds.ReceiveBlocks, instr, instr.Pos(), c.startedAt(t), "receive from nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
 					continue
 				}
 				mc, objs, ok := c.allJudged(t, instr.X, judged)
@@ -132,16 +133,16 @@ func (c *checker) partnerless() {
 				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes }) || c.unknownOp(mc, shb.Close)
 				switch {
 				case !sent && !closed:
-					c.report(instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
+					c.report(kinds.ReceiveBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
 				case !closed && ranged(instr) && localChannel(mc):
-					c.report(instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "range over channel blocks forever: %s ranges over %s (made at %s), which nothing closes: after the last send the loop waits forever", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
+					c.report(kinds.RangeBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "range over channel blocks forever: %s ranges over %s (made at %s), which nothing closes: after the last send the loop waits forever", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
 				}
 			case *ssa.Select:
 				if ev.Kind != shb.Recv && ev.Kind != shb.Send || !instr.Blocking {
 					continue
 				}
 				if c.neverReady(t, instr, byChan, judged) {
-					c.report(instr, instr.Pos(), c.startedAt(t), "select blocks forever: %s selects on cases none of which can proceed: nothing sends on, receives from or closes their channels", c.goroutine(t))
+					c.report(kinds.SelectBlocks, instr, instr.Pos(), c.startedAt(t), "select blocks forever: %s selects on cases none of which can proceed: nothing sends on, receives from or closes their channels", c.goroutine(t))
 				}
 			}
 		}
@@ -167,7 +168,7 @@ func (c *checker) emptySelects() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if sel, ok := instr.(*ssa.Select); ok && sel.Blocking && len(sel.States) == 0 {
-					c.report(sel, sel.Pos(), nil, "select {} blocks forever: %s never returns; only func main may wait so", fn.Name())
+					c.report(kinds.SelectBlocks, sel, sel.Pos(), nil, "select {} blocks forever: %s never returns; only func main may wait so", fn.Name())
 				}
 			}
 		}

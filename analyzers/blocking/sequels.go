@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -353,15 +354,15 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	var ch ssa.Value
-	var kinds []shb.Kind
+	var partnerKinds []shb.Kind
 	what := ""
 	switch instr := ev.Instr.(type) {
 	case *ssa.Send:
-		ch, kinds, what = instr.Chan, []shb.Kind{shb.Recv}, "send"
+		ch, partnerKinds, what = instr.Chan, []shb.Kind{shb.Recv}, "send"
 	case *ssa.UnOp:
-		ch, kinds, what = instr.X, []shb.Kind{shb.Send, shb.Close}, "receive"
+		ch, partnerKinds, what = instr.X, []shb.Kind{shb.Send, shb.Close}, "receive"
 		if ranged(instr) {
-			kinds, what = []shb.Kind{shb.Close}, "range"
+			partnerKinds, what = []shb.Kind{shb.Close}, "range"
 		}
 	default:
 		return
@@ -370,19 +371,19 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	mc, objs, ok := c.allJudged(u, ch, c.judged)
-	if !ok || what == "send" && !c.unbuffered(mc) || c.unknownOp(mc, kinds...) {
+	if !ok || what == "send" && !c.unbuffered(mc) || c.unknownOp(mc, partnerKinds...) {
 		return
 	}
 	var partners []place
 	for _, obj := range objs {
 		k := chanKey(obj)
-		for _, kind := range kinds {
+		for _, kind := range partnerKinds {
 			if s.untraced[k][kind] {
 				return
 			}
 		}
 		for _, p := range s.byChan[k] {
-			if slices.Contains(kinds, p.t.Events[p.ev].Kind) && !slices.Contains(partners, p) {
+			if slices.Contains(partnerKinds, p.t.Events[p.ev].Kind) && !slices.Contains(partners, p) {
 				partners = append(partners, p)
 			}
 		}
@@ -397,11 +398,11 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	by, where := c.goroutine(p.t), c.pos(stuckAt)
 	switch what {
 	case "send":
-		c.report(ev.Instr, ev.Instr.Pos(), rel, "send blocks forever: %s sends on %s (made at %s, unbuffered), but every goroutine that receives from it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.report(kinds.SendBlocks, ev.Instr, ev.Instr.Pos(), rel, "send blocks forever: %s sends on %s (made at %s, unbuffered), but every goroutine that receives from it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	case "receive":
-		c.report(ev.Instr, ev.Instr.Pos(), rel, "receive blocks forever: %s receives from %s (made at %s), but every goroutine that sends on or closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.report(kinds.ReceiveBlocks, ev.Instr, ev.Instr.Pos(), rel, "receive blocks forever: %s receives from %s (made at %s), but every goroutine that sends on or closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	case "range":
-		c.report(ev.Instr, ev.Instr.Pos(), rel, "range over channel blocks forever: %s ranges over %s (made at %s), but every goroutine that closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.report(kinds.RangeBlocks, ev.Instr, ev.Instr.Pos(), rel, "range over channel blocks forever: %s ranges over %s (made at %s), but every goroutine that closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	}
 }
 
@@ -423,11 +424,11 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
 	c.blockedIn.Add(ev.Instr.Pos(), u)
-	what := "WaitGroup.Wait"
+	what, blocks := "WaitGroup.Wait", kinds.WaitGroupBlocks
 	if ev.Kind == shb.CondWait {
-		what = "Cond.Wait"
+		what, blocks = "Cond.Wait", kinds.CondWaitBlocks
 	}
-	c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
+	c.report(blocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
 		"%s blocks forever: %s waits for %s, and %s %s it only after %s, where it may block forever (reported there)",
 		what, c.goroutine(u), syncName(ev), c.goroutine(p.t), verb, c.pos(stuckAt))
 }
@@ -477,7 +478,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			if lockedAt == ev.Instr.Pos() {
 				locked = "locked by this same Lock"
 			}
-			c.report(ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(lockedAt, "%s locked here", name), c.related(stuckAt, "the goroutine holding it may block forever here")),
+			c.report(kinds.LockBlocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(lockedAt, "%s locked here", name), c.related(stuckAt, "the goroutine holding it may block forever here")),
 				"Lock blocks forever: %s locks %s, which %s holds while it may block forever at %s (reported there; %s)",
 				c.goroutine(u), name, c.goroutine(t), c.pos(stuckAt), locked)
 			s.holders[ev.Instr.Pos()] = append(s.holders[ev.Instr.Pos()], place{t, x})

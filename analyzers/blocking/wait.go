@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -211,9 +212,9 @@ func (c *checker) waits() {
 			}
 			switch {
 			case ev.Kind == shb.WGWait && added && !ended && !unknownDone:
-				c.report(call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s%s, whose counter Add raises, but nothing calls Done on it", who, c.valueName(v, "it"), in)
+				c.report(kinds.WaitGroupBlocks, call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s%s, whose counter Add raises, but nothing calls Done on it", who, c.valueName(v, "it"), in)
 			case ev.Kind == shb.CondWait && !ended && !unknownSignal:
-				c.report(call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s%s, which nothing signals (no Signal or Broadcast on it)", who, c.valueName(v, "it"), in)
+				c.report(kinds.CondWaitBlocks, call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s%s, which nothing signals (no Signal or Broadcast on it)", who, c.valueName(v, "it"), in)
 			}
 		}
 	}
@@ -347,7 +348,7 @@ func (c *checker) waitsInStartLoop() {
 				continue
 			}
 			rel := slices.Concat(c.related(add.Pos(), "Add counts them all here"), c.related(spawn.Pos(), "the loop starts them here, one per iteration"))
-			c.report(w, w.Pos(), rel, "WaitGroup.Wait blocks forever: it waits in the loop that starts the goroutines it waits for (at %s), but the Add at %s counted them all before the loop: the first Wait waits for goroutines only later iterations would start, and with two or more never returns; wait after the loop",
+			c.report(kinds.WaitGroupBlocks, w, w.Pos(), rel, "WaitGroup.Wait blocks forever: it waits in the loop that starts the goroutines it waits for (at %s), but the Add at %s counted them all before the loop: the first Wait waits for goroutines only later iterations would start, and with two or more never returns; wait after the loop",
 				c.pos(spawn.Pos()), c.pos(add.Pos()))
 		}
 	}

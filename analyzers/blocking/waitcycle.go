@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -52,7 +53,7 @@ func (c *checker) waitsFirst(fn *ssa.Function, mc *ssa.MakeChan, rc *resultChan)
 			}
 			rel := slices.Concat(c.related(rc.spawns[0].Pos(), "the goroutine is started here"), c.madeAt(mc),
 				c.related(send.Pos(), "it sends here, before Done"))
-			c.report(call, call.Pos(), rel, "WaitGroup.Wait blocks forever: the goroutine started at %s calls Done on %s only after it sends on %s (made at %s, unbuffered) at %s, and %s receives from %s only after this Wait: each waits for the other; receive before waiting, or buffer the channel for every send",
+			c.report(kinds.WaitGroupBlocks, call, call.Pos(), rel, "WaitGroup.Wait blocks forever: the goroutine started at %s calls Done on %s only after it sends on %s (made at %s, unbuffered) at %s, and %s receives from %s only after this Wait: each waits for the other; receive before waiting, or buffer the channel for every send",
 				c.pos(rc.spawns[0].Pos()), c.valueName(wg, "the WaitGroup"), c.chanName(mc), c.pos(mc.Pos()), c.pos(send.Pos()), fn.Name(), c.chanName(mc))
 			return true
 		}

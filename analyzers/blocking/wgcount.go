@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -152,7 +153,7 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 			j := slices.Index(spawn.Call.Args, ssa.Value(a))
 			if c.eff.SkipsDone(fn)&(1<<j) != 0 {
 				rel := c.related(spawn.Pos(), "the goroutine is started here")
-				c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: %s may return without calling Done on %s",
+				c.report(kinds.WaitGroupBlocks, wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: %s may return without calling Done on %s",
 					c.pos(spawn.Pos()), facts.ShortName(fn.String()), c.valueName(a, "the WaitGroup"))
 				return
 			}
@@ -171,7 +172,7 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 		ret := c.quietReturn(g, func(b *ssa.BasicBlock) bool { return slices.Contains(dones, b) })
 		if ret != nil {
 			rel := slices.Concat(c.related(spawn.Pos(), "the goroutine is started here"), c.related(returnPos(ret), "it returns here without Done"))
-			c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: it may return at %s without calling Done on %s; defer the Done",
+			c.report(kinds.WaitGroupBlocks, wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: it may return at %s without calling Done on %s; defer the Done",
 				c.pos(spawn.Pos()), c.pos(returnPos(ret)), c.valueName(a, "the WaitGroup"))
 			return
 		}
@@ -191,7 +192,7 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 	}
 	if n := int64(len(wg.spawns)); added > n {
 		rel := c.related(wg.adds[0].Pos(), "Add counts here")
-		c.report(wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever: Add counts %d (the first at %s), but only %d goroutines that call Done once each are started; the counter never reaches zero",
+		c.report(kinds.WaitGroupBlocks, wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever: Add counts %d (the first at %s), but only %d goroutines that call Done once each are started; the counter never reaches zero",
 			added, c.pos(wg.adds[0].Pos()), n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -642,7 +643,7 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	}
 	rel = append(rel, c.related(oev.Instr.Pos(), "the %s that would unblock it (%s)", by, o.t.Origin.Describe(c.pass.Fset))...)
 	partnerLocks := func(format string, args ...any) {
-		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
+		rel = append(rel, c.otherSide(o.t.Events[o.acquire].Instr.Pos(), format, args...)...)
 	}
 	// It blocks while the other goroutine waits in its Lock, or has not
 	// come to its operation.
@@ -651,25 +652,18 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	} else {
 		c.partner(ev.Instr.Pos(), o.t, o.ev)
 	}
-	if o.acquire >= 0 && o.how == lockViaWait {
-		// The third goroutine waits in its Lock.
-		v := o.via[0]
-		defer c.reportOtherSide(v.t.Events[v.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and %s waits for what this goroutine does after this Lock",
-			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), o.t.Origin.Describe(c.pass.Fset))
-	} else if o.acquire >= 0 {
+	if o.acquire >= 0 && o.how != lockViaWait {
 		c.partner(o.t.Events[o.acquire].Instr.Pos(), b.t, b.ev)
-		// The other goroutine waits in its Lock.
-		defer c.reportOtherSide(o.t.Events[o.acquire].Instr.Pos(), ev.Instr.Pos(), "there %s holds %s while it %s %s, and the %s that would unblock it comes after this Lock (%s)",
-			b.t.Origin.Describe(c.pass.Fset), name, what, objName(ev), by, o.t.Origin.Describe(c.pass.Fset))
 	}
 	if o.acquire >= 0 && o.how == lockViaWait {
 		v := o.via[0]
 		vev := v.t.Events[v.ev]
 		vby := map[shb.Kind]string{shb.Send: "send", shb.Close: "close"}[vev.Kind]
 		rel = append(rel, c.related(o.t.Events[o.acquire].Instr.Pos(), "it first waits here")...)
-		rel = append(rel, c.related(v.t.Events[v.acquire].Instr.Pos(), "the %s that would end that wait locks %s here first (%s)", vby, name, v.t.Origin.Describe(c.pass.Fset))...)
+		// The third goroutine waits in its Lock.
+		rel = append(rel, c.otherSide(v.t.Events[v.acquire].Instr.Pos(), "the %s that would end that wait locks %s here first (%s)", vby, name, v.t.Origin.Describe(c.pass.Fset))...)
 		c.partner(v.t.Events[v.acquire].Instr.Pos(), b.t, b.ev)
-		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a receive (at %s) whose %s (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, all block forever (deadlock)",
+		c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a receive (at %s) whose %s (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, all block forever (deadlock)",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), c.pos(o.t.Events[o.acquire].Instr.Pos()),
 			vby, c.pos(vev.Instr.Pos()), v.t.Origin.Describe(c.pass.Fset), name, c.pos(v.t.Events[v.acquire].Instr.Pos()))
@@ -677,33 +671,33 @@ func (c *checker) reportBlocked(hb *shb.Result, b blocked) {
 	}
 	if o.acquire >= 0 && o.how == lockInCase {
 		partnerLocks("the select's other way out locks %s here", name)
-		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever (deadlock)",
+		c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) is a case of a select in a loop whose other way out locks %s (at %s): if that goroutine is waiting there for %s, both block forever (deadlock)",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return
 	}
 	if o.acquire >= 0 && o.how == lockInLoop {
 		partnerLocks("its loop locks %s here, before the %s", name, by)
-		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a loop that locks %s (at %s): if that goroutine is in the loop waiting for %s, both block forever (deadlock)",
+		c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) comes after a loop that locks %s (at %s): if that goroutine is in the loop waiting for %s, both block forever (deadlock)",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return
 	}
 	if o.acquire >= 0 && o.how == lockAgain {
 		partnerLocks("its loop locks %s here, after the %s", name, by)
-		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever (deadlock)",
+		c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs in a loop that locks %s after it (at %s): from the loop's second run on it must lock %s first, so if this goroutine locks it first, both block forever (deadlock)",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()), name)
 		return
 	}
 	if o.acquire >= 0 {
 		partnerLocks("the other goroutine locks %s here, before the %s", name, by)
-		c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever (deadlock)",
+		c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) must first lock %s (at %s): if this goroutine locks it first, both block forever (deadlock)",
 			b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 			by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[o.acquire].Instr.Pos()))
 		return
 	}
-	c.report(ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs with %s held too, so whichever goroutine locks it first, both block forever (deadlock)",
+	c.report(kinds.BlockingWhileHoldingLock, ev.Instr.Pos(), rel, "blocking while holding a lock: %s %s %s at %s while holding %s%s; the %s that would unblock it (at %s, %s) runs with %s held too, so whichever goroutine locks it first, both block forever (deadlock)",
 		b.t.Origin.Describe(c.pass.Fset), what, objName(ev), c.pos(ev.Instr.Pos()), name, c.lockedAt(ev.Instr, name),
 		by, c.pos(oev.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name)
 }

@@ -2,6 +2,7 @@ package deadlock
 
 import (
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -59,7 +60,7 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 			if ev.Read {
 				verb, why = "read-locked", "RLock waits while the mutex is held for writing, by its own goroutine too: this blocks forever"
 			}
-			c.report(ev.Instr.Pos(), c.related(via.Pos(), "the %s called here, with %s held", what, name), "double lock through %s %s: %s is %s at %s while already held by the caller of the %s called at %s (%s); %s",
+			c.report(kinds.DoubleLock, ev.Instr.Pos(), c.related(via.Pos(), "the %s called here, with %s held", what, name), "double lock through %s %s: %s is %s at %s while already held by the caller of the %s called at %s (%s); %s",
 				article, what, name, verb, c.pos(ev.Instr.Pos()), what, c.pos(via.Pos()), t.Origin.Describe(c.pass.Fset), why)
 		}
 	}
@@ -119,7 +120,7 @@ func (c *checker) checkCallbacks(call *ssa.Call) {
 			}
 			callee := facts.ShortName(call.Call.StaticCallee().String())
 			name := lockName(cb.Held)
-			c.report(call.Pos(), c.heldAt(t, "the function value locks %s here", name), "double lock through a function value: %s holds %s (locked at %s) when it calls the function value passed here, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
+			c.report(kinds.DoubleLock, call.Pos(), c.heldAt(t, "the function value locks %s here", name), "double lock through a function value: %s holds %s (locked at %s) when it calls the function value passed here, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
 				callee, name, c.where(cb.Held), c.where(t))
 			break
 		}

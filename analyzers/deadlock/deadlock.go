@@ -8,10 +8,12 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -143,9 +145,6 @@ type checker struct {
 	// assigned holds the package variables the package assigns or
 	// takes the address of, once asked (see assignedInPackage).
 	assigned map[*types.Var]bool
-	// otherSides holds the Locks reported as the other side of a
-	// deadlock (see reportOtherSide).
-	otherSides map[token.Pos]bool
 	// leftHeld are the locks reported left held, for what follows them
 	// (see leftHeldSequels).
 	leftHeld []leftHeld
@@ -252,18 +251,17 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 		name := lockName(h)
 		switch {
 		case op == syncapi.Lock && h.Read:
-			c.report(pos, c.heldAt(h, "%s read-locked here", name),
+			c.report(kinds.RWMutexUpgrade, pos, c.heldAt(h, "%s read-locked here", name),
 				"RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
 				name, c.pos(pos), c.where(h))
 		case op == syncapi.RLock && h.Read:
 			if w, ok := c.writer(mu); ok {
-				c.report(pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.related(w, "%s write-locked here", name)),
+				c.report(kinds.RecursiveReadLock, pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.writerSide(w, name)),
 					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 					name, c.pos(pos), c.where(h), c.pos(w))
-				c.writerSide(w, pos, name)
 			}
 		default:
-			c.report(pos, c.heldAt(h, "%s locked here", name),
+			c.report(kinds.DoubleLock, pos, c.heldAt(h, "%s locked here", name),
 				"double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.pos(pos), c.where(h))
 		}
@@ -285,17 +283,16 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				id := heldIdentity(t)
 				if w, ok := c.writers[id]; ok && id != nil {
 					name := lockName(h)
-					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.related(w, "%s write-locked here", name))
-					c.report(pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
+					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.writerSide(w, name))
+					c.report(kinds.RecursiveReadLock, pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 						name, c.where(h), how, callee, c.where(t), c.pos(w))
-					c.writerSide(w, pos, name)
 					return
 				}
 				continue
 			}
 			name := lockName(h)
 			rel := slices.Concat(c.heldAt(h, "%s locked here", name), c.heldAt(t, "%s locks %s again here", callee, name))
-			c.report(pos, rel, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
+			c.report(kinds.DoubleLock, pos, rel, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.where(h), how, callee, c.where(t))
 			return
 		}
@@ -316,7 +313,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 		}
 		reported[h.Key] = true
 		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
-		c.reportFix(lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",
+		c.reportFix(kinds.LockLeftHeld, lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",
 			lockName(h), c.where(h), fn.Name())
 	}
 }
@@ -492,48 +489,53 @@ func (c *checker) where(h lockset.Held) string {
 // pos renders p as "file.go:12" (see package posn).
 func (c *checker) pos(p token.Pos) string { return posn.For(c.pass).Pos(p) }
 
-// report reports a deadlock at pos, with the related positions rel
-// (see related).
-func (c *checker) report(pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
-	c.reportFix(pos, rel, nil, format, args...)
+// report reports a deadlock of kind k at pos, with the related
+// positions rel (see related).
+func (c *checker) report(k kinds.Kind, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
+	c.reportFix(k, pos, rel, nil, format, args...)
 }
 
 // reportFix reports, with the fixes that are certain (see unlockFix).
 // A related position that is the report's own says nothing more and is
 // left out.
-func (c *checker) reportFix(pos token.Pos, rel []analysis.RelatedInformation, fixes []analysis.SuggestedFix, format string, args ...any) {
-	if c.ignored.Has(pos) {
+//
+// A deadlock is one report, however many goroutines it leaves stuck:
+// the others are related positions whose message begins with
+// kinds.OtherSide (see otherSide). An //origo:ignore directive on the
+// report's line or on the line of one of those silences it; those
+// places count as reported for the Result all the same, as where a
+// goroutine may block forever.
+func (c *checker) reportFix(k kinds.Kind, pos token.Pos, rel []analysis.RelatedInformation, fixes []analysis.SuggestedFix, format string, args ...any) {
+	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
+	at := []token.Pos{pos}
+	for _, r := range rel {
+		if strings.HasPrefix(r.Message, kinds.OtherSide+":") {
+			at = append(at, r.Pos)
+		}
+	}
+	if c.ignored.Any(at...) {
 		return
 	}
-	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
 	if c.reportedAt == nil {
 		c.reportedAt = make(map[token.Pos]bool)
 	}
-	c.reportedAt[pos] = true
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: "deadlock", Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes, Related: rel})
+	for _, p := range at {
+		c.reportedAt[p] = true
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: fmt.Sprintf(format, args...), SuggestedFixes: fixes, Related: rel})
 }
 
-// reportOtherSide reports a Lock at pos where the other goroutine of a
-// deadlock reported at main blocks forever: each goroutine that a
-// deadlock leaves stuck is shown where it waits, and each of the two
-// reports names the other. The message starts "Lock blocks forever
-// (deadlock)" and explains after its first ';'. A Lock is reported so
-// once, and only in the package's files.
-func (c *checker) reportOtherSide(pos, main token.Pos, format string, args ...any) {
-	if !posn.InFiles(c.pass, pos) || c.otherSides[pos] || pos == main {
-		return
-	}
-	if c.otherSides == nil {
-		c.otherSides = make(map[token.Pos]bool)
-	}
-	c.otherSides[pos] = true
-	c.report(pos, c.related(main, "the other side of the deadlock"), "Lock blocks forever (deadlock): the other side of the report at %s; "+format, append([]any{c.pos(main)}, args...)...)
+// otherSide returns the related position of the Lock at pos where
+// another goroutine of a deadlock blocks forever, its message beginning
+// with kinds.OtherSide; none when pos is not in the package's files.
+func (c *checker) otherSide(pos token.Pos, format string, args ...any) []analysis.RelatedInformation {
+	return c.related(pos, kinds.OtherSide+": "+format, args...)
 }
 
-// writerSide reports the writer's Lock at w of a recursive read lock
-// reported at pos.
-func (c *checker) writerSide(w, pos token.Pos, name string) {
-	c.reportOtherSide(w, pos, "this Lock of %s, between the two read locks, waits for the first, and the second waits for it", name)
+// writerSide returns the related position of the writer's Lock at w of
+// a recursive read lock: the other side of the deadlock.
+func (c *checker) writerSide(w token.Pos, name string) []analysis.RelatedInformation {
+	return c.otherSide(w, "a Lock of %s here, between the two read locks, waits for the first, and the second waits for it", name)
 }
 
 // related returns a related position of a report, for an editor to go

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -52,6 +53,7 @@ func TestRelated(t *testing.T) {
 		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
 	}
 	results := analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dl", "dlx", "dlblock", "dltransfer", "dlfix")
+	kindtest.Covered(t, "deadlock", kindtest.Check(t, results, nil))
 	reltest.Check(t, results, map[string][]string{
 		`^double lock: `: {` locked here$`},
 		// The callee's Lock, when it is in the package (main.go, not
@@ -59,20 +61,20 @@ func TestRelated(t *testing.T) {
 		`^double lock: .*, which locks it again \(at \w+\.go:`:              {`^\S+ locks \S+ again here$`},
 		`^double lock through a function value: `:                           {`^the function value called here, with \S+ held$`},
 		`^RWMutex upgrade: `:                                                {`^\S+ read-locked here$`},
-		`^recursive read lock: `:                                            {`^\S+ read-locked here$`, `^\S+ write-locked here$`},
+		`^recursive read lock: `:                                            {`^\S+ read-locked here$`, `^the other side of the deadlock: a Lock of \S+ here, between the two read locks, waits for the first, and the second waits for it$`},
 		`^recursive read lock: .*, which read-locks it again \(at \w+\.go:`: {`^\S+ read-locks \S+ again here$`},
 		`^lock left held: `:                                                 {` locked here$`},
 		`^unlock of unlocked mutex: .*every path here already unlocked it`:  {`^\S+ unlocked here first$`},
 		`^unlock of unlocked mutex: .*the Unlock deferred at`:               {`^the Unlock deferred here unlocks \S+ again when \w+ returns$`},
 		`^lock order inversion: `:                                           {`^the other goroutine locks \S+ here$`},
 		// Two lines apart: the other goroutine's second Lock is not this one.
-		`^lock order inversion: p\.b is locked`:                            {`^the other goroutine then locks p\.a here$`},
+		`^lock order inversion: p\.b is locked`:                            {`^the other side of the deadlock: goroutine started at \w+\.go:\d+ locks p\.a here while holding p\.b, which this goroutine takes in the opposite order$`},
 		`^lock order cycle: `:                                              {`^\S+ locked here while holding \S+ \(goroutine started at \w+\.go:\d+\)$`},
 		`^blocking while holding a lock: `:                                 {` locked here$`, `^the \w+ that would unblock it \(.+\)$`},
-		`^blocking while holding a lock: .* must first lock .* both block`: {`^the other goroutine locks \S+ here, before the \w+$`},
-		`^blocking while holding a lock: .* comes after a receive`:         {`^it first waits here$`, `^the \w+ that would end that wait locks \S+ here first`},
-		`^blocking while holding a lock: .* runs in a loop that locks`:     {`^its loop locks \S+ here, after the \w+$`},
-		`^blocking while holding a lock: .* is a case of a select`:         {`^the select's other way out locks \S+ here$`},
+		`^blocking while holding a lock: .* must first lock .* both block`: {`^the other side of the deadlock: the other goroutine locks \S+ here, before the \w+$`},
+		`^blocking while holding a lock: .* comes after a receive`:         {`^it first waits here$`, `^the other side of the deadlock: the \w+ that would end that wait locks \S+ here first`},
+		`^blocking while holding a lock: .* runs in a loop that locks`:     {`^the other side of the deadlock: its loop locks \S+ here, after the \w+$`},
+		`^blocking while holding a lock: .* is a case of a select`:         {`^the other side of the deadlock: the select's other way out locks \S+ here$`},
 	},
 		// The other goroutine's first Lock: the message names the one
 		// that waits.

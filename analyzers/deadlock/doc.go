@@ -145,17 +145,17 @@
 //     the blocked goroutine could hold the mutex (a caller's, before the
 //     go statement) is no such wait.
 //
-// A deadlock leaves more than one goroutine stuck, and each is shown
-// where it waits: besides the report above, the other goroutine's Lock
-// is reported as "Lock blocks forever (deadlock): the other side of the
-// report at ...", for the second lock of an inversion (when it is not
-// the same statement), the writer's Lock of a recursive read lock, and
-// the Lock that the goroutine able to complete a blocked operation must
-// pass first. Each names the other; a Lock is so reported once. What
-// else the stuck goroutines leave stuck (a WaitGroup.Wait whose Done
-// comes after the deadlock, a receive whose sender is stuck, a Lock of
-// a mutex they hold) the blocking analyzer reports, from this
-// analyzer's result.
+// A deadlock leaves more than one goroutine stuck, and is one report all
+// the same, at one of them: the other goroutine's Lock where it waits is
+// a related position whose message begins "the other side of the
+// deadlock:", for the second lock of an inversion (when it is not the
+// same statement), the writer's Lock of a recursive read lock, and the
+// Lock that the goroutine able to complete a blocked operation must pass
+// first. What else the stuck goroutines leave stuck (a WaitGroup.Wait
+// whose Done comes after the deadlock, a receive whose sender is stuck,
+// a Lock of a mutex they hold) the blocking analyzer reports, from this
+// analyzer's result, in which the other sides count as places where a
+// goroutine may block forever.
 //
 // A report's related positions (indented beneath it in origo's text
 // output, relatedLocations in SARIF) are the places its message names,
@@ -224,6 +224,67 @@
 // only when the Cond's mutex is known (a Cond made in the function, or a
 // field set to sync.NewCond(&x.mu)). A panic path is not a return.
 //
+// # Report kinds
+//
+// Each report carries its kind as its category (the "category" of go vet
+// -json and origo -json, the rule of a SARIF result; see package kinds),
+// and its message begins with the kind's words:
+//
+// deadlock/double-lock: a goroutine locks a mutex it already holds,
+// directly, through a call, a deferred call or a function value, or on
+// some paths (a continue that skips the Unlock). sync.Mutex is not
+// reentrant: the second Lock blocks forever. Call a variant that expects
+// the mutex held (totalLocked), or unlock before the call.
+//
+// deadlock/rwmutex-upgrade: a goroutine that holds an RWMutex for
+// reading calls Lock on it. Lock waits for every reader, itself
+// included, and blocks forever. RUnlock first, then Lock, and check again
+// what was read.
+//
+// deadlock/recursive-read-lock: a goroutine read-locks an RWMutex it
+// already holds for reading, and the package also write-locks it: a
+// writer waiting in Lock between the two RLocks blocks the second, which
+// blocks the writer. The writer's Lock is the other side. Read-lock once,
+// and pass what the inner call needs.
+//
+// deadlock/lock-left-held: a return leaves a mutex locked that the
+// function's other returns unlock: the next Lock of it blocks forever.
+// Unlock before that return (the suggested fix, where it is certain), or
+// defer the Unlock.
+//
+// deadlock/lock-after-left-held: a Lock that blocks forever because a
+// function called before it, in the same goroutine or one ordered before
+// it, returned still holding the same mutex (a lock left held, reported
+// there too). Its message begins "Lock blocks forever (deadlock)".
+//
+// deadlock/lock-kept-by-returned-goroutine: a goroutine locks a mutex
+// and returns still holding it on every path, and no goroutine unlocks
+// it for it: every other goroutine's later Lock of it blocks forever.
+// Unlock before the goroutine returns.
+//
+// deadlock/lock-order-inversion: two goroutines that may run at once
+// take the same two mutexes in opposite orders: each may hold one and
+// wait for the other forever. One report, at one goroutine's second
+// Lock, with the other goroutine's as the other side. Take the mutexes
+// in one order everywhere.
+//
+// deadlock/lock-order-cycle: the same with three or four mutexes across
+// as many goroutines, each locking the next one's mutex while holding
+// its own.
+//
+// deadlock/unlock-of-unlocked-mutex: an Unlock of a mutex that every
+// path already unlocked since it was last locked, often an explicit
+// Unlock on an early return that a deferred Unlock repeats. It is a
+// fatal error at run time ("sync: unlock of unlocked mutex"), not a
+// deadlock. Keep one of the two.
+//
+// deadlock/blocking-while-holding-lock: a goroutine sends, receives,
+// waits on a WaitGroup or a Cond while holding a mutex that every
+// goroutine able to complete the operation must lock first: if this one
+// locks first, both block forever. The partner's Lock is the other side.
+// Release the mutex before the operation, or make it not block (a
+// buffer, a select with a way out).
+//
 // # Silencing a report
 //
 // Check the report first: find the mutex and the places the message
@@ -237,6 +298,10 @@
 // on the reported line, after the code:
 //
 //	p.mu.Lock() //origo:ignore deadlock the test checks that this blocks
+//
+// A deadlock between goroutines is one report: the comment on its line
+// or on the line of its other side (the related position "the other
+// side of the deadlock") silences it.
 //
 // The comment starts exactly "//origo:ignore " (no space after the
 // slashes), the next word names the analyzers it silences (deadlock, or a

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/shb"
@@ -118,7 +119,7 @@ func (c *checker) reportEndsHolding(hb *shb.Result, holder *shb.Trace, own, a ac
 	ownAt := holder.Events[own.ev].Instr.Pos()
 	rel := append(c.related(ownAt, "%s %s here", name, how),
 		c.related(holder.Origin.Site, "the goroutine is started here")...)
-	c.report(a.t.Events[a.ev].Instr.Pos(), rel, "lock kept by a returned goroutine: this %s of %s blocks forever once the goroutine started at %s has returned; it returns with %s still %s (at %s) on every path, and nothing unlocks it after",
+	c.report(kinds.LockKeptByReturned, a.t.Events[a.ev].Instr.Pos(), rel, "lock kept by a returned goroutine: this %s of %s blocks forever once the goroutine started at %s has returned; it returns with %s still %s (at %s) on every path, and nothing unlocks it after",
 		verb, name, c.pos(holder.Origin.Site), name, how, c.pos(ownAt))
 }
 
@@ -209,7 +210,7 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 						name, ret = facts.ShortName(lh.fn.String()), c.where(lh.h)
 					}
 					rel := append(c.related(lh.ret, "%s returns here holding it", name), c.related(call.Pos(), "called here")...)
-					c.report(ae.Instr.Pos(), rel, "Lock blocks forever (deadlock): %s is left locked by %s (lock left held at %s), called at %s before this Lock, on the paths that return so",
+					c.report(kinds.LockAfterLeftHeld, ae.Instr.Pos(), rel, "Lock blocks forever (deadlock): %s is left locked by %s (lock left held at %s), called at %s before this Lock, on the paths that return so",
 						lockName(lh.h), name, ret, c.pos(call.Pos()))
 				}
 			}
@@ -235,7 +236,7 @@ func (c *checker) endsLeftHeld(byLock map[int32][]acquireRef, t *shb.Trace, ev s
 			continue
 		}
 		reported[ae.Instr] = true
-		c.report(ae.Instr.Pos(), c.related(lh.ret, "%s returns here holding it", lh.fn.Name()),
+		c.report(kinds.LockAfterLeftHeld, ae.Instr.Pos(), c.related(lh.ret, "%s returns here holding it", lh.fn.Name()),
 			"Lock blocks forever (deadlock): %s may be left locked by %s, which returns at %s still holding it (lock left held), and this Lock may come after",
 			lockName(lh.h), t.Origin.Describe(c.pass.Fset), c.pos(lh.ret))
 	}

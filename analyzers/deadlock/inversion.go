@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/rules"
@@ -93,14 +94,15 @@ func (c *checker) inversions(hb *shb.Result) {
 		if at, ok := c.acquiredAt(hb, b.t, b.ev, b.from); ok {
 			rel = c.related(at.Pos(), "the other goroutine locks %s here", c.acquired(at))
 		}
-		rel = append(rel, c.related(ib.Pos(), "the other goroutine then locks %s here", c.acquired(ib))...)
-		c.report(ia.Pos(), rel, "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
+		// The other goroutine blocks in its second Lock: the other side of
+		// the deadlock, which this one report shows.
+		rel = append(rel, c.otherSide(ib.Pos(), "%s locks %s here while holding %s, which this goroutine takes in the opposite order",
+			b.t.Origin.Describe(c.pass.Fset), c.acquired(ib), c.heldName(hb, &b.t.Events[b.ev], b.from))...)
+		c.report(kinds.LockOrderInversion, ia.Pos(), rel, "lock order inversion: %s is locked at %s while holding %s (%s), and the same two mutexes are taken in the opposite order at %s (%s); the two goroutines can deadlock",
 			c.acquired(ia), c.pos(ia.Pos()), held, a.t.Origin.Describe(c.pass.Fset),
 			c.pos(ib.Pos()), b.t.Origin.Describe(c.pass.Fset))
 		c.partner(ia.Pos(), b.t, b.ev)
 		c.partner(ib.Pos(), a.t, a.ev)
-		c.reportOtherSide(ib.Pos(), ia.Pos(), "%s locks %s here while holding %s, which the report's goroutine takes in the opposite order",
-			b.t.Origin.Describe(c.pass.Fset), c.acquired(ib), c.heldName(hb, &b.t.Events[b.ev], b.from))
 	}
 }
 
@@ -307,7 +309,7 @@ func (c *checker) reportCycle(hb *shb.Result, e []orderEdge) {
 		rel = append(rel, c.related(instr.Pos(), "%s locked here while holding %s (%s)", c.acquired(instr), held, x.t.Origin.Describe(c.pass.Fset))...)
 	}
 	first := e[0].t.Events[e[0].ev].Instr
-	c.report(first.Pos(), rel, "lock order cycle: %s; the %s goroutines can deadlock", strings.Join(steps, "; "), countWord(len(e)))
+	c.report(kinds.LockOrderCycle, first.Pos(), rel, "lock order cycle: %s; the %s goroutines can deadlock", strings.Join(steps, "; "), countWord(len(e)))
 }
 
 // countWord spells a small count.

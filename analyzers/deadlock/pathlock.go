@@ -5,6 +5,7 @@ import (
 	"go/token"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/analyzers/kinds"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -57,7 +58,7 @@ func (c *checker) relocks(fn *ssa.Function) {
 					continue // if !lockHeld { mu.Lock() }: the flag says which path
 				}
 				name := shb.ExprName(mu)
-				c.report(again.Pos(), c.related(call.Pos(), "%s locked here first, on a path that skips every Unlock", cmp.Or(name, "the mutex")), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
+				c.report(kinds.DoubleLock, again.Pos(), c.related(call.Pos(), "%s locked here first, on a path that skips every Unlock", cmp.Or(name, "the mutex")), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
 					name, c.pos(again.Pos()), c.pos(call.Pos()))
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -167,7 +168,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 	for _, f := range found {
 		if !reported[f.pos] {
 			reported[f.pos] = true
-			c.report(f.pos, f.rel, f.msg, f.args...)
+			c.report(kinds.UnlockOfUnlocked, f.pos, f.rel, f.msg, f.args...)
 		}
 	}
 }

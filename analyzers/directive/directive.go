@@ -6,6 +6,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -39,7 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
 				if _, problem := ignore.Parse(cm.Text); problem != "" {
-					pass.Report(analysis.Diagnostic{Pos: cm.Pos(), End: cm.End(), Category: "directive", Message: problem})
+					pass.Report(analysis.Diagnostic{Pos: cm.Pos(), End: cm.End(), Category: kinds.MalformedIgnore.ID, Message: problem})
 				}
 			}
 		}

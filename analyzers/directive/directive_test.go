@@ -4,13 +4,16 @@ import (
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/directive"
+	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestDirective checks each malformed form, reported once at its
 // comment, and the well-formed ones and look-alikes, silent.
 func TestDirective(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), directive.Analyzer, "directives")
+	kindtest.Covered(t, "directive", kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), directive.Analyzer, "directives"), map[string][]string{
+		"directive/malformed": {"bad //origo:ignore directive", "unknown origo directive"},
+	}))
 }
 
 // TestGenerated checks that the flag "generated" checks the directives

@@ -37,7 +37,18 @@
 // The reason is for the reader: why the report is wrong here, or why
 // the behaviour is accepted.
 //
-// Known limit: a directive after other text in the same comment
+// # Report kinds
+//
+// Each report carries its kind as its category (the "category" of go vet
+// -json and origo -json, the rule of a SARIF result; see package kinds):
+//
+// directive/malformed: a comment that tries to be an //origo:ignore
+// directive and is not one, listed above, so it silences nothing; the
+// message gives the form to write.
+//
+// # Known limits
+//
+// A directive after other text in the same comment
 // ("// note //origo:ignore race ...") is part of that comment and
 // silences nothing, and is not reported: prose that mentions the
 // directive looks the same. Nothing is reported in generated files

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"golang.org/x/tools/go/analysis"
 )
@@ -210,7 +211,7 @@ func (a *annotated) readFunc(pass *analysis.Pass, decl *ast.FuncDecl) {
 
 func (a *annotated) report(pass *analysis.Pass, pos token.Pos, format string, args ...any) {
 	if !a.silent.Has(pos) {
-		pass.Reportf(pos, format, args...)
+		pass.Report(analysis.Diagnostic{Pos: pos, Category: kinds.BadAnnotation.ID, Message: fmt.Sprintf(format, args...)})
 	}
 }
 

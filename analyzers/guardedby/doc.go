@@ -143,6 +143,23 @@
 // copying the whole struct (c := *s) does not, nor does a go or defer
 // statement's call of an annotated function count as a call.
 //
+// # Report kinds
+//
+// Each report carries its kind as its category (the "category" of go vet
+// -json and origo -json, the rule of a SARIF result; see package kinds):
+//
+// guardedby/unguarded-access: a read or write of a field or package
+// variable annotated +checklocks:mu made without mu held, or a write
+// made with mu held only for reading. Take the mutex around the access.
+//
+// guardedby/unguarded-call: a call of a function annotated
+// +checklocks:s.mu (or +checklocksread:s.mu) made without that mutex
+// held as the annotation requires. Take the mutex around the call.
+//
+// guardedby/bad-annotation: an annotation that names no mutex (a field
+// the struct does not have, a path that is not a mutex): it guards
+// nothing. Fix the path.
+//
 // # Silencing a report
 //
 // Check the report first: find the access, the mutex the annotation

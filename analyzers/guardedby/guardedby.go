@@ -2,6 +2,7 @@ package guardedby
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
@@ -138,9 +140,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			verb = "access to"
 		}
 		if f.readHeld {
-			c.pass.Reportf(pos, "%s %s with %s held only for reading (annotated +checklocks:%s at %s)", verb, f.what, f.mu, f.m.text, facts.ShortPos(f.m.at))
+			c.report(kinds.UnguardedAccess, pos, "%s %s with %s held only for reading (annotated +checklocks:%s at %s)", verb, f.what, f.mu, f.m.text, facts.ShortPos(f.m.at))
 		} else {
-			c.pass.Reportf(pos, "%s %s without %s held (annotated +checklocks:%s at %s)", verb, f.what, f.mu, f.m.text, facts.ShortPos(f.m.at))
+			c.report(kinds.UnguardedAccess, pos, "%s %s without %s held (annotated +checklocks:%s at %s)", verb, f.what, f.mu, f.m.text, facts.ShortPos(f.m.at))
 		}
 	}
 }
@@ -380,9 +382,9 @@ func (c *checker) checkCall(fn *ssa.Function, call *ssa.Call, made []types.Type)
 			kind = "+checklocksread"
 		}
 		if held {
-			c.pass.Reportf(call.Pos(), "call of %s with %s held only for reading (annotated %s:%s at %s)", obj.Name(), mu, kind, m.text, facts.ShortPos(m.at))
+			c.report(kinds.UnguardedCall, call.Pos(), "call of %s with %s held only for reading (annotated %s:%s at %s)", obj.Name(), mu, kind, m.text, facts.ShortPos(m.at))
 		} else {
-			c.pass.Reportf(call.Pos(), "call of %s without %s held (annotated %s:%s at %s)", obj.Name(), mu, kind, m.text, facts.ShortPos(m.at))
+			c.report(kinds.UnguardedCall, call.Pos(), "call of %s without %s held (annotated %s:%s at %s)", obj.Name(), mu, kind, m.text, facts.ShortPos(m.at))
 		}
 		return
 	}
@@ -659,4 +661,9 @@ func fieldName(x ssa.Value, st types.Type, i int) string {
 		return name
 	}
 	return name + "." + s.Field(i).Name()
+}
+
+// report reports a finding of kind k at pos.
+func (c *checker) report(k kinds.Kind, pos token.Pos, format string, args ...any) {
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: fmt.Sprintf(format, args...)})
 }

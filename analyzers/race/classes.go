@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"go/version"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -17,39 +18,40 @@ import (
 // A class is a kind of race that Go programs have often enough to
 // deserve a name: the message starts with it and ends with the fix.
 type class struct {
-	name string // "captured loop variable"
-	hint string // what to do, or ""
+	kind kinds.Kind // its Title begins the message: "captured loop variable"
+	hint string     // what to do, or ""
 	// fixes are the suggested fixes where the fix is certain (see
 	// loopCopyFix).
 	fixes []analysis.SuggestedFix
 }
 
-// classify names the kind of race r is, if it has a name.
+// classify names the kind of race r is, if it has a name; a race
+// without one is of the kind kinds.DataRace.
 func (c *checker) classify(r *report) (class, bool) {
 	if isMap(r.loc) {
-		return class{name: "concurrent map access"}, true
+		return class{kind: kinds.ConcurrentMapAccess}, true
 	}
 	if appends(r.a) || appends(r.b) {
-		return class{name: "concurrent append", hint: "append writes the slice header and may write the shared backing array: guard the slice with a lock or collect results through a channel"}, true
+		return class{kind: kinds.ConcurrentAppend, hint: "append writes the slice header and may write the shared backing array: guard the slice with a lock or collect results through a channel"}, true
 	}
 	alloc, ok := r.loc.Obj.Site.(*ssa.Alloc)
 	if !ok || r.loc.Path() != "" || !captured(alloc, r.a, r.b) {
-		return class{}, false
+		return class{kind: kinds.DataRace}, false
 	}
 	vars := c.variables()
 	switch {
 	case vars.loop[alloc.Pos()] && c.before122(alloc.Pos()):
-		return class{name: "captured loop variable",
+		return class{kind: kinds.CapturedLoopVariable,
 			hint:  fmt.Sprintf("before Go 1.22 (this file is %s) every iteration shares one %s: pass it to the goroutine as an argument, or copy it in the loop body", c.fileVersion(alloc.Pos()), alloc.Comment),
 			fixes: c.loopCopyFix(alloc.Pos())}, true
 	case vars.results[alloc.Pos()]:
-		return class{name: "captured named result",
+		return class{kind: kinds.CapturedNamedResult,
 			hint: fmt.Sprintf("the goroutine writes the named result %s of the function that started it, which may have returned or be reading it: give the goroutine its own variable", alloc.Comment)}, true
 	case alloc.Comment == "err" && types.Identical(alloc.Type().(*types.Pointer).Elem(), errorType):
-		return class{name: "captured err",
+		return class{kind: kinds.CapturedErr,
 			hint: "the goroutine assigns the enclosing function's err: declare its own with :="}, true
 	}
-	return class{}, false
+	return class{kind: kinds.DataRace}, false
 }
 
 // appends reports whether an access is an append, or the store of its
@@ -167,7 +169,7 @@ func (c *checker) lateAdds() {
 		}
 		c.pass.Report(analysis.Diagnostic{
 			Pos:      add.Pos(),
-			Category: "race",
+			Category: kinds.WaitGroupAddInGoroutine.ID,
 			Message: fmt.Sprintf("WaitGroup.Add inside the goroutine: %s.Add at %s runs in the %s, so %s.Wait at %s (%s) may return before it and nothing orders the goroutine before the Wait's return; call Add before the go statement",
 				wg, c.pos(add.Pos()), c.goroutine(la.Trace.Origin), wg, c.pos(wait.Pos()), c.goroutine(la.Waiter.Origin)),
 			Related:        []analysis.RelatedInformation{{Pos: wait.Pos(), Message: "the Wait"}},

@@ -404,6 +404,56 @@
 //
 //	main.go:40:14: why: racy: read at main.go:40 (main goroutine, in main's program) vs write at main.go:14 (goroutine started at main.go:14, in the test binary): ruled out by other-program (...): ...
 //
+// # Report kinds
+//
+// Each report carries its kind as its category (the "category" of go vet
+// -json and origo -json, the rule of a SARIF result; see package kinds),
+// and its message begins with the kind's words:
+//
+// race/data-race: two goroutines may access the same variable, field or
+// element at the same time, at least one of them writing, with no
+// synchronization of the Go memory model ordering them and no mutex held
+// at both. A reader may see a torn or stale value. Order the two (a
+// channel, a WaitGroup, a mutex held at both, sync/atomic), or give each
+// goroutine its own copy.
+//
+// race/concurrent-map-access: the same, on a map: two goroutines may use
+// one map at once, one of them writing. The runtime may detect it and
+// stop the program ("fatal error: concurrent map writes"), or corrupt the
+// map. Guard the map with a mutex, or use sync.Map.
+//
+// race/concurrent-append: the same, where one side appends to a shared
+// slice: append writes the slice header and may write the shared backing
+// array, so elements get lost or overwritten. Guard the slice with a
+// lock, or collect the results through a channel or into per-goroutine
+// slots.
+//
+// race/captured-loop-variable: a goroutine started in a loop uses a loop
+// variable of a file before Go 1.22, which all iterations share, while
+// the loop writes it. Pass it to the goroutine as an argument, or copy it
+// in the loop body (the suggested fix: i := i).
+//
+// race/captured-named-result: a goroutine writes a named result of the
+// function that started it, which may have returned or be reading it.
+// Give the goroutine its own variable and hand the value back through a
+// channel.
+//
+// race/captured-err: a goroutine assigns the err variable of the
+// function that started it, which that function or another goroutine
+// reads or assigns too. Declare the goroutine's own err with :=.
+//
+// race/waitgroup-add-in-goroutine: WaitGroup.Add is called inside the
+// goroutine that Wait waits for, with no Add before its go statement:
+// Wait may return before the Add, and nothing orders the goroutine's
+// work before Wait's return. Call Add before the go statement (the
+// suggested fix, where it is certain).
+//
+// race/test-report-after-test: a goroutine reports to its test (t.Log,
+// t.Errorf, t.Fatal) but the test, or subtest, that started it does not
+// wait for it: the call may run after the test returned, where the
+// testing package panics. Wait for the goroutine (a sync.WaitGroup, a
+// channel) before the test returns.
+//
 // # Silencing a report
 //
 // Check the report first: find the two accesses (the report's position

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -39,7 +40,7 @@ func (c *checker) lateReports() {
 			name := syncapi.TestReport(ev.Instr.(ssa.CallInstruction).Common())
 			c.pass.Report(analysis.Diagnostic{
 				Pos:      pos,
-				Category: "race",
+				Category: kinds.TestReportAfterTest.ID,
 				Message: fmt.Sprintf("test report after the test: %s at %s runs in the %s, which %s does not wait for, so it may run after the test returned, where the testing package panics; wait for the goroutine (a sync.WaitGroup, a channel) before the test returns",
 					name, c.pos(pos), c.goroutine(t.Origin), test),
 			})

@@ -1083,8 +1083,9 @@ func (c *checker) report(r *report) {
 		kind(r.b), c.where(r.b), c.goroutine(r.b.Origin),
 		c.lockNames(r.locksA), c.lockNames(r.locksB))
 	var fixes []analysis.SuggestedFix
-	if cl, ok := c.classify(r); ok {
-		msg = cl.name + ": " + msg
+	cl, named := c.classify(r)
+	if named {
+		msg = cl.kind.Title + ": " + msg
 		if cl.hint != "" {
 			msg += "; " + cl.hint
 		}
@@ -1092,7 +1093,7 @@ func (c *checker) report(r *report) {
 	}
 	c.pass.Report(analysis.Diagnostic{
 		Pos:            accessPos(r.a),
-		Category:       "race",
+		Category:       cl.kind.ID,
 		Message:        msg,
 		SuggestedFixes: fixes,
 		Related: append([]analysis.RelatedInformation{{

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -23,7 +24,7 @@ func TestRace(t *testing.T) {
 		// net/http take 15-40 s each, ten times that under -race.
 		pkgs = []string{"indices", "future", "filled", "transfer", "fresh", "timers", "samelock", "buffers"}
 	}
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...)
+	kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...), nil)
 }
 
 // TestAcrossPackages checks accesses and locks inside an imported
@@ -35,7 +36,7 @@ func TestAcrossPackages(t *testing.T) {
 // TestLoopVar121 checks the message for a loop variable that a module at
 // go 1.21 shares across iterations, and the copies that do not share it.
 func TestLoopVar121(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./...")
+	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./..."), nil)
 }
 
 // TestGenerated checks that nothing is reported in a generated file, and
@@ -59,7 +60,7 @@ func TestIgnore(t *testing.T) {
 // Add moved before the go statement) against main.go.golden, and the
 // reports left without one.
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix")
+	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix"), nil)
 }
 
 // TestStartChains checks that a report names, as related positions, the

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/origo-dev/origo/analyzers/kinds"
 )
 
 // The goroutine-leak corpus is the program that Go's goroutine leak
@@ -177,92 +179,71 @@ var waitReasons = []struct {
 	{"sync.Cond.Wait", kindCond},
 }
 
-// A diagnostic's kinds: a lock kind when its message's head (the text
-// before the first ';', which names the problem and the operation; the
-// rest explains it) names a lock problem, and the kind of the operation
-// it names first, as whole words ignoring case. What analyzers/deadlock
-// and analyzers/blocking report:
-//
-//	double lock: ... / RWMutex upgrade: ... / recursive read lock: ...
-//	lock left held: ... / lock order inversion: ... / lock order cycle: ...
-//	lock kept by a returned goroutine: ...
-//	blocking while holding a lock: G sends on ch | receives from ch |
-//	    waits for wg | waits on cond at ... while holding mu
-//	Lock blocks forever (deadlock): the other side of the report at ...
-//	send blocks forever: ... / receive blocks forever: ... /
-//	range over channel blocks forever: ... / select blocks forever: ... /
-//	WaitGroup.Wait blocks forever: ... / Cond.Wait blocks forever: ...
-//
-// A report of blocking while holding a lock is both a lock report (the
+// A diagnostic's kinds come from its category, the kind of report it is
+// (see package kinds): a lock kind for a mutex deadlock, the kind of the
+// operation that blocks forever for analyzers/blocking's reports. A
+// report of blocking while holding a lock is both a lock report (the
 // goroutine that needs the lock blocks in Lock) and one of the operation
-// that blocks. The operation is the first one named: "receive blocks
-// forever: ... every goroutine that sends on it ..." is a receive's.
-// "unlock of unlocked mutex" has no kind: it is a fatal error, not a
-// leak.
-var lockKeywords = []string{"double lock", "rwmutex upgrade", "recursive read lock", "lock left held", "lock order", "lock kept", "lock blocks forever", "while holding"}
-
-var opKeywords = []struct {
-	keyword string
-	kind    leakKind
-}{
-	{"send", kindSend},
-	{"sends", kindSend},
-	{"receive", kindRecv},
-	{"receives", kindRecv},
-	{"range over channel", kindRecv},
-	{"ranges over", kindRecv},
-	{"select", kindSelect},
-	{"selects", kindSelect},
-	{"waitgroup.wait", kindWaitGroup},
-	{"waits for", kindWaitGroup},
-	{"cond.wait", kindCond},
-	{"waits on", kindCond},
+// that blocks, read from the source at the report's position, where the
+// operation is (see opAt). An unlock of an unlocked mutex has no kind: it
+// is a fatal error, not a leak. So has a report of another analyzer.
+var categoryKinds = map[string]leakKind{
+	kinds.DoubleLock.ID:               kindLock,
+	kinds.RWMutexUpgrade.ID:           kindLock,
+	kinds.RecursiveReadLock.ID:        kindLock,
+	kinds.LockLeftHeld.ID:             kindLock,
+	kinds.LockAfterLeftHeld.ID:        kindLock,
+	kinds.LockKeptByReturned.ID:       kindLock,
+	kinds.LockOrderInversion.ID:       kindLock,
+	kinds.LockOrderCycle.ID:           kindLock,
+	kinds.BlockingWhileHoldingLock.ID: kindLock, // and the operation's
+	kinds.SendBlocks.ID:               kindSend,
+	kinds.ReceiveBlocks.ID:            kindRecv,
+	kinds.RangeBlocks.ID:              kindRecv,
+	kinds.SelectBlocks.ID:             kindSelect,
+	kinds.WaitGroupBlocks.ID:          kindWaitGroup,
+	kinds.CondWaitBlocks.ID:           kindCond,
+	kinds.LockBlocks.ID:               kindLock,
 }
 
-// messageHead is the part of a message before its first ';'.
+// messageHead is the part of a message before its first ';', what -v
+// prints of it.
 func messageHead(msg string) string {
 	head, _, _ := strings.Cut(msg, ";")
 	return head
 }
 
-// diagKind returns the kinds a diagnostic's message names.
-func diagKind(msg string) leakKind {
-	head := strings.ToLower(messageHead(msg))
+// opAt returns the kind of the blocking operation at line:col of fn's
+// source: a send statement's arrow, a receive's <-, or the parenthesis
+// of a call of a method Wait, which is a WaitGroup's or a Cond's (the
+// corpus is not type-checked: both kinds); 0 if there is none.
+func opAt(c *leakCorpus, fn *leakFunc, line, col int) leakKind {
+	if fn == nil {
+		return 0
+	}
+	at := func(p token.Pos) bool {
+		posn := c.fset.Position(p)
+		return posn.Line == line && posn.Column == col
+	}
 	var k leakKind
-	for _, kw := range lockKeywords {
-		if wordIndex(head, kw) >= 0 {
-			k |= kindLock
+	ast.Inspect(fn.node, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if at(n.Arrow) {
+				k = kindSend
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && at(n.OpPos) {
+				k = kindRecv
+			}
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && at(n.Lparen) {
+				k = kindWaitGroup | kindCond
+			}
 		}
-	}
-	if k != 0 && wordIndex(head, "while holding") < 0 {
-		return k // a mutex deadlock: the words after name functions (Send)
-	}
-	first, op := len(head), leakKind(0)
-	for _, kw := range opKeywords {
-		if i := wordIndex(head, kw.keyword); i >= 0 && i < first {
-			first, op = i, kw.kind
-		}
-	}
-	return k | op
-}
-
-// wordIndex returns where word first occurs in s as a whole word, or -1.
-func wordIndex(s, word string) int {
-	for i := 0; ; {
-		j := strings.Index(s[i:], word)
-		if j < 0 {
-			return -1
-		}
-		start, end := i+j, i+j+len(word)
-		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return start
-		}
-		i = start + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80
+		return k == 0
+	})
+	return k
 }
 
 // leakCase is a test case of goroutineleakprofile_test.go.
@@ -716,13 +697,13 @@ func (c *leakCorpus) startedAt(rel string, line int) []*leakFunc {
 
 // subjectREs find the goroutine a report says blocks, when it names it
 // by its go statement: right after its kind ("receive blocks forever:
-// goroutine started at f.go:12 receives from ..."), or, in the other side
-// of a lock order inversion, right after the report it answers ("Lock
-// blocks forever (deadlock): the other side of the report at f.go:7;
-// goroutine started at f.go:12 locks a here while holding b").
+// goroutine started at f.go:12 receives from ..."), or, at the other
+// side of a lock order inversion (a related position), first ("the other
+// side of the deadlock: goroutine started at f.go:12 locks a here while
+// holding b").
 var subjectREs = []*regexp.Regexp{
 	regexp.MustCompile(`^[^:]*(?:blocks forever|while holding a lock)[^:]*: (?:the )?goroutines? started at (\S+\.go):(\d+)`),
-	regexp.MustCompile(`^Lock blocks forever \(deadlock\): the other side of the report at \S+; goroutine started at (\S+\.go):(\d+)(?:, in a loop)? locks \S+ here while holding`),
+	regexp.MustCompile(`^` + regexp.QuoteMeta(kinds.OtherSide) + `: goroutine started at (\S+\.go):(\d+)(?:, in a loop)? locks \S+ here while holding`),
 }
 
 // subjectOf returns the file and line of the go statement that starts
@@ -757,6 +738,10 @@ type leakDiag struct {
 	fn        *leakFunc // innermost enclosing function, or nil
 	kind      leakKind
 	matched   bool // counts for some expected leak
+	// of is the report whose other side of a deadlock this is (a related
+	// position), or nil for a report's own position. A report counts
+	// once, at its own position, matched when one of its places is.
+	of *leakDiag
 }
 
 // leakGroup is the score of one part of the corpus.
@@ -866,44 +851,29 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 		}
 	}
 
-	seen := make(map[diag]bool)
+	seen := make(map[diagKey]bool)
 	for _, d := range diags {
-		if seen[d] {
+		if seen[d.key()] {
 			continue
 		}
-		seen[d] = true
-		ld := &leakDiag{diag: d, kind: diagKind(d.Message)}
-		if file, line, col, ok := splitPosn(d.Posn); ok {
-			if ld.file = c.corpusFile(file); ld.file != "" {
-				ld.line, ld.col = line, col
-				ld.fn = c.enclosing(ld.file, line, col)
-			}
+		seen[d.key()] = true
+		ld := c.place(d, categoryKinds[d.Category])
+		if d.Category == kinds.BlockingWhileHoldingLock.ID {
+			ld.kind |= opAt(c, ld.fn, ld.line, ld.col)
 		}
 		g := groups["patterns"]
 		if ld.file != "" {
 			g = groups[groupOf(ld.file)]
 		}
 		g.diags = append(g.diags, ld)
-		if ld.fn == nil {
-			continue
-		}
-		subjects := c.subject(ld.file, d.Message)
-		for _, tc := range cases {
-			if len(tc.leaks) == 0 && tc.entry != nil && slices.Contains(c.reaches(tc.entry), ld.fn.top) {
-				tc.alarms = append(tc.alarms, ld)
-			}
-			for _, l := range tc.leaks {
-				if l.kind&ld.kind == 0 {
-					continue
-				}
-				if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return fn.top == ld.fn.top }) {
-					l.direct = append(l.direct, ld)
-					ld.matched = true
-				} else if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(c.reaches(fn), ld.fn.top) }) ||
-					slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(subjects, fn) }) {
-					l.callee = append(l.callee, ld)
-					ld.matched = true
-				}
+		c.match(cases, ld)
+		// The other sides of a deadlock, where its other goroutines block
+		// in a Lock: related positions of the one report.
+		for _, rel := range d.Related {
+			if strings.HasPrefix(rel.Message, kinds.OtherSide+":") {
+				side := c.place(diag{Posn: rel.Posn, Category: d.Category, Message: rel.Message}, kindLock)
+				side.of = ld
+				c.match(cases, side)
 			}
 		}
 	}
@@ -914,6 +884,52 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 		})
 	}
 	return r
+}
+
+// place places a diagnostic, or the other side of one, in the corpus,
+// with its kinds.
+func (c *leakCorpus) place(d diag, kind leakKind) *leakDiag {
+	ld := &leakDiag{diag: d, kind: kind}
+	if file, line, col, ok := splitPosn(d.Posn); ok {
+		if ld.file = c.corpusFile(file); ld.file != "" {
+			ld.line, ld.col = line, col
+			ld.fn = c.enclosing(ld.file, line, col)
+		}
+	}
+	return ld
+}
+
+// match matches a placed diagnostic with the expected leaks of cases
+// (see scoreLeaks).
+func (c *leakCorpus) match(cases []*leakCase, ld *leakDiag) {
+	if ld.fn == nil {
+		return
+	}
+	matched := func() {
+		ld.matched = true
+		if ld.of != nil {
+			ld.of.matched = true
+		}
+	}
+	subjects := c.subject(ld.file, ld.Message)
+	for _, tc := range cases {
+		if len(tc.leaks) == 0 && tc.entry != nil && slices.Contains(c.reaches(tc.entry), ld.fn.top) {
+			tc.alarms = append(tc.alarms, ld)
+		}
+		for _, l := range tc.leaks {
+			if l.kind&ld.kind == 0 {
+				continue
+			}
+			if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return fn.top == ld.fn.top }) {
+				l.direct = append(l.direct, ld)
+				matched()
+			} else if slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(c.reaches(fn), ld.fn.top) }) ||
+				slices.ContainsFunc(l.funcs, func(fn *leakFunc) bool { return slices.Contains(subjects, fn) }) {
+				l.callee = append(l.callee, ld)
+				matched()
+			}
+		}
+	}
 }
 
 // leakCounts are the figures of a group of cases.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/analyzers/kinds"
 )
 
 // fakeLeakTest is goroutineleakprofile_test.go in miniature: case lists
@@ -330,36 +332,95 @@ func TestLeakFuncNames(t *testing.T) {
 	}
 }
 
-func TestDiagKind(t *testing.T) {
-	for _, tc := range []struct {
-		msg  string
-		want leakKind
+// keywordKind is how the score read a diagnostic's kinds before reports
+// carried their kind: from keywords of the message's head (the text
+// before the first ';'), a lock kind for a lock problem and the kind of
+// the operation named first. TestCategoryKinds checks that the
+// categories give the kinds the keywords gave.
+func keywordKind(msg string) leakKind {
+	lockKeywords := []string{"double lock", "rwmutex upgrade", "recursive read lock", "lock left held", "lock order", "lock kept", "lock blocks forever", "while holding"}
+	opKeywords := []struct {
+		keyword string
+		kind    leakKind
 	}{
-		{"double lock: mu is locked at a.go:3 while already held (locked at a.go:2); sync.Mutex is not reentrant, this blocks forever", kindLock},
-		{"RWMutex upgrade: mu is locked at a.go:3 while this goroutine holds its read lock (taken at a.go:2); Lock waits for every reader, itself included", kindLock},
-		{"recursive read lock: mu is read-locked (at a.go:2) when this goroutine calls (*p.T).Send, which read-locks it again", kindLock},
-		{"lock left held: mu (locked at a.go:2) is still locked when f returns here, while its other returns unlock it", kindLock},
-		{"lock order inversion: a is locked at a.go:3 while holding b (goroutine started at a.go:9), and ...", kindLock},
-		{"lock order cycle: a then b; b then c; c then a; the three goroutines can deadlock", kindLock},
-		{"blocking while holding a lock: goroutine started at a.go:8 receives from t.ch at a.go:3 while holding t.mu (locked at a.go:2); the send that would unblock it", kindLock | kindRecv},
-		{"blocking while holding a lock: main sends on ch at a.go:3 while holding mu; the receive", kindLock | kindSend},
-		{"blocking while holding a lock: main waits for wg at a.go:3 while holding mu; the Done", kindLock | kindWaitGroup},
-		{"blocking while holding a lock: main waits on c at a.go:3 while holding mu; the Signal", kindLock | kindCond},
-		{"unlock of unlocked mutex: mu is unlocked at a.go:3, and every path here already unlocked it", 0},
-		{"goroutine blocks forever: send on channel ch that no goroutine receives from", kindSend},
-		{"receive blocks forever: goroutine started at a.go:3 receives from c, but every goroutine that sends on or closes it may block forever", kindRecv},
-		{"range over channel blocks forever: goroutine started at a.go:3 ranges over c (made at a.go:2), which nothing closes", kindRecv},
-		{"send blocks forever when f returns early: the goroutine started at a.go:3 sends on ch, and f may return at a.go:5 without receiving it", kindSend},
-		{"goroutine blocks forever in sync.WaitGroup.Wait: no Done", kindWaitGroup},
-		{"goroutine blocks forever in sync.Cond.Wait: no Signal", kindCond},
-		{"goroutine blocks forever: select with no ready case", kindSelect},
-		// Words inside identifiers do not count.
-		{"double lock: s.selectMu is locked at a.go:3 while already held", kindLock},
-		{"double lock: channelMu is locked at a.go:3 while already held", kindLock},
-		{"data race: x is written at a.go:3; the select at a.go:9 reads it", 0},
+		{"send", kindSend}, {"sends", kindSend}, {"receive", kindRecv}, {"receives", kindRecv},
+		{"range over channel", kindRecv}, {"ranges over", kindRecv}, {"select", kindSelect}, {"selects", kindSelect},
+		{"waitgroup.wait", kindWaitGroup}, {"waits for", kindWaitGroup}, {"cond.wait", kindCond}, {"waits on", kindCond},
+	}
+	wordIndex := func(s, word string) int {
+		for i := 0; ; {
+			j := strings.Index(s[i:], word)
+			if j < 0 {
+				return -1
+			}
+			start, end := i+j, i+j+len(word)
+			isWord := func(b byte) bool {
+				return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80
+			}
+			if (start == 0 || !isWord(s[start-1])) && (end == len(s) || !isWord(s[end])) {
+				return start
+			}
+			i = start + 1
+		}
+	}
+	head := strings.ToLower(messageHead(msg))
+	var k leakKind
+	for _, kw := range lockKeywords {
+		if wordIndex(head, kw) >= 0 {
+			k |= kindLock
+		}
+	}
+	if k != 0 && wordIndex(head, "while holding") < 0 {
+		return k
+	}
+	first, op := len(head), leakKind(0)
+	for _, kw := range opKeywords {
+		if i := wordIndex(head, kw.keyword); i >= 0 && i < first {
+			first, op = i, kw.kind
+		}
+	}
+	return k | op
+}
+
+// TestCategoryKinds checks, on messages of each kind of report that the
+// corpus meets, that a diagnostic's category gives the kinds its
+// message's keywords gave (the operation of blocking while holding a
+// lock, read from the source, is TestOpAt's), and that every kind of
+// deadlock and blocking has its kinds.
+func TestCategoryKinds(t *testing.T) {
+	for _, tc := range []struct{ category, msg string }{
+		{"deadlock/double-lock", "double lock: g.mu is held (locked at cockroach584.go:25) when this goroutine calls (*goker.gossip_cockroach584).manage, which locks it again (at cockroach584.go:36)"},
+		{"deadlock/double-lock", "double lock: s.selectMu is locked at a.go:3 while already held"},
+		{"deadlock/rwmutex-upgrade", "RWMutex upgrade: mu is locked at a.go:3 while this goroutine holds its read lock (taken at a.go:2); Lock waits for every reader, itself included"},
+		{"deadlock/recursive-read-lock", "recursive read lock: mu is read-locked (at a.go:2) when this goroutine calls (*p.T).Send, which read-locks it again"},
+		{"deadlock/lock-left-held", "lock left held: mu (locked at a.go:2) is still locked when f returns here, while its other returns unlock it"},
+		{"deadlock/lock-after-left-held", "Lock blocks forever (deadlock): c.mu is left locked by f (lock left held at a.go:9), called at a.go:3 before this Lock, on the paths that return so"},
+		{"deadlock/lock-kept-by-returned-goroutine", "lock kept by a returned goroutine: this Lock of mu blocks forever once the goroutine started at a.go:3 has returned"},
+		{"deadlock/lock-order-inversion", "lock order inversion: a is locked at a.go:3 while holding b (goroutine started at a.go:9), and the same two mutexes are taken in the opposite order at a.go:12 (goroutine started at a.go:10); the two goroutines can deadlock"},
+		{"deadlock/lock-order-cycle", "lock order cycle: a is locked at a.go:3 while holding b (goroutine started at a.go:9); the three goroutines can deadlock"},
+		{"deadlock/unlock-of-unlocked-mutex", "unlock of unlocked mutex: mu is unlocked at a.go:3, and every path here already unlocked it"},
+		{"blocking/send", "send blocks forever: goroutine started at a.go:3 sends on ch (made at a.go:2, unbuffered), which no other goroutine receives from"},
+		{"blocking/send", "send on nil channel blocks forever: goroutine started at a.go:3 never proceeds (a nil channel is never ready)"},
+		{"blocking/send", "send blocks forever when f returns early: the goroutine started at a.go:3 sends on ch, and f may return at a.go:5 without receiving it"},
+		{"blocking/receive", "receive blocks forever: goroutine started at a.go:3 receives from c, but every goroutine that sends on or closes it may block forever"},
+		{"blocking/receive", "receive from nil channel blocks forever: main goroutine never proceeds (a nil channel is never ready)"},
+		{"blocking/receive", "receive from ctx.Done() blocks forever: the context comes from context.WithCancel at a.go:3 over a context that is never done"},
+		{"blocking/range", "range over channel blocks forever: goroutine started at a.go:3 ranges over c (made at a.go:2), which nothing closes"},
+		{"blocking/select", "select blocks forever: goroutine started at a.go:3 selects on cases none of which can proceed"},
+		{"blocking/select", "select {} blocks forever: f never returns; only func main may wait so"},
+		{"blocking/waitgroup-wait", "WaitGroup.Wait blocks forever: goroutine started at a.go:3 waits for wg, whose counter Add raises, but nothing calls Done on it"},
+		{"blocking/waitgroup-wait", "WaitGroup.Wait blocks forever: the goroutine started at a.go:3 calls Done on wg only after it sends on ch (made at a.go:2, unbuffered) at a.go:4"},
+		{"blocking/cond-wait", "Cond.Wait blocks forever: main goroutine waits on c, which nothing signals (no Signal or Broadcast on it)"},
+		{"blocking/lock", "Lock blocks forever: goroutine started at a.go:3 locks p.mu, which goroutine started at a.go:4 holds while it may block forever at a.go:9 (reported there; locked at a.go:8)"},
+		{"race/data-race", "data race on x: write at a.go:3 (goroutine started at a.go:2) vs read at a.go:5 (main goroutine); locks held: {} vs {}"},
 	} {
-		if got := diagKind(tc.msg); got != tc.want {
-			t.Errorf("diagKind(%q) = %s, want %s", tc.msg, got, tc.want)
+		if got, want := categoryKinds[tc.category], keywordKind(tc.msg); got != want {
+			t.Errorf("%s: kinds %s, the message's keywords give %s: %s", tc.category, got, want, tc.msg)
+		}
+	}
+	for _, k := range append(kinds.Of("deadlock"), kinds.Of("blocking")...) {
+		if _, ok := categoryKinds[k.ID]; !ok && k != kinds.UnlockOfUnlocked {
+			t.Errorf("kind %s has no leak kinds", k.ID)
 		}
 	}
 }
@@ -394,10 +455,10 @@ func TestSubjectOf(t *testing.T) {
 		{"receive blocks forever: goroutine started at a.go:12 receives from ch", "a.go", 12},
 		{"send blocks forever when f returns early: the goroutine started at b.go:3 sends on ch", "b.go", 3},
 		{"blocking while holding a lock: goroutine started at c.go:8, in a loop sends on ch", "c.go", 8},
-		{"Lock blocks forever (deadlock): the other side of the report at a.go:7; goroutine started at d.go:12, in a loop locks w.mu here while holding c.mu, which the report's goroutine takes in the opposite order", "d.go", 12},
-		// The other side of blocking while holding names the holder first,
-		// not the goroutine at this Lock.
-		{"Lock blocks forever (deadlock): the other side of the report at a.go:7; there goroutine started at e.go:1 holds mu while it sends on ch", "", 0},
+		{"the other side of the deadlock: goroutine started at d.go:12, in a loop locks w.mu here while holding c.mu, which this goroutine takes in the opposite order", "d.go", 12},
+		// The other side of blocking while holding names the goroutine
+		// that waits for the report's, not the one at this Lock.
+		{"the other side of the deadlock: the close that would end that wait locks r.mu here first (goroutine started at e.go:1)", "", 0},
 		{"double lock: mu is locked at a.go:3 while already held", "", 0},
 	} {
 		file, line, _ := subjectOf(tc.msg)
@@ -416,19 +477,30 @@ func TestScoreLeaks(t *testing.T) {
 	at := func(rel string, line, col int) string {
 		return filepath.Join(dir, filepath.FromSlash(rel)) + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
 	}
+	d := func(posn, category, msg string) diag { return diag{Posn: posn, Category: category, Message: msg} }
+	// An inversion outside any case, whose other side is in Kernel1's
+	// (*T_kernel1).Run.
+	inversion := d(at("goker/main.go", 5, 40), "deadlock/lock-order-inversion", "lock order inversion: in no case")
+	inversion.Related = append(inversion.Related, struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}{at("goker/kernel1.go", 12, 2), "the other side of the deadlock: goroutine started at kernel1.go:22 locks t.mu here while holding t.mu"})
 	diags := []diag{
-		{at("simple.go", 14, 3), "goroutine blocks forever: send on channel that no goroutine receives from"},  // ChanSend: found
-		{at("simple.go", 14, 3), "goroutine blocks forever: send on channel that no goroutine receives from"},  // repeated: once
-		{at("simple.go", 24, 4), "double lock: mu is locked at a.go:3 while already held"},                     // Mixed.func1.1, wrong kind
-		{at("simple.go", 27, 3), "goroutine blocks forever in sync.WaitGroup.Wait: the Done is never reached"}, // Mixed.func1: found
-		{at("simple.go", 41, 2), "double lock: mu is locked at simple.go:41 while already held"},               // helper: NoLeak's false alarm
-		{at("goker/kernel1.go", 17, 2), "double lock: t.mu is held when this goroutine calls lockAgain"},       // Kernel1 through a callee
-		{at("goker/kernel2.go", 10, 2), "double lock: in another function"},                                    // outside
+		d(at("simple.go", 14, 3), "blocking/send", "send blocks forever: goroutine started at simple.go:13 sends on a channel that no goroutine receives from"), // ChanSend: found
+		d(at("simple.go", 14, 3), "blocking/send", "send blocks forever: goroutine started at simple.go:13 sends on a channel that no goroutine receives from"), // repeated: once
+		d(at("simple.go", 24, 4), "deadlock/double-lock", "double lock: mu is locked at a.go:3 while already held"),                                             // Mixed.func1.1, wrong kind
+		// Mixed.func1.1: found, the operation read at the report's position.
+		d(at("simple.go", 24, 7), "deadlock/blocking-while-holding-lock", "blocking while holding a lock: a goroutine sends on ch"),
+		d(at("simple.go", 27, 3), "blocking/waitgroup-wait", "WaitGroup.Wait blocks forever: the Done is never reached"),          // Mixed.func1: found
+		d(at("simple.go", 41, 2), "deadlock/double-lock", "double lock: mu is locked at simple.go:41 while already held"),         // helper: NoLeak's false alarm
+		d(at("goker/kernel1.go", 17, 2), "deadlock/double-lock", "double lock: t.mu is held when this goroutine calls lockAgain"), // Kernel1 through a callee
+		d(at("goker/kernel2.go", 10, 2), "deadlock/double-lock", "double lock: in another function"),                              // outside
 		// Not in code Kernel2.func2 reaches, but the goroutine it names is
 		// the one the go statement at line 15 starts with Kernel2.func2.
-		{at("goker/kernel2.go", 10, 3), "receive blocks forever: goroutine started at kernel2.go:15 receives from ch"},
-		{at("goker/main.go", 5, 40), "lock order inversion: in no case"}, // outside
-		{"/elsewhere/x.go:1:1", "double lock: not in the corpus"},        // outside
+		d(at("goker/kernel2.go", 10, 3), "blocking/receive", "receive blocks forever: goroutine started at kernel2.go:15 receives from ch"),
+		inversion, // found, at its other side
+		d("/elsewhere/x.go:1:1", "deadlock/double-lock", "double lock: not in the corpus"), // outside
+		d(at("simple.go", 14, 3), "race/data-race", "data race on x"),                      // no kind: outside
 	}
 	r := scoreLeaks(c, exp.cases, diags)
 	if want := []string{"case Unregistered: no function registered under its name", "case Unregistered: leak nowhere\\(.* \\[select\\] names no function of the corpus"}; !reflect.DeepEqual(r.warnings, want) {
@@ -452,10 +524,10 @@ func TestScoreLeaks(t *testing.T) {
 		}
 	}
 	want := []string{
-		"goker:Kernel1 (*T_kernel1).Run[lock]=0/1",
+		"goker:Kernel1 (*T_kernel1).Run[lock]=1/1",
 		"goker:Kernel2 Kernel2.func2[receive]=0/1",
 		"patterns:ChanSend ChanSend.func2[send]=1/0",
-		"patterns:Mixed Mixed.func1[waitgroup]=1/0 Mixed.func1.1[send]=0/0",
+		"patterns:Mixed Mixed.func1[waitgroup]=1/0 Mixed.func1.1[send]=1/0",
 		"patterns:NoLeak alarms=1",
 		"patterns:Unregistered [none]=0/0",
 	}
@@ -464,11 +536,11 @@ func TestScoreLeaks(t *testing.T) {
 	}
 
 	goker := countLeaks(r.groups[0].cases, r.groups[0].diags)
-	if want := (leakCounts{cases: 2, flaky: 1, leaks: 2, foundCallee: 2, casesWithCall: 2, diags: 4, outside: 2}); goker != want {
+	if want := (leakCounts{cases: 2, flaky: 1, leaks: 2, found: 1, foundCallee: 2, casesFound: 1, casesWithCall: 2, diags: 4, outside: 1}); goker != want {
 		t.Errorf("goker counts = %+v, want %+v", goker, want)
 	}
 	patterns := countLeaks(r.groups[1].cases, r.groups[1].diags)
-	want2 := leakCounts{cases: 4, noLeak: 1, flagged: 1, leaks: 4, found: 2, foundCallee: 2, casesFound: 1, casesPartly: 1, casesWithCall: 1, diags: 5, outside: 3}
+	want2 := leakCounts{cases: 4, noLeak: 1, flagged: 1, leaks: 4, found: 3, foundCallee: 3, casesFound: 2, casesWithCall: 2, diags: 7, outside: 4}
 	if patterns != want2 {
 		t.Errorf("patterns counts = %+v, want %+v", patterns, want2)
 	}
@@ -480,7 +552,7 @@ func TestScoreLeaks(t *testing.T) {
 			}
 		}
 	}
-	wantOutside := []string{"goker/kernel2.go:10:2", "goker/main.go:5:40", "/elsewhere/x.go:1:1", "simple.go:24:4", "simple.go:41:2"}
+	wantOutside := []string{"goker/kernel2.go:10:2", "/elsewhere/x.go:1:1", "simple.go:14:3", "simple.go:24:4", "simple.go:41:2"}
 	if !reflect.DeepEqual(outside, wantOutside) {
 		t.Errorf("outside any expectation = %q, want %q", outside, wantOutside)
 	}
@@ -536,5 +608,28 @@ func TestRealLeakExpectations(t *testing.T) {
 	}
 	if n := len(r.groups[0].cases); n != byList["gokerTestCases"] {
 		t.Errorf("%d cases registered in goker/, want the %d of gokerTestCases", n, byList["gokerTestCases"])
+	}
+}
+
+// TestOpAt checks the operation read at a report's position: a send's
+// arrow, a receive's <-, a Wait call's parenthesis, and nothing elsewhere.
+func TestOpAt(t *testing.T) {
+	_, c := fakeParsedLeakCorpus(t)
+	for _, tc := range []struct {
+		file      string
+		line, col int
+		want      leakKind
+	}{
+		{"simple.go", 14, 18, kindSend},
+		{"simple.go", 24, 7, kindSend},
+		{"simple.go", 27, 10, kindWaitGroup | kindCond},
+		{"simple.go", 28, 3, kindRecv},
+		{"simple.go", 28, 4, 0},
+		{"simple.go", 41, 2, 0},
+		{"goker/kernel2.go", 16, 3, kindRecv},
+	} {
+		if got := opAt(c, c.enclosing(tc.file, tc.line, tc.col), tc.line, tc.col); got != tc.want {
+			t.Errorf("opAt(%s:%d:%d) = %s, want %s", tc.file, tc.line, tc.col, got, tc.want)
+		}
 	}
 }

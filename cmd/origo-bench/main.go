@@ -49,8 +49,9 @@
 // scores an analyzer of origo on Go's own labelled race corpus,
 // $GOROOT/src/runtime/race/testdata, vetted as a scratch module: the
 // share of TestRace functions with a diagnostic (found races) and of
-// TestNoRace functions with one (false alarms). -v lists the missed tests
-// and the false alarms. Without -origo, it builds origo from the
+// TestNoRace functions with one (false alarms), and the diagnostics by
+// kind (their category: race/data-race, race/concurrent-map-access...).
+// -v lists the missed tests and the false alarms. Without -origo, it builds origo from the
 // repository of the current directory, so run it from there.
 //
 //	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
@@ -60,7 +61,8 @@
 // scratch directory, and compares every report with its verdict in
 // testdata/realcode.verdicts, judged by reading the code: per module, the
 // reports, how many are judged TRUE, FALSE or UNSURE or not yet judged,
-// and precision = true / (true + false). -v lists the reports not yet
+// and precision = true / (true + false), and the same by kind of report
+// (the diagnostics' category) over all modules. -v lists the reports not yet
 // judged in verdict-file format; verdicts that match no report are
 // listed as stale. -keep reuses the prepared modules between runs.
 //
@@ -79,9 +81,10 @@
 // "function() [wait reason]" for every function of the entry's package
 // and every blocking wait reason, functions named as in a traceback
 // (F, (*T).M, closures F.func1, F.func2.1 in source order). A diagnostic
-// of the -analyzers counts for an expected leak when its kind (from
-// keywords of its message: double lock, lock order, while holding, sends
-// on, waits for, ...) meets the kind of the wait reason (channel and
+// of the -analyzers counts for an expected leak when its kind (from its
+// category, the kind of report: a mutex deadlock, or the operation that
+// blocks forever, a send, a receive, a Wait...; for blocking while
+// holding a lock, both) meets the kind of the wait reason (channel and
 // select, mutex, WaitGroup, Cond), and it lies in the top-level function
 // or method enclosing an expected function ("found"), or in a function or
 // method of the same file that the expected function names, transitively

@@ -161,9 +161,20 @@ func runVetJSON(dir, origo string, flags ...string) (*vetResult, error) {
 
 // diag is one diagnostic of go vet -json.
 type diag struct {
-	Posn    string `json:"posn"` // file:line:col
-	Message string `json:"message"`
+	Posn     string `json:"posn"`     // file:line:col
+	Category string `json:"category"` // its kind (see package kinds)
+	Message  string `json:"message"`
+	Related  []struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	} `json:"related"`
 }
+
+// diagKey identifies a diagnostic that go vet reported twice (a package
+// and its test variant).
+type diagKey struct{ posn, category, message string }
+
+func (d diag) key() diagKey { return diagKey{d.Posn, d.Category, d.Message} }
 
 // vetResult is what go vet -json reported, by analyzer.
 type vetResult struct {
@@ -255,9 +266,10 @@ type testFunc struct {
 // report is the score of an analyzer on the corpus.
 type report struct {
 	files        int
-	tests        []*testFunc // by file and line
-	diags        int         // distinct diagnostics
-	unattributed []diag      // outside any test: in helpers, methods, globals
+	tests        []*testFunc    // by file and line
+	diags        int            // distinct diagnostics
+	byKind       map[string]int // distinct diagnostics by category (see package kinds)
+	unattributed []diag         // outside any test: in helpers, methods, globals
 }
 
 // count returns how many of the race tests (or of the race-free ones)
@@ -278,7 +290,7 @@ func (r *report) count(race bool) (flagged, total int) {
 // extent holds its position. Diagnostics are counted once each even if
 // go vet reported them twice (a package and its test variant).
 func score(c *corpus, diags []diag) *report {
-	r := &report{files: len(c.files)}
+	r := &report{files: len(c.files), byKind: make(map[string]int)}
 	byDecl := make(map[*ast.FuncDecl]*testFunc)
 	for name, f := range c.files {
 		for _, decl := range f.Decls {
@@ -298,13 +310,14 @@ func score(c *corpus, diags []diag) *report {
 	slices.SortFunc(r.tests, func(x, y *testFunc) int {
 		return cmp.Or(cmp.Compare(x.file, y.file), cmp.Compare(x.line, y.line))
 	})
-	seen := make(map[diag]bool)
+	seen := make(map[diagKey]bool)
 	for _, d := range diags {
-		if seen[d] {
+		if seen[d.key()] {
 			continue
 		}
-		seen[d] = true
+		seen[d.key()] = true
 		r.diags++
+		r.byKind[cmp.Or(d.Category, "none")]++
 		if t := byDecl[c.enclosingFunc(d.Posn)]; t != nil {
 			t.diags = append(t.diags, d)
 		} else {
@@ -376,6 +389,7 @@ func printReport(r *report, goversion string, verbose bool) {
 	fmt.Printf("TestRace flagged:   %3d/%-3d %5.1f%%   (goal ≥ 90%%)\n", raceFlagged, races, percent(raceFlagged, races))
 	fmt.Printf("TestNoRace flagged: %3d/%-3d %5.1f%%   (goal ≤ 8%%)\n", noRaceFlagged, noRaces, percent(noRaceFlagged, noRaces))
 	fmt.Printf("diagnostics: %d (unattributed %d)\n", r.diags, len(r.unattributed))
+	fmt.Printf("by kind:%s\n", kindCounts(r.byKind))
 	if !verbose {
 		return
 	}
@@ -395,6 +409,17 @@ func printReport(r *report, goversion string, verbose bool) {
 	for _, d := range r.unattributed {
 		fmt.Printf("  %s: %s\n", d.Posn, d.Message)
 	}
+}
+
+// kindCounts lists counts by kind, the most frequent first: " race/data-race 240,
+// race/concurrent-map-access 8".
+func kindCounts(byKind map[string]int) string {
+	ks := slices.SortedFunc(maps.Keys(byKind), func(a, b string) int { return cmp.Or(cmp.Compare(byKind[b], byKind[a]), cmp.Compare(a, b)) })
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%s %d", k, byKind[k]))
+	}
+	return " " + strings.Join(parts, ", ")
 }
 
 func percent(n, total int) float64 {

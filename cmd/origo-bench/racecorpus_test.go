@@ -86,8 +86,8 @@ const fakeVetOutput = `# racecorpus
 {
 	"racecorpus_test [racecorpus.test]": {
 		"race": [
-			{"posn": "DIR/a_test.go:7:14", "message": "race on x", "related": [{"posn": "DIR/a_test.go:8:2", "message": "read of x"}]},
-			{"posn": "DIR/a_test.go:8:2", "message": "race on x, read"},
+			{"posn": "DIR/a_test.go:7:14", "category": "race/data-race", "message": "race on x", "related": [{"posn": "DIR/a_test.go:8:2", "message": "read of x"}]},
+			{"posn": "DIR/a_test.go:8:2", "category": "race/concurrent-map-access", "message": "race on x, read"},
 			{"posn": "DIR/a_test.go:15:2", "message": "false alarm in C"},
 			{"posn": "DIR/a_test.go:19:6", "message": "in helper"},
 			{"posn": "DIR/a_test.go:26:2", "message": "in method"},
@@ -100,7 +100,7 @@ const fakeVetOutput = `# racecorpus
 }
 # racecorpus
 {"racecorpus [racecorpus.test]": {"race": {"error": "analysis failed"}, "other": []}}
-{"racecorpus_test [racecorpus.test]": {"race": [{"posn": "DIR/a_test.go:7:14", "message": "race on x"}]}}
+{"racecorpus_test [racecorpus.test]": {"race": [{"posn": "DIR/a_test.go:7:14", "category": "race/data-race", "message": "race on x"}]}}
 `
 
 func TestParseVetJSON(t *testing.T) {
@@ -151,6 +151,12 @@ func TestScore(t *testing.T) {
 	}
 	if r.diags != 6 { // the repeated diagnostic counts once
 		t.Errorf("diagnostics = %d, want 6", r.diags)
+	}
+	if want := map[string]int{"race/data-race": 1, "race/concurrent-map-access": 1, "none": 4}; !reflect.DeepEqual(r.byKind, want) {
+		t.Errorf("by kind %v, want %v", r.byKind, want)
+	}
+	if got, want := kindCounts(r.byKind), " none 4, race/concurrent-map-access 1, race/data-race 1"; got != want {
+		t.Errorf("kindCounts = %q, want %q", got, want)
 	}
 	var unattributed []string
 	for _, d := range r.unattributed {

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -73,6 +74,7 @@ func benchRealCode(args []string) error {
 		return err
 	}
 	var rows []realRow
+	byKind := make(map[string]*realRow)
 	var unjudged, stale []string
 	for _, m := range realModules {
 		if !strings.Contains(m.path, *only) {
@@ -97,6 +99,7 @@ func benchRealCode(args []string) error {
 		}
 		row, missing, gone := judge(m.path, reps, verdicts[m.path])
 		rows = append(rows, row)
+		judgeByKind(byKind, reps, verdicts[m.path])
 		for _, r := range missing {
 			unjudged = append(unjudged, fmt.Sprintf("%s\t%s\t?\t%s", m.path, r.key, r.posn))
 		}
@@ -104,7 +107,13 @@ func benchRealCode(args []string) error {
 			stale = append(stale, fmt.Sprintf("%s:%d: %s\t%s", *verdictsFile, v.line, m.path, v.key))
 		}
 	}
-	printRealTable(os.Stdout, rows)
+	printRealTable(os.Stdout, "module", rows)
+	fmt.Println()
+	var kindRows []realRow
+	for _, k := range slices.Sorted(maps.Keys(byKind)) {
+		kindRows = append(kindRows, *byKind[k])
+	}
+	printRealTable(os.Stdout, "kind", kindRows)
 	if *verbose && len(unjudged) > 0 {
 		fmt.Println("\nnot yet judged (replace ? with TRUE, FALSE or UNSURE and the position with a reason):")
 		for _, l := range unjudged {
@@ -219,6 +228,7 @@ func copyTree(src, dst string) error {
 type realReport struct {
 	key  string // stable across unrelated line shifts; see reportKey
 	posn string // module-relative file:line:col, for a person to look
+	kind string // the diagnostic's category (see package kinds)
 }
 
 // keyReports gives every diagnostic of the vet result its key, in file
@@ -231,6 +241,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		line     int
 		col      int
 		message  string
+		category string
 	}
 	seen := make(map[posDiag]bool)
 	var ds []posDiag
@@ -243,7 +254,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 			if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 				file = filepath.ToSlash(rel)
 			}
-			pd := posDiag{analyzer, file, line, col, d.Message}
+			pd := posDiag{analyzer, file, line, col, d.Message, d.Category}
 			if !seen[pd] {
 				seen[pd] = true
 				ds = append(ds, pd)
@@ -271,7 +282,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		if n := count[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col)})
+		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer)})
 	}
 	return reps, nil
 }
@@ -545,9 +556,31 @@ func judge(module string, reps []realReport, vs map[string]verdict) (row realRow
 	return row, missing, stale
 }
 
-// printRealTable prints the score of each module and their total.
-func printRealTable(w io.Writer, rows []realRow) {
-	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s\n", "module", "reports", "judged", "true", "false", "unsure", "unjudged", "precision")
+// judgeByKind adds the reports of a module, judged against its
+// verdicts, to the rows of their kinds, whose module is the kind.
+func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verdict) {
+	for _, r := range reps {
+		row := rows[r.kind]
+		if row == nil {
+			row = &realRow{module: r.kind}
+			rows[r.kind] = row
+		}
+		row.reports++
+		switch vs[r.key].word {
+		case "TRUE":
+			row.true++
+		case "FALSE":
+			row.false++
+		case "UNSURE":
+			row.unsure++
+		}
+	}
+}
+
+// printRealTable prints the score of each module (or kind: first names
+// the column) and their total.
+func printRealTable(w io.Writer, first string, rows []realRow) {
+	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s\n", first, "reports", "judged", "true", "false", "unsure", "unjudged", "precision")
 	line := func(r realRow) {
 		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision())
 	}

@@ -148,7 +148,7 @@ func TestJudgeAndTable(t *testing.T) {
 		t.Errorf("judge: missing %v, stale %v", missing, stale)
 	}
 	var b bytes.Buffer
-	printRealTable(&b, []realRow{row, {module: "n", reports: 2, unsure: 1}})
+	printRealTable(&b, "module", []realRow{row, {module: "n", reports: 2, unsure: 1}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("table:\n%s", b.String())
@@ -158,6 +158,17 @@ func TestJudgeAndTable(t *testing.T) {
 	}
 	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "total 7 5 1 2 2 2 0.33" {
 		t.Errorf("total: %q", lines[3])
+	}
+
+	// By kind: the rows of two modules' reports added up.
+	byKind := make(map[string]*realRow)
+	judgeByKind(byKind, []realReport{{key: "a", kind: "race/data-race"}, {key: "b", kind: "race/data-race"}, {key: "e", kind: "deadlock/double-lock"}}, vs)
+	judgeByKind(byKind, []realReport{{key: "c", kind: "race/data-race"}}, vs)
+	if r := byKind["race/data-race"]; r == nil || *r != (realRow{module: "race/data-race", reports: 3, true: 1, false: 2}) {
+		t.Errorf("race/data-race row %+v", r)
+	}
+	if r := byKind["deadlock/double-lock"]; r == nil || *r != (realRow{module: "deadlock/double-lock", reports: 1}) {
+		t.Errorf("deadlock/double-lock row %+v", r)
 	}
 }
 

@@ -53,13 +53,3 @@ func title(doc string) string {
 	first, _, _ := strings.Cut(doc, "\n")
 	return first
 }
-
-// summary returns the first paragraph of an analyzer's Doc after its
-// title, or the title when the Doc has no other.
-func summary(doc string) string {
-	paras := strings.Split(strings.TrimSpace(doc), "\n\n")
-	if len(paras) < 2 || strings.HasPrefix(paras[1], "# ") || strings.HasPrefix(paras[1], "\t") {
-		return paras[0]
-	}
-	return strings.Join(strings.Fields(paras[1]), " ")
-}

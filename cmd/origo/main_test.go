@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/guard"
 )
 
@@ -463,10 +464,11 @@ func runSARIF(t *testing.T, dir string, args ...string) sarifLogT {
 	return log
 }
 
-// TestSARIF checks the SARIF log of the demo: one rule per analyzer a
-// user runs, with its manual, the debugging analyzer's left out, the
-// race's other write as a related location, and the deadlock's two
-// Locks.
+// TestSARIF checks the SARIF log of the demo: one rule per kind of
+// report of the analyzers a user runs, with its text of the manual, the
+// debugging analyzer's left out, the race's other write as a related
+// location, and the deadlock's two Locks; paths relative to the
+// repository.
 func TestSARIF(t *testing.T) {
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
@@ -477,11 +479,15 @@ func TestSARIF(t *testing.T) {
 	var ids []string
 	for _, r := range run.Tool.Driver.Rules {
 		ids = append(ids, r.ID)
-		if r.ID == "race" && (!strings.Contains(r.Help.Text, "# Silencing a report") || !strings.Contains(r.Help.Markdown, "### Silencing a report")) {
-			t.Errorf("rule race's help is not its manual:\n%s", r.Help.Text)
+		if r.ID == "race/data-race" && (!strings.Contains(r.Help.Text, "Two goroutines may access the same variable") || !strings.Contains(r.Help.Markdown, "origo help race")) {
+			t.Errorf("rule race/data-race's help is not its text of the manual:\n%s", r.Help.Text)
 		}
 	}
-	if want := []string{"race", "deadlock", "blocking", "guardedby", "directive"}; !slices.Equal(ids, want) {
+	var want []string
+	for _, k := range kinds.All {
+		want = append(want, k.ID)
+	}
+	if !slices.Equal(ids, want) {
 		t.Errorf("rules %v, want %v", ids, want)
 	}
 	var got []string
@@ -493,9 +499,9 @@ func TestSARIF(t *testing.T) {
 		}
 		got = append(got, line)
 	}
-	want := []string{
-		"race bank.go:59 [bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker] [bank.go:30 the Bank is made here (in demo.NewBank)]",
-		"deadlock bank.go:92 [bank.go:89 b.mu locked here] [bank.go:76 (*demo.Bank).Total locks b.mu again here]",
+	want = []string{
+		"race/data-race testdata/demo/bank.go:59 [testdata/demo/bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [testdata/demo/bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker] [testdata/demo/bank.go:30 the Bank is made here (in demo.NewBank)]",
+		"deadlock/double-lock testdata/demo/bank.go:92 [testdata/demo/bank.go:89 b.mu locked here] [testdata/demo/bank.go:76 (*demo.Bank).Total locks b.mu again here]",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -510,10 +516,10 @@ func TestSARIF(t *testing.T) {
 	found := false
 	for _, r := range run.Results {
 		loc := r.Locations[0].PhysicalLocation
-		found = found || r.RuleID == "factdump" && loc.ArtifactLocation.URI == "a/a.go" && loc.Region.StartLine == 6
+		found = found || r.RuleID == "factdump" && loc.ArtifactLocation.URI == "testdata/chain/a/a.go" && loc.Region.StartLine == 6
 	}
 	if !found {
-		t.Errorf("no factdump result at a/a.go:6 among %d results", len(run.Results))
+		t.Errorf("no factdump result at testdata/chain/a/a.go:6 among %d results", len(run.Results))
 	}
 }
 
@@ -601,9 +607,10 @@ func TestSARIFFingerprints(t *testing.T) {
 	// Another field races: another finding.
 	write(strings.ReplaceAll(moved, "processed", "done"))
 	renamed := findings()
-	if renamed["race"].print == before["race"].print || renamed["deadlock"].print != before["deadlock"].print {
+	race, deadlock := kinds.DataRace.ID, kinds.DoubleLock.ID
+	if renamed[race].print == before[race].print || renamed[deadlock].print != before[deadlock].print {
 		t.Errorf("after renaming the racy field: race %s (was %s), deadlock %s (was %s); want a new race fingerprint and the same deadlock one",
-			renamed["race"].print, before["race"].print, renamed["deadlock"].print, before["deadlock"].print)
+			renamed[race].print, before[race].print, renamed[deadlock].print, before[deadlock].print)
 	}
 }
 

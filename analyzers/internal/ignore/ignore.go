@@ -137,6 +137,20 @@ func (l Lines) Has(pos token.Pos) bool {
 	return l.lines[line{posn.Filename, posn.Line}] || l.generated[posn.Filename]
 }
 
+// Any reports whether the line of any of the positions is silenced, or
+// in a generated file: a report that shows several places (the
+// goroutines of one deadlock) is silenced by a directive on the line of
+// any of them. Each position is asked, none skipped.
+func (l Lines) Any(pos ...token.Pos) bool {
+	silenced := false
+	for _, p := range pos {
+		if l.Has(p) {
+			silenced = true
+		}
+	}
+	return silenced
+}
+
 // Parse reads a comment's text as an ignore directive. For a
 // well-formed "//origo:ignore NAME[,NAME...] reason" it returns the
 // names; for a comment that tries to be a directive and is not one (no

@@ -106,6 +106,12 @@ func f(x, y int) {
 		t.Errorf("silenced lines %v, want %v", got, want)
 	}
 
+	// A report shown at several lines is silenced at any of them.
+	if line := tf.LineStart; !l.Any(line(5), line(4)) || !l.Any(line(16)) || l.Any(line(5), line(15)) || l.Any() {
+		t.Errorf("Any(5, 4) = %v, Any(16) = %v, Any(5, 15) = %v, Any() = %v; want true, true, false, false",
+			l.Any(line(5), line(4)), l.Any(line(16)), l.Any(line(5), line(15)), l.Any())
+	}
+
 	// Unreadable, a directive silences its own line only.
 	pass.ReadFile = nil
 	l = Find(pass)

@@ -99,6 +99,35 @@ func noDoneSilenced() {
 	wg.Wait() //origo:ignore blocking the test checks a Wait with no Done
 }
 
+// A deadlock silenced by "//origo:ignore deadlock" on the line of either
+// of its sides leaves no sequel either: the Wait for its goroutines is
+// not reported. Without the directive, the Wait would be.
+var a, b sync.Mutex
+
+func lockAB(wg *sync.WaitGroup) {
+	defer wg.Done()
+	a.Lock()
+	b.Lock()
+	b.Unlock()
+	a.Unlock()
+}
+
+func lockBA(wg *sync.WaitGroup) {
+	defer wg.Done()
+	b.Lock()
+	a.Lock() //origo:ignore deadlock the test checks that the deadlock's sequels go with it
+	a.Unlock()
+	b.Unlock()
+}
+
+func deadlockSilenced() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go lockAB(&wg)
+	go lockBA(&wg)
+	wg.Wait()
+}
+
 func main() {
 	go nilRecv()
 	go nilRecvSilenced()
@@ -113,4 +142,5 @@ func main() {
 	go fetchSilenced(context.Background())
 	go noDone()
 	go noDoneSilenced()
+	go deadlockSilenced()
 }

@@ -82,7 +82,7 @@ type Cache struct {
 func (c *Cache) upgrade(k string) {
 	c.mu.RLock()
 	if _, ok := c.m[k]; !ok {
-		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)` `Lock blocks forever \(deadlock\): the other side of the report at main.go:114; this Lock of c.mu, between the two read locks`
+		c.mu.Lock() // want `RWMutex upgrade: c.mu is locked at main.go:\d+ while this goroutine holds its read lock \(taken at main.go:\d+\)`
 		c.m[k] = 1
 		c.mu.Unlock()
 	}
@@ -234,7 +234,7 @@ func (p *Pair) ab() {
 
 func (p *Pair) ba() {
 	p.b.Lock()
-	p.a.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:230`
+	p.a.Lock() // the other side of the deadlock: a related position of the report
 	p.a.Unlock()
 	p.b.Unlock()
 }

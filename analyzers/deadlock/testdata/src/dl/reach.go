@@ -31,7 +31,7 @@ func (d *desk) withdraw() {
 
 func (d *desk) audit() {
 	d.v.mu.Lock()
-	d.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at reach.go:\d+`
+	d.mu.Lock() // the other side of the deadlock: a related position of the report
 	d.mu.Unlock()
 	d.v.mu.Unlock()
 }
@@ -68,7 +68,7 @@ func (t *alarm) arm() {
 		t.x.Unlock()
 	})
 	t.y.Lock()
-	t.x.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at reach.go:\d+`
+	t.x.Lock() // the other side of the deadlock: a related position of the report
 	t.x.Unlock()
 	t.y.Unlock()
 }

@@ -37,14 +37,14 @@ func sendUnlocked() {
 		s.state = v
 		s.mu.Unlock()
 	}()
-	s.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:36; there goroutine started at main.go:34 holds s.mu while it receives from ch, and the send that would unblock it comes after this Lock \(main goroutine\)`
+	s.mu.Lock() // the other side of the deadlock: a related position of the report
 	s.state++
 	s.mu.Unlock()
 	ch <- 1
 }
 
 func (s *Server) touch() {
-	s.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:58`
+	s.mu.Lock() // the other side of the deadlock: a related position of the report
 	s.state++
 	s.mu.Unlock()
 }
@@ -236,7 +236,7 @@ func newBroadcasts() *broadcasts {
 }
 
 func (b *broadcasts) add(v int) {
-	b.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:\d+`
+	b.mu.Lock() // the other side of the deadlock: a related position of the report
 	b.n += v
 	b.mu.Unlock()
 }

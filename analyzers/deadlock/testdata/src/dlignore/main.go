@@ -169,6 +169,48 @@ func sendLockedSilenced() {
 	b.mu.Unlock()
 }
 
+// Two functions take two locks in opposite orders: a deadlock is one
+// report, at the first one's second Lock, and the directive on the
+// second one's, the other side of the deadlock, silences it too.
+type pair struct{ a, b sync.Mutex }
+
+func (p *pair) ab() {
+	p.a.Lock()
+	p.b.Lock()
+	p.b.Unlock()
+	p.a.Unlock()
+}
+
+func (p *pair) ba() {
+	p.b.Lock()
+	p.a.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock
+	p.a.Unlock()
+	p.b.Unlock()
+}
+
+func invertedOtherSide() {
+	p := &pair{}
+	go p.ab()
+	go p.ba()
+}
+
+// The receiver holds the lock while it waits for the send, which comes
+// after the sender's Lock: the sender's Lock, the other side of the
+// deadlock, silences the report on the receive.
+func recvLockedOtherSide() {
+	b := &box{}
+	ch := make(chan int)
+	go func() {
+		b.mu.Lock()
+		b.n = <-ch
+		b.mu.Unlock()
+	}()
+	b.mu.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock
+	b.n++
+	b.mu.Unlock()
+	ch <- 1
+}
+
 func main() {
 	(&box{}).relock()
 	(&box{}).relockSilenced()
@@ -188,4 +230,6 @@ func main() {
 	inverted()
 	sendLocked()
 	sendLockedSilenced()
+	invertedOtherSide()
+	recvLockedOtherSide()
 }

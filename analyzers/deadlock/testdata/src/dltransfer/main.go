@@ -85,7 +85,7 @@ func (p *pair) handOff() {
 
 func (p *pair) reverse() {
 	p.b.Lock()
-	p.a.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at main.go:79; goroutine started at main.go:18 locks p.a here while holding p.b, which the report.s goroutine takes in the opposite order`
+	p.a.Lock() // the other side of the deadlock: a related position of the report
 	p.n++
 	p.a.Unlock()
 	p.b.Unlock()

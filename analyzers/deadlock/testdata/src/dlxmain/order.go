@@ -23,7 +23,7 @@ func (l *ledger) post() {
 
 func (l *ledger) audit() {
 	l.s.Lock()
-	l.mu.Lock() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+`
+	l.mu.Lock() // the other side of the deadlock: a related position of the report
 	l.mu.Unlock()
 	l.s.Unlock()
 }
@@ -52,7 +52,7 @@ func (j *journal) audit() {
 func relay(s *dlxlib.Store) {
 	ch := make(chan int)
 	go func() {
-		s.Flush() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+`
+		s.Flush() // the other side of the deadlock: a related position of the report
 		<-ch
 	}()
 	s.Lock()
@@ -119,5 +119,5 @@ func main() {
 	x := &dlxlib.Index{}
 	go count(x)
 	go countOnce(x)
-	go x.Clear() // want `Lock blocks forever \(deadlock\): the other side of the report at order.go:\d+; this Lock of x.rw, between the two read locks`
+	go x.Clear() // the other side of the deadlock: a related position of the report
 }

@@ -21,7 +21,7 @@ func ab() {
 func ba() {
 	shared++
 	b.Lock()
-	a.Lock() // expect deadlock "other side"
+	a.Lock()
 	a.Unlock()
 	b.Unlock()
 }
