@@ -58,7 +58,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	tests := fs.Bool("test", true, "also analyze the packages' tests")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
-	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed and its results still held")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed")
 	registerDumpFlag(fs)
 	choices := registerAnalyzerFlags(fs)
 	fs.Usage = func() {}
@@ -224,7 +224,8 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 		defer clear()
 		analyzers = append(slices.Clip(suite), counter)
 	}
-	graph, err := checker.Analyze(analyzers, roots, nil)
+	rel, wrapped := newReleaser(analyzers, roots)
+	graph, err := checker.Analyze(wrapped, roots, nil)
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
 		return res
@@ -234,8 +235,8 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 	}
 	// The counter's actions report nothing; one whose prerequisite
 	// failed would repeat that failure.
-	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return act.Analyzer == counter })
-	collect(graph, res)
+	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return rel.original(act.Analyzer) == counter })
+	collect(graph, res, rel.original)
 	return res
 }
 
@@ -388,7 +389,7 @@ func describeBrokenDep(p *packages.Package) string {
 // collect gathers the diagnostics and errors of the root actions,
 // dropping the duplicates that arise when a file belongs to several
 // packages (a package and its test variant).
-func collect(graph *checker.Graph, res *result) {
+func collect(graph *checker.Graph, res *result, original func(*analysis.Analyzer) *analysis.Analyzer) {
 	type key struct {
 		posn     token.Position
 		analyzer string
@@ -410,7 +411,7 @@ func collect(graph *checker.Graph, res *result) {
 			seen[k] = true
 			diag := diagnostic{
 				pkgID:    act.Package.ID,
-				analyzer: act.Analyzer,
+				analyzer: original(act.Analyzer),
 				category: d.Category,
 				posn:     posn,
 				end:      fset.Position(cmp.Or(d.End, d.Pos)),
