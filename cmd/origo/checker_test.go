@@ -13,6 +13,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/directive"
 	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/internal/longtest"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -39,6 +40,7 @@ import (
 // that package's facts can give (it is analyzed as a dependency, not a
 // root).
 func TestAnalyzerAlone(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	for _, f := range []struct {
 		analyzer *analysis.Analyzer

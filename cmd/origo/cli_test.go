@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestExitCodes checks the exit codes of the standalone command against
@@ -71,7 +73,7 @@ func TestAnalyzerFlags(t *testing.T) {
 		args := append(append([]string{"-json"}, tc.flags...), ".")
 		stdout, stderr, _ := run(t, demo, args...)
 		outputs := map[string]string{"standalone": stdout}
-		if tc.vet {
+		if tc.vet && longtest.Enabled() { // each set of flags is a go vet of std again
 			vetOut, vetErr, _ := runCmd(t, exec.Command("go", append([]string{"vet", "-vettool=" + origoBin}, args...)...), demo)
 			outputs["go vet"] = vetOut + vetErr
 		}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestConcurrentAnalyzers runs the race and deadlock analyzers, which
@@ -18,6 +20,7 @@ import (
 // TestMain), so a pass Result written after its Run, read by the other
 // analyzer, fails the test with the race detector's report.
 func TestConcurrentAnalyzers(t *testing.T) {
+	longtest.Skip(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -8,12 +8,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestProgress checks the count written over itself, and erased at the
 // end, on a whole run of the chain module, and that the run finds what
 // it finds without the count.
 func TestProgress(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	t.Chdir("../../testdata/chain")
 	quiet := analyze(suite, []string{"./..."}, true, "", nil, nil)
