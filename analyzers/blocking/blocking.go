@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
@@ -36,6 +37,8 @@ var Analyzer = &analysis.Analyzer{
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
 	Run:      run,
 	Requires: []*analysis.Analyzer{buildir.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
+	// The directives that silenced a report, for the directive analyzer.
+	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
 
 func init() { ignore.Flag(&Analyzer.Flags) }
@@ -43,7 +46,7 @@ func init() { ignore.Flag(&Analyzer.Flags) }
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	if ir.Pkg == nil {
-		return nil, nil
+		return (*ignore.Silenced)(nil), nil // nothing checked
 	}
 	c := &checker{
 		pass:      pass,
@@ -54,23 +57,27 @@ func run(pass *analysis.Pass) (any, error) {
 		blockedAt: make(map[token.Pos]bool),
 		ignored:   ignore.Find(pass),
 	}
-	guard.Do(pass, "blocking", func() {
+	failed := guard.Do(pass, "blocking", func() {
 		c.leaks()
 		c.waitsInStartLoop()
 	})
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	complete := failed == "" && ptr.Incomplete == ""
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
 		c.ptr, c.hb = ptr, hb
-		guard.Do(pass, "blocking", func() {
+		complete = guard.Do(pass, "blocking", func() {
 			c.partnerless()
 			c.waits()
 			c.wgCounts()
 			c.uncanceled()
 			c.sequels(pass.ResultOf[deadlock.Analyzer].(*deadlock.Result))
-		})
+		}) == "" && complete
 	}
-	return nil, nil
+	if !complete {
+		return (*ignore.Silenced)(nil), nil // not all checked
+	}
+	return c.ignored.Silenced(), nil
 }
 
 type checker struct {

@@ -49,6 +49,9 @@ type Result struct {
 	// blockedIn holds, for a report that says so of some goroutines only
 	// (a Lock that a lock left held blocks where it comes after), those.
 	blockedIn Goroutines
+	// Silenced holds the directives that silenced a report, for the
+	// directive analyzer; nil when not all was checked.
+	Silenced *ignore.Silenced
 }
 
 // Place is an event of a goroutine's trace.
@@ -102,7 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:   ir.SrcFuncs,
 		why:     newWhyLog(pass.Fset),
 	}
-	guard.Do(pass, "deadlock", func() {
+	failed := guard.Do(pass, "deadlock", func() {
 		c.findWriters(ir.SrcFuncs)
 		for _, fn := range ir.SrcFuncs {
 			guard.At(pass, fn.String())
@@ -114,18 +117,23 @@ func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	c.ptr = ptr
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
+	complete := failed == "" && ptr.Incomplete == ""
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
 		c.order = hb.NewOrder()
-		guard.Do(pass, "deadlock", func() {
+		complete = guard.Do(pass, "deadlock", func() {
 			c.inversions(hb)
 			c.blockingOps(hb)
 			c.dynamicRelocks(hb)
 			c.endsHolding(hb)
 			c.leftHeldSequels(hb)
-		})
+		}) == "" && complete
 	}
 	c.why.report(pass)
-	return &Result{blocked: c.reportedAt, partners: c.partners, blockedIn: c.blockedIn}, nil
+	res := &Result{blocked: c.reportedAt, partners: c.partners, blockedIn: c.blockedIn}
+	if complete {
+		res.Silenced = c.ignored.Silenced()
+	}
+	return res, nil
 }
 
 type checker struct {

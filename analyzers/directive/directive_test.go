@@ -16,6 +16,14 @@ func TestDirective(t *testing.T) {
 	}))
 }
 
+// TestStale checks the directives that silence nothing, each next to a
+// silent twin that silences a report (a race, a double lock), at the
+// end of the line and alone above it, and a list of analyzers of which
+// one silences nothing.
+func TestStale(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), directive.Analyzer, "stale")
+}
+
 // TestGenerated checks that the flag "generated" checks the directives
 // of generated files too (the package directives has one, silent).
 func TestGenerated(t *testing.T) {

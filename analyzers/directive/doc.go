@@ -1,9 +1,9 @@
 // Package directive defines an Analyzer that reports malformed
-// "//origo:ignore" directives.
+// "//origo:ignore" directives, and those that silence nothing.
 //
 // # Analyzer directive
 //
-// directive: report malformed //origo:ignore directives
+// directive: report malformed or stale //origo:ignore directives
 //
 // A directive
 //
@@ -37,6 +37,22 @@
 // The reason is for the reader: why the report is wrong here, or why
 // the behaviour is accepted.
 //
+// A well-formed directive that silences nothing is reported too, as
+// staticcheck reports a //lint:ignore that matched nothing: the report
+// it was written for is gone (the code was fixed, or moved), and left
+// in place it would silence the next report on its line, unread:
+//
+//	stale //origo:ignore directive: race reports nothing at p.go:12, so it silences nothing; should it be removed?
+//
+// For a list of analyzers of which some silence a report and others
+// nothing, the message names the latter and gives the directive to
+// write. Each analyzer a directive names says, in its Result, which
+// directives silenced one of its reports: that is known only in its own
+// run on the package, under go vet as under the other drivers. An
+// analyzer that stopped early on the package (too large for the pointer
+// analysis) or failed says nothing of its directives, and none of them
+// is reported as stale.
+//
 // # Report kinds
 //
 // Each report carries its kind as its category (the "category" of go vet
@@ -53,4 +69,11 @@
 // silences nothing, and is not reported: prose that mentions the
 // directive looks the same. Nothing is reported in generated files
 // unless the flag "generated" is set, as for the other analyzers.
+// directive requires the analyzers whose directives it checks, so it
+// runs where they run: not on a package that does not type-check, and
+// with -directive alone they run too (their reports are not shown).
+// An analyzer that checked a package but gave up on part of it (a
+// budget hit, which it reports on standard error) may leave a directive
+// unused there that would silence a report: such a stale report is
+// wrong; raise the budget's concern rather than remove the directive.
 package directive

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -36,6 +37,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:       run,
 	Requires:  []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer},
 	FactTypes: []analysis.Fact{new(facts.Guarded)},
+	// The directives that silenced a report, for the directive analyzer.
+	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
 
 func init() { ignore.Flag(&Analyzer.Flags) }
@@ -45,8 +48,11 @@ func run(pass *analysis.Pass) (any, error) {
 	ignored := ignore.Find(pass)
 	ann := findAnnotations(pass, ignored)
 	ann.exportFacts(pass)
-	if ir.Pkg == nil || len(ann.vars) == 0 && len(ann.funcs) == 0 && len(pass.AllObjectFacts()) == 0 {
-		return nil, nil // nothing annotated here or in the imports
+	if ir.Pkg == nil {
+		return (*ignore.Silenced)(nil), nil // nothing checked
+	}
+	if len(ann.vars) == 0 && len(ann.funcs) == 0 && len(pass.AllObjectFacts()) == 0 {
+		return ignored.Silenced(), nil // nothing annotated here or in the imports: nothing to report
 	}
 	c := &checker{
 		pass:          pass,
@@ -59,13 +65,15 @@ func run(pass *analysis.Pass) (any, error) {
 		inherited:     make(map[*ssa.Function]*lockset.Set),
 		released:      make(map[releaseKey]map[ssa.Instruction]bool),
 	}
-	guard.Do(pass, "guardedby", func() {
+	if guard.Do(pass, "guardedby", func() {
 		for _, fn := range ir.SrcFuncs {
 			guard.At(pass, fn.String())
 			c.checkFunc(fn)
 		}
-	})
-	return nil, nil
+	}) != "" {
+		return (*ignore.Silenced)(nil), nil // not all checked
+	}
+	return ignored.Silenced(), nil
 }
 
 type checker struct {

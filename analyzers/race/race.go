@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -38,6 +39,8 @@ var Analyzer = &analysis.Analyzer{
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
 	Run:      run,
 	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	// The directives that silenced a report, for the directive analyzer.
+	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
 
 // whyTarget is the -why flag's value (see whyFlag).
@@ -51,14 +54,17 @@ func init() {
 func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
-	if ptr.Incomplete != "" || len(hb.Traces) == 0 {
-		return nil, nil
+	if ptr.Incomplete != "" {
+		return (*ignore.Silenced)(nil), nil // nothing checked
 	}
-	guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignore.Find(pass), why: newWhyLog(pass.Fset, whyTarget), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+	ignored := ignore.Find(pass)
+	if len(hb.Traces) > 0 && guard.Do(pass, "race", func() {
+		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignored, why: newWhyLog(pass.Fset, whyTarget), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
 		c.check()
-	})
-	return nil, nil
+	}) != "" {
+		return (*ignore.Silenced)(nil), nil // not all checked
+	}
+	return ignored.Silenced(), nil
 }
 
 type checker struct {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestGolangci builds golangci-lint with origo's plugin and checks that
@@ -16,9 +18,7 @@ import (
 // downloads golangci-lint and its dependencies through the module proxy
 // and builds it, about a minute here with a warm build cache.
 func TestGolangci(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds golangci-lint from the module proxy (about a minute); skipped in -short mode")
-	}
+	longtest.Skip(t) // builds golangci-lint from the module proxy
 	var out strings.Builder
 	err := checkGolangci(&out, defaultGolangciVersion, "", 20*time.Second)
 	if errors.Is(err, errNoProxy) {

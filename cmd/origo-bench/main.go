@@ -2,14 +2,18 @@
 // as ratios against a reference measured in the same run, as min and
 // median of several runs, because machines are shared and noisy.
 //
-//	origo-bench vet [-n 5] [-origo path] [-C dir] [packages]
+//	origo-bench vet [-n 5] [-units 1] [-origo path] [-C dir] [packages]
 //
 // runs go vet on the packages with origo as the vet tool and with the
-// standard vet tool, alternating, each run with fresh analysis results
-// (a nonce in the tool's ID defeats the cache of analysis results while
-// compiled packages stay cached). It prints wall time (min, median, ratio),
-// per-package time (median, max), the bytes of facts written, and the peak
-// RSS of one package's analysis.
+// standard vet suite (plain go vet), alternating, each run with fresh
+// analysis results while compiled packages stay cached: a copy of
+// origo's binary with a nonce appended (go vet keys results by the
+// tool's content hash), and for plain go vet a flag that changes only
+// its cache key. These plain runs give the wall time (min, median,
+// ratio) and the fully warm time. A separate pass (-units runs) goes
+// through a wrapper that times each unit's process, for per-package
+// time (median, max), the bytes of facts written, and the peak RSS of
+// one package's analysis; its process per unit would dilute the ratio.
 //
 //	origo-bench edit [-n 3] [-origo path] [-C dir] -edit file.go:Func [packages]
 //

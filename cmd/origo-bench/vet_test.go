@@ -1,31 +1,56 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
 
-func TestCrashed(t *testing.T) {
-	for out, want := range map[string]bool{
-		"x.go:1:2: data race on fakeStmt.panic: write at x.go:1":  false,
-		"panic: runtime error: index out of range\n\ngoroutine 1": true,
-		"origo: internal error in shb on package p: boom":         true,
-		"": false,
-	} {
-		if got := crashed(out); got != want {
-			t.Errorf("crashed(%q) = %v, want %v", out, got, want)
+	"github.com/origo-dev/origo/internal/longtest"
+)
+
+// TestPlainVetUncached checks what the wall times of origo-bench vet
+// rest on, by what go vet -x says it runs rather than by time: a plain
+// go vet with a new nonce analyses the package again, with either tool;
+// the same command again takes every result from the cache.
+func TestPlainVetUncached(t *testing.T) {
+	longtest.Skip(t) // origo's cold runs analyse the demo's std dependencies, twice
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	origo := filepath.Join(tmp, "origo")
+	if out, err := exec.Command("go", "build", "-o", origo, "../origo").CombinedOutput(); err != nil {
+		t.Fatalf("building origo: %v\n%s", err, out)
+	}
+	// ran reports whether go vet -x ran a vet tool on the demo: it then
+	// prints the tool's command line, with the package's vet.cfg.
+	ran := func(c *exec.Cmd) bool {
+		t.Helper()
+		c.Args = slices.Insert(c.Args, 2, "-x")
+		out, _ := c.CombinedOutput()
+		return strings.Contains(string(out), "vet.cfg")
+	}
+	for _, isOrigo := range []bool{false, true} {
+		var seen []bool
+		for _, nonce := range []string{"a" + strings.TrimPrefix(filepath.Base(tmp), "Test"), "b" + filepath.Base(tmp)} {
+			cmd, done, err := plainVet(dir, []string{"."}, isOrigo, origo, tmp, nonce)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen = append(seen, ran(cmd()), ran(cmd()))
+			done()
+			if isOrigo {
+				if _, err := os.Stat(filepath.Join(tmp, "origo-"+nonce)); !os.IsNotExist(err) {
+					t.Errorf("the copy of origo for nonce %s is left behind", nonce)
+				}
+			}
 		}
-	}
-}
-
-// TestVetxSizes splits a unitchecker's output file into its facts and
-// its type information, and takes any other file for facts alone.
-func TestVetxSizes(t *testing.T) {
-	file := append([]byte("vetx\x03\x00\x00\x00\x02\x00\x00\x00"), "TTTFF"...)
-	if facts, types := vetxSizes(file); facts != 2 || types != 3 {
-		t.Errorf("vetxSizes(header 3+2) = %d facts, %d types; want 2, 3", facts, types)
-	}
-	if facts, types := vetxSizes([]byte("gob bytes")); facts != 9 || types != 0 {
-		t.Errorf("vetxSizes(plain) = %d facts, %d types; want 9, 0", facts, types)
-	}
-	if facts, types := vetxSizes(file[:14]); facts != 14 || types != 0 {
-		t.Errorf("vetxSizes(short) = %d facts, %d types; want 14, 0", facts, types)
+		if want := []bool{true, false, true, false}; !slices.Equal(seen, want) {
+			t.Errorf("origo %v: vet tool ran (cold, warm, new nonce cold, warm): %v, want %v", isOrigo, seen, want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/internal/longtest"
 	"github.com/origo-dev/origo/passes/guard"
 )
 
@@ -17,6 +18,7 @@ import (
 // still found, and a bound that stops part of the work says so in one
 // line.
 func TestBounds(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir := t.TempDir()
 	write := func(name string, lines []string) {

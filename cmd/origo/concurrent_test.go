@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestConcurrentAnalyzers runs the race and deadlock analyzers, which
@@ -18,6 +20,7 @@ import (
 // TestMain), so a pass Result written after its Run, read by the other
 // analyzer, fails the test with the race detector's report.
 func TestConcurrentAnalyzers(t *testing.T) {
+	longtest.Skip(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +56,8 @@ func bothDrivers(t *testing.T, dir, pattern string, want []string) {
 		t.Fatalf("go vet exited %d:\n%s", code, vetErr)
 	}
 	standOut, standErr, code := run(t, dir, "-test=false", "-json", pattern)
-	if code != exitFindings {
-		t.Fatalf("origo exited %d, want %d:\n%s", code, exitFindings, standErr)
+	if code != exitClean {
+		t.Fatalf("origo -json exited %d, want %d, as go vet -json:\n%s", code, exitClean, standErr)
 	}
 	vet, standalone := findings(t, dir, vetOut+vetErr), findings(t, dir, standOut)
 	for _, w := range want {

@@ -91,8 +91,8 @@ func main() {
 		`p/p.go:11:24: bad //origo:ignore directive: "// origo:ignore" has a space after //, so it is an ordinary comment and silences nothing; write //origo:ignore race a space after the slashes`,
 	}
 	stdout, stderr, code := run(t, dir, "-json", "./p")
-	if code != exitFindings {
-		t.Errorf("standalone: exit %d, want %d\n%s", code, exitFindings, stderr)
+	if code != exitClean {
+		t.Errorf("standalone -json: exit %d, want %d\n%s", code, exitClean, stderr)
 	}
 	vetOut, vetErr, _ := runCmd(t, exec.Command("go", "vet", "-vettool="+origoBin, "-json", "./p"), dir)
 	for name, got := range map[string][]string{

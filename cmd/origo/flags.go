@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"golang.org/x/tools/go/analysis"
 )
 
 // dumpValue is the -dump flag: it selects the facts that factdump reports.
@@ -44,4 +46,68 @@ func (generatedValue) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// choice is an analyzer's flag of the standalone command, -NAME, as go
+// vet has one per analyzer: set says whether the command line gave it.
+type choice struct {
+	set, on bool
+}
+
+func (c *choice) String() string {
+	if c == nil || !c.set {
+		return "unset"
+	}
+	return fmt.Sprint(c.on)
+}
+
+func (c *choice) IsBoolFlag() bool { return true }
+
+func (c *choice) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	c.set, c.on = true, on
+	return nil
+}
+
+// registerAnalyzerFlags gives fs a flag -NAME per analyzer of the suite
+// that a user runs (the debugging one is -dump's), and returns them by
+// analyzer.
+func registerAnalyzerFlags(fs *flag.FlagSet) map[*analysis.Analyzer]*choice {
+	choices := make(map[*analysis.Analyzer]*choice)
+	for _, a := range suite {
+		if debugging(a) {
+			continue
+		}
+		c := new(choice)
+		choices[a] = c
+		fs.Var(c, a.Name, "enable the "+a.Name+" analyzer: "+title(a.Doc))
+	}
+	return choices
+}
+
+// selectAnalyzers returns the analyzers to run, picked as go vet (and
+// x/tools' analysisflags) picks them: if any -NAME flag is true, only
+// those; otherwise, if any is false, all but those; otherwise all. The
+// debugging analyzer always runs: it reports only what -dump asks for.
+func selectAnalyzers(choices map[*analysis.Analyzer]*choice) []*analysis.Analyzer {
+	anyOn := false
+	for _, c := range choices {
+		anyOn = anyOn || c.set && c.on
+	}
+	var out []*analysis.Analyzer
+	for _, a := range suite {
+		c := choices[a]
+		switch {
+		case c == nil: // debugging
+		case anyOn && !(c.set && c.on):
+			continue
+		case !anyOn && c.set && !c.on:
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }

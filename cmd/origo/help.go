@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -18,7 +20,7 @@ func debugging(a *analysis.Analyzer) bool { return a == factdump.Analyzer }
 // help prints the list of analyzers, or the manual of each named one.
 func help(stdout, stderr io.Writer, names []string) int {
 	if len(names) == 0 {
-		fmt.Fprintln(stdout, "origo finds data races and deadlocks in Go programs, statically.")
+		fmt.Fprintln(stdout, "origo finds data races, deadlocks and goroutine leaks in Go programs, statically.")
 		fmt.Fprintln(stdout, "\nAnalyzers:")
 		for _, a := range suite {
 			if !debugging(a) {
@@ -42,10 +44,18 @@ func help(stdout, stderr io.Writer, names []string) int {
 		}
 		if !found {
 			fmt.Fprintf(stderr, "origo: no analyzer named %q (run 'origo help' for the list)\n", name)
-			code = exitError
+			code = exitUsage
 		}
 	}
 	return code
+}
+
+// versionLine is what "origo version" prints, in the form of "go
+// version": the version the build recorded (a module version, or the
+// revision of a build from a checkout, "+dirty" when it had changes),
+// the Go release that built it, and the platform.
+func versionLine() string {
+	return fmt.Sprintf("origo version %s %s %s/%s", guard.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // title returns the first line of an analyzer's Doc.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/internal/longtest"
 	"github.com/origo-dev/origo/passes/guard"
 )
 
@@ -185,6 +186,7 @@ func TestVetMatchesStandalone(t *testing.T) {
 // TestVetMatchesStandalonePointer does the same for the pointer
 // analysis, whose summaries travel as package facts.
 func TestVetMatchesStandalonePointer(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	vet, standalone := vetAndStandalone(t, "pointer")
 	summarized := false
@@ -263,8 +265,8 @@ func TestVetMatchesStandaloneFixes(t *testing.T) {
 		t.Fatalf("go vet exited %d:\n%s", code, vetStdout+vetStderr)
 	}
 	standOut, stderr, code := run(t, dir, append([]string{"-json"}, patterns...)...)
-	if code != exitFindings {
-		t.Fatalf("origo exited %d, want %d:\n%s", code, exitFindings, stderr)
+	if code != exitClean {
+		t.Fatalf("origo -json exited %d, want %d:\n%s", code, exitClean, stderr)
 	}
 	vet, standalone := details(t, dir, vetStdout+vetStderr), details(t, dir, standOut)
 	if !slices.Equal(vet, standalone) {
@@ -285,6 +287,7 @@ func TestVetMatchesStandaloneFixes(t *testing.T) {
 // graph that -dump=shb shows: each goroutine's trace of events and the
 // edges between traces.
 func TestVetMatchesStandaloneSHB(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	vet, standalone := vetAndStandalone(t, "shb")
 	for _, want := range []string{
@@ -661,7 +664,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("origo help factdump: exit %d, output:\n%s", code, stdout)
 	}
 	_, stderr, code := run(t, ".", "help", "nosuch")
-	if code != exitError || !strings.Contains(stderr, `no analyzer named "nosuch"`) {
+	if code != exitUsage || !strings.Contains(stderr, `no analyzer named "nosuch"`) {
 		t.Errorf("origo help nosuch: exit %d, stderr:\n%s", code, stderr)
 	}
 }
@@ -671,6 +674,7 @@ func TestHelp(t *testing.T) {
 // requires byte-identical output: the same input gives the same answer
 // however the runtime schedules the analysis.
 func TestDeterministic(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	for _, tc := range []struct{ dir, pattern string }{{"demo", "."}, {"chain", "./..."}} {
 		dir, err := filepath.Abs(filepath.Join("../../testdata", tc.dir))
@@ -712,6 +716,7 @@ func TestInvokedByVet(t *testing.T) {
 // TestUnusualInput runs both drivers over cgo, assembly without Go
 // bodies, unsafe and reflection: they are analyzed, without a crash.
 func TestUnusualInput(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
@@ -751,6 +756,7 @@ func TestUnusualInput(t *testing.T) {
 // names the pass, the package and origo's version, the deadlock is
 // still reported, and the exit code is the one the demo's findings give.
 func TestForcedFailure(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -787,6 +793,7 @@ func TestForcedFailure(t *testing.T) {
 // that exports pointer summaries fails there, the race analyzer and the
 // pointer analysis it requires never run there.
 func TestFactsOnlyRuns(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/chain")
 	if err != nil {
@@ -808,6 +815,7 @@ func TestFactsOnlyRuns(t *testing.T) {
 // only importers read, are made for the chain's packages b and c and not
 // for its command a, which no package can import.
 func TestNoSummariesForCommands(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/chain")
 	if err != nil {
@@ -846,7 +854,7 @@ func TestLanguageCorners(t *testing.T) {
 	}
 	patterns := []string{"./generic", "./rangefunc", "./linkname", "./tagged"}
 	stdout, stderr, code := run(t, dir, append([]string{"-json", "-tags=special"}, patterns...)...)
-	if code != exitFindings {
+	if code != exitClean {
 		t.Errorf("standalone: exit %d\n%s", code, stderr)
 	}
 	vetOut, vetErr, code := runCmd(t, exec.Command("go", append([]string{"vet", "-vettool=" + origoBin, "-tags=special", "-json"}, patterns...)...), dir)
@@ -893,6 +901,7 @@ func TestLanguageCorners(t *testing.T) {
 // TestDefaults checks the standalone driver's defaults: no pattern is
 // ./..., tests included; -test=false leaves the tests out.
 func TestDefaults(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/chain")
 	if err != nil {
@@ -912,6 +921,7 @@ func TestDefaults(t *testing.T) {
 // TestGeneratedFlag checks -generated under both drivers: nothing is
 // reported in a file marked generated, unless -generated is given.
 func TestGeneratedFlag(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{
@@ -943,14 +953,16 @@ func TestGeneratedFlag(t *testing.T) {
 }
 
 // TestVetTool follows the README's route for origo as a tool of a
-// module (go get -tool, go tool origo, go vet -vettool=$(go tool -n
-// origo), go build of the command by its path, as the CI workflow
-// does) in a scratch module whose go.mod points at this checkout, with
-// no module proxy; and its suggested fixes under go vet: -fix -diff
-// prints one, -json lists it, -fix applies it; the standalone driver
-// has no -fix. Last, go vet -vettool= with an empty path runs plain vet,
-// which is silent on the demo.
+// module (go mod edit -require -replace -tool and go mod tidy, go tool
+// origo, go vet -vettool=$(go tool -n origo), go build of the command
+// by its path, as the CI workflow does) in a scratch module whose
+// go.mod points at this checkout; and its suggested fixes under go vet:
+// -fix -diff prints one, -json lists it, -fix applies it
+// (TestStandaloneFix checks the standalone driver's -fix against it).
+// Last, go vet -vettool= with an empty path runs plain vet, which is
+// silent on the demo.
 func TestVetTool(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -959,22 +971,27 @@ func TestVetTool(t *testing.T) {
 	dir := t.TempDir()
 	const src = "package main\n\nimport \"sync\"\n\nfunc work() {}\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tgo func() {\n\t\twg.Add(1)\n\t\tdefer wg.Done()\n\t\twork()\n\t}()\n\twg.Wait()\n}\n"
 	for name, text := range map[string]string{
-		"go.mod":  "module example.com/tool\n\ngo 1.26\n\nrequire github.com/origo-dev/origo v0.0.0-00010101000000-000000000000\n\nreplace github.com/origo-dev/origo => " + root + "\n",
+		"go.mod":  "module example.com/tool\n\ngo 1.26\n",
 		"main.go": src,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	goCmd := func(args ...string) (stdout, stderr string, code int) {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Env = env
 		return runCmd(t, cmd, dir)
 	}
-	if _, stderr, code := goCmd("get", "-tool", "github.com/origo-dev/origo/cmd/origo"); code != 0 {
-		t.Skipf("go get -tool without a module proxy: exit %d (the module cache lacks a dependency?):\n%s", code, stderr)
+	// The README's install from a checkout, word for word.
+	if _, stderr, code := goCmd("mod", "edit", "-require=github.com/origo-dev/origo@v0.0.0-00010101000000-000000000000",
+		"-replace=github.com/origo-dev/origo="+root, "-tool=github.com/origo-dev/origo/cmd/origo"); code != 0 {
+		t.Fatalf("go mod edit: exit %d:\n%s", code, stderr)
+	}
+	if _, stderr, code := goCmd("mod", "tidy"); code != 0 {
+		t.Skipf("go mod tidy: exit %d (no module proxy, and the module cache lacks a dependency?):\n%s", code, stderr)
 	}
 	tool, stderr, code := goCmd("tool", "-n", "origo")
 	tool = strings.TrimSpace(tool)
@@ -1003,9 +1020,6 @@ func TestVetTool(t *testing.T) {
 	if fixed, err := os.ReadFile(filepath.Join(dir, "main.go")); err != nil || !strings.Contains(string(fixed), "\twg.Add(1)\n\tgo func() {\n\t\tdefer wg.Done()") {
 		t.Errorf("go vet -fix did not move the Add (%v):\n%s", err, fixed)
 	}
-	if _, stderr, code := run(t, dir, "-fix", "."); code != exitError || !strings.Contains(stderr, "flag provided but not defined: -fix") {
-		t.Errorf("origo -fix: exit %d, stderr:\n%s", code, stderr)
-	}
 
 	demo := filepath.Join(root, "testdata", "demo")
 	stdout, stderr, code := runCmd(t, exec.Command("go", "vet", "-vettool=", "."), demo)
@@ -1020,6 +1034,7 @@ func TestVetTool(t *testing.T) {
 // that Report calls with the lock held silences the deadlock; with
 // both, nothing is reported.
 func TestDemoFixes(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	bank, err := os.ReadFile("../../testdata/demo/bank.go")
 	if err != nil {

@@ -8,17 +8,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/origo-dev/origo/internal/longtest"
 )
 
 // TestProgress checks the count written over itself, and erased at the
 // end, on a whole run of the chain module, and that the run finds what
 // it finds without the count.
 func TestProgress(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	t.Chdir("../../testdata/chain")
-	quiet := analyze([]string{"./..."}, true, "", nil, nil)
+	quiet := analyze(suite, []string{"./..."}, true, "", nil, nil)
 	var buf bytes.Buffer
-	res := analyze([]string{"./..."}, true, "", &buf, nil)
+	res := analyze(suite, []string{"./..."}, true, "", &buf, nil)
 	if !slices.EqualFunc(res.diags, quiet.diags, func(x, y diagnostic) bool { return x.posn == y.posn && x.message == y.message }) ||
 		!slices.Equal(res.errors, quiet.errors) {
 		t.Errorf("with progress: %d findings, errors %q; without: %d, %q", len(res.diags), res.errors, len(quiet.diags), quiet.errors)

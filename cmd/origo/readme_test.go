@@ -2,7 +2,8 @@ package main
 
 // The tests of this file check the README's claims that the code can
 // check: the demo's output as shown, the flags of the synopsis, the
-// Requires table and the layout.
+// layout, its length; and the Requires table of package passes, where
+// the README sends developers.
 
 import (
 	"io/fs"
@@ -133,11 +134,11 @@ func TestREADMEFlags(t *testing.T) {
 	}
 }
 
-// TestREADMERequires checks the README's table of Requires, "as the code
-// declares them": each row's requirements, in order, and whether it
-// exports facts, and which; and that every analyzer the suite runs that
-// requires another has its row.
-func TestREADMERequires(t *testing.T) {
+// TestPipelineRequires checks the table of Requires in package passes'
+// documentation, "as the code declares them": each row's requirements,
+// in order, and whether it exports facts, and which; and that every
+// analyzer the suite runs that requires another has its row.
+func TestPipelineRequires(t *testing.T) {
 	byName := make(map[string]*analysis.Analyzer)
 	var walk func(a *analysis.Analyzer)
 	walk = func(a *analysis.Analyzer) {
@@ -159,7 +160,7 @@ func TestREADMERequires(t *testing.T) {
 		}
 		return label
 	}
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../passes/doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestREADMERequires(t *testing.T) {
 		m := ticked.FindStringSubmatch(cells[1])
 		a := byName[name(m[1])]
 		if a == nil {
-			t.Errorf("README.md's table has a row for %s, which the suite does not run", m[1])
+			t.Errorf("passes/doc.go's table has a row for %s, which the suite does not run", m[1])
 			continue
 		}
 		rows[a.Name] = true
@@ -185,24 +186,24 @@ func TestREADMERequires(t *testing.T) {
 			got = append(got, r.Name)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("README.md: %s requires %v; the code: %v", m[1], want, got)
+			t.Errorf("passes/doc.go: %s requires %v; the code: %v", m[1], want, got)
 		}
 		exports := strings.TrimSpace(cells[3])
 		if (exports == "—") != (len(a.FactTypes) == 0) {
-			t.Errorf("README.md: %s exports %q; the code: %d fact types", m[1], exports, len(a.FactTypes))
+			t.Errorf("passes/doc.go: %s exports %q; the code: %d fact types", m[1], exports, len(a.FactTypes))
 		}
 		for _, f := range regexp.MustCompile(`facts\.(\w+)`).FindAllStringSubmatch(exports, -1) {
 			if !slices.ContainsFunc(a.FactTypes, func(ft analysis.Fact) bool {
 				typ := reflect.TypeOf(ft).Elem()
 				return typ.Name() == f[1] && strings.HasSuffix(typ.PkgPath(), "/facts")
 			}) {
-				t.Errorf("README.md: %s exports facts.%s; the code does not", m[1], f[1])
+				t.Errorf("passes/doc.go: %s exports facts.%s; the code does not", m[1], f[1])
 			}
 		}
 	}
 	for n, a := range byName {
 		if len(a.Requires) > 0 && !rows[n] {
-			t.Errorf("README.md's table has no row for %s", n)
+			t.Errorf("passes/doc.go's table has no row for %s", n)
 		}
 	}
 }
@@ -281,5 +282,17 @@ func TestREADMELayout(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestREADMELength checks that the README stays short enough to read
+// in the first hour: at most 250 lines, as issue 40 asks.
+func TestREADMELength(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines, more than 250: move the internals to the packages' doc.go", n)
 	}
 }

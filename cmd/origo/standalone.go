@@ -25,53 +25,75 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Exit codes, as multichecker's.
+// Exit codes, as go vet's and staticcheck's: 1 when a package cannot be
+// analyzed, 2 for a command line origo does not understand, 3 (as
+// multichecker's) when there are findings.
 const (
 	exitClean    = 0
 	exitError    = 1
+	exitUsage    = 2
 	exitFindings = 3
 )
 
 // standalone runs origo as its own driver and returns the exit code.
 func standalone(args []string, stdout, stderr io.Writer) int {
+	why := ""
+	if len(args) > 0 {
+		switch args[0] {
+		case "why":
+			// origo why FILE:LINE [flags] [packages]: the analyzers
+			// explain each candidate at the line (see package rules).
+			if len(args) < 2 {
+				return usageError(stderr, "usage: origo why FILE:LINE [packages]")
+			}
+			for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer} {
+				if err := a.Flags.Set("why", args[1]); err != nil {
+					return usageError(stderr, "why: "+err.Error())
+				}
+				defer a.Flags.Set("why", "")
+			}
+			why, args = args[1], args[2:]
+		case "help":
+			return help(stdout, stderr, args[1:])
+		case "version":
+			if len(args) > 1 {
+				return usageError(stderr, "version takes no arguments")
+			}
+			fmt.Fprintln(stdout, versionLine())
+			return exitClean
+		}
+	}
 	fs := flag.NewFlagSet("origo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	jsonOut := fs.Bool("json", false, "print findings as JSON, in the shape of go vet -json")
+	// The flag package prints the whole usage after a bad flag; origo
+	// prints one line (see usageError), as go vet does.
+	fs.SetOutput(io.Discard)
+	jsonOut := fs.Bool("json", false, "print findings as JSON, in the shape of go vet -json (exit code 0 with findings, as go vet -json)")
 	sarifOut := fs.Bool("sarif", false, "print findings as SARIF 2.1.0")
+	fixFlag := fs.Bool("fix", false, "apply the suggested fixes to the files, and print no findings")
+	diffFlag := fs.Bool("diff", false, "with -fix, print the fixes as a unified diff instead of applying them")
 	tests := fs.Bool("test", true, "also analyze the packages' tests")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
-	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed and its results still held")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed")
 	registerDumpFlag(fs)
-	fs.Usage = func() { usage(stderr, fs) }
+	choices := registerAnalyzerFlags(fs)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
+			fs.SetOutput(stderr)
+			usage(stderr, fs)
 			return exitClean
 		}
-		return exitError
+		return usageError(stderr, err.Error())
 	}
 	patterns := fs.Args()
-	if len(patterns) > 0 && patterns[0] == "help" {
-		return help(stdout, stderr, patterns[1:])
-	}
-	why := ""
-	if len(patterns) > 0 && patterns[0] == "why" {
-		if len(patterns) < 2 {
-			fmt.Fprintln(stderr, "origo: usage: origo why FILE:LINE [packages]")
-			return exitError
-		}
-		for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer} {
-			if err := a.Flags.Set("why", patterns[1]); err != nil {
-				fmt.Fprintln(stderr, "origo: why: "+err.Error())
-				return exitError
-			}
-			defer a.Flags.Set("why", "")
-		}
-		why, patterns = patterns[1], patterns[2:]
-	}
-	if *jsonOut && *sarifOut {
-		fmt.Fprintln(stderr, "origo: -json and -sarif are exclusive")
-		return exitError
+	switch {
+	case *jsonOut && *sarifOut:
+		return usageError(stderr, "-json and -sarif are exclusive")
+	case *diffFlag && !*fixFlag:
+		return usageError(stderr, "-diff prints what -fix would change: give both")
+	case *fixFlag && (*jsonOut || *sarifOut):
+		return usageError(stderr, "-fix prints no findings: it does not go with -json or -sarif")
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -94,15 +116,17 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if *memprofile != "" {
 		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
 	}
-	res := analyze(patterns, *tests, *tags, progress, heldResults)
+	res := analyze(selectAnalyzers(choices), patterns, *tests, *tags, progress, heldResults)
 	if why != "" {
 		res.diags = whyOnly(res.diags)
 		if len(res.diags) == 0 && len(res.errors) == 0 {
-			fmt.Fprintf(stderr, "origo: why: no candidate pair of accesses at %s: no two goroutines of the packages' programs touch memory there with a write\n", why)
+			fmt.Fprintf(stderr, "origo: why: no candidate at %s: no two goroutines of the packages' programs touch memory there with a write, or take two mutexes in opposite orders there\n", why)
 		}
 	}
 	var err error
 	switch {
+	case *fixFlag:
+		err = applyFixes(res, *diffFlag, stdout, stderr)
 	case *jsonOut:
 		err = printJSON(stdout, res)
 	case *sarifOut:
@@ -121,10 +145,19 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(res.errors) > 0:
 		return exitError
+	case *jsonOut || *fixFlag:
+		return exitClean // as go vet -json and -fix: the findings are the output
 	case res.findings() > 0:
 		return exitFindings
 	}
 	return exitClean
+}
+
+// usageError prints a command line's problem on one line, with where to
+// read the usage, and returns the exit code for it.
+func usageError(stderr io.Writer, problem string) int {
+	fmt.Fprintf(stderr, "origo: %s (run 'origo -h' for usage)\n", problem)
+	return exitUsage
 }
 
 // result is the outcome of one standalone run.
@@ -194,7 +227,7 @@ func (r *result) findings() int {
 // analyze loads and analyzes the packages that patterns match. When
 // progress is not nil, it counts there the packages done (see
 // newProgress).
-func analyze(patterns []string, tests bool, tags string, progress io.Writer, heldResults func()) *result {
+func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer, heldResults func()) *result {
 	res := new(result)
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
@@ -220,11 +253,12 @@ func analyze(patterns []string, tests bool, tags string, progress io.Writer, hel
 	var counter *analysis.Analyzer
 	if progress != nil && len(roots) > 1 {
 		var clear func()
-		counter, clear = newProgress(progress, len(roots))
+		counter, clear = newProgress(progress, len(roots), suite)
 		defer clear()
 		analyzers = append(slices.Clip(suite), counter)
 	}
-	graph, err := checker.Analyze(analyzers, roots, nil)
+	rel, wrapped := newReleaser(analyzers, roots)
+	graph, err := checker.Analyze(wrapped, roots, nil)
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
 		return res
@@ -234,8 +268,8 @@ func analyze(patterns []string, tests bool, tags string, progress io.Writer, hel
 	}
 	// The counter's actions report nothing; one whose prerequisite
 	// failed would repeat that failure.
-	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return act.Analyzer == counter })
-	collect(graph, res)
+	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return rel.original(act.Analyzer) == counter })
+	collect(graph, res, rel.original)
 	return res
 }
 
@@ -257,7 +291,7 @@ func isTerminal(w io.Writer) bool {
 // Each write leaves the cursor at the start of the line, so that a line
 // another pass writes on standard error meanwhile (all longer than the
 // count) overwrites it rather than follows it.
-func newProgress(w io.Writer, total int) (counter *analysis.Analyzer, clear func()) {
+func newProgress(w io.Writer, total int, suite []*analysis.Analyzer) (counter *analysis.Analyzer, clear func()) {
 	var mu sync.Mutex
 	done, width := 0, 0
 	show := func(text string) { // with mu held
@@ -388,7 +422,7 @@ func describeBrokenDep(p *packages.Package) string {
 // collect gathers the diagnostics and errors of the root actions,
 // dropping the duplicates that arise when a file belongs to several
 // packages (a package and its test variant).
-func collect(graph *checker.Graph, res *result) {
+func collect(graph *checker.Graph, res *result, original func(*analysis.Analyzer) *analysis.Analyzer) {
 	type key struct {
 		posn     token.Position
 		analyzer string
@@ -410,7 +444,7 @@ func collect(graph *checker.Graph, res *result) {
 			seen[k] = true
 			diag := diagnostic{
 				pkgID:    act.Package.ID,
-				analyzer: act.Analyzer,
+				analyzer: original(act.Analyzer),
 				category: d.Category,
 				posn:     posn,
 				end:      fset.Position(cmp.Or(d.End, d.Pos)),
@@ -525,18 +559,23 @@ func relPosition(pos string) string {
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, `origo finds data races and deadlocks in Go programs, statically.
+	fmt.Fprint(w, `origo finds data races, deadlocks and goroutine leaks in Go programs, statically.
 
 Usage:
 	origo [flags] [packages]        analyze packages (default ./...)
 	origo help [analyzer]           describe the analyzers
+	origo version                   print origo's version
 	go vet -vettool=/absolute/path/to/origo [packages]
+
+As with go vet, -NAME runs only the analyzer NAME (and the others so
+named), -NAME=false runs all but it.
 
 Flags:
 `)
 	fs.PrintDefaults()
 	fmt.Fprint(w, `
-Exit codes: 0 nothing found, 3 findings, 1 errors.
+Exit codes: 0 nothing found (and always with -json or -fix, as go vet),
+3 findings, 1 a package that cannot be analyzed, 2 a bad command line.
 `)
 }
 

@@ -18,6 +18,7 @@ import (
 	"go/token"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -41,10 +42,25 @@ var Analyzers = []string{"blocking", "deadlock", "guardedby", "race"}
 const prefix = "//origo:ignore"
 
 // Lines are the lines of a package's files that silence one analyzer.
+//
+// Lines also records which directives silenced a report (see Has), so
+// that the analyzer can hand them on in its Result (see Silenced): the
+// directive analyzer reports those that silenced nothing. An analyzer
+// knows what it silenced only in its own run, and go vet runs each
+// analyzer's actions in one process per package, so the record goes
+// where go vet carries it, from an analyzer to those that require it.
 type Lines struct {
 	fset      *token.FileSet
-	lines     map[line]bool
-	generated map[string]bool // files marked generated
+	lines     map[line][]token.Pos // silenced line → the directives that silence it
+	generated map[string]bool      // files marked generated
+	used      *used
+}
+
+// used is the set of directives that silenced a report. An analyzer's
+// checks may ask Has from several goroutines, hence the mutex.
+type used struct {
+	mu   sync.Mutex
+	dirs map[token.Pos]bool
 }
 
 type line struct {
@@ -73,7 +89,7 @@ func Matching(pass *analysis.Pass, match func(text string) bool) Lines {
 }
 
 func find(pass *analysis.Pass, match func(text string) bool, skipGenerated bool) Lines {
-	l := Lines{fset: pass.Fset, lines: make(map[line]bool), generated: make(map[string]bool)}
+	l := Lines{fset: pass.Fset, lines: make(map[line][]token.Pos), generated: make(map[string]bool), used: &used{dirs: make(map[token.Pos]bool)}}
 	for _, f := range pass.Files {
 		if skipGenerated && ast.IsGenerated(f) {
 			l.generated[pass.Fset.Position(f.Pos()).Filename] = true
@@ -87,16 +103,56 @@ func find(pass *analysis.Pass, match func(text string) bool, skipGenerated bool)
 				if src == nil {
 					src = readFile(pass, cm.Pos())
 				}
-				posn := pass.Fset.Position(cm.Pos())
-				if alone(pass.Fset, src, cm.Pos()) {
-					posn = pass.Fset.Position(cg.End())
-					posn.Line++
-				}
-				l.lines[line{posn.Filename, posn.Line}] = true
+				posn := target(pass.Fset, src, cg, cm)
+				at := line{posn.Filename, posn.Line}
+				l.lines[at] = append(l.lines[at], cm.Pos())
 			}
 		}
 	}
 	return l
+}
+
+// target returns the position of the line that the directive cm, of
+// the comment group cg in the file whose text is src, silences.
+func target(fset *token.FileSet, src []byte, cg *ast.CommentGroup, cm *ast.Comment) token.Position {
+	posn := fset.Position(cm.Pos())
+	if alone(fset, src, cm.Pos()) {
+		posn = fset.Position(cg.End())
+		posn.Line++
+	}
+	return posn
+}
+
+// Directive is a well-formed directive of a package's files.
+type Directive struct {
+	Comment *ast.Comment
+	Names   []string       // the analyzers it names
+	Target  token.Position // the line it silences (its column is meaningless)
+}
+
+// Directives returns the well-formed directives of pass's files, in
+// order, leaving out the generated files unless Generated is set.
+func Directives(pass *analysis.Pass) []Directive {
+	var out []Directive
+	for _, f := range pass.Files {
+		if !Generated && ast.IsGenerated(f) {
+			continue
+		}
+		var src []byte
+		for _, cg := range f.Comments {
+			for _, cm := range cg.List {
+				names, problem := Parse(cm.Text)
+				if problem != "" || len(names) == 0 {
+					continue
+				}
+				if src == nil {
+					src = readFile(pass, cm.Pos())
+				}
+				out = append(out, Directive{Comment: cm, Names: names, Target: target(pass.Fset, src, cg, cm)})
+			}
+		}
+	}
+	return out
 }
 
 // readFile returns the text of the file that holds pos, or an empty
@@ -128,13 +184,24 @@ func alone(fset *token.FileSet, src []byte, pos token.Pos) bool {
 }
 
 // Has reports whether the line of pos is silenced, or in a generated
-// file.
+// file. An analyzer asks it of a report it is about to make, and drops
+// the report if so: the directives of the line are then recorded as
+// used.
 func (l Lines) Has(pos token.Pos) bool {
 	if len(l.lines) == 0 && len(l.generated) == 0 || !pos.IsValid() {
 		return false
 	}
 	posn := l.fset.Position(pos)
-	return l.lines[line{posn.Filename, posn.Line}] || l.generated[posn.Filename]
+	dirs := l.lines[line{posn.Filename, posn.Line}]
+	if len(dirs) > 0 {
+		l.used.mu.Lock()
+		for _, d := range dirs {
+			l.used.dirs[d] = true
+		}
+		l.used.mu.Unlock()
+		return true
+	}
+	return l.generated[posn.Filename]
 }
 
 // Any reports whether the line of any of the positions is silenced, or
@@ -150,6 +217,33 @@ func (l Lines) Any(pos ...token.Pos) bool {
 	}
 	return silenced
 }
+
+// Silenced is the Result of an analyzer that reports findings: the
+// directives naming it that silenced one of its reports on the package.
+// A nil *Silenced says the analyzer did not check the whole package (it
+// stopped early, or failed), so that whether a directive silences
+// anything there is not known.
+type Silenced struct {
+	dirs map[token.Pos]bool // by the position of the directive's comment
+}
+
+// Silenced returns what the directives of l silenced so far, for the
+// analyzer's Result once its checks are done.
+func (l Lines) Silenced() *Silenced {
+	s := &Silenced{dirs: make(map[token.Pos]bool)}
+	if l.used != nil {
+		l.used.mu.Lock()
+		defer l.used.mu.Unlock()
+		for d := range l.used.dirs {
+			s.dirs[d] = true
+		}
+	}
+	return s
+}
+
+// Used reports whether the directive whose comment begins at pos
+// silenced a report.
+func (s *Silenced) Used(pos token.Pos) bool { return s.dirs[pos] }
 
 // Parse reads a comment's text as an ignore directive. For a
 // well-formed "//origo:ignore NAME[,NAME...] reason" it returns the

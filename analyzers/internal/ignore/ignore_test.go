@@ -120,6 +120,56 @@ func f(x, y int) {
 	}
 }
 
+// TestSilenced checks the record of the directives that silenced a
+// report: those of the lines asked about, and only those, whether the
+// directive ends its line or stands above it; two directives for one
+// line are both used.
+func TestSilenced(t *testing.T) {
+	const src = `package p
+
+func f(x, y int) {
+	x++ //origo:ignore race 4
+	y++ //origo:ignore race 5
+
+	//origo:ignore race 7
+	x++ //origo:ignore race 8
+	//origo:ignore race 9
+	y++
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := &analysis.Pass{
+		Analyzer: &analysis.Analyzer{Name: "race"},
+		Fset:     fset,
+		Files:    []*ast.File{f},
+		ReadFile: func(string) ([]byte, error) { return []byte(src), nil },
+	}
+	l := Find(pass)
+	tf := fset.File(f.Pos())
+	if before := l.Silenced(); len(before.dirs) != 0 {
+		t.Errorf("before any report, %d directives used", len(before.dirs))
+	}
+	for _, n := range []int{4, 8} { // the reports: lines 4 and 8
+		if !l.Has(tf.LineStart(n)) {
+			t.Errorf("line %d not silenced", n)
+		}
+	}
+	s := l.Silenced()
+	var used []int
+	for _, c := range f.Comments {
+		if s.Used(c.Pos()) {
+			used = append(used, tf.Line(c.Pos()))
+		}
+	}
+	if want := []int{4, 7, 8}; !slices.Equal(used, want) {
+		t.Errorf("directives used on lines %v, want %v", used, want)
+	}
+}
+
 // TestMatching checks another tool's comments read by the directive's
 // rule, and that a generated file is not Matching's to skip.
 func TestMatching(t *testing.T) {

@@ -4,11 +4,17 @@ package directives
 
 var n int
 
-// Well-formed: silent.
+// Well-formed, so not reported as malformed; but nothing runs
+// concurrently here, so each silences nothing and is reported as stale
+// (package stale has directives that do silence a report, silent).
 func good() {
+	// want +1 `stale //origo:ignore directive: race reports nothing at main.go:12, so it silences nothing; should it be removed\?`
 	n++ //origo:ignore race the counter is approximate
+	// want +1 `stale //origo:ignore directive: race and deadlock report nothing at main.go:14, so it silences nothing`
 	n++ //origo:ignore race,deadlock a list of analyzers
+	// want +1 `stale //origo:ignore directive: blocking reports nothing at main.go:16`
 	n++ //origo:ignore blocking	a tab before the reason
+	// want +1 `stale //origo:ignore directive: deadlock reports nothing at main.go:19, so it silences nothing`
 	//origo:ignore deadlock alone on its line, for the line under it
 	n++
 }
