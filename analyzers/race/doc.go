@@ -173,9 +173,11 @@
 // WaitGroup.Wait, a plain receive of what it sends last) ends before
 // the next test starts: two accesses whose goroutines only different
 // sequential tests start and join are not a pair (tests-in-sequence). A
-// goroutine the test waits for only on some paths (a select that may
-// leave on a timeout) or not at all may run on into the next test, and
-// stays checked against it; deadlock and blocking ask the same
+// select whose other cases fail the test (t.Error, t.Fatal, a panic on
+// a timeout) joins through its one passing case: a failed test's races
+// are not the ones that matter. A goroutine the test waits for only on
+// some paths (a select that may leave quietly on a timeout) or not at
+// all may run on into the next test, and stays checked against it; deadlock and blocking ask the same
 // question, so the three agree on it. A parallel test runs beside the
 // other parallel tests, but once: its goroutines are not paired with
 // copies of themselves (test-runs-once). Likewise, an access in a call, inside a

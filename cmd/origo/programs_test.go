@@ -68,7 +68,7 @@ func TestWhy(t *testing.T) {
 	if strings.Contains(out, ": reported") {
 		t.Errorf("origo why reports a candidate on a line with no race:\n%s", out)
 	}
-	if _, stderr, code := run(t, dir, "why", "main.go", "."); code != exitError || !strings.Contains(stderr, "FILE:LINE") {
+	if _, stderr, code := run(t, dir, "why", "main.go", "."); code != exitUsage || !strings.Contains(stderr, "FILE:LINE") {
 		t.Errorf("origo why main.go: exit %d, stderr %q; want a usage error", code, stderr)
 	}
 }

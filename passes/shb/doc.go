@@ -57,6 +57,10 @@
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
 //   - close → a receive that observes it (the exit of a receive loop);
+//   - a receive case of a select whose other cases all fail the test
+//     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
+//     t.Fatal(...)") is the one case a passing test takes, and orders as
+//     a plain receive (passingCase);
 //   - a send or close on a channel that each run of a loop makes and
 //     hands to the one goroutine the run starts → right after the
 //     run's receive from it, not the end of the loop (perRunEdges);

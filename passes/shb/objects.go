@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/internal/loops"
@@ -211,6 +212,59 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 		}
 	}
 	return info
+}
+
+// passingCase returns the one case of a blocking select that a passing
+// test takes, when every other case has a body that fails the test
+// (t.Error, t.Fatal, t.FailNow, ..., or a panic) and that one has no body
+// of its own: -1 otherwise. A test that waits for its goroutine with
+// "select { case <-done: case <-time.After(d): t.Fatal(...) }" has joined
+// it on every run that passes, and a failed test's races are not the
+// ones that matter, so the receive orders as a plain receive would.
+func passingCase(sel *ssa.Select, bodies []*ssa.BasicBlock) int {
+	if !sel.Blocking || bodies == nil {
+		return -1
+	}
+	passing := -1
+	for i, body := range bodies {
+		switch {
+		case body != nil && failsTest(body):
+		case body == nil && passing < 0:
+			passing = i
+		default:
+			return -1
+		}
+	}
+	return passing
+}
+
+// failsTest reports whether block b calls a method of the testing
+// package that fails or ends the test, or panics.
+func failsTest(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if _, ok := instr.(*ssa.Panic); ok {
+			return true
+		}
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		var name string
+		var pkg *types.Package
+		if c := call.Common(); c.IsInvoke() {
+			name, pkg = c.Method.Name(), c.Method.Pkg()
+		} else if fn := c.StaticCallee(); fn != nil && fn.Object() != nil {
+			name, pkg = fn.Name(), fn.Object().Pkg()
+		}
+		if pkg == nil || pkg.Path() != "testing" {
+			continue
+		}
+		switch name {
+		case "Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow", "Skip", "Skipf", "SkipNow":
+			return true
+		}
+	}
+	return false
 }
 
 // caseBody matches "t = index == i; if t goto body" and returns body and i.

@@ -606,9 +606,10 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		// A case with a body of its own happens where its body starts
 		// (see selectCase); the others may or may not happen.
 		bodies := w.objs.selects(instr.Parent()).cases[instr]
+		passing := passingCase(instr, bodies)
 		for i := range instr.States {
 			if bodies == nil || bodies[i] == nil {
-				w.selectCase(instr, i, true, held, loop)
+				w.selectCase(instr, i, i != passing, held, loop)
 			}
 		}
 	case *ssa.Defer:

@@ -5,6 +5,7 @@ package seqjoin
 import (
 	"sync"
 	"testing"
+	"time"
 )
 
 var shared int
@@ -40,4 +41,17 @@ func TestBA(t *testing.T) {
 	done := make(chan struct{})
 	go func() { ba(); close(done) }()
 	<-done
+}
+
+// TestABFatal waits in a select whose other case fails the test: every
+// run that passes has joined the goroutine, and a failed test's races are
+// not the ones that matter.
+func TestABFatal(t *testing.T) {
+	done := make(chan struct{})
+	go func() { ab(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatal("timed out")
+	}
 }
