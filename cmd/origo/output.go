@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 )
 
 // printText prints one finding per line, "file:line:col: message", with
@@ -22,12 +24,13 @@ func printText(w io.Writer, res *result) {
 // x/tools' internal/analysis/driverutil.JSONDiagnostic, which go vet's
 // unitchecker prints.
 type jsonDiagnostic struct {
-	Category       string        `json:"category,omitempty"`
-	Posn           string        `json:"posn"`
-	End            string        `json:"end"`
-	Message        string        `json:"message"`
-	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
-	Related        []jsonRelated `json:"related,omitempty"`
+	Category       string          `json:"category,omitempty"`
+	Posn           string          `json:"posn"`
+	End            string          `json:"end"`
+	Message        string          `json:"message"`
+	SuggestedFixes []jsonFix       `json:"suggested_fixes,omitempty"`
+	Related        []jsonRelated   `json:"related,omitempty"`
+	Confirm        *confirm.Result `json:"confirm,omitempty"` // under -confirm
 }
 
 // jsonFix is a suggested fix: edits to apply all together or not at all.
@@ -59,6 +62,7 @@ func printJSON(w io.Writer, res *result) error {
 			Posn:     d.posn.String(),
 			End:      d.end.String(),
 			Message:  d.message,
+			Confirm:  d.confirm,
 		}
 		for _, f := range d.fixes {
 			jf := jsonFix{Message: f.message}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -41,6 +42,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed and its results still held")
 	registerDumpFlag(fs)
+	confirmOpts := confirm.RegisterFlags(fs)
 	fs.Usage = func() { usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -78,6 +80,10 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
 	}
 	res := analyze(patterns, *tests, *tags, progress, heldResults)
+	if confirmOpts.Mode != confirm.Off {
+		confirmOpts.Tags = *tags
+		confirmFindings(res, confirmOpts, stderr)
+	}
 	var err error
 	switch {
 	case *jsonOut:
@@ -120,6 +126,7 @@ type diagnostic struct {
 	message  string
 	related  []related
 	fixes    []fix
+	confirm  *confirm.Result // under -confirm
 
 	// What identifies the finding across commits (see fingerprints):
 	// its file, relative to its module's root, and the function that
