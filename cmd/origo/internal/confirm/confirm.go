@@ -24,12 +24,14 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -199,6 +201,10 @@ const (
 // summary.
 func Run(ctx context.Context, reports []Report, opts Options) ([]Result, Summary) {
 	start := time.Now()
+	// An interrupt stops the runs, and Run still removes what it wrote
+	// before the driver prints what was confirmed so far.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	opts.Parallel = max(opts.Parallel, 1)
 	results := make([]Result, len(reports))
 	c := &confirmation{opts: opts, sem: make(chan struct{}, opts.Parallel), pkgs: make(map[string]*pkgRun)}
@@ -299,7 +305,7 @@ type pkgRun struct {
 	in       *instrumented
 	setupErr error
 
-	bins [3]struct {
+	bins [numBuildModes]struct {
 		once sync.Once
 		path string
 		err  error
@@ -342,11 +348,20 @@ func (p *pkgRun) binary(ctx context.Context, mode buildMode) (string, error) {
 			b.path, err = p.in.build(ctx, mode, p.c.opts.Tags)
 			return err
 		})
-		if b.err != nil && mode == leakBuild {
-			// A toolchain without the experiment: hangs can still be
-			// witnessed, leaks cannot.
-			p.c.note(fmt.Sprintf("the goroutine leak profile is not available (GOEXPERIMENT=%s): %v", leakExperiment, b.err))
-			b.path, b.err = p.binary(ctx, plainBuild)
+		if b.err == nil || mode != leakBuild {
+			return
+		}
+		// A toolchain without the experiment, or a package that builds
+		// only under -race: hangs can still be witnessed, without the
+		// leak profile if need be.
+		for _, alt := range []buildMode{leakRaceBuild, plainBuild, raceBuild} {
+			if path, err := p.binary(ctx, alt); err == nil {
+				if alt != leakRaceBuild {
+					p.c.note(fmt.Sprintf("the goroutine leak profile is not available (GOEXPERIMENT=%s): %v", leakExperiment, b.err))
+				}
+				b.path, b.err = path, nil
+				return
+			}
 		}
 	})
 	return b.path, b.err
@@ -358,10 +373,15 @@ func (p *pkgRun) confirm(ctx context.Context, r *Report) Result {
 		return Result{Status: NotConfirmed, Reason: err.Error()}
 	}
 	tests := p.src.candidates(r, maxTests)
+	k := classify(r)
 	if len(tests) == 0 {
+		// Code that runs when the package initializes is witnessed by
+		// any run.
+		if res, ok := p.matchEarlier(r, k); ok {
+			return res
+		}
 		return Result{Status: NoTest, Reason: "no test, benchmark or fuzz target of the package reaches it"}
 	}
-	k := classify(r)
 	mode := raceBuild
 	if k == blockKind {
 		mode = leakBuild
@@ -374,14 +394,8 @@ func (p *pkgRun) confirm(ctx context.Context, r *Report) Result {
 	if bin == "" {
 		return Result{Status: NoTest, Reason: "the package has no tests"}
 	}
-	// An earlier run may have witnessed it already.
-	p.mu.Lock()
-	earlier := slices.Clone(p.runs)
-	p.mu.Unlock()
-	for _, rn := range earlier {
-		if res, ok := p.match(r, k, rn); ok {
-			return res
-		}
+	if res, ok := p.matchEarlier(r, k); ok {
+		return res
 	}
 	deadline := time.Now().Add(p.c.opts.Budget)
 	runs := 0
@@ -409,6 +423,20 @@ done:
 	}
 	return Result{Status: NotConfirmed, Test: tests[0], Runs: runs,
 		Reason: fmt.Sprintf("%s in %d runs of %s", what, runs, strings.Join(tests, ", "))}
+}
+
+// matchEarlier matches a report against the runs made for the reports
+// of its package before it.
+func (p *pkgRun) matchEarlier(r *Report, k kind) (Result, bool) {
+	p.mu.Lock()
+	earlier := slices.Clone(p.runs)
+	p.mu.Unlock()
+	for _, rn := range earlier {
+		if res, ok := p.match(r, k, rn); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
 }
 
 // attempt is one run's settings.
@@ -595,21 +623,34 @@ func (b *boundedBuffer) String() string {
 // match decides whether a run witnesses a report.
 func (p *pkgRun) match(r *Report, k kind, rn *run) (Result, bool) {
 	if k == raceKind {
-		if rn.witness != byRace {
-			return Result{}, false
-		}
-		other := r.Related[0].Posn
-		for _, w := range rn.races {
-			if len(w.accesses) < 2 {
-				continue
-			}
-			x, y := w.accesses[0], w.accesses[1]
-			if p.atAccess(x, r.Posn) && p.atAccess(y, other) || p.atAccess(x, other) && p.atAccess(y, r.Posn) {
-				return p.confirmed(r, rn, byRace, raceStacks(w)), true
-			}
-		}
+		return p.matchRace(r, rn)
+	}
+	return p.matchBlock(r, rn)
+}
+
+// matchRace decides whether the race detector, in a run, reported the
+// two accesses of a race report, in either order.
+func (p *pkgRun) matchRace(r *Report, rn *run) (Result, bool) {
+	if rn.witness != byRace {
 		return Result{}, false
 	}
+	other := r.Related[0].Posn
+	for _, w := range rn.races {
+		if len(w.accesses) < 2 {
+			continue
+		}
+		x, y := w.accesses[0], w.accesses[1]
+		if p.atAccess(x, r.Posn) && p.atAccess(y, other) || p.atAccess(x, other) && p.atAccess(y, r.Posn) {
+			return p.confirmed(r, rn, byRace, raceStacks(w)), true
+		}
+	}
+	return Result{}, false
+}
+
+// matchBlock decides whether a run left a goroutine blocked at the
+// operation a deadlock or blocking report names: in the dump of a test
+// that hung, or leaked per the goroutine leak profile.
+func (p *pkgRun) matchBlock(r *Report, rn *run) (Result, bool) {
 	if rn.witness != byHang {
 		return Result{}, false
 	}
@@ -629,16 +670,28 @@ func (p *pkgRun) match(r *Report, k kind, rn *run) (Result, bool) {
 // pos: the stack holds pos's line before, or at, its first frame in the
 // package's directory (the frames above it are in the runtime or in
 // other packages the access went through: a map assignment, a copy).
+// The line may also be the first of the statement that holds pos: the
+// compiler puts the evaluation of a go or defer statement's arguments
+// on the statement's first line.
+//
+// A stack with no frame in the package's directory at all is the race
+// detector's for an access made in assembly (sync/atomic: the call's
+// frames are lost), and matches a position that is a call: its other
+// side, matched exactly, says which race it is.
 func (p *pkgRun) atAccess(a raceAccess, pos Position) bool {
+	stmtLine := 0
+	if p.src != nil {
+		stmtLine = p.src.stmtLine(pos)
+	}
 	for _, f := range a.frames {
-		if samePlace(f, pos.Filename, pos.Line) {
+		if samePlace(f, pos.Filename, pos.Line) || stmtLine != 0 && samePlace(f, pos.Filename, stmtLine) {
 			return true
 		}
 		if filepath.Dir(f.file) == p.dir {
 			return false
 		}
 	}
-	return false
+	return len(a.frames) > 0 && p.src != nil && p.src.isCall(pos)
 }
 
 // blockedAt returns a goroutine of gs blocked in one of reasons (any,
@@ -665,8 +718,8 @@ func (p *pkgRun) confirmed(r *Report, rn *run, witness string, stacks []Related)
 	res := Result{Status: Confirmed, Confirmed: true, Test: rn.test, Witness: witness, Stacks: stacks}
 	pkg := cmp.Or(r.Package, ".")
 	tags := ""
-	if p.c.opts.Tags != "" {
-		tags = " -tags=" + p.c.opts.Tags
+	if t := buildTags(p.c.opts.Tags); t != "" {
+		tags = " -tags=" + t
 	}
 	run := "-run '^" + rn.test + "$'"
 	if strings.HasPrefix(rn.test, "Benchmark") {

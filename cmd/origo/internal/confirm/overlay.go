@@ -224,9 +224,11 @@ func origoConfirmLeaks() {
 type buildMode int
 
 const (
-	raceBuild  buildMode = iota // with the race detector
-	leakBuild                   // with the goroutine leak profile
-	plainBuild                  // neither: for the goroutine dump at a timeout alone
+	raceBuild     buildMode = iota // with the race detector
+	leakBuild                      // with the goroutine leak profile
+	leakRaceBuild                  // both, for a package that builds only under -race
+	plainBuild                     // neither: for the goroutine dump at a timeout alone
+	numBuildModes
 )
 
 // build compiles the instrumented test binary of the package. It
@@ -241,10 +243,14 @@ func (in *instrumented) build(ctx context.Context, mode buildMode, tags string) 
 	case leakBuild:
 		name = "leak.test"
 		env = append(env, "GOEXPERIMENT="+withExperiment(os.Getenv("GOEXPERIMENT")))
+	case leakRaceBuild:
+		name = "leakrace.test"
+		args = append(args, "-race")
+		env = append(env, "GOEXPERIMENT="+withExperiment(os.Getenv("GOEXPERIMENT")))
 	}
 	bin := filepath.Join(in.tmp, name)
 	args = append(args, "-o", bin, "-overlay", in.overlay)
-	if tags != "" {
+	if tags = buildTags(tags); tags != "" {
 		args = append(args, "-tags="+tags)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
@@ -259,6 +265,19 @@ func (in *instrumented) build(ctx context.Context, mode buildMode, tags string) 
 		return "", nil // no test files
 	}
 	return bin, nil
+}
+
+// buildTags drops "race" from the user's build tags: -race sets it for
+// the race build, and without -race it would build std's race
+// annotations into a binary that has no race runtime.
+func buildTags(tags string) string {
+	var out []string
+	for t := range strings.SplitSeq(tags, ",") {
+		if t != "" && t != "race" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // leakExperiment is the GOEXPERIMENT that gives the goroutine leak

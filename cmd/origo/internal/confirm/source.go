@@ -6,6 +6,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -94,23 +95,33 @@ func loadSource(dir, tags string) (*pkgSource, error) {
 // index records the tests of a file and the names its functions mention.
 func (s *pkgSource) index(f *srcFile) {
 	for _, decl := range f.ast.Decls {
+		if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			// What a package-level variable's initializer calls runs
+			// when the package initializes, as init does.
+			s.mentions("init", gd)
+			continue
+		}
 		fd, ok := decl.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
 			continue
 		}
-		if f.test && fd.Recv == nil && isTestName(fd.Name.Name) && fd.Type.Params.NumFields() == 1 {
+		if f.test && fd.Recv == nil && isTestName(fd.Name.Name) && fd.Name.Name != "TestMain" && fd.Type.Params.NumFields() == 1 {
 			s.tests[fd.Name.Name] = &testFunc{name: fd.Name.Name, file: f, decl: fd}
 		}
-		from := fd.Name.Name
-		seen := make(map[string]bool)
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && !seen[id.Name] && id.Name != from {
-				seen[id.Name] = true
-				s.referrers[id.Name] = append(s.referrers[id.Name], from)
-			}
-			return true
-		})
+		s.mentions(fd.Name.Name, fd.Body)
 	}
+}
+
+// mentions records that function from mentions every identifier in n.
+func (s *pkgSource) mentions(from string, n ast.Node) {
+	seen := make(map[string]bool)
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !seen[id.Name] && id.Name != from {
+			seen[id.Name] = true
+			s.referrers[id.Name] = append(s.referrers[id.Name], from)
+		}
+		return true
+	})
 }
 
 // isTestName reports whether name is that of a test, benchmark or fuzz
@@ -160,12 +171,14 @@ func (s *pkgSource) candidates(r *Report, max int) []string {
 		}
 	}
 	var reached []string
+	initReached := false
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
 		if s.tests[fn] != nil {
 			reached = append(reached, fn)
 		}
+		initReached = initReached || fn == "init"
 		for _, caller := range s.referrers[fn] {
 			if dist[caller] == 0 {
 				dist[caller] = dist[fn] + 1
@@ -176,6 +189,15 @@ func (s *pkgSource) candidates(r *Report, max int) []string {
 	slices.SortStableFunc(reached, func(a, b string) int { return cmp.Or(cmp.Compare(dist[a], dist[b]), cmp.Compare(a, b)) })
 	for _, name := range reached {
 		add(name)
+	}
+	if initReached && len(out) == 0 {
+		// Every test runs the package's initialization: the first will do.
+		for _, name := range slices.Sorted(maps.Keys(s.tests)) {
+			if strings.HasPrefix(name, "Test") {
+				add(name)
+				break
+			}
+		}
 	}
 	return out
 }
@@ -246,6 +268,10 @@ func (s *pkgSource) stmtStart(p Position) (*srcFile, int, bool) {
 		if !ok || i+1 >= len(path) {
 			continue
 		}
+		switch stmt.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			continue // an element of a switch's or select's body, but not a statement
+		}
 		inList := false
 		switch parent := path[i+1].(type) {
 		case *ast.BlockStmt:
@@ -260,6 +286,43 @@ func (s *pkgSource) stmtStart(p Position) (*srcFile, int, bool) {
 		}
 	}
 	return nil, 0, false
+}
+
+// stmtLine returns the first line of the innermost statement that holds
+// p, or 0.
+func (s *pkgSource) stmtLine(p Position) int {
+	f, pos, ok := s.locate(p)
+	if !ok {
+		return 0
+	}
+	path, _ := astutil.PathEnclosingInterval(f.ast, pos, pos)
+	for _, n := range path {
+		if stmt, ok := n.(ast.Stmt); ok {
+			return s.fset.Position(stmt.Pos()).Line
+		}
+	}
+	return 0
+}
+
+// isCall reports whether p is in a call of a function or method named
+// by a selector (atomic.AddInt64, mu.Lock) within its statement.
+func (s *pkgSource) isCall(p Position) bool {
+	f, pos, ok := s.locate(p)
+	if !ok {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(f.ast, pos, pos)
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if _, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				return true
+			}
+		case ast.Stmt:
+			return false
+		}
+	}
+	return false
 }
 
 // waitReasons returns the states a goroutine blocked in the operation at
