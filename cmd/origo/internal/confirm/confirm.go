@@ -447,9 +447,19 @@ type attempt struct {
 	sleep  time.Duration
 }
 
-// yieldSleep is how long an active yield sleeps (the first round of
-// runs; the second yields the processor only).
-const yieldSleep = 10 * time.Millisecond
+// How long an active yield sleeps: a race's first round of runs, and a
+// deadlock's first run, sleep briefly (a race's second round yields the
+// processor only); a deadlock's later runs sleep longer.
+const (
+	yieldSleep     = 10 * time.Millisecond
+	longYieldSleep = 100 * time.Millisecond
+)
+
+// yieldWindow is how long after its start a run's yields sleep (they
+// only yield the processor after that): a yield in a loop must not
+// make a test time out. Runs of deadlock and blocking reports sleep
+// until their timeout, which bounds them anyway.
+const yieldWindow = 2 * time.Second
 
 // schedule returns the runs to try for a report, in order. A race is
 // run without yields, then with a yield before one access, then before
@@ -486,9 +496,15 @@ func (p *pkgRun) schedule(r *Report, k kind) []attempt {
 			all = append(all, id)
 		}
 	}
-	for _, cpu := range []int{2, 1, 4} {
+	for i, cpu := range []int{2, 1, 4} {
 		if len(all) > 0 {
-			out = append(out, attempt{cpu: cpu, yields: all, sleep: yieldSleep})
+			// Longer sleeps after the first run, for a machine so busy
+			// that a goroutine waits longer than a short one to run.
+			sleep := yieldSleep
+			if i > 0 {
+				sleep = longYieldSleep
+			}
+			out = append(out, attempt{cpu: cpu, yields: all, sleep: sleep})
 		}
 		out = append(out, attempt{cpu: cpu})
 	}
@@ -527,14 +543,17 @@ const maxOutput = 8 << 20
 func (p *pkgRun) execute(ctx context.Context, bin string, k kind, a attempt, deadline time.Time) *run {
 	rn := &run{attempt: a}
 	timeout := max(time.Until(deadline), time.Second)
+	window := yieldWindow
 	if k == blockKind {
 		timeout = min(timeout, p.hangTimeout())
+		window = timeout
 	}
 	args := testArgs(a.test)
 	args = append(args, "-test.count=1", "-test.cpu="+strconv.Itoa(a.cpu), "-test.timeout="+timeout.String())
 	env := append(os.Environ(),
 		envYield+"="+joinInts(a.yields),
 		envSleep+"="+a.sleep.String(),
+		envWindow+"="+window.String(),
 		"GORACE=suppress_equal_stacks=0 suppress_equal_addresses=0 atexit_sleep_ms=50 "+os.Getenv("GORACE"),
 	)
 	var leakFile string

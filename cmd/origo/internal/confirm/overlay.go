@@ -31,9 +31,10 @@ import (
 
 // Environment of the instrumented test binaries.
 const (
-	envYield = "ORIGO_CONFIRM_YIELD" // comma-separated yield IDs to activate
-	envSleep = "ORIGO_CONFIRM_SLEEP" // how long an active yield sleeps (a duration); 0 or none: runtime.Gosched
-	envLeaks = "ORIGO_CONFIRM_LEAKS" // file to append the goroutine leak profile to
+	envYield  = "ORIGO_CONFIRM_YIELD"  // comma-separated yield IDs to activate
+	envSleep  = "ORIGO_CONFIRM_SLEEP"  // how long an active yield sleeps (a duration); 0 or none: runtime.Gosched
+	envWindow = "ORIGO_CONFIRM_WINDOW" // for how long after the start of the run yields sleep (a duration)
+	envLeaks  = "ORIGO_CONFIRM_LEAKS"  // file to append the goroutine leak profile to
 )
 
 // instrumented is a package directory rewritten for confirmation runs.
@@ -182,18 +183,20 @@ var origoConfirmYields = func() map[int]bool {
 
 var origoConfirmSleep, _ = origoconfirmtime.ParseDuration(origoconfirmos.Getenv("` + envSleep + `"))
 
+var origoConfirmWindow, _ = origoconfirmtime.ParseDuration(origoconfirmos.Getenv("` + envWindow + `"))
+
 var origoConfirmStart = origoconfirmtime.Now()
 
-// origoConfirmYield sleeps when the run asks for yield id, for the first
-// two seconds of the run (a yield in a hot loop must not make the test
-// time out), and yields the processor after that. It reads only what was
-// set at initialization and synchronizes with nothing, so that it hides
-// no race from the race detector.
+// origoConfirmYield sleeps when the run asks for yield id, during the
+// window the run gives from its start (a yield in a hot loop must not
+// make the test time out), and yields the processor after that. It reads
+// only what was set at initialization and synchronizes with nothing, so
+// that it hides no race from the race detector.
 func origoConfirmYield(id int) {
 	if !origoConfirmYields[id] {
 		return
 	}
-	if origoConfirmSleep > 0 && origoconfirmtime.Since(origoConfirmStart) < 2*origoconfirmtime.Second {
+	if origoConfirmSleep > 0 && origoconfirmtime.Since(origoConfirmStart) < origoConfirmWindow {
 		origoconfirmtime.Sleep(origoConfirmSleep)
 		return
 	}
