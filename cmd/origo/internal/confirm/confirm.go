@@ -399,10 +399,11 @@ func (p *pkgRun) confirm(ctx context.Context, r *Report) Result {
 	}
 	deadline := time.Now().Add(p.c.opts.Budget)
 	runs := 0
+attempts:
 	for _, a := range p.schedule(r, k) {
 		for _, test := range tests {
 			if runs >= maxRuns || time.Until(deadline) <= 0 || ctx.Err() != nil {
-				goto done
+				break attempts
 			}
 			a.test = test
 			rn := p.execute(ctx, bin, k, a, deadline)
@@ -416,7 +417,6 @@ func (p *pkgRun) confirm(ctx context.Context, r *Report) Result {
 			}
 		}
 	}
-done:
 	what := "no race between the two accesses"
 	if k == blockKind {
 		what = "no goroutine blocked at the reported line"
