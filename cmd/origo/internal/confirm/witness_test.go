@@ -1,11 +1,14 @@
 package confirm
 
 import (
+	"flag"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // raceOutput is what a test binary built with -race prints for a race
@@ -225,5 +228,27 @@ func BenchmarkF(b *testing.B) {}
 	rep = &Report{Posn: token.Position{Filename: initFile, Line: 6, Column: 2}}
 	if got := s.candidates(rep, 3); len(got) != 1 || got[0] != "TestF" {
 		t.Errorf("candidates of code that initialization runs: %v, want [TestF]", got)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		mode Mode
+		ok   bool
+	}{
+		{nil, Off, true},
+		{[]string{"-confirm"}, On, true},
+		{[]string{"-confirm=only"}, Only, true},
+		{[]string{"-confirm=false"}, Off, true},
+		{[]string{"-confirm=sometimes"}, Off, false},
+	} {
+		fs := flag.NewFlagSet("origo", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		o := RegisterFlags(fs)
+		err := fs.Parse(append(tc.args, "-confirm.budget=5s", "./..."))
+		if (err == nil) != tc.ok || tc.ok && (o.Mode != tc.mode || o.Budget != 5*time.Second || o.Parallel < 1) {
+			t.Errorf("%v: mode %v, budget %v, parallel %d, err %v", tc.args, o.Mode, o.Budget, o.Parallel, err)
+		}
 	}
 }
