@@ -464,9 +464,9 @@ const yieldWindow = 2 * time.Second
 // schedule returns the runs to try for a report, in order. A race is
 // run without yields, then with a yield before one access, then before
 // the other, so that each order gets its chance, on 1, 2 and 4
-// processors; a deadlock or a blocking report with yields before every
-// operation it names (a lock order inversion needs both goroutines to
-// hold their first lock), then without.
+// processors; a deadlock or a blocking report with a yield before its
+// operation and each other operation it names, then all, then its own
+// alone, then none, on 2, 1 and 4 processors.
 func (p *pkgRun) schedule(r *Report, k kind) []attempt {
 	var out []attempt
 	if k == raceKind {
@@ -490,21 +490,38 @@ func (p *pkgRun) schedule(r *Report, k kind) []attempt {
 		}
 		return out
 	}
+	// Which operations to delay is not known: in a lock order
+	// inversion, a sleep before each side's second lock makes the
+	// deadlock certain, and one before a side's first lock as well makes
+	// it a coin flip again. So the report's operation is delayed with
+	// each other operation it names in turn, then with all, then alone.
+	var variants [][]int
+	add := func(v []int) {
+		if len(v) > 0 && !slices.ContainsFunc(variants, func(w []int) bool { return slices.Equal(v, w) }) {
+			variants = append(variants, v)
+		}
+	}
+	own := p.yieldID(r.Posn)
 	var all []int
-	for _, pos := range append([]Position{r.Posn}, relatedPositions(r)...) {
-		if id := p.yieldID(pos); id != 0 && !slices.Contains(all, id) {
+	for _, pos := range relatedPositions(r) {
+		if id := p.yieldID(pos); id != 0 && id != own && !slices.Contains(all, id) {
 			all = append(all, id)
 		}
 	}
+	for _, id := range all {
+		add(slices.DeleteFunc([]int{own, id}, func(n int) bool { return n == 0 }))
+	}
+	add(slices.DeleteFunc(append([]int{own}, all...), func(n int) bool { return n == 0 }))
+	add(slices.DeleteFunc([]int{own}, func(n int) bool { return n == 0 }))
 	for i, cpu := range []int{2, 1, 4} {
-		if len(all) > 0 {
-			// Longer sleeps after the first run, for a machine so busy
-			// that a goroutine waits longer than a short one to run.
-			sleep := yieldSleep
-			if i > 0 {
-				sleep = longYieldSleep
-			}
-			out = append(out, attempt{cpu: cpu, yields: all, sleep: sleep})
+		// Longer sleeps after the first round, for a machine so busy
+		// that a goroutine waits longer than a short one to run.
+		sleep := yieldSleep
+		if i > 0 {
+			sleep = longYieldSleep
+		}
+		for _, v := range variants {
+			out = append(out, attempt{cpu: cpu, yields: v, sleep: sleep})
 		}
 		out = append(out, attempt{cpu: cpu})
 	}
