@@ -24,13 +24,14 @@ func printText(w io.Writer, res *result) {
 // x/tools' internal/analysis/driverutil.JSONDiagnostic, which go vet's
 // unitchecker prints.
 type jsonDiagnostic struct {
-	Category       string          `json:"category,omitempty"`
-	Posn           string          `json:"posn"`
-	End            string          `json:"end"`
-	Message        string          `json:"message"`
-	SuggestedFixes []jsonFix       `json:"suggested_fixes,omitempty"`
-	Related        []jsonRelated   `json:"related,omitempty"`
-	Confirm        *confirm.Result `json:"confirm,omitempty"` // under -confirm
+	Category       string        `json:"category,omitempty"`
+	Posn           string        `json:"posn"`
+	End            string        `json:"end"`
+	Message        string        `json:"message"`
+	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
+	Related        []jsonRelated `json:"related,omitempty"`
+
+	Confirm *confirm.Result `json:"confirm,omitempty"` // under -confirm
 }
 
 // jsonFix is a suggested fix: edits to apply all together or not at all.
