@@ -48,7 +48,7 @@
 // without (one context for every function), and prints the number of
 // origin-shared locations of each: what origins save the race analysis.
 //
-//	origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
+//	origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v] [-confirm [-confirm.budget d]]
 //
 // scores an analyzer of origo on Go's own labelled race corpus,
 // $GOROOT/src/runtime/race/testdata, vetted as a scratch module: the
@@ -57,6 +57,12 @@
 // kind (their category: race/data-race, race/concurrent-map-access...).
 // -v lists the missed tests and the false alarms. Without -origo, it builds origo from the
 // repository of the current directory, so run it from there.
+// -confirm runs the standalone origo -confirm instead of go vet (the
+// corpus's tests run under the race detector) and adds, by enclosing
+// test function, the flagged TestRace functions with a confirmed report
+// (goal ≥ 90%) and the TestNoRace functions with one (each a bug of
+// -confirm: the corpus says they have no race), and the time it took;
+// -v lists the flagged TestRace functions not confirmed, with why.
 //
 //	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
 //
@@ -189,7 +195,7 @@ func usage() {
        origo-bench cacheprog -dir store
        origo-bench bigpkg [-lines 150000] [-goevery 5] [-origo path] [-keep dir]
        origo-bench sensitivity [-C dir] [packages]
-       origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v]
+       origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v] [-confirm [-confirm.budget d]]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The race corpus is Go's own labelled set of race tests: every TestRace*
@@ -44,6 +45,8 @@ func benchRaceCorpus(args []string) error {
 	analyzer := fs.String("analyzer", "race", "score the diagnostics of this analyzer")
 	keep := fs.String("keep", "", "write the scratch module to this directory and keep it")
 	verbose := fs.Bool("v", false, "list missed tests, false alarms and unattributed diagnostics")
+	confirm := fs.Bool("confirm", false, "run origo -confirm on the corpus (standalone, -tags=race: it runs the corpus's tests) and score the confirmations: of the flagged TestRace functions how many are confirmed; a TestNoRace confirmed is a bug of -confirm")
+	budget := fs.Duration("confirm.budget", 0, "origo's -confirm.budget (0: its default)")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		usage()
@@ -68,8 +71,17 @@ func benchRaceCorpus(args []string) error {
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
 		return err
 	}
-	res, err := runVetJSON(mod, *origo, "-race")
-	if err != nil {
+	var res *vetResult
+	var outcomes confirmations
+	var summary string
+	var elapsed time.Duration
+	if *confirm {
+		start := time.Now()
+		if res, outcomes, summary, err = runConfirmJSON(mod, *origo, *budget); err != nil {
+			return err
+		}
+		elapsed = time.Since(start)
+	} else if res, err = runVetJSON(mod, *origo, "-race"); err != nil {
 		return err
 	}
 	c, err := parseCorpus(mod, names)
@@ -78,6 +90,9 @@ func benchRaceCorpus(args []string) error {
 	}
 	r := score(c, res.diags[*analyzer])
 	printReport(r, goversion, *verbose)
+	if *confirm {
+		printConfirmed(r, outcomes, summary, elapsed, *verbose)
+	}
 	if len(res.diags[*analyzer]) == 0 {
 		others := strings.Join(slices.Sorted(maps.Keys(res.diags)), " ")
 		fmt.Printf("warning: no diagnostics from analyzer %s (analyzers that reported: %s)\n", *analyzer, cmp.Or(others, "none"))
@@ -175,6 +190,71 @@ type diag struct {
 type diagKey struct{ posn, category, message string }
 
 func (d diag) key() diagKey { return diagKey{d.Posn, d.Category, d.Message} }
+
+// confirmOutcome is what origo -confirm says of a diagnostic (the
+// fields of its confirm.Result that the scores read).
+type confirmOutcome struct {
+	Status    string `json:"status"`
+	Confirmed bool   `json:"confirmed"`
+	Test      string `json:"test"`
+	Reason    string `json:"reason"`
+}
+
+// confirmations are origo -confirm's outcomes, by diagnostic.
+type confirmations map[diagKey]confirmOutcome
+
+// runConfirmJSON runs the standalone origo with -confirm on the module in
+// dir, with the race build tag (some corpus files build only under
+// -race), and returns its diagnostics, their outcomes and its summary
+// line.
+func runConfirmJSON(dir, origo string, budget time.Duration) (*vetResult, confirmations, string, error) {
+	args := []string{"-json", "-confirm", "-tags=race"}
+	if budget > 0 {
+		args = append(args, "-confirm.budget="+budget.String())
+	}
+	cmd := exec.Command(origo, append(args, "./...")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); err != nil && (!ok || exit.ExitCode() != 3) {
+		return nil, nil, "", fmt.Errorf("origo -confirm in %s: %v\n%s", dir, err, lastLines(stderr.String(), 30))
+	}
+	var summary []string
+	for line := range strings.SplitSeq(stderr.String(), "\n") {
+		if strings.HasPrefix(line, "origo: -confirm") {
+			summary = append(summary, line)
+		}
+	}
+	res, outcomes, err := parseConfirmJSON(stdout.Bytes())
+	return res, outcomes, strings.Join(summary, "\n"), err
+}
+
+// parseConfirmJSON decodes the output of origo -json -confirm: package →
+// analyzer → diagnostics, each with its "confirm" outcome.
+func parseConfirmJSON(data []byte) (*vetResult, confirmations, error) {
+	var tree map[string]map[string][]struct {
+		diag
+		Confirm *confirmOutcome `json:"confirm"`
+	}
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, nil, fmt.Errorf("decoding origo -json: %v", err)
+	}
+	res := &vetResult{diags: make(map[string][]diag), errors: make(map[string][]string)}
+	outcomes := make(confirmations)
+	for _, byAnalyzer := range tree {
+		for name, ds := range byAnalyzer {
+			for _, d := range ds {
+				res.diags[name] = append(res.diags[name], d.diag)
+				if d.Confirm != nil {
+					outcomes[d.diag.key()] = *d.Confirm
+				}
+			}
+		}
+	}
+	return res, outcomes, nil
+}
 
 // vetResult is what go vet -json reported, by analyzer.
 type vetResult struct {
@@ -420,6 +500,60 @@ func kindCounts(byKind map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, byKind[k]))
 	}
 	return " " + strings.Join(parts, ", ")
+}
+
+// confirmed reports whether a diagnostic of t was confirmed by a run.
+func (c confirmations) confirmed(t *testFunc) bool {
+	return slices.ContainsFunc(t.diags, func(d diag) bool { return c[d.key()].Confirmed })
+}
+
+// printConfirmed prints the scores of origo -confirm: the flagged
+// TestRace functions with a confirmed diagnostic, and the TestNoRace
+// functions with one, which the race detector cannot witness and
+// -confirm must therefore never confirm.
+func printConfirmed(r *report, c confirmations, summary string, elapsed time.Duration, verbose bool) {
+	var raceFlagged, raceConfirmed, noRaceConfirmed int
+	for _, t := range r.tests {
+		switch {
+		case len(t.diags) == 0:
+		case t.race:
+			raceFlagged++
+			if c.confirmed(t) {
+				raceConfirmed++
+			}
+		case c.confirmed(t):
+			noRaceConfirmed++
+		}
+	}
+	fmt.Printf("TestRace confirmed: %3d/%-3d %5.1f%% of the flagged   (goal ≥ 90%%)\n", raceConfirmed, raceFlagged, percent(raceConfirmed, raceFlagged))
+	fmt.Printf("TestNoRace confirmed: %d   (goal 0: each is a bug of -confirm)\n", noRaceConfirmed)
+	fmt.Printf("origo -confirm took %s\n", elapsed.Round(time.Second))
+	if summary != "" {
+		fmt.Println(summary)
+	}
+	if !verbose {
+		return
+	}
+	fmt.Printf("\nflagged TestRace not confirmed: %d\n", raceFlagged-raceConfirmed)
+	for _, t := range r.tests {
+		if t.race && len(t.diags) > 0 && !c.confirmed(t) {
+			why := ""
+			if o, ok := c[t.diags[0].key()]; ok {
+				why = o.Status + ": " + o.Reason
+			}
+			fmt.Printf("  %s:%d: %s: %s\n", t.file, t.line, t.name, why)
+		}
+	}
+	fmt.Printf("\nTestNoRace confirmed: %d\n", noRaceConfirmed)
+	for _, t := range r.tests {
+		if !t.race && c.confirmed(t) {
+			for _, d := range t.diags {
+				if c[d.key()].Confirmed {
+					fmt.Printf("  %s:%d: %s: %s: %s\n", t.file, t.line, t.name, d.Posn, d.Message)
+				}
+			}
+		}
+	}
 }
 
 func percent(n, total int) float64 {

@@ -194,3 +194,27 @@ func TestSplitPosn(t *testing.T) {
 		}
 	}
 }
+
+func TestParseConfirmJSON(t *testing.T) {
+	data := `{"racecorpus_test [racecorpus.test]": {"race": [
+		{"posn": "/m/a_test.go:7:14", "message": "data race on x; confirmed by TestRaceA under -race",
+		 "confirm": {"status": "confirmed", "confirmed": true, "test": "TestRaceA"}},
+		{"posn": "/m/a_test.go:16:2", "message": "data race on y",
+		 "confirm": {"status": "not confirmed", "confirmed": false, "test": "TestNoRaceC", "reason": "no race in 15 runs"}}
+	]}}`
+	res, outcomes, err := parseConfirmJSON([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.diags["race"]) != 2 || len(outcomes) != 2 {
+		t.Fatalf("diags %v, outcomes %v", res.diags, outcomes)
+	}
+	a := &testFunc{name: "TestRaceA", race: true, diags: res.diags["race"][:1]}
+	c := &testFunc{name: "TestNoRaceC", diags: res.diags["race"][1:]}
+	if !outcomes.confirmed(a) || outcomes.confirmed(c) {
+		t.Errorf("confirmed: TestRaceA %v, TestNoRaceC %v; want true, false", outcomes.confirmed(a), outcomes.confirmed(c))
+	}
+	if o := outcomes[res.diags["race"][1].key()]; o.Reason != "no race in 15 runs" || o.Status != "not confirmed" {
+		t.Errorf("outcome of the unconfirmed diagnostic %+v", o)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 )
 
 // printText prints one finding per line, "file:line:col: message", with
@@ -28,6 +30,8 @@ type jsonDiagnostic struct {
 	Message        string        `json:"message"`
 	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
 	Related        []jsonRelated `json:"related,omitempty"`
+
+	Confirm *confirm.Result `json:"confirm,omitempty"` // under -confirm
 }
 
 // jsonFix is a suggested fix: edits to apply all together or not at all.
@@ -59,6 +63,7 @@ func printJSON(w io.Writer, res *result) error {
 			Posn:     d.posn.String(),
 			End:      d.end.String(),
 			Message:  d.message,
+			Confirm:  d.confirm,
 		}
 		for _, f := range d.fixes {
 			jf := jsonFix{Message: f.message}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -77,6 +78,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed")
 	registerDumpFlag(fs)
 	choices := registerAnalyzerFlags(fs)
+	confirmOpts := confirm.RegisterFlags(fs)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -122,6 +124,10 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		if len(res.diags) == 0 && len(res.errors) == 0 {
 			fmt.Fprintf(stderr, "origo: why: no candidate at %s: no two goroutines of the packages' programs touch memory there with a write, or take two mutexes in opposite orders there\n", why)
 		}
+	}
+	if confirmOpts.Mode != confirm.Off {
+		confirmOpts.Tags = *tags
+		confirmFindings(res, confirmOpts, stderr)
 	}
 	var err error
 	switch {
@@ -176,6 +182,7 @@ type diagnostic struct {
 	message  string
 	related  []related
 	fixes    []fix
+	confirm  *confirm.Result // under -confirm
 
 	// What identifies the finding across commits (see fingerprints):
 	// its file, relative to its module's root, and the function that
