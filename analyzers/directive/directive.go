@@ -97,7 +97,7 @@ func reportStale(pass *analysis.Pass) {
 			_, reason, _ := strings.Cut(strings.TrimLeft(strings.TrimPrefix(d.Comment.Text, "//origo:ignore"), " \t"), " ")
 			msg = fmt.Sprintf("stale //origo:ignore directive: %s %s nothing at %s; write //origo:ignore %s %s", and(stale), reports(stale), where, strings.Join(kept, ","), strings.TrimSpace(reason))
 		}
-		pass.Report(analysis.Diagnostic{Pos: d.Comment.Pos(), End: d.Comment.End(), Category: "directive", Message: msg})
+		pass.Report(analysis.Diagnostic{Pos: d.Comment.Pos(), End: d.Comment.End(), Category: kinds.StaleIgnore.ID, Message: msg})
 	}
 }
 

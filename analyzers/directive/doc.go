@@ -62,6 +62,10 @@
 // directive and is not one, listed above, so it silences nothing; the
 // message gives the form to write.
 //
+// directive/stale: a well-formed directive that silences no report of
+// the analyzers it names on its line, listed above: the report it was
+// written for is gone, and it would silence the next one unread.
+//
 // # Known limits
 //
 // A directive after other text in the same comment

@@ -75,6 +75,7 @@ var (
 	UnguardedCall   = Kind{"guardedby/unguarded-call", "UnguardedCall", "call without its mutex"}
 	BadAnnotation   = Kind{"guardedby/bad-annotation", "BadAnnotation", "bad +checklocks annotation"}
 	MalformedIgnore = Kind{"directive/malformed", "MalformedDirective", "bad //origo:ignore directive"}
+	StaleIgnore     = Kind{"directive/stale", "StaleDirective", "stale //origo:ignore directive"}
 )
 
 // All are the kinds, by analyzer (race, deadlock, blocking, guardedby,
@@ -84,7 +85,7 @@ var All = []Kind{
 	DoubleLock, RWMutexUpgrade, RecursiveReadLock, LockLeftHeld, LockAfterLeftHeld, LockKeptByReturned, LockOrderInversion, LockOrderCycle, UnlockOfUnlocked, BlockingWhileHoldingLock,
 	SendBlocks, ReceiveBlocks, RangeBlocks, SelectBlocks, WaitGroupBlocks, CondWaitBlocks, LockBlocks,
 	UnguardedAccess, UnguardedCall, BadAnnotation,
-	MalformedIgnore,
+	MalformedIgnore, StaleIgnore,
 }
 
 // Lookup returns the kind whose ID is id.
