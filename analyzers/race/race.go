@@ -496,7 +496,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placeme
 	// does not depend on their events.
 	byEvent := c.hb.Sequenced(ta) || c.hb.Sequenced(tb)
 	if !byEvent && c.hb.SeparateRuns(ta, 0, tb, 0) {
-		return 0, 0, rules.TestsInSequence
+		return 0, 0, c.hb.RunsRule(ta, tb)
 	}
 	for _, x := range ea {
 		for _, y := range eb {
@@ -521,7 +521,7 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placeme
 // lock, an order, or an owner; "" when nothing keeps them apart.
 func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trace, x int32, la shb.LocksetID, tb *shb.Trace, y int32, lb shb.LocksetID, perIter, byEvent bool) rules.ID {
 	if byEvent && c.hb.SeparateRuns(ta, x, tb, y) {
-		return rules.TestsInSequence
+		return c.hb.RunsRule(ta, tb)
 	}
 	if c.hb.SameTestRun(ta, x, tb, y) {
 		return rules.TestRunsOnce

@@ -43,6 +43,7 @@ const (
 	TestsInSequence  ID = "tests-in-sequence"
 	SubtestsWait     ID = "subtests-wait"
 	TestRunsOnce     ID = "test-runs-once"
+	CallsApart       ID = "calls-apart"
 	RunObjects       ID = "test-objects"
 	OwnSpawn         ID = "own-spawn"
 	Handover         ID = "handover"
@@ -81,6 +82,7 @@ var All = []Rule{
 	{HappensBefore, "a chain of the memory model's synchronizations (go statement, channel send, receive and close, Unlock and Lock, WaitGroup, Once, Cond) orders the two events", "What it reports", "race"},
 	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", "race"},
 	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", "race"},
+	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", "race"},
 	{SubtestsWait, "t.Run waits for a subtest without t.Parallel: the test and its sequential subtests never run at once", "Tests", "race"},
 	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's", "Tests", "race"},
 	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", "race"},

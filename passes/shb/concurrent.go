@@ -27,7 +27,7 @@ func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID
 	case o.r.SameTestRun(t, x, u, y):
 		return false, rules.TestRunsOnce
 	case o.r.SeparateRuns(t, x, u, y):
-		return false, rules.TestsInSequence
+		return false, o.r.RunsRule(t, u)
 	case o.HappensBefore(t, x, u, y, false) || o.HappensBefore(u, y, t, x, false):
 		return false, rules.HappensBefore
 	}

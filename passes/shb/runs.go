@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 )
 
 // The tests of a package run one after the other: "go test" starts a
@@ -137,7 +138,12 @@ func (r *Result) findRuns(order *Order) {
 			root = nil
 		}
 		state[i], rootOf[i], r.runs.startedBy[i] = 2, root, set
-		if root != nil && slices.Contains(r.runs.seqs, root) && joined(order, t, root, set) {
+		// Each call of a library's entry point is checked on its own:
+		// whether two calls may overlap, with what one left running, is
+		// the presumed callers' question (pointer.MethodsRoot), asked
+		// only where the code shows sharing; the goroutines a call
+		// starts pair with that call alone.
+		if root != nil && slices.Contains(r.runs.seqs, root) && (root.Origin.Root == pointer.EntriesRoot || joined(order, t, root, set)) {
 			r.runs.joined[i] = set
 		}
 		return set
@@ -186,6 +192,18 @@ func joined(order *Order, t, root *Trace, set runSet) bool {
 		}
 	}
 	return true
+}
+
+// RunsRule returns the rule by which SeparateRuns keeps events of t and
+// u apart: calls-apart for a library's entry points, tests-in-sequence
+// for the tests.
+func (r *Result) RunsRule(t, u *Trace) rules.ID {
+	for _, x := range []*Trace{t, u} {
+		if x.Origin.Ancestor().Root == pointer.EntriesRoot {
+			return rules.CallsApart
+		}
+	}
+	return rules.TestsInSequence
 }
 
 // Sequenced reports whether t is a root that runs functions one after
