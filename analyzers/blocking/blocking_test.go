@@ -7,6 +7,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
+	"github.com/origo-dev/origo/internal/longtest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -47,6 +48,7 @@ func TestIgnore(t *testing.T) {
 // places its message names, in the package's files, for an editor to go
 // to.
 func TestRelated(t *testing.T) {
+	longtest.Skip(t) // blk again, the fixture TestBlocking runs
 	if racebuild.Enabled {
 		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
 	}

@@ -181,6 +181,25 @@ func tuneGC() {
 	}
 }
 
+// tuneStandaloneGC gives the standalone command, which holds a whole
+// module and its dependencies in one process, a soft memory limit of
+// 1 GiB that follows the live heap up by a quarter (see
+// followLiveHeap), unless the user set GOGC or GOMEMLIMIT: with the
+// default GOGC alone, the heap grows to twice what is live before a
+// collection. On client_golang ./... (with the releaser of release.go):
+// 1.9 GB peak RSS and 29-31 s of CPU before, 1.06 GB and 42 s after;
+// without the releaser, 3.7 GB.
+func tuneStandaloneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(standaloneLimit)
+		followLiveHeap(standaloneLimit, 0.25)
+	}
+}
+
+// standaloneLimit is the standalone command's soft memory limit while
+// its live heap is small.
+const standaloneLimit = 1 << 30
+
 // gcLimit is the soft memory limit of a vet tool process while its live
 // heap is small, and liveHeadroom how far past the live heap the limit
 // moves once it is not: the heap may grow by that fraction between

@@ -118,6 +118,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if *memprofile != "" {
 		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
 	}
+	tuneStandaloneGC()
 	res := analyze(selectAnalyzers(choices), patterns, *tests, *tags, progress, heldResults)
 	if why != "" {
 		res.diags = whyOnly(res.diags)
