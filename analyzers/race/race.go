@@ -1024,6 +1024,12 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 // named variable or field rather than an anonymous element, on an access
 // placed earlier by before, against a write rather than a read.
 func (c *checker) better(r, old *report) bool {
+	// A pair the package's own tests or main reach names the test and
+	// its objects, which a reader checks (and -confirm runs) more
+	// readily than an importer's presumed call.
+	if pr, po := presumedCaller(r), presumedCaller(old); pr != po {
+		return po
+	}
 	if nr, no := named(r.loc), named(old.loc); nr != no {
 		return nr
 	}
@@ -1049,6 +1055,18 @@ func (c *checker) better(r, old *report) bool {
 		cmp.Compare(r.locksA, old.locksA),
 		cmp.Compare(r.locksB, old.locksB),
 	) < 0
+}
+
+// presumedCaller reports whether a side of r runs in a library's
+// presumed caller (an entry point's call, a concurrent method's) rather
+// than in the package's tests or main.
+func presumedCaller(r *report) bool {
+	for _, o := range []*pointer.Origin{r.a.Origin, r.b.Origin} {
+		if root := o.Ancestor().Root; root == pointer.EntriesRoot || root == pointer.MethodsRoot {
+			return true
+		}
+	}
+	return false
 }
 
 // named reports whether a location has a name in the source: it is a

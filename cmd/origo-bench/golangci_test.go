@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 )
 
 // TestGolangci builds golangci-lint with origo's plugin and checks that

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 )
 
 // TestPlainVetUncached checks what the wall times of origo-bench vet

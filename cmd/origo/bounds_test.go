@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"github.com/origo-dev/origo/passes/guard"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/directive"
 	"github.com/origo-dev/origo/analyzers/guardedby"
 	"github.com/origo-dev/origo/analyzers/race"
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/lockset"

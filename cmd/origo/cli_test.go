@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 )
 
 // TestExitCodes checks the exit codes of the standalone command against

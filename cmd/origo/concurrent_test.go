@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 )
 
 // TestConcurrentAnalyzers runs the race and deadlock analyzers, which

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/origo-dev/origo/analyzers/kinds"
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"github.com/origo-dev/origo/passes/guard"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/origo-dev/origo/internal/longtest"
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 )
 
 // TestProgress checks the count written over itself, and erased at the
