@@ -1,13 +1,13 @@
 package blocking_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
-	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -48,7 +48,11 @@ func TestIgnore(t *testing.T) {
 // places its message names, in the package's files, for an editor to go
 // to.
 func TestRelated(t *testing.T) {
-	longtest.Skip(t) // blk again, the fixture TestBlocking runs
+	// blk again, the fixture TestBlocking runs: a long test, run as
+	// cmd/internal/longtest's are, with ORIGO_LONG=1 (.ci/run does).
+	if v := os.Getenv("ORIGO_LONG"); v == "" || v == "0" {
+		t.Skip("a long end-to-end test: set ORIGO_LONG=1 to run it (.ci/run does)")
+	}
 	if racebuild.Enabled {
 		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
 	}
