@@ -4,10 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
@@ -26,8 +23,8 @@ type whyFlag struct{}
 func (whyFlag) String() string { return whyTarget }
 
 func (whyFlag) Set(s string) error {
-	if s != "" && s != "all" {
-		if _, _, err := parseWhy(s); err != nil {
+	if s != "" {
+		if _, err := rules.ParseTarget(s); err != nil {
 			return err
 		}
 	}
@@ -35,22 +32,12 @@ func (whyFlag) Set(s string) error {
 	return nil
 }
 
-func parseWhy(s string) (string, int, error) {
-	i := strings.LastIndexByte(s, ':')
-	n, err := strconv.Atoi(s[i+1:])
-	if i <= 0 || err != nil || n <= 0 {
-		return "", 0, fmt.Errorf("want FILE:LINE or all, not %q", s)
-	}
-	return filepath.ToSlash(s[:i]), n, nil
-}
-
 // whyLog keeps the verdict on each candidate lock order inversion (two
 // goroutines' acquisitions of two mutexes in opposite orders) with an
 // acquisition at the line asked about; nil when -why is off.
 type whyLog struct {
 	fset    *token.FileSet
-	file    string
-	line    int
+	target  rules.Target
 	entries map[whyEntry]bool
 }
 
@@ -63,21 +50,11 @@ func newWhyLog(fset *token.FileSet) *whyLog {
 	if whyTarget == "" {
 		return nil
 	}
-	w := &whyLog{fset: fset, entries: make(map[whyEntry]bool)}
-	if whyTarget != "all" {
-		w.file, w.line, _ = parseWhy(whyTarget)
-	}
-	return w
+	t, _ := rules.ParseTarget(whyTarget) // checked by the flag
+	return &whyLog{fset: fset, target: t, entries: make(map[whyEntry]bool)}
 }
 
-func (w *whyLog) matches(pos token.Pos) bool {
-	if w.file == "" {
-		return pos.IsValid()
-	}
-	p := w.fset.Position(pos)
-	name := filepath.ToSlash(p.Filename)
-	return p.Line == w.line && (name == w.file || strings.HasSuffix(name, "/"+w.file))
-}
+func (w *whyLog) matches(pos token.Pos) bool { return w.target.Matches(w.fset, pos) }
 
 // inversion records the verdict on the candidate inversion of order
 // edges x and y: "" for reported, else the rule that ruled it out.

@@ -4,10 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
@@ -33,8 +30,8 @@ func (f whyFlag) String() string {
 }
 
 func (f whyFlag) Set(s string) error {
-	if s != "" && s != "all" {
-		if _, _, err := parseWhy(s); err != nil {
+	if s != "" {
+		if _, err := rules.ParseTarget(s); err != nil {
 			return err
 		}
 	}
@@ -42,26 +39,12 @@ func (f whyFlag) Set(s string) error {
 	return nil
 }
 
-// parseWhy splits a -why target into its file and line.
-func parseWhy(s string) (string, int, error) {
-	i := strings.LastIndexByte(s, ':')
-	if i <= 0 {
-		return "", 0, fmt.Errorf("want FILE:LINE or all, not %q", s)
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	if err != nil || n <= 0 {
-		return "", 0, fmt.Errorf("want FILE:LINE or all, not %q: bad line", s)
-	}
-	return filepath.ToSlash(s[:i]), n, nil
-}
-
 // whyLog keeps the verdict on each candidate pair of accesses at the
 // line asked about: the rule that ruled it out, or "reported". A nil
 // whyLog keeps nothing, at the cost of one comparison per pair.
 type whyLog struct {
 	fset    *token.FileSet
-	file    string // "" for every line
-	line    int
+	target  rules.Target
 	entries map[whyKey]whyVerdict
 	// events are the two events whose rule racy returned, when it did:
 	// their edge chain is the happens-before rule's detail.
@@ -94,25 +77,12 @@ func newWhyLog(fset *token.FileSet, target string) *whyLog {
 	if target == "" {
 		return nil
 	}
-	w := &whyLog{fset: fset, entries: make(map[whyKey]whyVerdict)}
-	if target != "all" {
-		w.file, w.line, _ = parseWhy(target)
-	}
-	return w
+	t, _ := rules.ParseTarget(target) // checked by the flag
+	return &whyLog{fset: fset, target: t, entries: make(map[whyKey]whyVerdict)}
 }
 
 // matches reports whether pos is at the line asked about.
-func (w *whyLog) matches(pos token.Pos) bool {
-	if w.file == "" {
-		return pos.IsValid()
-	}
-	p := w.fset.Position(pos)
-	if p.Line != w.line {
-		return false
-	}
-	name := filepath.ToSlash(p.Filename)
-	return name == w.file || strings.HasSuffix(name, "/"+w.file)
-}
+func (w *whyLog) matches(pos token.Pos) bool { return w.target.Matches(w.fset, pos) }
 
 // note records the verdict rule on the pair a, b on loc ("" for
 // reported), under the access at the line asked about; the first

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,5 +41,32 @@ func TestDeclaredOnce(t *testing.T) {
 	}
 	if _, ok := Lookup("no such rule"); ok {
 		t.Error("Lookup found an undeclared rule")
+	}
+}
+
+func TestTarget(t *testing.T) {
+	fset := token.NewFileSet()
+	f := fset.AddFile("/src/cmd/x/main.go", -1, 100)
+	f.SetLines([]int{0, 10, 20, 30})
+	pos := f.Pos(25) // line 3
+	for _, tc := range []struct {
+		target string
+		match  bool
+	}{
+		{"main.go:3", true}, {"x/main.go:3", true}, {"/src/cmd/x/main.go:3", true},
+		{"main.go:2", false}, {"ain.go:3", false}, {"all", true},
+	} {
+		tg, err := ParseTarget(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tg.Matches(fset, pos); got != tc.match {
+			t.Errorf("ParseTarget(%q).Matches = %v, want %v", tc.target, got, tc.match)
+		}
+	}
+	for _, bad := range []string{"main.go", "main.go:0", "main.go:x", ":3"} {
+		if _, err := ParseTarget(bad); err == nil {
+			t.Errorf("ParseTarget(%q) gave no error", bad)
+		}
 	}
 }
