@@ -104,7 +104,11 @@ func TestDegraded(t *testing.T) {
 // start goroutines are entry points (entrypoints), and each of 40 tests
 // gets a budget of its own (manytests, whose race is in the last).
 func TestRoots(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "programs", "entrypoints", "manytests")
+	pkgs := []string{"programs", "entrypoints", "manytests"}
+	if racebuild.Enabled {
+		pkgs = []string{"entrypoints"} // no testing import: seconds, not minutes, under -race
+	}
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...)
 }
 
 // silentRe matches a fixture's `// silent "rule" ...` comment: the
@@ -128,6 +132,9 @@ func TestSilentRules(t *testing.T) {
 	}
 	defer race.Analyzer.Flags.Set("why", "")
 	pkgs := []string{"programs", "entrypoints", "manytests"}
+	if racebuild.Enabled {
+		pkgs = []string{"entrypoints"}
+	}
 	results := analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...)
 	checked := 0
 	for _, r := range results {
