@@ -37,6 +37,10 @@ type runs struct {
 	// the origin (joined or not); nil when something else may.
 	parallel  [2]*Trace
 	startedBy []runSet
+	// onlyRun holds, by trace index, the one run of the parallel tests'
+	// roots that starts the trace's goroutine, or -1: SameTestRun asks it
+	// of every pair of events.
+	onlyRun []int32
 }
 
 // runSet is a set of runs of a root trace, by index: a bitmap, as
@@ -153,6 +157,15 @@ func (r *Result) findRuns(order *Order) {
 			visit(t)
 		}
 	}
+	r.runs.onlyRun = make([]int32, n)
+	for i := range r.Traces {
+		r.runs.onlyRun[i] = -1
+		if set := r.runs.startedBy[i]; set != nil && (rootOf[i] == r.runs.parallel[0] || rootOf[i] == r.runs.parallel[1]) {
+			if one, ok := set.single(); ok {
+				r.runs.onlyRun[i] = int32(one)
+			}
+		}
+	}
 }
 
 type spawnAt struct {
@@ -260,22 +273,10 @@ func (r *Result) SameTestRun(t *Trace, x int32, u *Trace, y int32) bool {
 		if t == p[0] || t == p[1] {
 			return t.Origin.Copy, t.Run(x)
 		}
-		if t.index >= int32(len(r.runs.startedBy)) {
+		if t.index >= int32(len(r.runs.onlyRun)) || r.runs.onlyRun[t.index] < 0 {
 			return -1, -1
 		}
-		set := r.runs.startedBy[t.index]
-		if set == nil {
-			return -1, -1
-		}
-		a := t.Origin.Ancestor()
-		if a != p[0].Origin && a != p[1].Origin {
-			return -1, -1
-		}
-		one, ok := set.single()
-		if !ok {
-			return -1, -1
-		}
-		return a.Copy, one
+		return t.Origin.Ancestor().Copy, int(r.runs.onlyRun[t.index])
 	}
 	ca, ra := run(t, x)
 	cb, rb := run(u, y)
