@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
-	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -238,30 +238,17 @@ func passingCase(sel *ssa.Select, bodies []*ssa.BasicBlock) int {
 	return passing
 }
 
-// failsTest reports whether block b calls a method of the testing
-// package that fails or ends the test, or panics.
+// failsTest reports whether block b fails or ends the test
+// (syncapi.FailsTest), or panics.
 func failsTest(b *ssa.BasicBlock) bool {
 	for _, instr := range b.Instrs {
-		if _, ok := instr.(*ssa.Panic); ok {
+		switch instr := instr.(type) {
+		case *ssa.Panic:
 			return true
-		}
-		call, ok := instr.(ssa.CallInstruction)
-		if !ok {
-			continue
-		}
-		var name string
-		var pkg *types.Package
-		if c := call.Common(); c.IsInvoke() {
-			name, pkg = c.Method.Name(), c.Method.Pkg()
-		} else if fn := c.StaticCallee(); fn != nil && fn.Object() != nil {
-			name, pkg = fn.Name(), fn.Object().Pkg()
-		}
-		if pkg == nil || pkg.Path() != "testing" {
-			continue
-		}
-		switch name {
-		case "Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow", "Skip", "Skipf", "SkipNow":
-			return true
+		case ssa.CallInstruction:
+			if syncapi.FailsTest(instr.Common()) {
+				return true
+			}
 		}
 	}
 	return false

@@ -17,6 +17,14 @@ var testReports = map[string]bool{
 	"Skip": true, "Skipf": true, "SkipNow": true,
 }
 
+// FailsTest reports whether call fails, ends or skips its test (t.Error,
+// t.Fatalf, tb.FailNow, b.Skip...): a report to the test other than a
+// log line.
+func FailsTest(call *ssa.CallCommon) bool {
+	name := TestReport(call)
+	return name != "" && name != "Log" && name != "Logf"
+}
+
 // TestReport returns the method name when call reports to a test
 // (t.Errorf, b.Log, tb.Fatal through testing.TB), or "".
 func TestReport(call *ssa.CallCommon) string {
