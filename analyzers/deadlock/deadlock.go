@@ -19,6 +19,7 @@ import (
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -89,7 +90,7 @@ func (r *Result) Partners(pos token.Pos) []Place {
 
 func init() {
 	ignore.Flag(&Analyzer.Flags)
-	Analyzer.Flags.Var(whyFlag{}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
 }
 
 func run(pass *analysis.Pass) (any, error) {

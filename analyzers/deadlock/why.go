@@ -11,26 +11,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// WhyCategory is the category of the diagnostics that the -why flag
-// asks for: explanations, not findings.
-const WhyCategory = "why"
+// WhyCategory is the category of the diagnostics -why asks for.
+const WhyCategory = rules.WhyCategory
 
-// whyTarget is the -why flag's value: "FILE:LINE", "all" or "".
+// whyTarget is the -why flag's value (see rules.TargetFlag).
 var whyTarget string
-
-type whyFlag struct{}
-
-func (whyFlag) String() string { return whyTarget }
-
-func (whyFlag) Set(s string) error {
-	if s != "" {
-		if _, err := rules.ParseTarget(s); err != nil {
-			return err
-		}
-	}
-	whyTarget = s
-	return nil
-}
 
 // whyLog keeps the verdict on each candidate lock order inversion (two
 // goroutines' acquisitions of two mutexes in opposite orders) with an

@@ -43,12 +43,12 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
 
-// whyTarget is the -why flag's value (see whyFlag).
+// whyTarget is the -why flag's value (see rules.TargetFlag).
 var whyTarget string
 
 func init() {
 	ignore.Flag(&Analyzer.Flags)
-	Analyzer.Flags.Var(whyFlag{&whyTarget}, "why", "explain every candidate pair with an access at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate pair with an access at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
 }
 
 func run(pass *analysis.Pass) (any, error) {

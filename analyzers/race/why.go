@@ -12,32 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// WhyCategory is the category of the diagnostics that the -why flag
-// asks for: explanations, not findings.
-const WhyCategory = "why"
-
-// whyFlag is the value of the analyzer's -why flag: "FILE:LINE" to
-// explain every candidate pair of accesses with one access at that line
-// (FILE is matched as the end of a path: main.go, cmd/x/main.go), "all"
-// for every candidate of the package, "" for none.
-type whyFlag struct{ target *string }
-
-func (f whyFlag) String() string {
-	if f.target == nil {
-		return ""
-	}
-	return *f.target
-}
-
-func (f whyFlag) Set(s string) error {
-	if s != "" {
-		if _, err := rules.ParseTarget(s); err != nil {
-			return err
-		}
-	}
-	*f.target = s
-	return nil
-}
+// WhyCategory is the category of the diagnostics -why asks for.
+const WhyCategory = rules.WhyCategory
 
 // whyLog keeps the verdict on each candidate pair of accesses at the
 // line asked about: the rule that ruled it out, or "reported". A nil

@@ -21,6 +21,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -214,7 +215,7 @@ type edit struct {
 func whyOnly(diags []diagnostic) []diagnostic {
 	var out []diagnostic
 	for _, d := range diags {
-		if d.category == race.WhyCategory || d.category == deadlock.WhyCategory {
+		if d.category == rules.WhyCategory {
 			out = append(out, d)
 		}
 	}
@@ -225,7 +226,7 @@ func whyOnly(diags []diagnostic) []diagnostic {
 func (r *result) findings() int {
 	n := 0
 	for _, d := range r.diags {
-		if d.category != factdump.Category && d.category != race.WhyCategory {
+		if d.category != factdump.Category && d.category != rules.WhyCategory {
 			n++
 		}
 	}

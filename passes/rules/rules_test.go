@@ -70,3 +70,17 @@ func TestTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestTargetFlag(t *testing.T) {
+	var v string
+	f := TargetFlag{Value: &v}
+	if err := f.Set("main.go:3"); err != nil || v != "main.go:3" || f.String() != "main.go:3" {
+		t.Errorf("Set(main.go:3): %v, value %q", err, v)
+	}
+	if err := f.Set("main.go"); err == nil || v != "main.go:3" {
+		t.Errorf("Set(main.go): %v, value %q; want an error and the value kept", err, v)
+	}
+	if err := f.Set(""); err != nil || v != "" {
+		t.Errorf("Set(\"\"): %v, value %q", err, v)
+	}
+}

@@ -8,6 +8,32 @@ import (
 	"strings"
 )
 
+// WhyCategory is the category of the diagnostics that an analyzer's
+// -why flag asks for: explanations, not findings.
+const WhyCategory = "why"
+
+// TargetFlag is an analyzer's -why flag (a flag.Value): "FILE:LINE",
+// "all", or "" for off, checked by ParseTarget when set.
+type TargetFlag struct{ Value *string }
+
+func (f TargetFlag) String() string {
+	if f.Value == nil {
+		return ""
+	}
+	return *f.Value
+}
+
+// Set implements flag.Value.
+func (f TargetFlag) Set(s string) error {
+	if s != "" {
+		if _, err := ParseTarget(s); err != nil {
+			return err
+		}
+	}
+	*f.Value = s
+	return nil
+}
+
 // Target is what "origo why" asks about: a line of a file, or every
 // line ("all").
 type Target struct {
