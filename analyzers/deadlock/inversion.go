@@ -62,14 +62,11 @@ func (c *checker) inversions(hb *shb.Result) {
 		rev := byPair[[2]int32{p[1], p[0]}]
 		for _, a := range byPair[p] {
 			for _, b := range rev {
-				if rule := c.pairRule(hb, a, b, both); rule != "" {
-					c.noteInversion(hb, a, b, rule)
-					continue
-				} else if rule = c.pairRule(hb, b, a, both); rule != "" {
-					c.noteInversion(hb, a, b, rule)
+				rule := c.ringRule(hb, []orderEdge{a, b}, both)
+				c.noteInversion(hb, a, b, rule)
+				if rule != "" {
 					continue
 				}
-				c.noteInversion(hb, a, b, "")
 				pa, pb := c.pos(a.t.Events[a.ev].Instr.Pos()), c.pos(b.t.Events[b.ev].Instr.Pos())
 				k := [2]string{min(pa, pb), max(pa, pb)}
 				if seen[k] {
@@ -164,12 +161,19 @@ func (c *checker) acquired(instr ssa.Instruction) string {
 // it blocks (not a read lock that the next holds for reading); no common
 // gate lock keeps them apart; happens-before orders neither.
 func (c *checker) deadlocks(hb *shb.Result, ring []orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
+	return c.ringRule(hb, ring, both) == ""
+}
+
+// ringRule returns the rule by which the first edge of ring that cannot
+// block with the next one is ruled out (see pairRule), or "" when the
+// goroutines of the cycle can all block at once.
+func (c *checker) ringRule(hb *shb.Result, ring []orderEdge, both map[*shb.Trace]map[[2]int32]bool) rules.ID {
 	for i, x := range ring {
-		if !c.pairDeadlocks(hb, x, ring[(i+1)%len(ring)], both) {
-			return false
+		if rule := c.pairRule(hb, x, ring[(i+1)%len(ring)], both); rule != "" {
+			return rule
 		}
 	}
-	return true
+	return ""
 }
 
 // pairDeadlocks checks order edge x against the next edge of a cycle, y,
