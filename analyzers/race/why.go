@@ -86,7 +86,7 @@ func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access
 	case rule == rules.HappensBefore && e.t != nil:
 		v.detail = c.order.Explain(w.fset, rule, e.t, e.x, e.u, e.y)
 	case rule == rules.OtherProgram:
-		v.detail = fmt.Sprintf("%s runs in %s, %s in %s", at.Origin.Describe(w.fset), at.Origin.InPrograms(), other.Origin.Describe(w.fset), other.Origin.InPrograms())
+		v.detail = shb.ProgramsApart(w.fset, at.Origin, other.Origin)
 	}
 	w.entries[k] = v
 }

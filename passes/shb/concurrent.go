@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 )
 
@@ -41,7 +42,7 @@ func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID
 func (o *Order) Explain(fset *token.FileSet, id rules.ID, t *Trace, x int32, u *Trace, y int32) string {
 	switch id {
 	case rules.OtherProgram:
-		return fmt.Sprintf("%s runs in %s, %s in %s", t.Origin.Describe(fset), t.Origin.InPrograms(), u.Origin.Describe(fset), u.Origin.InPrograms())
+		return ProgramsApart(fset, t.Origin, u.Origin)
 	case rules.OneGoroutine:
 		return "both in " + t.Origin.Describe(fset)
 	case rules.HappensBefore:
@@ -53,6 +54,12 @@ func (o *Order) Explain(fset *token.FileSet, id rules.ID, t *Trace, x int32, u *
 		}
 	}
 	return ""
+}
+
+// ProgramsApart says which program each of two goroutines runs in, the
+// detail of rules.OtherProgram.
+func ProgramsApart(fset *token.FileSet, a, b *pointer.Origin) string {
+	return fmt.Sprintf("%s runs in %s, %s in %s", a.Describe(fset), a.InPrograms(), b.Describe(fset), b.InPrograms())
 }
 
 // chain finds a path of edges from event x of t to an event of u at or
