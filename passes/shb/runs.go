@@ -32,11 +32,8 @@ type runs struct {
 	// descends from that may start it, when each joins it; nil when
 	// another root may start it, or some run may not join it.
 	joined []runSet
-	// parallel holds the two copies of the parallel tests' root, and
-	// startedBy, by origin ID, the runs of one of them that may start
-	// the origin (joined or not); nil when something else may.
-	parallel  [2]*Trace
-	startedBy []runSet
+	// parallel holds the two copies of the parallel tests' root.
+	parallel [2]*Trace
 	// onlyRun holds, by trace index, the one run of the parallel tests'
 	// roots that starts the trace's goroutine, or -1: SameTestRun asks it
 	// of every pair of events.
@@ -100,7 +97,11 @@ func (r *Result) findRuns(order *Order) {
 		}
 	}
 	n := len(r.Traces)
-	r.runs.joined, r.runs.startedBy = make([]runSet, n), make([]runSet, n)
+	// startedBy holds, by trace index, the runs of the root the trace's
+	// goroutine descends from that may start it (joined or not); nil when
+	// something else may.
+	r.runs.joined = make([]runSet, n)
+	startedBy := make([]runSet, n)
 	roots := append(slices.Clone(r.runs.seqs), r.runs.parallel[:]...)
 	state := make([]int8, n) // 1: in progress, 2: done
 	rootOf := make([]*Trace, n)
@@ -111,7 +112,7 @@ func (r *Result) findRuns(order *Order) {
 		case 1:
 			return newRunSet(most) // a cycle adds nothing its other starters do not
 		case 2:
-			return r.runs.startedBy[i]
+			return startedBy[i]
 		}
 		state[i] = 1
 		set := newRunSet(most)
@@ -141,7 +142,7 @@ func (r *Result) findRuns(order *Order) {
 		if set == nil {
 			root = nil
 		}
-		state[i], rootOf[i], r.runs.startedBy[i] = 2, root, set
+		state[i], rootOf[i], startedBy[i] = 2, root, set
 		// Each call of a library's entry point is checked on its own:
 		// whether two calls may overlap, with what one left running, is
 		// the presumed callers' question (pointer.MethodsRoot), asked
@@ -160,7 +161,7 @@ func (r *Result) findRuns(order *Order) {
 	r.runs.onlyRun = make([]int32, n)
 	for i := range r.Traces {
 		r.runs.onlyRun[i] = -1
-		if set := r.runs.startedBy[i]; set != nil && (rootOf[i] == r.runs.parallel[0] || rootOf[i] == r.runs.parallel[1]) {
+		if set := startedBy[i]; set != nil && (rootOf[i] == r.runs.parallel[0] || rootOf[i] == r.runs.parallel[1]) {
 			if one, ok := set.single(); ok {
 				r.runs.onlyRun[i] = int32(one)
 			}
