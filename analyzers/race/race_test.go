@@ -1,15 +1,14 @@
 package race_test
 
 import (
-	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
+	"github.com/origo-dev/origo/analyzers/internal/whytest"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -111,16 +110,6 @@ func TestRoots(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...)
 }
 
-// silentRe matches a fixture's `// silent "rule" ...` comment: the
-// candidate pairs with an access on its line must all be ruled out,
-// none by a bound of the analysis, and the rules it names must be among
-// those that ruled them out (other pairs of the line, with goroutines
-// of other programs say, may be ruled out by other rules).
-var silentRe = regexp.MustCompile(`// silent((?: "[a-z-]+")+)`)
-
-// verdictRe finds the verdict in a why diagnostic's message.
-var verdictRe = regexp.MustCompile(`: (reported|ruled out by ([a-z-]+))`)
-
 // TestSilentRules runs race with -why=all on fixtures whose silent
 // twins name the rule that must silence them, and checks that each
 // twin's line has candidates, none reported or cut by a budget, and
@@ -135,57 +124,9 @@ func TestSilentRules(t *testing.T) {
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints"}
 	}
-	results := analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...)
 	checked := 0
-	for _, r := range results {
-		verdicts := make(map[string][]string) // by file:line
-		for _, d := range r.Diagnostics {
-			if d.Category != race.WhyCategory {
-				continue
-			}
-			p := r.Pass.Fset.Position(d.Pos)
-			m := verdictRe.FindStringSubmatch(d.Message)
-			if m == nil {
-				t.Errorf("%s: why diagnostic without a verdict: %s", p, d.Message)
-				continue
-			}
-			v := m[2]
-			if v == "" {
-				v = "reported"
-			}
-			key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
-			verdicts[key] = append(verdicts[key], v)
-		}
-		for _, f := range r.Pass.Files {
-			for _, cg := range f.Comments {
-				for _, c := range cg.List {
-					m := silentRe.FindStringSubmatch(c.Text)
-					if m == nil {
-						continue
-					}
-					var want []string
-					for _, q := range strings.Fields(m[1]) {
-						want = append(want, strings.Trim(q, `"`))
-					}
-					p := r.Pass.Fset.Position(c.Pos())
-					got := verdicts[fmt.Sprintf("%s:%d", p.Filename, p.Line)]
-					checked++
-					if len(got) == 0 {
-						t.Errorf("%s:%d: silent %v, but no candidate pair has an access on this line", filepath.Base(p.Filename), p.Line, want)
-					}
-					for _, v := range got {
-						if v == "reported" || v == "budget" || v == "not-traced" {
-							t.Errorf("%s:%d: silent %v, but a candidate was %s", filepath.Base(p.Filename), p.Line, want, v)
-						}
-					}
-					for _, w := range want {
-						if len(got) > 0 && !slices.Contains(got, w) {
-							t.Errorf("%s:%d: silent %q, but no candidate was ruled out by it (by: %v)", filepath.Base(p.Filename), p.Line, w, got)
-						}
-					}
-				}
-			}
-		}
+	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...) {
+		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
 	}
 	if checked == 0 {
 		t.Fatal("no // silent comment found in the fixtures")

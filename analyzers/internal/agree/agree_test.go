@@ -12,7 +12,9 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/internal/whytest"
 	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
@@ -20,10 +22,8 @@ import (
 )
 
 var (
-	expectRe  = regexp.MustCompile(`// expect((?: [a-z]+ "[^"]*")+)`)
-	pairRe    = regexp.MustCompile(`([a-z]+) "([^"]*)"`)
-	silentRe  = regexp.MustCompile(`// silent((?: "[a-z-]+")+)`)
-	verdictRe = regexp.MustCompile(`: (reported|ruled out by ([a-z-]+))`)
+	expectRe = regexp.MustCompile(`// expect((?: [a-z]+ "[^"]*")+)`)
+	pairRe   = regexp.MustCompile(`([a-z]+) "([^"]*)"`)
 )
 
 // TestTestsInSequence runs race, deadlock and blocking on two tests
@@ -65,7 +65,7 @@ func TestTestsInSequence(t *testing.T) {
 		n    int
 	}
 	got := make(map[line][]string) // "analyzer: message" by line
-	whys := make(map[line][]string)
+	var whys []analysis.Diagnostic
 	var files []*ast.File
 	var fset *token.FileSet
 	seen := make(map[*ast.File]bool)
@@ -83,14 +83,8 @@ func TestTestsInSequence(t *testing.T) {
 		for _, d := range act.Diagnostics {
 			p := fset.Position(d.Pos)
 			k := line{filepath.Base(p.Filename), p.Line}
-			if d.Category == race.WhyCategory {
-				if m := verdictRe.FindStringSubmatch(d.Message); m != nil {
-					v := m[2]
-					if v == "" {
-						v = "reported"
-					}
-					whys[k] = append(whys[k], v)
-				}
+			if d.Category == rules.WhyCategory {
+				whys = append(whys, d)
 				continue
 			}
 			got[k] = append(got[k], act.Analyzer.Name+": "+d.Message)
@@ -114,25 +108,11 @@ func TestTestsInSequence(t *testing.T) {
 						}
 					}
 				}
-				if m := silentRe.FindStringSubmatch(c.Text); m != nil {
-					var want []string
-					for _, q := range strings.Fields(m[1]) {
-						want = append(want, strings.Trim(q, `"`))
-					}
-					if len(whys[k]) == 0 {
-						t.Errorf("%s:%d: silent %v, but race and deadlock have no candidate there", k.file, k.n, want)
-					}
-					for _, w := range want {
-						if !slices.Contains(whys[k], w) {
-							t.Errorf("%s:%d: silent %q, but its candidates were ruled out by %v", k.file, k.n, w, whys[k])
-						}
-					}
-					if slices.Contains(whys[k], "reported") {
-						t.Errorf("%s:%d: silent %v, but a candidate was reported", k.file, k.n, want)
-					}
-				}
 			}
 		}
+	}
+	if whytest.Check(t, fset, files, whys) == 0 {
+		t.Fatal("no // silent comment found in the fixtures")
 	}
 	for k, msgs := range got {
 		if !expected[k] {
