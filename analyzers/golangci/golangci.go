@@ -69,27 +69,47 @@ func New(settings any) (register.LinterPlugin, error) {
 		}
 	}
 	if !s.Related {
-		for i, a := range selected {
-			selected[i] = withoutRelated(a)
-		}
+		selected = withoutRelated(selected)
 	}
 	return &Plugin{analyzers: selected}, nil
 }
 
-// withoutRelated returns a copy of a whose reports carry no related
-// positions. The copy has a's name, flags and requirements; its facts
-// are its own, which is all golangci-lint runs.
-func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
-	b := *a
-	b.Run = func(pass *analysis.Pass) (any, error) {
-		p := *pass
-		p.Report = func(d analysis.Diagnostic) {
-			d.Related = nil
-			pass.Report(d)
+// withoutRelated returns copies of the suite's analyzers whose reports
+// carry no related positions, selected's in its order. A copy has its
+// original's name, flags and requirements, except that it requires the
+// copy of a suite analyzer where the original requires that analyzer
+// (directive requires the four others, blocking deadlock): an analyzer
+// and its copy in one run would be two analyzers of one name, each
+// registering the same fact types, which golangci-lint's validation
+// refuses.
+func withoutRelated(selected []*analysis.Analyzer) []*analysis.Analyzer {
+	copies := make(map[*analysis.Analyzer]*analysis.Analyzer, len(analyzers))
+	for _, a := range analyzers {
+		b := *a
+		b.Run = func(pass *analysis.Pass) (any, error) {
+			p := *pass
+			p.Report = func(d analysis.Diagnostic) {
+				d.Related = nil
+				pass.Report(d)
+			}
+			return a.Run(&p)
 		}
-		return a.Run(&p)
+		copies[a] = &b
 	}
-	return &b
+	for _, b := range copies {
+		requires := slices.Clone(b.Requires)
+		for i, r := range requires {
+			if c, ok := copies[r]; ok {
+				requires[i] = c
+			}
+		}
+		b.Requires = requires
+	}
+	out := make([]*analysis.Analyzer, len(selected))
+	for i, a := range selected {
+		out[i] = copies[a]
+	}
+	return out
 }
 
 // selectAnalyzers returns the analyzers names selects, in suite order:

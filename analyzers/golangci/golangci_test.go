@@ -1,6 +1,7 @@
 package golangci_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,34 @@ func names(as []*analysis.Analyzer) string {
 func generated(t *testing.T) string {
 	t.Helper()
 	return race.Analyzer.Flags.Lookup("generated").Value.String()
+}
+
+// oneOfEachName returns an error if the analyzers and those they require
+// hold two analyzers of one name.
+func oneOfEachName(as []*analysis.Analyzer) error {
+	seen := map[string]*analysis.Analyzer{}
+	var visit func(a *analysis.Analyzer) error
+	visit = func(a *analysis.Analyzer) error {
+		if b, ok := seen[a.Name]; ok {
+			if b != a {
+				return fmt.Errorf("two analyzers named %s", a.Name)
+			}
+			return nil
+		}
+		seen[a.Name] = a
+		for _, r := range a.Requires {
+			if err := visit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, a := range as {
+		if err := visit(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func TestRegistered(t *testing.T) {
@@ -51,6 +80,9 @@ func TestSettings(t *testing.T) {
 		{"empty", map[string]any{}, "race,deadlock,blocking,guardedby,directive", "false"},
 		{"one", map[string]any{"analyzers": []any{"deadlock"}}, "deadlock", "false"},
 		{"suite order, once each", map[string]any{"analyzers": []any{"blocking", "race", "blocking"}}, "race,blocking", "false"},
+		{"with what directive requires", map[string]any{"analyzers": []any{"directive", "guardedby"}}, "guardedby,directive", "false"},
+		{"with what blocking requires", map[string]any{"analyzers": []any{"blocking", "deadlock"}}, "deadlock,blocking", "false"},
+		{"related", map[string]any{"related": true}, "race,deadlock,blocking,guardedby,directive", "false"},
 		{"generated", map[string]any{"generated": true}, "race,deadlock,blocking,guardedby,directive", "true"},
 		{"generated off again", map[string]any{"generated": false}, "race,deadlock,blocking,guardedby,directive", "false"},
 	} {
@@ -65,6 +97,14 @@ func TestSettings(t *testing.T) {
 			}
 			if got := names(as); got != c.analyzers {
 				t.Errorf("analyzers = %s, want %s", got, c.analyzers)
+			}
+			// golangci-lint validates the analyzers with what they
+			// require before it runs them: one analyzer per name.
+			if err := analysis.Validate(as); err != nil {
+				t.Errorf("analysis.Validate: %v", err)
+			}
+			if err := oneOfEachName(as); err != nil {
+				t.Error(err)
 			}
 			if got := generated(t); got != c.generated {
 				t.Errorf("generated flag = %s, want %s", got, c.generated)
