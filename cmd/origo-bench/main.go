@@ -64,17 +64,22 @@
 // -confirm: the corpus says they have no race), and the time it took;
 // -v lists the flagged TestRace functions not confirmed, with why.
 //
-//	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
+//	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v]
 //
-// vets released modules (grpc, etcd server, prometheus client_golang, at
-// fixed versions) with origo, each a copy from the module proxy in a
-// scratch directory, and compares every report with its verdict in
+// vets released modules (servers, clients, drivers, caches, schedulers:
+// grpc, etcd server, prometheus client_golang, nats.go, go-redis, raft,
+// ... at fixed versions) with origo, each a copy from the module proxy in
+// a scratch directory, and compares every report with its verdict in
 // testdata/realcode.verdicts, judged by reading the code: per module, the
 // reports, how many are judged TRUE, FALSE or UNSURE or not yet judged,
 // and precision = true / (true + false), and the same by kind of report
-// (the diagnostics' category) over all modules. -v lists the reports not yet
-// judged in verdict-file format; verdicts that match no report are
-// listed as stale. -keep reuses the prepared modules between runs.
+// (the diagnostics' category) over all modules. Beside them, for modules
+// with a first-look record (testdata/realcode.firstlook: the verdicts of
+// origo's first reports on the module, judged before origo was changed
+// for it), that record's reports, TRUE, FALSE and precision. -v lists the
+// reports not yet judged in verdict-file format; verdicts that match no
+// report are listed as stale. -keep reuses the prepared modules between
+// runs.
 //
 //	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
 //
@@ -196,7 +201,7 @@ func usage() {
        origo-bench bigpkg [-lines 150000] [-goevery 5] [-origo path] [-keep dir]
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v] [-confirm [-confirm.budget d]]
-       origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-v]
+       origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v]
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
        origo-bench golangci [-version v2.15.0] [-keep dir]

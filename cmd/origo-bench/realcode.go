@@ -39,10 +39,27 @@ var realModules = []realModule{
 	{"google.golang.org/grpc", "v1.85.0"},
 	{"go.etcd.io/etcd/server/v3", "v3.7.3"},
 	{"github.com/prometheus/client_golang", "v1.25.0"},
+	// Added by issue 38 with a first look (realcode.firstlook), before
+	// the issue's rules.
+	{"github.com/nats-io/nats.go", "v1.55.0"},
+	{"github.com/redis/go-redis/v9", "v9.23.0"},
+	{"github.com/hashicorp/raft", "v1.8.0"},
+	{"github.com/dgraph-io/ristretto/v2", "v2.4.2"},
+	{"github.com/go-sql-driver/mysql", "v1.10.1"},
+	{"github.com/panjf2000/ants/v2", "v2.12.1"},
+	{"github.com/go-co-op/gocron/v2", "v2.21.2"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
 const defaultVerdicts = "cmd/origo-bench/testdata/realcode.verdicts"
+
+// defaultFirstLook is the first-look record, relative to the origo
+// repository: for each module added to the benchmark after it had
+// verdicts, the verdicts of the reports origo gave the first time it
+// vetted the module, judged before anything in origo was changed for
+// it. Later changes never rewrite it: its precision is what a rule is
+// worth on code it was not fitted to.
+const defaultFirstLook = "cmd/origo-bench/testdata/realcode.firstlook"
 
 // preparedMark is written into a scratch module once it is ready to vet,
 // so that a kept one is reused and a half-prepared one is not.
@@ -56,12 +73,17 @@ func benchRealCode(args []string) error {
 	keep := fs.String("keep", "", "prepare the scratch modules in this directory and keep them for later runs")
 	verdictsFile := fs.String("verdicts", defaultVerdicts, "the verdict file")
 	only := fs.String("only", "", "vet only the modules whose path contains this string")
+	firstLookFile := fs.String("firstlook", defaultFirstLook, "the first-look record")
 	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		usage()
 	}
 	verdicts, err := readVerdicts(*verdictsFile)
+	if err != nil {
+		return err
+	}
+	firstLook, err := readVerdicts(*firstLookFile)
 	if err != nil {
 		return err
 	}
@@ -98,6 +120,7 @@ func benchRealCode(args []string) error {
 			return err
 		}
 		row, missing, gone := judge(m.path, reps, verdicts[m.path])
+		row.first = firstLookRow(firstLook[m.path])
 		rows = append(rows, row)
 		judgeByKind(byKind, reps, verdicts[m.path])
 		for _, r := range missing {
@@ -507,6 +530,27 @@ func parseVerdicts(name string, r io.Reader) (map[string]map[string]verdict, err
 type realRow struct {
 	module                       string
 	reports, true, false, unsure int
+	first                        *realRow // the first-look record's score, if any
+}
+
+// firstLookRow scores a module's first-look record: each of its
+// verdicts was a report then. It returns nil for a module without one.
+func firstLookRow(vs map[string]verdict) *realRow {
+	if len(vs) == 0 {
+		return nil
+	}
+	row := &realRow{reports: len(vs)}
+	for _, v := range vs {
+		switch v.word {
+		case "TRUE":
+			row.true++
+		case "FALSE":
+			row.false++
+		case "UNSURE":
+			row.unsure++
+		}
+	}
+	return row
 }
 
 // judged is the number of reports with a verdict.
@@ -578,11 +622,17 @@ func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verd
 }
 
 // printRealTable prints the score of each module (or kind: first names
-// the column) and their total.
+// the column) and their total. Where a row has a first-look record, the
+// last columns are its reports, TRUE, FALSE and precision; the total's
+// are those of the modules with one.
 func printRealTable(w io.Writer, first string, rows []realRow) {
-	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s\n", first, "reports", "judged", "true", "false", "unsure", "unjudged", "precision")
+	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s   %s\n", first, "reports", "judged", "true", "false", "unsure", "unjudged", "precision", "first look: reports true false precision")
 	line := func(r realRow) {
-		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision())
+		fl := "-"
+		if f := r.first; f != nil {
+			fl = fmt.Sprintf("%7d %4d %5d %9s", f.reports, f.true, f.false, f.precision())
+		}
+		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s   %s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision(), fl)
 	}
 	total := realRow{module: "total"}
 	for _, r := range rows {
@@ -591,6 +641,15 @@ func printRealTable(w io.Writer, first string, rows []realRow) {
 		total.true += r.true
 		total.false += r.false
 		total.unsure += r.unsure
+		if f := r.first; f != nil {
+			if total.first == nil {
+				total.first = &realRow{}
+			}
+			total.first.reports += f.reports
+			total.first.true += f.true
+			total.first.false += f.false
+			total.first.unsure += f.unsure
+		}
 	}
 	line(total)
 }

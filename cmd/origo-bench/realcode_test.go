@@ -148,16 +148,24 @@ func TestJudgeAndTable(t *testing.T) {
 		t.Errorf("judge: missing %v, stale %v", missing, stale)
 	}
 	var b bytes.Buffer
-	printRealTable(&b, "module", []realRow{row, {module: "n", reports: 2, unsure: 1}})
+	first := firstLookRow(map[string]verdict{"a": {word: "TRUE"}, "b": {word: "FALSE"}, "x": {word: "FALSE"}, "y": {word: "FALSE"}})
+	printRealTable(&b, "module", []realRow{{module: "n", reports: 2, unsure: 1}, row, {module: "f", reports: 1, true: 1, first: first}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		t.Fatalf("table:\n%s", b.String())
 	}
-	if f := strings.Fields(lines[2]); strings.Join(f, " ") != "n 2 1 0 0 1 1 -" {
-		t.Errorf("row of n: %q", lines[2])
+	for i, want := range []string{
+		"n 2 1 0 0 1 1 - -",
+		"m 5 4 1 2 1 1 0.33 -",
+		"f 1 1 1 0 0 0 1.00 4 1 3 0.25",
+		"total 8 6 2 2 2 2 0.50 4 1 3 0.25",
+	} {
+		if f := strings.Fields(lines[i+1]); strings.Join(f, " ") != want {
+			t.Errorf("table line %d = %q, want the fields %q", i+1, lines[i+1], want)
+		}
 	}
-	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "total 7 5 1 2 2 2 0.33" {
-		t.Errorf("total: %q", lines[3])
+	if firstLookRow(nil) != nil {
+		t.Errorf("firstLookRow(nil) != nil")
 	}
 
 	// By kind: the rows of two modules' reports added up.
@@ -175,17 +183,19 @@ func TestJudgeAndTable(t *testing.T) {
 // TestVerdictFile checks that the committed verdict file parses and
 // judges only modules of the benchmark.
 func TestVerdictFile(t *testing.T) {
-	vs, err := readVerdicts("testdata/realcode.verdicts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for mod := range vs {
-		known := false
-		for _, m := range realModules {
-			known = known || m.path == mod
+	for _, name := range []string{"testdata/realcode.verdicts", "testdata/realcode.firstlook"} {
+		vs, err := readVerdicts(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !known {
-			t.Errorf("verdicts for %s, which the benchmark does not vet", mod)
+		for mod := range vs {
+			known := false
+			for _, m := range realModules {
+				known = known || m.path == mod
+			}
+			if !known {
+				t.Errorf("%s: verdicts for %s, which the benchmark does not vet", name, mod)
+			}
 		}
 	}
 }
