@@ -90,7 +90,7 @@ func (r *Result) Partners(pos token.Pos) []Place {
 
 func init() {
 	ignore.Flag(&Analyzer.Flags)
-	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all), and every return there that holds a lock other returns unlock: the rule that ruled it out, or reported; as diagnostics of category \"why\"")
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -312,6 +312,8 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 // other returns unlock.
 func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 	reported := make(map[facts.Key]bool)
+	var released []facts.Key // the locks fn unlocks without locking them: its caller's
+	askedReleased := false
 	for _, l := range c.ls.LeftHeld(fn, returns) {
 		h, ret := l.Held, l.Ret
 		if reported[h.Key] {
@@ -320,6 +322,18 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 		if lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
 			continue // a conditional lock helper: locked means it worked
 		}
+		if !askedReleased {
+			_, released = c.ls.Effect(fn)
+			askedReleased = true
+		}
+		if slices.Contains(released, h.Key) {
+			// Entered with it held: fn unlocks the caller's lock (and
+			// takes it again) on some path, so a return holding it
+			// gives back what the caller had.
+			c.why.noteLeftHeld(c, fn, ret, h, rules.EnteredHeld)
+			continue
+		}
+		c.why.noteLeftHeld(c, fn, ret, h, "")
 		reported[h.Key] = true
 		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
 		c.reportFix(kinds.LockLeftHeld, lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",

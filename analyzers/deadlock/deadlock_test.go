@@ -1,12 +1,15 @@
 package deadlock_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/internal/fixrun"
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
+	"github.com/origo-dev/origo/analyzers/internal/whytest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -44,6 +47,37 @@ func TestIgnore(t *testing.T) {
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deadlock.Analyzer, "dlfix")
 }
+
+// TestFixesRun builds, vets and runs the fixture of fixes with its
+// fixes applied: each fixed function leaves its mutex unlocked, and
+// those entered with the lock held, which get no fix, leave it held.
+func TestFixesRun(t *testing.T) {
+	fixrun.Check(t, filepath.Join(analysistest.TestData(), "src", "dlfix"))
+}
+
+// TestSilentRules runs deadlock with -why=all on the fixture of fixes
+// and checks its silent twins against the rule each names (see package
+// whytest).
+func TestSilentRules(t *testing.T) {
+	if err := deadlock.Analyzer.Flags.Set("why", "all"); err != nil {
+		t.Fatal(err)
+	}
+	defer deadlock.Analyzer.Flags.Set("why", "")
+	checked := 0
+	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), deadlock.Analyzer, "dlfix") {
+		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
+	}
+	if checked == 0 {
+		t.Fatal("no // silent comment found in the fixtures")
+	}
+}
+
+// ignoreErrors is an analysistest.Testing that drops what analysistest
+// reports: TestSilentRules reads the diagnostics itself, and the why
+// diagnostics match no `// want`.
+type ignoreErrors struct{}
+
+func (ignoreErrors) Errorf(string, ...any) {}
 
 // TestRelated checks the related positions of each kind of report: the
 // places its message names, in the package's files, for an editor to go

@@ -180,6 +180,14 @@
 // the constant or forward their own parameter (see package lockset):
 // holding fs.mu and calling fs.remove(seq, false) is not a double lock.
 //
+// A function that unlocks a mutex it did not lock itself (on some path,
+// directly or through a callee) was entered with it held: its caller's
+// lock, given up while it waits or works and taken back (a ...Locked
+// function, "must be called with mu held"). A return that holds it, or
+// one that never touched it, hands the caller back what it had, and is
+// no lock left held (rule entered-held); no Unlock is suggested there,
+// which would make the caller's own Unlock fatal.
+//
 // A function that returns locked on every path is a lock helper, not a
 // lock left held; a return that reports success (nil error, true) while
 // holding the lock is a conditional helper's, unless every caller can be

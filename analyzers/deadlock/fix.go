@@ -25,7 +25,9 @@ import (
 // Moving the Unlock into a defer right after the Lock would fix it too,
 // but only when nothing after the Lock must run unlocked, which no
 // syntax shows; the insert changes the one path the report is about.
-// It is offered only where it is certainly what the function means:
+// It is offered only where it is certainly what the function means (a
+// function entered with the lock held, which unlocks the caller's lock
+// on some path, gets no report and no fix: see "What stays silent"):
 //
 //   - the mutex is locked by a statement X.Lock() or X.RLock() of this
 //     function on a sync.Mutex or sync.RWMutex: not by a helper or a

@@ -6,9 +6,11 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 // WhyCategory is the category of the diagnostics -why asks for.
@@ -64,6 +66,27 @@ func (c *checker) noteInversion(hb *shb.Result, x, y orderEdge, rule rules.ID) {
 			hb.Locks.Name(b.to), c.pos(b.t.Events[b.ev].Instr.Pos()), hb.Locks.Name(b.from), b.t.Origin.Describe(w.fset), verdict)
 		w.entries[whyEntry{at, msg}] = true
 	}
+}
+
+// noteLeftHeld records the verdict on the return ret of fn, which holds
+// h while other returns of fn do not: "" for reported (lock left held),
+// else the rule that ruled it out.
+func (w *whyLog) noteLeftHeld(c *checker, fn *ssa.Function, ret *ssa.Return, h lockset.Held, rule rules.ID) {
+	if w == nil {
+		return
+	}
+	at := lockset.ReturnPos(fn, ret)
+	if !w.matches(at) {
+		return
+	}
+	verdict := "reported"
+	if rule != "" {
+		r, _ := rules.Lookup(rule)
+		verdict = fmt.Sprintf("ruled out by %s (%s)", rule, r.Statement)
+	}
+	msg := fmt.Sprintf("why: lock left held: %s (locked at %s) is held when %s returns at %s, and not at its other returns: %s",
+		lockName(h), c.where(h), fn.Name(), c.pos(at), verdict)
+	w.entries[whyEntry{at, msg}] = true
 }
 
 // reportWhy emits the verdicts kept, in the order of their positions.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/analyzers/internal/fixrun"
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/whytest"
@@ -60,6 +61,13 @@ func TestIgnore(t *testing.T) {
 // reports left without one.
 func TestFixes(t *testing.T) {
 	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix"), nil)
+}
+
+// TestFixesRun builds, vets and runs the fixtures of fixes with their
+// fixes applied (see package fixrun).
+func TestFixesRun(t *testing.T) {
+	fixrun.Check(t, filepath.Join(analysistest.TestData(), "src", "wgfix"))
+	fixrun.Check(t, filepath.Join(analysistest.TestData(), "loopvar121"))
 }
 
 // TestStartChains checks that a report names, as related positions, the

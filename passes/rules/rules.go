@@ -70,6 +70,7 @@ const (
 	BothOrders       ID = "both-orders"
 	ReadLocks        ID = "read-locks"
 	GateLock         ID = "gate-lock"
+	EnteredHeld      ID = "entered-held"
 	NotTraced        ID = "not-traced"
 	Budget           ID = "budget"
 	Ignored          ID = "ignored"
@@ -110,6 +111,7 @@ var All = []Rule{
 	{BothOrders, "a goroutine that takes two mutexes in both orders picks one order at run time (by comparing the instances, say): it is not one side of an inversion", "What stays silent", "deadlock"},
 	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", "deadlock"},
 	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", "deadlock"},
+	{EnteredHeld, "a function that unlocks a mutex it did not lock was entered with it held: returning with it held gives the caller back what it had", "What stays silent", "deadlock"},
 	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", "race"},
 	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", "race"},
 	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", "race"},

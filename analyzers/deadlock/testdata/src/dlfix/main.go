@@ -1,12 +1,18 @@
 // Package dlfix checks the fix offered for a lock left held: the
 // function's own Unlock before the return that skips it, where that is
-// certainly what the function means, and no fix where it is not.
-package dlfix
+// certainly what the function means, and no fix where it is not. It is
+// a command: built with the tag fixrun and the fixes applied
+// (main.go.golden), its main (run.go) runs each fixed function on the
+// path that was fixed and checks that it leaves the mutex as its caller
+// expects, so a fix that unlocks a mutex it must not fails the run
+// ("unlock of unlocked mutex").
+package main
 
 import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 type Bank struct {
@@ -161,3 +167,69 @@ func (b *Bank) branches(fast bool) int {
 	b.mu.Unlock()
 	return 1
 }
+
+type Conn struct {
+	mu     sync.Mutex
+	ready  bool
+	closed bool
+	queue  []int
+}
+
+var errClosed = errors.New("closed")
+
+// Fixed: wait takes c.mu itself; the return in the loop skips the
+// Unlock its other return makes.
+func (c *Conn) wait() error {
+	c.mu.Lock()
+	for !c.ready {
+		c.mu.Unlock()
+		time.Sleep(time.Millisecond)
+		c.mu.Lock()
+		if c.closed {
+			return errClosed // want `lock left held: c.mu \(locked at main.go:\d+\) is still locked when wait returns here`
+		}
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// No report, no fix: waitLocked is called with c.mu held. It gives the
+// caller's lock up while it sleeps and takes it back, so each of its
+// returns hands the caller back what it had: an Unlock inserted before
+// the early return would make the caller's Unlock fatal.
+func (c *Conn) waitLocked() error {
+	for !c.ready {
+		c.mu.Unlock()
+		time.Sleep(time.Millisecond)
+		c.mu.Lock()
+		if c.closed {
+			return errClosed // silent "entered-held"
+		}
+	}
+	return nil
+}
+
+// No report, no fix: flushLocked is called with c.mu held and returns
+// early without touching it, or releases it while it writes.
+func (c *Conn) flushLocked(write func([]int)) {
+	if len(c.queue) == 0 {
+		return
+	}
+	q := c.queue
+	c.queue = nil
+	c.mu.Unlock()
+	write(q)
+	c.mu.Lock()
+} // silent "entered-held"
+
+func (c *Conn) release() { c.mu.Unlock() }
+
+// No report, no fix: the caller's lock is released one call away.
+func (c *Conn) sendLocked(send func(int)) {
+	if c.closed {
+		return
+	}
+	c.release()
+	send(1)
+	c.mu.Lock()
+} // silent "entered-held"
