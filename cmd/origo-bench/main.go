@@ -81,6 +81,19 @@
 // report are listed as stale. -keep reuses the prepared modules between
 // runs.
 //
+//	origo-bench realbugs [-origo path] [-keep dir] [-only id] [-bugs file] [-v]
+//
+// checks origo on concurrency bugs reported and fixed upstream in
+// released modules (testdata/realbugs.tsv: the module, the last release
+// with the bug and the first with the fix, the kind, and the bug's own
+// operations' lines in each): it vets the packages of the bug's files in
+// both releases and prints per bug whether a report of its kind names
+// its operations (found: both accesses of a race, both lock operations
+// of a deadlock, the blocked operation of a leak), and whether the fixed
+// release is silent there; then the share found, by kind, and the share
+// of those found that the fix silences. -v prints the report that found
+// each bug, and a missed bug's package's other reports.
+//
 //	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
 //
 // scores origo's blocking reports on Go's goroutine-leak corpus,
@@ -168,6 +181,8 @@ func main() {
 		err = benchRaceCorpus(os.Args[2:])
 	case "realcode":
 		err = benchRealCode(os.Args[2:])
+	case "realbugs":
+		err = benchRealBugs(os.Args[2:])
 	case "leakcorpus":
 		err = benchLeakCorpus(os.Args[2:])
 	case "corpus":
@@ -202,6 +217,7 @@ func usage() {
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v] [-confirm [-confirm.budget d]]
        origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v]
+       origo-bench realbugs [-origo path] [-keep dir] [-only id] [-bugs file] [-v]
        origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
        origo-bench golangci [-version v2.15.0] [-keep dir]

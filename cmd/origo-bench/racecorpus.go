@@ -161,8 +161,13 @@ func selectCorpus(dir string) ([]string, error) {
 // built only with the race detector, //go:build race). With -json go vet exits 0 even when there are findings, so a
 // failure means that something did not build or an analysis broke.
 func runVetJSON(dir, origo string, flags ...string) (*vetResult, error) {
+	return runVetJSONOn(dir, origo, []string{"./..."}, flags...)
+}
+
+// runVetJSONOn is runVetJSON on the packages pkgs of the module.
+func runVetJSONOn(dir, origo string, pkgs []string, flags ...string) (*vetResult, error) {
 	args := append([]string{"vet"}, flags...)
-	cmd := exec.Command("go", append(args, "-vettool="+origo, "-json", "./...")...)
+	cmd := exec.Command("go", append(append(args, "-vettool="+origo, "-json"), pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off") // a go.work above a kept directory must not claim it
 	var stdout, stderr bytes.Buffer

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestRealBugsFile checks that the committed bug list parses, with
+// enough bugs of each kind for the benchmark's figures to mean
+// something.
+func TestRealBugsFile(t *testing.T) {
+	bugs, err := readRealBugs("testdata/realbugs.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := make(map[string]int)
+	for _, b := range bugs {
+		kinds[b.kind]++
+		if b.buggy == b.fixed {
+			t.Errorf("%s: buggy and fixed release are both %s", b.id, b.buggy)
+		}
+	}
+	if len(bugs) < 15 || kinds["race"] == 0 || kinds["deadlock"]+kinds["leak"] == 0 {
+		t.Errorf("%d bugs, by kind %v: want at least 15, races and blocking bugs both", len(bugs), kinds)
+	}
+}
+
+func TestParseRealBugs(t *testing.T) {
+	good := "# a comment\n\nb1\tm\tv1.0.0\tv1.0.1\trace\ta/x.go:3,y.go:9\ta/x.go:4,-\thttps://u\tdesc\n"
+	bugs, err := parseRealBugs("f", strings.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bugs) != 1 {
+		t.Fatalf("got %d bugs", len(bugs))
+	}
+	b := bugs[0]
+	if b.id != "b1" || b.kind != "race" || len(b.lines) != 2 || b.lines[0] != (bugLine{"a/x.go", 3}) || len(b.fixedLines) != 1 || b.line != 3 {
+		t.Errorf("bug = %+v", b)
+	}
+	if got := strings.Join(bugPackages(b.lines), " "); got != "./a ./." {
+		t.Errorf("packages = %q", got)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"b1\tm\tv1\tv2\trace\tx.go:1\t-\tu\n", "want 9"},
+		{"b1\tm\tv1\tv2\tslow\tx.go:1\t-\tu\td\n", "unknown kind"},
+		{"b1\tm\tv1\tv2\trace\tx.go\t-\tu\td\n", "bad LINES"},
+		{"b1\tm\tv1\tv2\trace\t-\t-\tu\td\n", "bad LINES"},
+		{"b1\tm\tv1\tv2\trace\tx.go:1\t-\tu\td\nb1\tm\tv1\tv2\trace\tx.go:1\t-\tu\td\n", "listed already on line 1"},
+	} {
+		_, err := parseRealBugs("f", strings.NewReader(bad.text))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("parse %q: error %v, want one saying %q", bad.text, err, bad.want)
+		}
+	}
+}
+
+// TestBugReports checks what counts as finding a bug: a report of its
+// kind naming both accesses of a race (at its position, a related
+// position or in its message), one operation of a leak.
+func TestBugReports(t *testing.T) {
+	race := []bugLine{{"pkg/a.go", 10}, {"pkg/b.go", 20}}
+	d := func(posn, msg string, related ...string) diag {
+		x := diag{Posn: posn, Message: msg}
+		for _, r := range related {
+			x.Related = append(x.Related, struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}{r, ""})
+		}
+		return x
+	}
+	res := &vetResult{diags: map[string][]diag{
+		"race": {
+			d("/m/pkg/a.go:10:2", "data race on x: write at a.go:10 vs read at b.go:20"),
+			d("/m/pkg/a.go:10:2", "data race on y: write at a.go:10 vs read at c.go:5"),
+			d("/m/pkg/c.go:1:1", "data race on z", "/m/pkg/a.go:10:3", "/m/pkg/b.go:20:1"),
+		},
+		"blocking": {d("/m/pkg/a.go:10:5", "send blocks forever")},
+	}}
+	if got := len(bugReports(res, "race", race)); got != 2 {
+		t.Errorf("race: %d reports count, want 2 (the message's pair, the related positions' pair)", got)
+	}
+	if got := len(bugReports(res, "leak", race[:1])); got != 1 {
+		t.Errorf("leak: %d reports count, want the blocking one", got)
+	}
+	if got := len(bugReports(res, "deadlock", race)); got != 0 {
+		t.Errorf("deadlock: %d reports count, want 0 (one operation of two)", got)
+	}
+	if got := len(bugReports(res, "race", nil)); got != 0 {
+		t.Errorf("no lines: %d reports count", got)
+	}
+}
+
+func TestPrintBugTable(t *testing.T) {
+	var b bytes.Buffer
+	printBugTable(&b, []bugRow{
+		{bug: realBug{id: "a", kind: "race"}, found: true},
+		{bug: realBug{id: "b", kind: "race"}, found: true, stillReported: true},
+		{bug: realBug{id: "c", kind: "leak"}},
+	}, false)
+	out := b.String()
+	for _, want := range []string{
+		"a                                    race     found    silent\n",
+		"b                                    race     found    reported\n",
+		"c                                    leak     missed   -\n",
+		"found 2 of 3 bugs (67%); race 2/2; leak 0/1\n",
+		"fixed release silent on 1 of the 2 found (50%)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
