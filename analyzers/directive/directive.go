@@ -3,7 +3,6 @@ package directive
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
 	"path/filepath"
 	"strings"
 
@@ -46,7 +45,7 @@ func init() { ignore.Flag(&Analyzer.Flags) }
 
 func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pass.Files {
-		if !ignore.Generated && ast.IsGenerated(f) {
+		if !ignore.Generated && ignore.IsGenerated(pass.Fset, f) {
 			continue
 		}
 		for _, cg := range f.Comments {

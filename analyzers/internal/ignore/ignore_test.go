@@ -5,11 +5,14 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 func TestParse(t *testing.T) {
@@ -225,4 +228,32 @@ func TestDistance(t *testing.T) {
 			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, d, tc.d)
 		}
 	}
+}
+
+// funcs reports each function declared in a file that is not generated
+// (ignore.Find's lines say which).
+var funcs = &analysis.Analyzer{
+	Name: "funcs",
+	Doc:  "reports each function declared outside generated files",
+	Run: func(pass *analysis.Pass) (any, error) {
+		l := Find(pass)
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && !l.Has(fd.Pos()) {
+					pass.Reportf(fd.Pos(), "function %s", fd.Name.Name)
+				}
+			}
+		}
+		return nil, nil
+	},
+}
+
+// TestCgoFiles checks that the files of a package that imports "C",
+// which cgo rewrites into files marked generated, are the user's code:
+// reported in, while a generated file of the package is not.
+func TestCgoFiles(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skipf("cgo is not enabled here (%v)", err)
+	}
+	analysistest.Run(t, analysistest.TestData(), funcs, "cgouser")
 }
