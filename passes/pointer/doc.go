@@ -11,6 +11,17 @@
 // those leaves: the locations of memory. Calls through interfaces and
 // function values are resolved as the sets grow.
 //
+// It filters by type, as Andersen analyses do: a pointer of type *T
+// points only to the start of a T (short of unsafe), so a load, a store
+// or a field address through it acts on the locations of its set that
+// begin a T (a struct and its first field begin at one leaf; a change of
+// name, (*U)(p), is the same type) and passes over the others, which
+// only the analysis's approximations put there: owners merged in one
+// context, a summary's objects applied by position. The locations stay
+// in the pointer's own set; Stats.Filtered counts those passed over.
+// Objects whose types are not known (a summary's opaque objects, leaves
+// past the layout's depth, unsafe.Pointer leaves) admit every pointer.
+//
 // Contexts are origins (O2): a function is analyzed once per goroutine
 // that runs it, and what it allocates is a distinct object per origin.
 // Each go statement (and each library call that starts goroutines:

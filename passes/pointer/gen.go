@@ -292,12 +292,12 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 		a.addLoc(val(instr), obj.start)
 
 	case *ssa.Store:
-		a.addCons(val(instr.Addr), storeCons{src: val(instr.Val), size: a.size(instr.Val.Type())})
+		a.addCons(val(instr.Addr), storeCons{src: val(instr.Val), size: a.size(instr.Val.Type()), typ: a.filterOf(instr.Val.Type())})
 
 	case *ssa.UnOp:
 		switch instr.Op {
 		case token.MUL: // load
-			a.addCons(val(instr.X), loadCons{dst: val(instr), size: a.size(instr.Type())})
+			a.addCons(val(instr.X), loadCons{dst: val(instr), size: a.size(instr.Type()), typ: a.filterOf(instr.Type())})
 		case token.ARROW: // receive: the element, or (element, ok)
 			elem := instr.X.Type().Underlying().(*types.Chan).Elem()
 			a.addCons(val(instr.X), loadCons{dst: val(instr), size: a.size(elem)})
@@ -312,7 +312,7 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 
 	case *ssa.FieldAddr:
 		st := instr.X.Type().Underlying().(*types.Pointer).Elem()
-		a.addCons(val(instr.X), offsetCons{dst: val(instr), off: a.layouts.offsetOf(st, instr.Field)})
+		a.addCons(val(instr.X), offsetCons{dst: val(instr), off: a.layouts.offsetOf(st, instr.Field), typ: a.filterOf(st)})
 
 	case *ssa.Field:
 		src, size := a.part(val(instr.X), a.layouts.offsetOf(instr.X.Type(), instr.Field), a.size(instr.Type()))

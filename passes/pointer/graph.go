@@ -96,6 +96,7 @@ type loadCons struct {
 	dst  nodeID
 	off  int
 	size int
+	typ  filterID // the type a loc must begin, or none (see admits)
 }
 
 // storeCons: *(loc+off)[0:size] ⊇ src[0:size].
@@ -103,12 +104,14 @@ type storeCons struct {
 	src  nodeID
 	off  int
 	size int
+	typ  filterID
 }
 
 // offsetCons: dst ∋ loc+off, as &x.f.
 type offsetCons struct {
 	dst nodeID
 	off int
+	typ filterID
 }
 
 // callCons resolves a dynamic call or a go statement once the function
@@ -130,6 +133,9 @@ type assertCons struct {
 }
 
 func (c loadCons) solve(a *state, loc nodeID) {
+	if !a.admits(c.typ, loc) {
+		return
+	}
 	for i := range c.size {
 		if !a.fits(c.dst, i) {
 			return
@@ -141,6 +147,9 @@ func (c loadCons) solve(a *state, loc nodeID) {
 }
 
 func (c storeCons) solve(a *state, loc nodeID) {
+	if !a.admits(c.typ, loc) {
+		return
+	}
 	for i := range c.size {
 		if !a.fits(c.src, i) {
 			return
@@ -152,6 +161,9 @@ func (c storeCons) solve(a *state, loc nodeID) {
 }
 
 func (c offsetCons) solve(a *state, loc nodeID) {
+	if !a.admits(c.typ, loc) {
+		return
+	}
 	if dst, ok := a.within(loc, c.off); ok {
 		a.addLoc(c.dst, dst)
 	}
@@ -437,4 +449,114 @@ func (a *state) deltaOf(nd *node) *locSet {
 		}
 	}
 	return nd.delta
+}
+
+// Type filtering. A pointer of type *T points only to the start of a T
+// (short of unsafe): a location that begins no value of T's type is one
+// the analysis's approximations brought into the pointer's set (two
+// owners merged, a summary's opaque objects applied by position), and
+// dereferencing the pointer there would make accesses, locks and calls
+// the program cannot make. So the constraints that dereference a *T
+// (a load, a store, &x.f) act on the locations that begin a T and pass
+// over the others, as Andersen analyses with type filtering do; the
+// locations stay in the pointer's own set. A location begins a T when
+// T is among the types of the values that begin at its leaf (a struct
+// and its first field begin at the same leaf), up to a change of name
+// ((*T)(p) for a T of the same underlying type). Objects whose types the
+// analysis does not know (a summary's opaque objects, an opaque leaf past
+// the layout's depth, an unsafe.Pointer) admit every pointer.
+
+// filterID names a pointee type of the constraints (state.filters); 0 is
+// none: the constraint acts on every location.
+type filterID int32
+
+// filterOf returns the filter of pointers to t: none for a type the
+// filter cannot judge (one with type parameters, an empty struct).
+func (a *state) filterOf(t types.Type) filterID {
+	if t == nil || hasTypeParam(t) || a.layouts.of(t).size() == 0 {
+		return 0
+	}
+	if id, ok := a.filterIDs.At(t).(filterID); ok {
+		return id
+	}
+	if len(a.filters) == 0 {
+		a.filters = append(a.filters, nil) // 0 is none
+	}
+	id := filterID(len(a.filters))
+	a.filters = append(a.filters, t)
+	a.filterIDs.Set(t, id)
+	return id
+}
+
+// admits reports whether a constraint with filter f acts on loc: loc
+// begins a value of f's type, or its object's type is not known.
+func (a *state) admits(f filterID, loc nodeID) bool {
+	if f == 0 {
+		return true
+	}
+	obj := a.nodes[loc].obj
+	if obj == nil || obj.sumType != "" || obj.Kind == ObjFunc {
+		return true
+	}
+	i := int(loc - obj.start)
+	if i < 0 || i >= obj.layout.size() {
+		return true
+	}
+	lf := &obj.layout.leaves[i]
+	switch u := lf.typ.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return true // an opaque leaf: what begins inside it is not known
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return true
+		}
+	}
+	t := a.filters[f]
+	for _, s := range lf.starts {
+		if s == t || types.Identical(s, t) || types.Identical(s.Underlying(), t.Underlying()) {
+			return true
+		}
+	}
+	if !a.frozen {
+		a.stats.Filtered++
+	}
+	return false
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t types.Type) bool {
+	found := false
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if found || depth > 8 {
+			return
+		}
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Named:
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					visit(args.At(i), depth+1)
+				}
+			}
+		case *types.Pointer:
+			visit(t.Elem(), depth+1)
+		case *types.Slice:
+			visit(t.Elem(), depth+1)
+		case *types.Array:
+			visit(t.Elem(), depth+1)
+		case *types.Map:
+			visit(t.Key(), depth+1)
+			visit(t.Elem(), depth+1)
+		case *types.Chan:
+			visit(t.Elem(), depth+1)
+		case *types.Struct:
+			for i := range t.NumFields() {
+				visit(t.Field(i).Type(), depth+1)
+			}
+		}
+	}
+	visit(t, 0)
+	return found
 }

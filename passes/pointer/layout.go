@@ -22,6 +22,12 @@ type leaf struct {
 	path      string     // from the start of the value: ".f", "[*].g", "#1"
 	typ       types.Type // the leaf's own type
 	noPointer bool       // !mayPoint(typ)
+	// starts are the types of the values that begin at this leaf, the
+	// leaf's own first and the outermost last: for x of type struct{ mu
+	// sync.Mutex }, x's first leaf (mu's state) begins mu and x, so a
+	// *sync.Mutex and a pointer to x's type may point to it (see
+	// state.admits).
+	starts []types.Type
 }
 
 func (l *layout) size() int { return len(l.leaves) }
@@ -83,6 +89,9 @@ func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 	// select's tuple must take the node its load fills).
 	if len(l.leaves) == before {
 		l.leaves = append(l.leaves, leaf{path: path, typ: t, noPointer: !mayPoint(t)})
+	}
+	if _, isTuple := t.(*types.Tuple); !isTuple {
+		l.leaves[before].starts = append(l.leaves[before].starts, t)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/origo-dev/origo/passes/origins"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Analyzer computes points-to sets and origin-shared locations.
@@ -54,6 +55,7 @@ type Stats struct {
 	Unsafe                             int // conversions between unsafe.Pointer and *T
 	OutOfBounds                        int // field offsets outside their object (type punning)
 	Clamped                            int // constraints cut at the end of their block: a bug, see fits
+	Filtered                           int // locations a dereference passed over, not of its pointer's type (see admits)
 	// Overflow is set when the package was too large for an origin per
 	// goroutine: the goroutines found after the budget share two origins.
 	Overflow bool
@@ -182,6 +184,8 @@ type state struct {
 	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
 	stats       Stats
+	filters     []types.Type // by filterID: the pointee types of dereferences (see admits)
+	filterIDs   typeutil.Map // types.Type -> filterID
 
 	// For the context-insensitive variant: the call graph, and the
 	// origins that reach each function.

@@ -112,6 +112,12 @@ func check(res *pointer.Result, name string, args []ssa.Value) string {
 		}
 		return ""
 	}
+	if name == "PointsToNothing" {
+		if len(x) > 0 {
+			return "x → " + show(x) + ", want nothing"
+		}
+		return ""
+	}
 	if len(x) == 0 {
 		return "the first argument points to nothing"
 	}

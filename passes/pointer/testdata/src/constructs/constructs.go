@@ -187,6 +187,29 @@ func conversions() {
 	pta.MayAlias((*int)(u), a)
 }
 
+type holder struct{ n *int }
+
+type named holder // a change of name: the same fields
+
+type other struct{ s *string }
+
+// typeFilter: a *T dereferences only the locations that begin a T. A
+// pointer whose set holds another type's object (here by unsafe; on
+// real code by merged owners or a summary applied by position) keeps it
+// in its own set, and its loads, stores and field addresses pass over
+// it; a conversion between names of one type passes.
+func typeFilter() {
+	a := new(int)
+	h := &holder{n: a}
+	o := (*other)(unsafe.Pointer(h))
+	pta.MayAlias(unsafe.Pointer(o), unsafe.Pointer(h)) // the set keeps the location
+	pta.PointsToNothing(o.s)                           // the load passes over it
+	pta.PointsToNothing(&o.s)                          // and so does the field's address
+	c := (*named)(h)
+	pta.MayAlias(c.n, a) // a change of name is the same type
+	pta.MayAlias(h.n, a)
+}
+
 func seq(p *int) func(func(*int) bool) {
 	return func(yield func(*int) bool) { yield(p) }
 }
@@ -226,6 +249,7 @@ func main() {
 	deferred()
 	phis(G != nil)
 	conversions()
+	typeFilter()
 	rangeFunc()
 	generics()
 	rangeKeysOnly()

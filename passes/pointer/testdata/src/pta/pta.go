@@ -13,6 +13,9 @@ func NoAlias(x, y any) {}
 // match the regular expression want.
 func PointsTo(x any, want string) {}
 
+// PointsToNothing: x points to no location.
+func PointsToNothing(x any) {}
+
 // Shared: a location x points to is origin-shared: two origins access
 // it and one writes.
 func Shared(x any) {}
