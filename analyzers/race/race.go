@@ -359,9 +359,10 @@ const maxEventsPerAccess = 16
 
 // placement is where an access runs in its goroutine's trace: the
 // trace and the access's events in it that may touch the location's
-// object, and whether the goroutine skips the access (flagSkipped). A
-// location's accesses are paired each with all the others; their
-// placements are found once, as is what screen finds.
+// object, and whether the goroutine skips the access (see
+// ownership.Query.FlagSkipped). A location's accesses are paired each
+// with all the others; their placements are found once, as is what
+// screen finds.
 type placement struct {
 	t       *shb.Trace
 	evs     []int32 // at most maxEventsPerAccess
@@ -378,9 +379,9 @@ type placement struct {
 }
 
 // screen returns p, with what the pair loop asks of acc alone, an
-// access to obj, filled when it is first asked: it races with nothing
-// when it initializes an object not yet published, stores back what it
-// just loaded, or cannot run.
+// access to obj, filled when it is first asked: whether it is in the
+// package, and the rule by which it races with nothing (see
+// ownership.Query.Alone).
 func (c *checker) screen(p *placement, acc pointer.Access, obj *pointer.Object) *placement {
 	if !p.screened {
 		p.screened = true
