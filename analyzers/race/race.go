@@ -81,7 +81,6 @@ type checker struct {
 	runWaits  []waitedMemo                // by origin ID: see waitedIn
 	described map[pointer.Location]string // see checker.describe
 	files     [][2]token.Pos              // see inPackage
-
 }
 
 // A report is one bug: the racy pairs on one location between the same
