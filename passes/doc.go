@@ -10,7 +10,7 @@
 // "a ──> b" reads "b requires a":
 //
 //	inspect ──> ctrlflow ──> buildir ──┬──> origins ───────────────────────────┐
-//	(x/tools)   (x/tools)              ├──> pointer.SummaryAnalyzer ───────────┼──> pointer ──> shb ──┬──> race
+//	(x/tools)   (x/tools)              ├──> pointer.SummaryAnalyzer ───────────┼──> pointer ──> shb ──┬──> ownership ──> race
 //	                                   └──> lockset ──┬──> effects ────────────┘                ▲     ├──> deadlock ──> blocking
 //	                                                  └─────────────────────────────────────────┘     └──> factdump
 //
@@ -31,7 +31,8 @@
 //	| `effects`                 | `buildir`, `lockset`                                       | `facts.Effects` package fact          |
 //	| `pointer`                 | `buildir`, `origins`, `pointer.SummaryAnalyzer`, `effects` | —                                     |
 //	| `shb`                     | `pointer`, `lockset`, `effects`                            | —                                     |
-//	| `race`                    | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
+//	| `ownership`               | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
+//	| `race`                    | `pointer`, `shb`, `ownership`                              | —                                     |
 //	| `deadlock`                | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
 //	| `blocking`                | `buildir`, `effects`, `pointer`, `shb`, `deadlock`         | —                                     |
 //	| `guardedby`               | `buildir`, `lockset`                                       | `facts.Guarded` object facts          |
@@ -77,6 +78,11 @@
 //     operations, with the interned lockset each holds), the
 //     Go-memory-model edges between traces, and the late WaitGroup.Add
 //     calls.
+//   - ownership (*ownership.Result): nothing computed in its Run; its
+//     Query (Result.NewQuery) answers, for race, whether the memory of
+//     an access or of a pair is owned by one goroutine at a time (not
+//     yet published, handed over on a channel, taken out under a lock,
+//     one goroutine's own element, dead code), each verdict a rules.ID.
 //   - race, blocking and guardedby report diagnostics; their Result
 //     (*ignore.Silenced) lists the //origo:ignore directives that
 //     silenced one of their reports. deadlock's (*deadlock.Result) has
@@ -96,7 +102,8 @@
 // Anything computed lazily after Run is kept by the asker. Happens-before
 // queries go through shb.Result.NewOrder(): the returned *shb.Order
 // memoizes reachability, belongs to the analyzer that made it, and is
-// not safe for concurrent use.
+// not safe for concurrent use. Ownership queries likewise go through
+// ownership.Result.NewQuery(order), which asks the asker's Order.
 //
 // # How facts travel under go vet
 //

@@ -153,14 +153,10 @@
 // atomics that order or guard a pair, the analyzer knows the patterns
 // below, and reports none of them.
 //
-// Dead code. An access behind a branch that a constant decides the
-// other way runs in no execution: a comparison of constants, of a local
-// variable read where it is declared (still its zero value), or of a
-// captured variable that every store sets to the same constant before
-// anything reads it ("z := 1; go func() { if z == 2 { x = 2 } }()").
-// A counting loop whose body runs at most once (for i := 0; i < n; i++
-// with n a constant 1, a counter no closure captures) is no loop: the
-// goroutine it starts is one goroutine, not two copies.
+// Loops that run once. A counting loop whose body runs at most once
+// (for i := 0; i < n; i++ with n a constant 1, a counter no closure
+// captures) is no loop: the goroutine it starts is one goroutine, not
+// two copies.
 //
 // Tests. The tests of a package run one after the other in one
 // goroutine, and each makes its own objects: a goroutine that one test
@@ -206,144 +202,24 @@
 // through a pointer field, r.p.n, is not guarded so by r's mutex: other
 // objects may share p.
 //
-// Writes before a method starts its goroutine. A method that writes its
-// receiver and then starts a goroutine on it (cr.done = make(...); go
-// cr.run()) orders those writes before what the goroutine does to its
-// receiver's fields, when every call of the method in the package and
-// its tests is on an object its caller made for that call
-// (p.msgAppReader = &streamReader{...}; p.msgAppReader.start()), so that
-// no two calls run on one object: the goroutines that earlier calls
-// started run on other objects, which the pointer analysis merges with
-// this one. A method called twice on one object (w.start(); w.start())
-// is checked as usual.
-//
-// Objects not published yet. A read or write of an object that the same
-// function allocated, before the function publishes it, is no race,
-// though the pointer analysis merges it with the objects the same
-// allocation site made before: a constructor filling the object it made,
-// across branches and loops, and calling the package's functions that
-// only use it (s.init(s) stores it into itself), before it returns it.
-// Publishing is storing a pointer into it anywhere but into the object
-// itself or into another object the function made and has not published
-// (then it goes along when that one is published), sending it, a go or
-// defer statement or closure taking it, a panic, or a call of a function
-// of another package (but sync's methods and sync/atomic on it); the
-// package's own callees are followed three calls deep, and so are the
-// callees that the pointer analysis finds for a call through a function
-// value or an interface in every goroutine that makes it (a constructor
-// applying its options, opt(d)); a dynamic call it finds no callee for,
-// or one that may reach what it does not see, publishes. The object a
-// package function made and returns without publishing it is fresh in
-// its caller the same way (newDesc := NewDesc(...); newDesc.err = err),
-// and so is a helper's parameter when every call of the helper that the
-// pointer analysis finds may pass the accessed object there passes a
-// fresh one (s.setup(), the option closure func(d *Desc) { d.unit = unit
-// }, populateMetric filling NewConstMetric's metric though Counter.Write
-// gives it another): a helper that a goroutine or a root starts in has
-// callers it does not see. When other callers pass published objects,
-// the helper's run along one chain of calls is still dropped when the
-// caller on that chain made the object and had not published it
-// (startRemote's new pipeline given to start, which Resume also calls on
-// a published one, under a mutex or not). A write inside a loop after the object was
-// published in an earlier iteration is checked as usual. A slice the
-// function grows with append is fresh while no array it made may have
-// been published on the way (a send of the slice in the loop publishes
-// the array the next append may write in place), and so is a map made
-// on first need in a loop (if m == nil { m = make(...) }) while none of
-// its makes may have been published. A slice kept in a field of an
-// object the function made (d.pairs = append(d.pairs, p)) is grown from
-// what the function stored there, fresh while that object is: a callee
-// storing another slice into the field is not seen.
-//
-// The caller's object. An execution of an access in a helper touches
-// what its own caller gives it: each event of a trace knows the chain of
-// calls it was walked in, and there the access's address is followed
-// back from the caller's argument, in the pointer analysis's context for
-// that chain (a constructor's objects told apart by call site), so Init
-// on the notifier of one test's lessor is no part of a pair on another
-// test's notifier.
-//
-// Taking a field under its mutex. A goroutine that takes what a field
-// holds, holding the mutex that guards it (victims := s.victims;
-// s.victims = nil, before Unlock), is the only one left that reaches
-// those objects through the field: its accesses through the value it
-// took, there and in the callees and closures it passes them to, race
-// with accesses made without the mutex, not with those made holding it.
-//
-// Double buffers. Two slice fields of one type, one filled while the
-// other is drained, swapped holding the locks of both sides (Observe
-// appends to s.hotBuf holding bufMtx; the flush reads s.coldBuf holding
-// mtx; s.hotBuf, s.coldBuf = s.coldBuf, s.hotBuf runs holding both),
-// never hold one array at one time: every store to them makes a new
-// slice in a literal, reslices or appends to the field's own value, or
-// is half of such a swap. An access that loads its field and reaches
-// the array holding, all along, a lock that every swap on those objects
-// holds sees its field unchanged; two accesses through the two fields
-// then meet one array only across a swap, ordered with each by a lock.
-// The fields must be unexported, and their addresses used only to load
-// and store.
-//
-// Values handed over on a channel. A value sent on a channel hands over
-// the objects it carries (those it points to, through a few pointers):
-// what the sender wrote to them before the send is ordered before what a
-// receiver, or a goroutine the receiver passes them on to, does after
-// its receive, whichever send the receive got. A send on a channel that
-// may be one of many (w.ch of each watcher) hands over to a receive from
-// any of them, and a value sent carries what each of its fields points
-// to (a struct sent by value). The fresh objects a worker builds and
-// sends, one after the other, are each published by their own send, and
-// so are the jobs a worker loop receives, fills and sends on (for j :=
-// range in { j.n = 1; out <- j }): each iteration writes the job its own
-// receive gave. A send case of a select, when it is the select's only
-// send, hands over as a send does: when it is not taken, nothing is
-// sent.
-//
-// Futures. A leader fills an object and closes the channel in one of its
-// fields (close(cy.ready)); a joiner that found the object waits on that
-// field's channel and reads the object through the same value
-// (<-cy.ready; cy.mfs). The joiner's receive names the channels of every
-// leader, but a joiner that reads this object waited on this object's
-// channel; when that channel is only ever closed, and only by the leader
-// after its write, the close happens before the read. Leaders and
-// joiners may run the same code: a leader's close on the value it wrote
-// through, following the write on every path, is the one close of that
-// channel (a second panics), and a goroutine that closed its value's
-// channel itself led that object. A read in a closure or callee given
-// the value (the release function that releaseFunc(cy) returns) waited
-// where the value came in: at each place the closure is made, or each
-// call of the unexported function.
-//
-// WaitGroup.Done per item. A worker loop that calls wg.Done once per
-// item orders each item's work before Wait returns: an access followed,
-// on every path of its iteration to the end of its function, by a Done
-// on the group (in the function that, along the access's chain of
-// calls, holds the loop) is ordered by the edge from the trace's last
-// Done on the group, though the next iteration runs after that Done.
+// Ownership. Memory that one goroutine owns at a time is no race,
+// though the pointer analysis merges it with memory that other
+// goroutines touch: an object not published yet (not-published), what a
+// goroutine took out of a field holding its mutex (taken-under-lock),
+// the two halves of a double buffer swapped under both locks
+// (double-buffer), the objects a value sent on a channel carries
+// (handover), a future's object after the close its joiner waited for
+// (future), an item's work before the worker's WaitGroup.Done
+// (done-per-item), each goroutine's own element of a slice
+// (own-element), a method's writes before the goroutine it starts on
+// its receiver (own-spawn), and code behind a branch a constant decides
+// the other way (dead-code). Package passes/ownership explains each
+// rule, with what it requires and its limits:
+// https://pkg.go.dev/github.com/origo-dev/origo/passes/ownership.
 //
 // Cond. A Cond orders what its one signaller did before Signal or
 // Broadcast before what the waiter does after Wait; with two signallers
 // it orders nothing.
-//
-// One element per goroutine. Goroutines that one go statement starts in
-// a loop, each writing the element of a slice or array at its own loop
-// index, do not race:
-//
-//	results := make([]int, n)
-//	for i := range n {
-//		go func() { results[i] = f(i) }() // or go func(i int) {...}(i)
-//	}
-//
-// The index must be the loop's counter (stepped by a constant, one way),
-// given to the goroutine as an argument or as the per-iteration variable
-// it captures and only reads, and indexed by the goroutine's own function
-// (which must not run again inside the goroutine), or the goroutine must
-// be given a pointer to the element (go f(&s[i]), go s[i].run()) that its
-// function uses unchanged; the go statement must run at most once per
-// count (no inner or outer loop around it that restarts the count), and
-// the slice must be one that the function holding the go statement
-// allocates once per call, outside loops, and hands on unchanged (a
-// variable stored once). A constant index, a shared or computed index, a
-// slice the function was given, or append are reported as before.
 //
 // What an atomic saw. An atomic operation that saw another goroutine's
 // write orders what that goroutine did before the write before the
@@ -366,16 +242,6 @@
 // and the loop-index rule above (a slice allocated by the caller or in a
 // loop, an index computed from the counter other than by adding a
 // constant).
-//
-// A goroutine that took objects out of a field is taken to be their only
-// user until it puts them back: one that reaches them under the mutex by
-// another way (a second index of the same watchers) is not checked
-// against it.
-//
-// A helper given a fresh object by one caller and a shared one by
-// another is checked as usual at every call (etcd's initAndRecover, from
-// newLessor and from Recover under le.mu): the pointer analysis does not
-// tell its callers apart.
 //
 // An imported function's effect lists at most 32 accesses and 16
 // operations, from its static calls; calls through interfaces into other

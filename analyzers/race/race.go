@@ -16,9 +16,8 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
 	"github.com/origo-dev/origo/facts"
-	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
-	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/ownership"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
@@ -38,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "race"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/race",
 	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Requires: []*analysis.Analyzer{pointer.Analyzer, shb.Analyzer, ownership.Analyzer},
 	// The directives that silenced a report, for the directive analyzer.
 	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
@@ -59,7 +58,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ignored := ignore.Find(pass)
 	if len(hb.Traces) > 0 && guard.Do(pass, "race", func() {
-		c := &checker{pass: pass, ptr: ptr, hb: hb, locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result), order: hb.NewOrder(), ignored: ignored, why: newWhyLog(pass.Fset, whyTarget), fresh: newFreshness(pass.Pkg, ptr, pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs)}
+		order := hb.NewOrder()
+		own := pass.ResultOf[ownership.Analyzer].(*ownership.Result).NewQuery(order)
+		c := &checker{pass: pass, ptr: ptr, hb: hb, order: order, own: own, ignored: ignored, why: newWhyLog(pass.Fset, whyTarget)}
 		c.check()
 	}) != "" {
 		return (*ignore.Silenced)(nil), nil // not all checked
@@ -68,43 +69,18 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass       *analysis.Pass
-	ptr        *pointer.Result
-	hb         *shb.Result
-	order      *shb.Order // happens-before queries, memoized for this run
-	ignored    ignore.Lines
-	why        *whyLog // the verdicts -why asks for; nil when off
-	reports    map[reportKey]*report
-	vars       *declared                               // loop variables and named results, once asked
-	spawns     map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
-	reentry    map[*pointer.Origin]bool                // by origin, whether it runs its entry again
-	live       map[*ssa.Function][]bool
-	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
-	sends      [][]sent                             // by origin ID: see sendsOf
-	handed     handOvers                            // handedOver's scratch
-	recvs      map[*shb.Trace][]int32               // see firstRecv
-	chans      map[sendKey]map[*pointer.Object]bool // see channels
-	carrying   carrying                             // see sendsCarrying
-	fresh      *freshness                           // writes before their object is published
-	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
-	runWaits   []waitedMemo                         // by origin ID: see waitedIn
-	spawnEvs   map[*pointer.Origin][]spawn          // by origin, the events that start it (see spawnsOf)
-	waited     map[ssa.Instruction]waited           // see readyClosed
-	chanOps    map[int32][]chanOp
-	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
-	dones      map[touchKey][]shb.Edge        // see doneAfter
-	joined     map[ssa.CallInstruction]bool   // see joinedEachRun
-	made       map[madeKey]bool               // see madeInLoop
-	described  map[pointer.Location]string    // see checker.describe
-	excl       map[uint64]bool                // see exclusive: by the two locksets
-	flags      map[flagKey]bool               // see flagSkipped
-	flagWrites map[pointer.Location][]flagSet // see flagSets
-	locks      *lockset.Result
-	takes      map[touchKey]*ssa.UnOp   // see takenBy
-	takeLoads  map[*ssa.UnOp]bool       // see isTake
-	files      [][2]token.Pos           // see inPackage
-	selfSynced map[*pointer.Object]bool // see internal
-	buffers    map[bufferKey]buffers    // see swappedBuffers
+	pass      *analysis.Pass
+	ptr       *pointer.Result
+	hb        *shb.Result
+	order     *shb.Order       // happens-before queries, memoized for this run
+	own       *ownership.Query // ownership queries, memoized for this run
+	ignored   ignore.Lines
+	why       *whyLog // the verdicts -why asks for; nil when off
+	reports   map[reportKey]*report
+	vars      *declared                   // loop variables and named results, once asked
+	runWaits  []waitedMemo                // by origin ID: see waitedIn
+	described map[pointer.Location]string // see checker.describe
+	files     [][2]token.Pos              // see inPackage
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -166,14 +142,12 @@ func capPerOrigin(accs []pointer.Access) ([]pointer.Access, bool) {
 
 func (c *checker) check() {
 	c.reports = make(map[reportKey]*report)
-	c.spawnEvs = spawnsOf(c.hb)
-	c.spawns, c.reentry = spawnSites(c.spawnEvs), make(map[*pointer.Origin]bool)
 	budgetHits, firstHit := 0, ""
 	total, thinned := 0, 0 // pairs checked for order and locks, locations checked past maxPairsPerPackage
 	var placed []placement // by index in a location's accesses, once asked
 	var writes []int32     // the indices of a location's writes
 	for _, sh := range c.ptr.Shared() {
-		perIter := c.allocatedInLoop(sh.Loc.Obj)
+		perIter := c.own.PerIteration(sh.Loc.Obj)
 		pairs, limit := 0, maxPairsPerLocation
 		if total > maxPairsPerPackage {
 			limit = maxPairsPastBudget
@@ -314,18 +288,15 @@ func (c *checker) accessesApart(obj *pointer.Object, a, b pointer.Access, sa, sb
 		return sa.alone
 	case sb.alone != "":
 		return sb.alone
-	case sa.closes && sb.closes:
-		return rules.ClosesBoth
-	case disjoint(a, b):
-		return rules.OtherElements
-	case c.ownElements(a, b):
-		return rules.OwnElement
-	case c.internal(obj, a, b):
-		return rules.SelfSynchronized
-	case presumed(a, b) && !c.inconsistent(a, b, sa, sb):
-		return rules.NoEvidence
-	case presumed(a, b) && (c.settingUp(a) || c.settingUp(b)):
-		return rules.SetupMethod
+	}
+	if rule := c.own.Apart(obj, a, b); rule != "" {
+		return rule
+	}
+	if presumed(a, b) {
+		if !c.inconsistent(a, b, sa, sb) {
+			return rules.NoEvidence
+		}
+		return c.own.SetUp(a, b)
 	}
 	return ""
 }
@@ -355,32 +326,6 @@ func (c *checker) inconsistent(a, b pointer.Access, pa, pb *placement) bool {
 	}
 	la, lb := c.lockedOnce(pa, a), c.lockedOnce(pb, b)
 	return a.Write && la && !lb || b.Write && lb && !la
-}
-
-// exclusive is shb.Locksets.Exclusive, memoized for this run: a lock
-// that may be one of many locations makes the question costly, and the
-// pairs of a package ask it of few locksets, many times.
-func (c *checker) exclusive(a, b shb.LocksetID) bool {
-	if a == 0 || b == 0 {
-		return false // an empty lockset excludes nothing
-	}
-	k := uint64(uint32(a))<<32 | uint64(uint32(b))
-	v, ok := c.excl[k]
-	if !ok {
-		v = c.hb.Locks.Exclusive(a, b)
-		if c.excl == nil {
-			c.excl = make(map[uint64]bool)
-		}
-		c.excl[k] = v
-	}
-	return v
-}
-
-// settingUp reports whether acc is a write in a method that its callers
-// run only on objects they have not shared yet (see setupMethod): the
-// maps that Transport.Start makes before any handler can reach them.
-func (c *checker) settingUp(acc pointer.Access) bool {
-	return acc.Write && acc.Imported == nil && c.fresh.setupMethod(acc.Instr.Parent())
 }
 
 // lockedOnce is locked, found once for the access of placement p.
@@ -413,9 +358,10 @@ const maxEventsPerAccess = 16
 
 // placement is where an access runs in its goroutine's trace: the
 // trace and the access's events in it that may touch the location's
-// object, and whether the goroutine skips the access (flagSkipped). A
-// location's accesses are paired each with all the others; their
-// placements are found once, as is what screen finds.
+// object, and whether the goroutine skips the access (see
+// ownership.Query.FlagSkipped). A location's accesses are paired each
+// with all the others; their placements are found once, as is what
+// screen finds.
 type placement struct {
 	t       *shb.Trace
 	evs     []int32 // at most maxEventsPerAccess
@@ -426,29 +372,20 @@ type placement struct {
 	screened  bool
 	inPackage bool     // it is in the package's files
 	alone     rules.ID // the rule by which it races with nothing, or "": see screen
-	closes    bool     // it closes a channel
 
 	lockedDone bool
 	locked     bool // see lockedOnce
 }
 
 // screen returns p, with what the pair loop asks of acc alone, an
-// access to obj, filled when it is first asked: it races with nothing
-// when it initializes an object not yet published, stores back what it
-// just loaded, or cannot run.
+// access to obj, filled when it is first asked: whether it is in the
+// package, and the rule by which it races with nothing (see
+// ownership.Query.Alone).
 func (c *checker) screen(p *placement, acc pointer.Access, obj *pointer.Object) *placement {
 	if !p.screened {
 		p.screened = true
 		p.inPackage = c.inPackage(acc.Pos())
-		switch {
-		case c.fresh.initializing(acc, obj):
-			p.alone = rules.NotPublished
-		case selfStore(acc):
-			p.alone = rules.SelfStore
-		case c.unreachable(acc.Instr):
-			p.alone = rules.DeadCode
-		}
-		p.closes = closes(acc)
+		p.alone = c.own.Alone(acc, obj)
 	}
 	return p
 }
@@ -467,11 +404,11 @@ func (c *checker) place(p *placement, acc pointer.Access, obj *pointer.Object) *
 	evs = evs[:min(len(evs), maxEventsPerAccess)]
 	p.evs = evs[:0]
 	for _, x := range evs {
-		if c.touches(p.t, x, acc, obj) {
+		if c.own.Touches(p.t, x, acc, obj) {
 			p.evs = append(p.evs, x)
 		}
 	}
-	p.skipped = len(p.evs) > 0 && c.flagSkipped(acc, p.t)
+	p.skipped = len(p.evs) > 0 && c.own.FlagSkipped(acc, p.t)
 	return p
 }
 
@@ -526,14 +463,12 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if c.hb.SameTestRun(ta, x, tb, y) {
 		return rules.TestRunsOnce
 	}
-	if c.exclusive(la, lb) {
+	if c.order.Exclusive(la, lb) {
 		return rules.CommonLock
 	}
-	if c.ownedExcludes(ta, x, a, lb) || c.ownedExcludes(tb, y, b, la) {
-		return rules.TakenUnderLock
-	}
-	if c.swappedBuffers(ta, x, a, la, tb, y, b, lb) {
-		return rules.DoubleBuffer
+	ea, eb := ownership.Exec{Acc: a, T: ta, X: x, Locks: la}, ownership.Exec{Acc: b, T: tb, X: y, Locks: lb}
+	if rule := c.own.Guarded(ea, eb); rule != "" {
+		return rule
 	}
 	if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
 		return rules.Once
@@ -541,443 +476,12 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {
 		return rules.AtomicObserved
 	}
-	// Each event may touch the object its own run of a loop made (see
-	// madeInLoop).
-	px, py := perIter || c.madeInLoop(ta, x, obj), perIter || c.madeInLoop(tb, y, obj)
+	// Each event may touch the object its own run of a loop made.
+	px, py := perIter || c.own.MadeInLoop(ta, x, obj), perIter || c.own.MadeInLoop(tb, y, obj)
 	if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
 		return rules.HappensBefore
 	}
-	if c.beforeRunStarts(obj, ta, x, tb, px) || c.beforeRunStarts(obj, tb, y, ta, py) {
-		return rules.RunObjects
-	}
-	if c.ownSpawn(ta, x, a, tb, y, b) || c.ownSpawn(tb, y, b, ta, x, a) {
-		return rules.OwnSpawn
-	}
-	if c.handedOver(obj, ta, x, tb, y, px || c.receivedInLoop(a)) || c.handedOver(obj, tb, y, ta, x, py || c.receivedInLoop(b)) {
-		return rules.Handover
-	}
-	if c.readyClosed(obj, a, ta, x, b, tb, y, perIter) || c.readyClosed(obj, b, tb, y, a, ta, x, perIter) {
-		return rules.Future
-	}
-	if c.doneAfter(ta, x, a, tb, y) || c.doneAfter(tb, y, b, ta, x) {
-		return rules.DonePerItem
-	}
-	return ""
-}
-
-// beforeRunStarts reports whether event x of a root trace t that runs
-// several functions one after the other (the tests) happens before the
-// goroutine of trace u that x's own run starts, when obj is made by t.
-// Each test makes its own objects: a goroutine that an earlier test
-// started (and left running) works on that test's objects, not on the
-// ones x touches, though both are one abstract object. So x races only
-// with the goroutine its own run starts, as one test run alone would;
-// a goroutine that only other runs start does not reach an object that
-// x's run makes (see maker), however deep the constructors that make it
-// merge every run's.
-func (c *checker) beforeRunStarts(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, perIter bool) bool {
-	if t.Entries == nil || obj.Ctx == nil || obj.Ctx.Origin != t.Origin {
-		return false
-	}
-	child := u.Origin
-	for child.Parent != nil && child.Parent != t.Origin {
-		child = child.Parent
-	}
-	if child.Parent != t.Origin {
-		return false
-	}
-	start, ok := c.runStarts(t)[runStart{child, t.Run(x)}]
-	if !ok {
-		// u is started by other runs only: it works on their objects,
-		// and obj is one that x's run makes.
-		_, j := c.maker(t, x, obj)
-		return j >= 0
-	}
-	return t.Last(x, perIter) < start
-}
-
-// handedOver reports whether event x of trace t accesses obj before t
-// sends a value that carries obj on a channel, and event y of trace u
-// comes after u receives from that channel, directly or through
-// goroutines that pass obj on the same way: obj was handed over. The Go
-// memory model orders a send before the receive that gets its value,
-// and u reaches obj through the value it received, so the receive that
-// matters is the one that got the send of obj, whichever it was: the
-// fresh objects a worker builds and sends one after the other are all
-// published, not only the first.
-func (c *checker) handedOver(obj *pointer.Object, t *shb.Trace, x int32, u *shb.Trace, y int32, perIter bool) bool {
-	// from holds, for each trace obj has reached, the first event that
-	// comes after a receive of it: the hand-overs go on from there.
-	from := c.handed.reset(len(c.ptr.Origins))
-	from.set(t, t.Last(x, perIter)+1)
-	work := []*shb.Trace{t}
-	for hops := 0; len(work) > 0 && hops < maxHandOvers; hops++ {
-		var next []*shb.Trace
-		for _, h := range work {
-			sends, carrying := c.sendsOf(h), c.sendsCarrying(h, obj)
-			start, _ := from.get(h)
-			i, _ := slices.BinarySearchFunc(carrying, start, func(k int32, id int32) int { return cmp.Compare(sends[k].id, id) })
-			for _, k := range carrying[i:] {
-				for _, rc := range c.receiversOf(h, &sends[k]) {
-					r, rv := rc.t, rc.id
-					if r == u && rv < y {
-						return true
-					}
-					if at, ok := from.get(r); !ok || rv+1 < at {
-						from.set(r, rv+1)
-						next = append(next, r)
-					}
-				}
-			}
-		}
-		work = next
-	}
-	return false
-}
-
-// handOvers is, for one question of handedOver, the first event of each
-// trace that the hand-overs go on from, by origin ID: a slice stamped
-// with the question's number, as a map for each question cost seconds.
-type handOvers struct {
-	first []int32
-	stamp []uint32
-	gen   uint32
-}
-
-func (h *handOvers) reset(n int) *handOvers {
-	if len(h.first) < n {
-		h.first, h.stamp, h.gen = make([]int32, n), make([]uint32, n), 0
-	}
-	if h.gen++; h.gen == 0 {
-		clear(h.stamp)
-		h.gen = 1
-	}
-	return h
-}
-
-func (h *handOvers) get(t *shb.Trace) (int32, bool) {
-	id := t.Origin.ID
-	return h.first[id], h.stamp[id] == h.gen
-}
-
-func (h *handOvers) set(t *shb.Trace, first int32) {
-	id := t.Origin.ID
-	h.first[id], h.stamp[id] = first, h.gen
-}
-
-// receivedInLoop reports whether acc reaches its object, by fields and
-// elements, from a value that a receive in a loop around acc gives in
-// each iteration (for job := range jobs { job.n = 1; out <- job }): the
-// next iteration's access is to what the next receive gives, so a send
-// after acc in the same iteration hands over what acc touched.
-func (c *checker) receivedInLoop(acc pointer.Access) bool {
-	if acc.Imported != nil {
-		return false
-	}
-	v, ok := c.inLoop[acc.Instr]
-	if !ok {
-		v = receivedInLoop(acc)
-		if c.inLoop == nil {
-			c.inLoop = make(map[ssa.Instruction]bool)
-		}
-		c.inLoop[acc.Instr] = v
-	}
-	return v
-}
-
-func receivedInLoop(acc pointer.Access) bool {
-	addr := accessedAddr(acc)
-	if addr == nil {
-		return false
-	}
-	v := selected(addr)
-	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
-		v = ex.Tuple
-	}
-	recv, ok := v.(*ssa.UnOp)
-	if !ok || recv.Op != token.ARROW || recv.Block() == nil {
-		return false
-	}
-	succs := func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs }
-	rb, ab := recv.Block(), acc.Instr.Block()
-	return walkBlocks(rb, nil, succs)[ab] && walkBlocks(ab, nil, succs)[rb]
-}
-
-// maxHandOvers bounds the goroutines a hand-over passes through.
-const maxHandOvers = 4
-
-// receiversOf returns the other traces that receive from a channel of
-// send s of trace h, each with its first such receive, in the order of
-// the traces; memoized: hand-overs ask it at every send, and asking each
-// trace of each send, pair after pair, was all of database/sql's time
-// (its tests start 150 goroutines).
-func (c *checker) receiversOf(h *shb.Trace, s *sent) []sendKey {
-	if s.received {
-		return s.receivers
-	}
-	chans := c.channels(h, s.id)
-	for _, r := range c.hb.Traces {
-		if r == h {
-			continue
-		}
-		if id := c.firstRecv(r, chans); id >= 0 {
-			s.receivers = append(s.receivers, sendKey{r, id})
-		}
-	}
-	s.received = true
-	return s.receivers
-}
-
-// firstRecv returns the first receive of trace t from one of the
-// channels chans, or -1. A receive from a set of channels, or a send
-// on one, may get the value of a send on any of them.
-func (c *checker) firstRecv(t *shb.Trace, chans map[*pointer.Object]bool) int32 {
-	ids, ok := c.recvs[t]
-	if !ok {
-		for _, ev := range t.Events {
-			if ev.Kind == shb.Recv {
-				ids = append(ids, ev.ID)
-			}
-		}
-		if c.recvs == nil {
-			c.recvs = make(map[*shb.Trace][]int32)
-		}
-		c.recvs[t] = ids
-	}
-	for _, id := range ids {
-		for obj := range c.channels(t, id) {
-			if chans[obj] {
-				return id
-			}
-		}
-	}
-	return -1
-}
-
-// channels returns the channels that event id of trace t, a send or a
-// receive, may operate on: the object the walk found, or the members
-// of the set it found, or, when they were too many for it, those the
-// channel operand points to (w.ch of every watcher); nil when unknown.
-func (c *checker) channels(t *shb.Trace, id int32) map[*pointer.Object]bool {
-	k := sendKey{t, id}
-	if m, ok := c.chans[k]; ok {
-		return m
-	}
-	var m map[*pointer.Object]bool
-	ev := &t.Events[id]
-	// A select names one channel per case: only its one case of the
-	// event's direction tells which.
-	if ops := shb.ChanOperands(ev); ev.Obj >= 0 {
-		m = make(map[*pointer.Object]bool)
-		for _, obj := range c.hb.Objects(ev.Obj) {
-			m[obj] = true
-		}
-	} else if len(ops) == 1 {
-		locs := c.ptr.PointsToIn(t.Origin, ops[0])
-		if len(locs) <= maxChannels {
-			m = make(map[*pointer.Object]bool)
-			for _, l := range locs {
-				m[l.Obj] = true
-			}
-		}
-	}
-	if c.chans == nil {
-		c.chans = make(map[sendKey]map[*pointer.Object]bool)
-	}
-	c.chans[k] = m
-	return m
-}
-
-// maxChannels bounds the channels that one operation may be on for it
-// to hand over what it sends.
-const maxChannels = 64
-
-// sent is a send of a trace on a channel it knows: its event and, once
-// asked, what its value carries.
-type sent struct {
-	id      int32
-	done    bool
-	carries map[*pointer.Object]bool
-
-	received  bool      // receivers is filled
-	receivers []sendKey // see receiversOf
-}
-
-// carrying lists, for one object, the sends of each trace that carry
-// it, as indices in sendsOf, by origin ID: found once for each trace,
-// as the pairs of the object's locations ask handedOver of the same
-// traces many times. The lists of a trace are valid when its stamp is
-// gen.
-type carrying struct {
-	obj   *pointer.Object
-	sends [][]int32
-	stamp []uint32
-	gen   uint32
-}
-
-// sendsCarrying returns the sends of trace t that carry obj, as indices
-// in sendsOf(t), in order.
-func (c *checker) sendsCarrying(t *shb.Trace, obj *pointer.Object) []int32 {
-	cr := &c.carrying
-	if cr.sends == nil {
-		n := len(c.ptr.Origins)
-		cr.sends, cr.stamp = make([][]int32, n), make([]uint32, n)
-	}
-	if cr.obj != obj {
-		cr.obj = obj
-		if cr.gen++; cr.gen == 0 {
-			clear(cr.stamp)
-			cr.gen = 1
-		}
-	}
-	id := t.Origin.ID
-	if cr.stamp[id] != cr.gen {
-		cr.stamp[id] = cr.gen
-		sends, list := c.sendsOf(t), cr.sends[id][:0]
-		for k := range sends {
-			if c.carried(t, &sends[k])[obj] {
-				list = append(list, int32(k))
-			}
-		}
-		cr.sends[id] = list
-	}
-	return cr.sends[id]
-}
-
-// sendsOf returns the sends of trace t on channels it knows, in the
-// order of their events.
-func (c *checker) sendsOf(t *shb.Trace) []sent {
-	if c.sends == nil {
-		c.sends = make([][]sent, len(c.ptr.Origins))
-	}
-	if ss := c.sends[t.Origin.ID]; ss != nil {
-		return ss
-	}
-	ss := []sent{}
-	for _, ev := range t.Events {
-		if ev.Kind == shb.Send && sentValue(ev.Instr) != nil && c.channels(t, ev.ID) != nil {
-			ss = append(ss, sent{id: ev.ID})
-		}
-	}
-	c.sends[t.Origin.ID] = ss
-	return ss
-}
-
-// Bounds on what a sent value carries: the objects it points to and
-// those reached through a few pointers (a metric and its descriptor).
-const (
-	carriedDepth = 3
-	carriedLimit = 256
-)
-
-// carried returns the objects that the value of send s of trace t
-// carries.
-func (c *checker) carried(t *shb.Trace, s *sent) map[*pointer.Object]bool {
-	if !s.done {
-		if v := sentValue(t.Events[s.id].Instr); v != nil {
-			s.carries = c.ptr.Reachable(t.Origin, v, carriedDepth, carriedLimit)
-		}
-		s.done = true
-	}
-	return s.carries
-}
-
-// sentValue returns the value that a send, or the one send case of a
-// select, sends; nil for a select of several send cases.
-func sentValue(instr ssa.Instruction) ssa.Value {
-	switch x := instr.(type) {
-	case *ssa.Send:
-		return x.X
-	case *ssa.Select:
-		var v ssa.Value
-		for _, st := range x.States {
-			if st.Dir == types.SendOnly {
-				if v != nil {
-					return nil
-				}
-				v = st.Send
-			}
-		}
-		return v
-	}
-	return nil
-}
-
-// sendKey is an event of a trace: a send, or, in the lists of
-// receiversOf, a receive.
-type sendKey struct {
-	t  *shb.Trace
-	id int32
-}
-
-// runStart names the first start of a goroutine in one run of a root.
-type runStart struct {
-	child *pointer.Origin
-	run   int
-}
-
-// runStarts returns, for a root trace of several runs, the event that
-// first starts each child goroutine in each run.
-func (c *checker) runStarts(t *shb.Trace) map[runStart]int32 {
-	if m, ok := c.starts[t]; ok {
-		return m
-	}
-	m := make(map[runStart]int32)
-	for _, ev := range t.Events {
-		if ev.Kind != shb.Spawn {
-			continue
-		}
-		for _, o := range t.Spawned(ev.ID) {
-			k := runStart{o, t.Run(ev.ID)}
-			if _, ok := m[k]; !ok {
-				m[k] = ev.ID
-			}
-		}
-	}
-	if c.starts == nil {
-		c.starts = make(map[*shb.Trace]map[runStart]int32)
-	}
-	c.starts[t] = m
-	return m
-}
-
-// internal reports whether a and b are both made by functions of other
-// packages on an object whose code there also accesses it atomically:
-// a type that synchronizes itself (a reference count, a lock built on
-// compare-and-swap, as os.File's descriptor does), which the race
-// detector sees as synchronization and origo cannot follow. Whether two
-// goroutines may call such a type's methods at once is its own
-// package's contract; a type with no atomics (a bytes.Buffer) is still
-// checked.
-func (c *checker) internal(obj *pointer.Object, a, b pointer.Access) bool {
-	if a.Imported == nil || b.Imported == nil {
-		return false
-	}
-	if c.selfSynced == nil {
-		c.selfSynced = make(map[*pointer.Object]bool)
-		for _, acc := range c.ptr.Accesses() {
-			if acc.Atomic && acc.Imported != nil {
-				c.selfSynced[acc.Loc.Obj] = true
-			}
-		}
-	}
-	return c.selfSynced[obj]
-}
-
-// closes reports whether acc is a close of a channel. Two closes of
-// one channel are not reported as a race: if both run, the second
-// panics whatever their order, and whether both run depends on values
-// (a flag, a branch taken once) that origo does not follow.
-func closes(acc pointer.Access) bool {
-	if acc.Imported != nil {
-		return false
-	}
-	call, ok := acc.Instr.(ssa.CallInstruction)
-	if !ok {
-		return false
-	}
-	_, ok = syncapi.Close(call.Common())
-	return ok
+	return c.own.Owned(obj, ea, eb, perIter)
 }
 
 // eventsOf returns the events of an access in its trace: those of its
@@ -1309,78 +813,6 @@ func cutAtMutex(t types.Type, path string) string {
 			return path
 		}
 	}
-}
-
-// allocatedInLoop reports whether the object is made anew in each
-// iteration of a loop: then an access in one iteration does not touch
-// what the next iteration accesses.
-// madeInLoop reports whether event x of trace t touches obj in a run of
-// a call, inside a loop of the trace, of a function that makes obj (see
-// maker): each run of the loop (le, tearDown = setUp(b) in a
-// benchmark's b.N loop) makes its own object before x touches it, so x
-// happens before what the goroutines started later in that run do with
-// it, not after what the goroutines of earlier runs did with theirs.
-func (c *checker) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
-	if t.Events[x].Loop < 0 {
-		return false
-	}
-	k := madeKey{t, x, obj}
-	if v, ok := c.made[k]; ok {
-		return v
-	}
-	v := false
-	frames, j := c.maker(t, x, obj)
-	for i := 1; i <= j && !v; i++ {
-		s := frames[i].Site
-		v = s != nil && s.Block() != nil && c.hb.InLoop(s.Block())
-	}
-	if c.made == nil {
-		c.made = make(map[madeKey]bool)
-	}
-	c.made[k] = v
-	return v
-}
-
-// madeKey is an event of a trace, asked about an object.
-type madeKey struct {
-	t   *shb.Trace
-	x   int32
-	obj *pointer.Object
-}
-
-// maker returns the chain of calls event x of trace t was made in, and
-// the index of the innermost call in it of a function that makes obj:
-// the function of its allocation, or the caller of a constructor whose
-// call tells obj's context apart; -1 when there is none.
-func (c *checker) maker(t *shb.Trace, x int32, obj *pointer.Object) ([]pointer.Frame, int) {
-	site, ok := obj.Site.(ssa.Instruction)
-	if !ok || site.Block() == nil {
-		return nil, -1
-	}
-	frames, ok := t.Frames(x)
-	if !ok {
-		return nil, -1
-	}
-	makers := []*ssa.Function{site.Parent()}
-	if obj.Ctx != nil {
-		for _, s := range obj.Ctx.CallSites() {
-			if s != nil {
-				makers = append(makers, s.Parent())
-			}
-		}
-	}
-	j := -1
-	for i, f := range frames {
-		if slices.Contains(makers, f.Fn) {
-			j = i
-		}
-	}
-	return frames, j
-}
-
-func (c *checker) allocatedInLoop(obj *pointer.Object) bool {
-	instr := obj.MadeAt()
-	return instr != nil && instr.Block() != nil && c.hb.InLoop(instr.Block())
 }
 
 func (c *checker) inPackage(p token.Pos) bool {

@@ -56,7 +56,7 @@ func (c *checker) findWaitedIn(o *pointer.Origin) *pointer.Origin {
 		} else {
 			// The context-insensitive analysis has no parents: the
 			// one trace that starts w, if one does.
-			w, _ = only(c.spawnEvs[w], func(s spawn) *pointer.Origin { return s.t.Origin })
+			w, _ = c.own.Starter(w)
 		}
 	}
 	return w

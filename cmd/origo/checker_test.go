@@ -18,6 +18,7 @@ import (
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
+	"github.com/origo-dev/origo/passes/ownership"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
@@ -111,7 +112,7 @@ func TestTypeErrorsUnderChecker(t *testing.T) {
 	}
 	analyzers := []*analysis.Analyzer{
 		race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer,
-		buildir.Analyzer, origins.Analyzer, pointer.SummaryAnalyzer, lockset.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer,
+		buildir.Analyzer, origins.Analyzer, pointer.SummaryAnalyzer, lockset.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer, ownership.Analyzer,
 	}
 	for _, a := range analyzers {
 		t.Run(a.Name, func(t *testing.T) {

@@ -4,8 +4,9 @@
 // goroutine at a time. Each rule is a fact of the Go memory model, of
 // how Go runs a program, or of ownership, stated as a Go programmer
 // would state it; it has an ID, the manual section that explains it
-// (in the package documentation of the analyzer named), and a fixture
-// directory whose silent twins it silences.
+// (in the package documentation of the analyzer, or of the pass that
+// decides it, named), and a fixture directory whose silent twins it
+// silences.
 //
 // The passes that answer "may these two run at once" (shb's
 // Order.Concurrent) and the analyzers that rule out a candidate (race,
@@ -27,11 +28,20 @@ type Rule struct {
 	// it, in one sentence.
 	Statement string
 	// Section is the heading of the manual section that explains it,
-	// in the package documentation of Doc's analyzer.
+	// in the package documentation of Doc.
 	Section string
-	// Doc is the analyzer whose manual has the section.
+	// Doc is the package whose documentation has the section, by its
+	// directory in the module: an analyzer's manual (analyzers/race),
+	// or the pass that decides the rule (passes/ownership).
 	Doc string
 }
+
+// The packages whose documentation explains the rules.
+const (
+	raceDoc      = "analyzers/race"
+	deadlockDoc  = "analyzers/deadlock"
+	ownershipDoc = "passes/ownership"
+)
 
 // The rules. Concurrency first (what never runs at once, what happens
 // before what), then locks, then ownership, then what is not code that
@@ -78,43 +88,43 @@ const (
 
 // All lists every rule, in the order above.
 var All = []Rule{
-	{OneGoroutine, "one goroutine does one thing at a time: its events are ordered by the program", "What it reports", "race"},
-	{OtherProgram, "main and the tests are different programs (a test binary never runs main), and a library's callers are a third: goroutines of two programs never run at once", "Which goroutines are checked", "race"},
-	{HappensBefore, "a chain of the memory model's synchronizations (go statement, channel send, receive and close, Unlock and Lock, WaitGroup, Once, Cond) orders the two events", "What it reports", "race"},
-	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", "race"},
-	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", "race"},
-	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", "race"},
-	{SubtestsWait, "t.Run waits for a subtest without t.Parallel: the test and its sequential subtests never run at once", "Tests", "race"},
-	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's", "Tests", "race"},
-	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", "race"},
-	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", "race"},
-	{Future, "a leader fills an object and closes its channel; a joiner that waited on that object's channel reads it after", "Futures", "race"},
-	{DonePerItem, "a worker's WaitGroup.Done after each item orders the item's work before Wait returns", "WaitGroup.Done per item", "race"},
-	{Once, "a sync.Once callback happens before every return of Do on the same Once", "What it reports", "race"},
-	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", "race"},
-	{CommonLock, "both accesses hold the same mutex", "The same mutex", "race"},
-	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", "race"},
-	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", "race"},
-	{BothAtomic, "two sync/atomic operations do not race", "What it reports", "race"},
-	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", "race"},
-	{OwnElement, "goroutines of one go statement in a loop each writing the element at their own index touch different memory", "One element per goroutine", "race"},
-	{Twins, "goroutines told apart only by the object or the constructor call they run on are taken for one", "Goroutines taken for one", "race"},
-	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", "race"},
-	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side", "Which goroutines are checked", "race"},
-	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", "race"},
-	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", "race"},
-	{FlagSkipped, "code that runs only where a flag set once before the goroutines start reads false does not run in them", "Goroutines taken for one", "race"},
-	{SelfStore, "storing back the value just loaded changes nothing", "What it reports", "race"},
-	{OtherElements, "two constant indices or fields that differ are different memory", "What it reports", "race"},
-	{NotInPackage, "a pair made entirely inside other packages' code is their package's to report", "What it reports", "race"},
-	{ClosesBoth, "two closes of one channel panic whichever comes first; not a race", "What it reports", "race"},
-	{BothOrders, "a goroutine that takes two mutexes in both orders picks one order at run time (by comparing the instances, say): it is not one side of an inversion", "What stays silent", "deadlock"},
-	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", "deadlock"},
-	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", "deadlock"},
-	{EnteredHeld, "a function that unlocks a mutex it did not lock was entered with it held: returning with it held gives the caller back what it had", "What stays silent", "deadlock"},
-	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", "race"},
-	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", "race"},
-	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", "race"},
+	{OneGoroutine, "one goroutine does one thing at a time: its events are ordered by the program", "What it reports", raceDoc},
+	{OtherProgram, "main and the tests are different programs (a test binary never runs main), and a library's callers are a third: goroutines of two programs never run at once", "Which goroutines are checked", raceDoc},
+	{HappensBefore, "a chain of the memory model's synchronizations (go statement, channel send, receive and close, Unlock and Lock, WaitGroup, Once, Cond) orders the two events", "What it reports", raceDoc},
+	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", raceDoc},
+	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", raceDoc},
+	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", raceDoc},
+	{SubtestsWait, "t.Run waits for a subtest without t.Parallel: the test and its sequential subtests never run at once", "Tests", raceDoc},
+	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's", "Tests", raceDoc},
+	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", ownershipDoc},
+	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", ownershipDoc},
+	{Future, "a leader fills an object and closes its channel; a joiner that waited on that object's channel reads it after", "Futures", ownershipDoc},
+	{DonePerItem, "a worker's WaitGroup.Done after each item orders the item's work before Wait returns", "WaitGroup.Done per item", ownershipDoc},
+	{Once, "a sync.Once callback happens before every return of Do on the same Once", "What it reports", raceDoc},
+	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
+	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
+	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
+	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", ownershipDoc},
+	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
+	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", ownershipDoc},
+	{OwnElement, "goroutines of one go statement in a loop each writing the element at their own index touch different memory", "One element per goroutine", ownershipDoc},
+	{Twins, "goroutines told apart only by the object or the constructor call they run on are taken for one", "Goroutines taken for one", raceDoc},
+	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", raceDoc},
+	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side", "Which goroutines are checked", raceDoc},
+	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", raceDoc},
+	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", ownershipDoc},
+	{FlagSkipped, "code that runs only where a flag set once before the goroutines start reads false does not run in them", "Goroutines taken for one", raceDoc},
+	{SelfStore, "storing back the value just loaded changes nothing", "What it reports", raceDoc},
+	{OtherElements, "two constant indices or fields that differ are different memory", "What it reports", raceDoc},
+	{NotInPackage, "a pair made entirely inside other packages' code is their package's to report", "What it reports", raceDoc},
+	{ClosesBoth, "two closes of one channel panic whichever comes first; not a race", "What it reports", raceDoc},
+	{BothOrders, "a goroutine that takes two mutexes in both orders picks one order at run time (by comparing the instances, say): it is not one side of an inversion", "What stays silent", deadlockDoc},
+	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", deadlockDoc},
+	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", deadlockDoc},
+	{EnteredHeld, "a function that unlocks a mutex it did not lock was entered with it held: returning with it held gives the caller back what it had", "What stays silent", deadlockDoc},
+	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", raceDoc},
+	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", raceDoc},
+	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", raceDoc},
 }
 
 // Lookup returns the rule of an ID, and whether there is one.

@@ -14,6 +14,7 @@ import (
 type Order struct {
 	r       *Result
 	reaches map[reachKey]reached
+	excl    map[uint64]bool // see Exclusive: by the two locksets
 	// first, scanned and touched are reach's scratch: by trace index,
 	// the first event reached so far (noEvent for none) and the first of
 	// its edges fired so far (len(Out) for none), and the traces reached.

@@ -292,6 +292,25 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	return false
 }
 
+// Exclusive is Locksets.Exclusive, memoized for this Order's asker: a
+// lock that may be one of many locations makes the question costly, and
+// the pairs of a package ask it of few locksets, many times.
+func (o *Order) Exclusive(a, b LocksetID) bool {
+	if a == 0 || b == 0 {
+		return false // an empty lockset excludes nothing
+	}
+	k := uint64(uint32(a))<<32 | uint64(uint32(b))
+	v, ok := o.excl[k]
+	if !ok {
+		v = o.r.Locks.Exclusive(a, b)
+		if o.excl == nil {
+			o.excl = make(map[uint64]bool)
+		}
+		o.excl[k] = v
+	}
+	return v
+}
+
 // clones reports whether a lock location of a and one of b are the same
 // field of objects made at one site, in one goroutine, by calls of a
 // constructor from different call sites. The pointer analysis tells such

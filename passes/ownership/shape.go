@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import "go/types"
 

@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/constant"
@@ -84,20 +84,20 @@ func only[K comparable](ss []spawn, key func(spawn) K) (K, bool) {
 // ownElements reports whether a and b are made by two goroutines that
 // one go statement started and touch each its own element, at an index
 // the statement's loop gives each goroutine once.
-func (c *checker) ownElements(a, b pointer.Access) bool {
+func (q *Query) ownElements(a, b pointer.Access) bool {
 	oa, ob := a.Origin, b.Origin
 	if !startsOne(oa) || !startsOne(ob) || oa.Entry != ob.Entry || a.Imported != nil || b.Imported != nil {
 		return false
 	}
-	spawn := c.spawns[oa]
-	if spawn == nil || c.spawns[ob] != spawn || c.reentered(oa) || c.reentered(ob) {
+	spawn := q.spawns[oa]
+	if spawn == nil || q.spawns[ob] != spawn || q.reentered(oa) || q.reentered(ob) {
 		return false
 	}
-	ia, ok := c.elementOf(a, spawn)
+	ia, ok := q.elementOf(a, spawn)
 	if !ok {
 		return false
 	}
-	ib, ok := c.elementOf(b, spawn)
+	ib, ok := q.elementOf(b, spawn)
 	return ok && ia == ib
 }
 
@@ -120,36 +120,36 @@ type element struct{ slice, index ssa.Value }
 // elementOf returns the element an access of the goroutine that spawn
 // starts touches, when the slice is allocated once per call of the
 // function holding spawn and the index is that statement's loop counter.
-func (c *checker) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (element, bool) {
+func (q *Query) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (element, bool) {
 	entry := acc.Origin.Entry
 	if acc.Instr.Parent() != entry {
 		return element{}, false
 	}
 	addr := pointer.Addr(acc.Instr)
 	if ia := indexedElement(addr); ia != nil {
-		slice, ok := c.oncePerCall(ia.X, entry, spawn)
-		index, okIndex := c.loopCounter(ia.Index, entry, spawn)
+		slice, ok := q.oncePerCall(ia.X, entry, spawn)
+		index, okIndex := q.loopCounter(ia.Index, entry, spawn)
 		if ok && okIndex {
 			return element{slice, index}, true
 		}
 	}
-	return c.givenElement(baseOf(addr), entry, spawn)
+	return q.givenElement(baseOf(addr), entry, spawn)
 }
 
 // givenElement returns the element that the go statement gives the
 // goroutine a pointer to, when base is that parameter: go f(&s[i]),
 // go s[i].run(), with s allocated once per call and i the loop counter.
-func (c *checker) givenElement(base ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (element, bool) {
+func (q *Query) givenElement(base ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (element, bool) {
 	param, ok := base.(*ssa.Parameter)
 	if !ok {
 		return element{}, false
 	}
 	ia, ok := binding(param, entry, spawn).(*ssa.IndexAddr)
-	if !ok || !c.allocatedOnce(ia.X, spawn) && !c.allocatedOnce(c.loadedOnce(ia.X, spawn), spawn) {
+	if !ok || !q.allocatedOnce(ia.X, spawn) && !q.allocatedOnce(q.loadedOnce(ia.X, spawn), spawn) {
 		return element{}, false
 	}
-	header := c.counterValue(ia.Index)
-	if header == nil || !c.countsEachRun(header, spawn) {
+	header := q.counterValue(ia.Index)
+	if header == nil || !q.countsEachRun(header, spawn) {
 		return element{}, false
 	}
 	return element{param, param}, true
@@ -238,7 +238,7 @@ func closureOf(entry *ssa.Function, spawn ssa.CallInstruction) *ssa.MakeClosure 
 // the indexed slice or array x, when the function that runs spawn
 // allocates it once per call: two goroutines of one call index the same
 // one, and goroutines of different calls different ones.
-func (c *checker) oncePerCall(x ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (ssa.Value, bool) {
+func (q *Query) oncePerCall(x ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (ssa.Value, bool) {
 	holder := x
 	if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
 		holder = load.X // a captured slice variable
@@ -248,26 +248,26 @@ func (c *checker) oncePerCall(x ssa.Value, entry *ssa.Function, spawn ssa.CallIn
 		return nil, false
 	}
 	if holder == x {
-		return holder, c.allocatedOnce(b, spawn) || c.allocatedOnce(c.loadedOnce(b, spawn), spawn)
+		return holder, q.allocatedOnce(b, spawn) || q.allocatedOnce(q.loadedOnce(b, spawn), spawn)
 	}
 	// x is loaded from the captured variable b: its one value.
 	cell, ok := b.(*ssa.Alloc)
-	if !ok || cell.Parent() != spawn.Parent() || c.hb.InLoop(cell.Block()) {
+	if !ok || cell.Parent() != spawn.Parent() || q.hb.InLoop(cell.Block()) {
 		return nil, false
 	}
 	v := soleStore(cell)
-	return holder, v != nil && c.allocatedOnce(v, spawn)
+	return holder, v != nil && q.allocatedOnce(v, spawn)
 }
 
 // loadedOnce returns what a variable holds when v loads a variable that
 // is stored once, outside loops, before spawn; else nil.
-func (c *checker) loadedOnce(v ssa.Value, spawn ssa.CallInstruction) ssa.Value {
+func (q *Query) loadedOnce(v ssa.Value, spawn ssa.CallInstruction) ssa.Value {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
 	cell, ok := load.X.(*ssa.Alloc)
-	if !ok || cell.Parent() != spawn.Parent() || c.hb.InLoop(cell.Block()) {
+	if !ok || cell.Parent() != spawn.Parent() || q.hb.InLoop(cell.Block()) {
 		return nil
 	}
 	return soleStore(cell)
@@ -275,16 +275,16 @@ func (c *checker) loadedOnce(v ssa.Value, spawn ssa.CallInstruction) ssa.Value {
 
 // allocatedOnce reports whether v is a slice or array that the function
 // running spawn allocates, outside any loop.
-func (c *checker) allocatedOnce(v ssa.Value, spawn ssa.CallInstruction) bool {
+func (q *Query) allocatedOnce(v ssa.Value, spawn ssa.CallInstruction) bool {
 	instr, ok := v.(ssa.Instruction)
-	if !ok || instr.Parent() != spawn.Parent() || c.hb.InLoop(instr.Block()) {
+	if !ok || instr.Parent() != spawn.Parent() || q.hb.InLoop(instr.Block()) {
 		return false
 	}
 	switch v := v.(type) {
 	case *ssa.MakeSlice:
 		return true
 	case *ssa.Slice: // make([]T, constant) is a slice of a new array
-		return c.allocatedOnce(v.X, spawn)
+		return q.allocatedOnce(v.X, spawn)
 	case *ssa.Alloc:
 		_, isArray := v.Type().(*types.Pointer).Elem().Underlying().(*types.Array)
 		return isArray
@@ -324,7 +324,7 @@ func soleStore(cell *ssa.Alloc) ssa.Value {
 // the index, when the go statement gives each goroutine it starts in one
 // call of its function a different value: a loop counter of the
 // statement's iteration.
-func (c *checker) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (ssa.Value, bool) {
+func (q *Query) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.CallInstruction) (ssa.Value, bool) {
 	holder := index
 	load, loaded := index.(*ssa.UnOp)
 	if loaded && load.Op == token.MUL {
@@ -336,28 +336,28 @@ func (c *checker) loopCounter(index ssa.Value, entry *ssa.Function, spawn ssa.Ca
 	}
 	var header *ssa.BasicBlock
 	if holder == index {
-		header = c.counterValue(b)
+		header = q.counterValue(b)
 	} else {
-		header = c.counterCell(b, spawn)
+		header = q.counterCell(b, spawn)
 	}
-	return holder, header != nil && c.countsEachRun(header, spawn)
+	return holder, header != nil && q.countsEachRun(header, spawn)
 }
 
 // counterValue returns the loop header of the counter that v is, or
 // loads from the loop's per-iteration variable; else nil.
-func (c *checker) counterValue(v ssa.Value) *ssa.BasicBlock {
+func (q *Query) counterValue(v ssa.Value) *ssa.BasicBlock {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		return c.counterCell(load.X, load)
+		return q.counterCell(load.X, load)
 	}
 	return counterLoop(v)
 }
 
 // counterCell returns the loop header of the counter that the
 // per-iteration variable cell holds when use reads it; else nil.
-func (c *checker) counterCell(cell ssa.Value, use ssa.Instruction) *ssa.BasicBlock {
+func (q *Query) counterCell(cell ssa.Value, use ssa.Instruction) *ssa.BasicBlock {
 	switch cell := cell.(type) {
 	case *ssa.Alloc:
-		return c.perIterationCounter(cell, use)
+		return q.perIterationCounter(cell, use)
 	case *ssa.Phi:
 		return counterCells(cell)
 	}
@@ -367,7 +367,7 @@ func (c *checker) counterCell(cell ssa.Value, use ssa.Instruction) *ssa.BasicBlo
 // perIterationCounter returns the loop header of the counter that the
 // per-iteration variable cell holds: cell is made anew in each
 // iteration, stored once with the counter before use, and only read.
-func (c *checker) perIterationCounter(cell *ssa.Alloc, use ssa.Instruction) *ssa.BasicBlock {
+func (q *Query) perIterationCounter(cell *ssa.Alloc, use ssa.Instruction) *ssa.BasicBlock {
 	v := soleStore(cell)
 	if v == nil {
 		return nil
@@ -579,7 +579,7 @@ func wideInteger(t types.Type) bool {
 // own back edges, never entering the loop anew (an outer loop would
 // start the count over), unless the goroutines are joined before the
 // loop is entered again (see joinedEachRun).
-func (c *checker) countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstruction) bool {
+func (q *Query) countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstruction) bool {
 	from := spawn.Block()
 	if !header.Dominates(from) {
 		return false
@@ -591,7 +591,7 @@ func (c *checker) countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstructio
 	// No path may enter the loop from outside again.
 	for _, pred := range header.Preds {
 		if !header.Dominates(pred) && reaches(from, pred, nil) {
-			return c.joinedEachRun(spawn)
+			return q.joinedEachRun(spawn)
 		}
 	}
 	return true
@@ -604,12 +604,12 @@ func (c *checker) countsEachRun(header *ssa.BasicBlock, spawn ssa.CallInstructio
 // loop that starts them). The next run of the loop, which starts the
 // count of an inner loop over, then starts goroutines that cannot run
 // at once with these.
-func (c *checker) joinedEachRun(spawn ssa.CallInstruction) bool {
-	if j, ok := c.joined[spawn]; ok {
+func (q *Query) joinedEachRun(spawn ssa.CallInstruction) bool {
+	if j, ok := q.joined[spawn]; ok {
 		return j
 	}
 	joined, found := true, false
-	for _, t := range c.hb.Traces {
+	for _, t := range q.hb.Traces {
 		for _, ev := range t.Events {
 			if ev.Kind != shb.Spawn || ev.Instr != spawn {
 				continue
@@ -620,7 +620,7 @@ func (c *checker) joinedEachRun(spawn ssa.CallInstruction) bool {
 				break
 			}
 			for _, sp := range t.Spawned(ev.ID) {
-				g := c.hb.TraceOf(sp)
+				g := q.hb.TraceOf(sp)
 				if g == nil {
 					continue
 				}
@@ -630,17 +630,17 @@ func (c *checker) joinedEachRun(spawn ssa.CallInstruction) bool {
 				}
 				// The join is the operation the edge lands after: in the
 				// loop, after the spawn.
-				at, ok := c.order.FirstAfter(g, last, t)
+				at, ok := q.order.FirstAfter(g, last, t)
 				if !ok || at-1 <= ev.ID || int(at-1) >= len(t.Events) || t.Events[at-1].Loop != ev.Loop {
 					joined = false
 				}
 			}
 		}
 	}
-	if c.joined == nil {
-		c.joined = make(map[ssa.CallInstruction]bool)
+	if q.joined == nil {
+		q.joined = make(map[ssa.CallInstruction]bool)
 	}
-	c.joined[spawn] = joined && found
+	q.joined[spawn] = joined && found
 	return joined && found
 }
 
@@ -684,8 +684,8 @@ const maxReentryWalk = 2000
 // function again, by a call or by a goroutine it starts (which the
 // pointer analysis folds into o when it starts the same site): that run
 // would index with another goroutine's value. Unknown past the bound.
-func (c *checker) reentered(o *pointer.Origin) bool {
-	if r, ok := c.reentry[o]; ok {
+func (q *Query) reentered(o *pointer.Origin) bool {
+	if r, ok := q.reentry[o]; ok {
 		return r
 	}
 	type run struct {
@@ -717,15 +717,15 @@ func (c *checker) reentered(o *pointer.Origin) bool {
 				if !ok {
 					continue
 				}
-				for _, fn := range c.ptr.Callees(r.o, site) {
+				for _, fn := range q.ptr.Callees(r.o, site) {
 					visit(run{r.o, fn})
 				}
-				for _, sp := range c.ptr.Spawned(r.o, site) {
+				for _, sp := range q.ptr.Spawned(r.o, site) {
 					visit(run{sp, sp.Entry})
 				}
 			}
 		}
 	}
-	c.reentry[o] = reenters
+	q.reentry[o] = reenters
 	return reenters
 }

@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/token"
@@ -31,11 +31,11 @@ import (
 // ownedExcludes reports whether event x of trace t, an execution of
 // acc, reaches its object through a value taken from a field under
 // mutexes that the other access's lockset other holds too.
-func (c *checker) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other shb.LocksetID) bool {
+func (q *Query) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other shb.LocksetID) bool {
 	if other == 0 {
 		return false
 	}
-	take := c.takenBy(t, x, acc)
+	take := q.takenBy(t, x, acc)
 	if take == nil {
 		return false
 	}
@@ -46,28 +46,28 @@ func (c *checker) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other
 			at = ev
 		}
 	}
-	return at >= 0 && c.exclusive(t.Events[at].Locks, other)
+	return at >= 0 && q.order.Exclusive(t.Events[at].Locks, other)
 }
 
 // takenBy returns the take (see isTake) whose value event x of trace t,
 // an execution of acc, reaches its address from along its chain of
 // calls; nil when there is none.
-func (c *checker) takenBy(t *shb.Trace, x int32, acc pointer.Access) *ssa.UnOp {
+func (q *Query) takenBy(t *shb.Trace, x int32, acc pointer.Access) *ssa.UnOp {
 	k := touchKey{t, x, acc.Instr, acc.Write}
-	if take, ok := c.takes[k]; ok {
+	if take, ok := q.takes[k]; ok {
 		return take
 	}
 	var take *ssa.UnOp
 	if addr := accessedAddr(acc); addr != nil && acc.Imported == nil {
 		if frames, ok := t.Frames(x); ok && len(frames) > 0 && frames[len(frames)-1].Fn == acc.Instr.Parent() {
-			d := &derivation{c: c, frames: frames, seen: make(map[derivedKey]bool)}
+			d := &derivation{q: q, frames: frames, seen: make(map[derivedKey]bool)}
 			take, _ = d.from(addr, len(frames)-1)
 		}
 	}
-	if c.takes == nil {
-		c.takes = make(map[touchKey]*ssa.UnOp)
+	if q.takes == nil {
+		q.takes = make(map[touchKey]*ssa.UnOp)
 	}
-	c.takes[k] = take
+	q.takes[k] = take
 	return take
 }
 
@@ -76,7 +76,7 @@ func (c *checker) takenBy(t *shb.Trace, x int32, acc pointer.Access) *ssa.UnOp {
 // function fills with it, and from a parameter or free variable to
 // what the call of the chain gives it.
 type derivation struct {
-	c      *checker
+	q      *Query
 	frames []pointer.Frame
 	seen   map[derivedKey]bool
 	steps  int
@@ -107,7 +107,7 @@ func (d *derivation) from(v ssa.Value, k int) (take *ssa.UnOp, ok bool) {
 		if v.Op != token.MUL {
 			return nil, false
 		}
-		if d.c.isTake(v) {
+		if d.q.isTake(v) {
 			return v, true
 		}
 		return d.from(v.X, k)
@@ -335,24 +335,24 @@ func (d *derivation) closure(k int) (*ssa.MakeClosure, int) {
 // the same block then resets, to nil or to a value made there, holding
 // a mutex (not only for reading) from the load through the reset: the
 // loader takes what the field held.
-func (c *checker) isTake(load *ssa.UnOp) bool {
-	if v, ok := c.takeLoads[load]; ok {
+func (q *Query) isTake(load *ssa.UnOp) bool {
+	if v, ok := q.takeLoads[load]; ok {
 		return v
 	}
-	v := c.resets(load)
-	if c.takeLoads == nil {
-		c.takeLoads = make(map[*ssa.UnOp]bool)
+	v := q.resets(load)
+	if q.takeLoads == nil {
+		q.takeLoads = make(map[*ssa.UnOp]bool)
 	}
-	c.takeLoads[load] = v
+	q.takeLoads[load] = v
 	return v
 }
 
-func (c *checker) resets(load *ssa.UnOp) bool {
+func (q *Query) resets(load *ssa.UnOp) bool {
 	b := load.Block()
 	if b == nil {
 		return false
 	}
-	locks := c.locks.Func(load.Parent())
+	locks := q.locks.Func(load.Parent())
 	held := writeLocks(locks.Before(load))
 	if len(held) == 0 {
 		return false

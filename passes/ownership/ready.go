@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/token"
@@ -38,7 +38,7 @@ import (
 // dominates it, and t closes obj's field f after x, the only send or
 // close anywhere on that channel (or one of t's closes, the one after x
 // following x on every path).
-func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trace, x int32, b pointer.Access, u *shb.Trace, y int32, perIter bool) bool {
+func (q *Query) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trace, x int32, b pointer.Access, u *shb.Trace, y int32, perIter bool) bool {
 	if b.Write {
 		return false
 	}
@@ -46,13 +46,13 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	if !ok {
 		return false
 	}
-	w, ok := c.waited[b.Instr]
+	w, ok := q.waited[b.Instr]
 	if !ok {
-		w.field, w.ok = c.waitedVia(fa.X, b.Instr, 0)
-		if c.waited == nil {
-			c.waited = make(map[ssa.Instruction]waited)
+		w.field, w.ok = q.waitedVia(fa.X, b.Instr, 0)
+		if q.waited == nil {
+			q.waited = make(map[ssa.Instruction]waited)
 		}
-		c.waited[b.Instr] = w
+		q.waited[b.Instr] = w
 	}
 	if !w.ok {
 		return false
@@ -62,7 +62,7 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	ch, closed := int32(-1), int32(-1)
 	for id := last + 1; id < int32(len(t.Events)); id++ {
 		ev := &t.Events[id]
-		if ev.Kind != shb.Close || ev.Obj < 0 || !c.closesFieldOf(t, id, obj, field) {
+		if ev.Kind != shb.Close || ev.Obj < 0 || !q.closesFieldOf(t, id, obj, field) {
 			continue
 		}
 		ch, closed = ev.Obj, id
@@ -78,7 +78,7 @@ func (c *checker) readyClosed(obj *pointer.Object, a pointer.Access, t *shb.Trac
 	// a channel is closed once, a second close panics.
 	always := a.Imported == nil && postDominates(t.Events[closed].Instr, a.Instr)
 	own := always && closesOwn(t.Events[closed].Instr, a)
-	for _, op := range c.opsOn(ch) {
+	for _, op := range q.opsOn(ch) {
 		if op.t.Events[op.id].Kind == shb.Send {
 			return false
 		}
@@ -166,7 +166,7 @@ const maxWaitedDepth = 3
 // value bound there; for a parameter of an unexported function, at
 // each call in the package, from the argument. Every one must wait for
 // the same field.
-func (c *checker) waitedVia(base ssa.Value, instr ssa.Instruction, depth int) (int, bool) {
+func (q *Query) waitedVia(base ssa.Value, instr ssa.Instruction, depth int) (int, bool) {
 	if f, ok := waitedField(base, instr); ok {
 		return f, true
 	}
@@ -208,7 +208,7 @@ func (c *checker) waitedVia(base ssa.Value, instr ssa.Instruction, depth int) (i
 		if fn.Object() == nil || fn.Object().Exported() || i < 0 {
 			return 0, false // another package may call it
 		}
-		for _, site := range c.fresh.callsOf(fn) {
+		for _, site := range q.fresh.callsOf(fn) {
 			_, args, ok := boundArgs(site, fn)
 			if !ok {
 				return 0, false
@@ -218,7 +218,7 @@ func (c *checker) waitedVia(base ssa.Value, instr ssa.Instruction, depth int) (i
 	}
 	field := -1
 	for _, e := range entries {
-		f, ok := c.waitedVia(e.v, e.at, depth+1)
+		f, ok := q.waitedVia(e.v, e.at, depth+1)
 		if !ok || field >= 0 && f != field {
 			return 0, false
 		}
@@ -241,19 +241,19 @@ type chanOp struct {
 
 // opsOn returns the sends and closes of every trace on channel ch,
 // indexed once for all.
-func (c *checker) opsOn(ch int32) []chanOp {
-	if c.chanOps == nil {
-		c.chanOps = make(map[int32][]chanOp)
-		for _, t := range c.hb.Traces {
+func (q *Query) opsOn(ch int32) []chanOp {
+	if q.chanOps == nil {
+		q.chanOps = make(map[int32][]chanOp)
+		for _, t := range q.hb.Traces {
 			for i := range t.Events {
 				ev := &t.Events[i]
 				if ev.Obj >= 0 && (ev.Kind == shb.Send || ev.Kind == shb.Close) {
-					c.chanOps[ev.Obj] = append(c.chanOps[ev.Obj], chanOp{t, ev.ID})
+					q.chanOps[ev.Obj] = append(q.chanOps[ev.Obj], chanOp{t, ev.ID})
 				}
 			}
 		}
 	}
-	return c.chanOps[ch]
+	return q.chanOps[ch]
 }
 
 // waitedField returns the field f of the struct that base points to
@@ -299,7 +299,7 @@ func waitedFieldOf(base ssa.Value, instr ssa.Instruction) (int, bool) {
 // closesFieldOf reports whether close event id of t closes the channel
 // at field of obj, and of obj alone, in the chain of calls the event
 // was walked in.
-func (c *checker) closesFieldOf(t *shb.Trace, id int32, obj *pointer.Object, field int) bool {
+func (q *Query) closesFieldOf(t *shb.Trace, id int32, obj *pointer.Object, field int) bool {
 	call, ok := t.Events[id].Instr.(*ssa.Call)
 	if !ok || len(call.Call.Args) != 1 {
 		return false
@@ -316,7 +316,7 @@ func (c *checker) closesFieldOf(t *shb.Trace, id int32, obj *pointer.Object, fie
 	if !ok || len(frames) == 0 || frames[len(frames)-1].Fn != call.Parent() {
 		return false
 	}
-	locs, ok := c.ptr.PointsToAlong(t.Origin, frames, fa.X)
+	locs, ok := q.ptr.PointsToAlong(t.Origin, frames, fa.X)
 	if !ok || len(locs) == 0 {
 		return false
 	}

@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/constant"
@@ -35,36 +35,36 @@ type flagKey struct {
 // flagSkipped reports whether acc runs, in trace t, only where a Load of
 // an atomic.Bool returned false, though every write of that Bool stores
 // true and one of them happens before t's goroutine starts.
-func (c *checker) flagSkipped(acc pointer.Access, t *shb.Trace) bool {
+func (q *Query) flagSkipped(acc pointer.Access, t *shb.Trace) bool {
 	if acc.Imported != nil || t.Origin.Parent == nil {
 		return false
 	}
 	k := flagKey{acc.Instr, t}
-	if v, ok := c.flags[k]; ok {
+	if v, ok := q.flags[k]; ok {
 		return v
 	}
 	v := false
 	if load := falseLoad(acc.Instr); load != nil {
-		if locs := c.ptr.PointsToIn(t.Origin, load.Call.Args[0]); len(locs) == 1 {
-			v = c.setBefore(locs[0], t)
+		if locs := q.ptr.PointsToIn(t.Origin, load.Call.Args[0]); len(locs) == 1 {
+			v = q.setBefore(locs[0], t)
 		}
 	}
-	if c.flags == nil {
-		c.flags = make(map[flagKey]bool)
+	if q.flags == nil {
+		q.flags = make(map[flagKey]bool)
 	}
-	c.flags[k] = v
+	q.flags[k] = v
 	return v
 }
 
 // setBefore reports whether every write of the atomic flag at loc stores
 // true, and one of them happens before trace t's first event.
-func (c *checker) setBefore(loc pointer.Location, t *shb.Trace) bool {
-	sets, ok := c.flagSets(loc)
+func (q *Query) setBefore(loc pointer.Location, t *shb.Trace) bool {
+	sets, ok := q.flagSets(loc)
 	if !ok {
 		return false
 	}
 	for _, s := range sets {
-		if s.t != t && c.order.HappensBefore(s.t, s.id, t, 0, false) {
+		if s.t != t && q.order.HappensBefore(s.t, s.id, t, 0, false) {
 			return true
 		}
 	}
@@ -80,29 +80,29 @@ type flagSet struct {
 // flagSets returns the events that write the atomic flag at loc, once
 // for all the accesses it guards; false when one of its writes is not a
 // Store of true.
-func (c *checker) flagSets(loc pointer.Location) ([]flagSet, bool) {
-	if sets, ok := c.flagWrites[loc]; ok {
+func (q *Query) flagSets(loc pointer.Location) ([]flagSet, bool) {
+	if sets, ok := q.flagWrites[loc]; ok {
 		return sets, sets != nil
 	}
-	sets := c.findFlagSets(loc)
-	if c.flagWrites == nil {
-		c.flagWrites = make(map[pointer.Location][]flagSet)
+	sets := q.findFlagSets(loc)
+	if q.flagWrites == nil {
+		q.flagWrites = make(map[pointer.Location][]flagSet)
 	}
-	c.flagWrites[loc] = sets
+	q.flagWrites[loc] = sets
 	return sets, sets != nil
 }
 
-func (c *checker) findFlagSets(loc pointer.Location) []flagSet {
-	for _, acc := range c.ptr.Accesses() {
+func (q *Query) findFlagSets(loc pointer.Location) []flagSet {
+	for _, acc := range q.ptr.Accesses() {
 		if acc.Loc == loc && acc.Write && !acc.Atomic {
 			return nil // a plain write: the flag may be zeroed
 		}
 	}
 	sets := []flagSet{}
-	for _, w := range c.hb.Traces {
+	for _, w := range q.hb.Traces {
 		for i := range w.Events {
 			ev := &w.Events[i]
-			if ev.Kind != shb.AtomicWrite || ev.Obj < 0 || c.hb.Location(ev.Obj) != loc {
+			if ev.Kind != shb.AtomicWrite || ev.Obj < 0 || q.hb.Location(ev.Obj) != loc {
 				continue
 			}
 			if !storesTrue(ev.Instr) {

@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/token"
@@ -42,7 +42,7 @@ type buffers struct {
 // two fields of one struct that the package uses as double buffers,
 // each loading its field and accessing the array while holding a lock
 // that every swap of the two fields holds.
-func (c *checker) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la shb.LocksetID, tb *shb.Trace, y int32, b pointer.Access, lb shb.LocksetID) bool {
+func (q *Query) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la shb.LocksetID, tb *shb.Trace, y int32, b pointer.Access, lb shb.LocksetID) bool {
 	loadA, fa := fieldLoad(accessedAddr(a))
 	loadB, fb := fieldLoad(accessedAddr(b))
 	if fa == nil || fb == nil || fa.Field == fb.Field {
@@ -53,13 +53,13 @@ func (c *checker) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la sh
 		return false
 	}
 	k := bufferKey{st, min(fa.Field, fb.Field), max(fa.Field, fb.Field)}
-	bufs, done := c.buffers[k]
+	bufs, done := q.buffers[k]
 	if !done {
-		bufs = c.bufferStores(k)
-		if c.buffers == nil {
-			c.buffers = make(map[bufferKey]buffers)
+		bufs = q.bufferStores(k)
+		if q.buffers == nil {
+			q.buffers = make(map[bufferKey]buffers)
 		}
-		c.buffers[k] = bufs
+		q.buffers[k] = bufs
 	}
 	if !bufs.ok {
 		return false
@@ -68,17 +68,17 @@ func (c *checker) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la sh
 	// load from: the pointer analysis tells a constructor's objects apart
 	// by call site, and their mutexes with them.
 	objs := make(map[*pointer.Object]bool)
-	for _, l := range c.ptr.PointsToIn(ta.Origin, fa.X) {
+	for _, l := range q.ptr.PointsToIn(ta.Origin, fa.X) {
 		objs[l.Obj] = true
 	}
-	for _, l := range c.ptr.PointsToIn(tb.Origin, fb.X) {
+	for _, l := range q.ptr.PointsToIn(tb.Origin, fb.X) {
 		objs[l.Obj] = true
 	}
 	var swapLocks []shb.LocksetID
-	for _, t := range c.hb.Traces {
+	for _, t := range q.hb.Traces {
 		for _, s := range bufs.swaps {
 			evs := t.EventsAt(s)
-			if len(evs) == 0 || !c.mayPointInto(t.Origin, s.(*ssa.Store).Addr.(*ssa.FieldAddr).X, objs) {
+			if len(evs) == 0 || !q.mayPointInto(t.Origin, s.(*ssa.Store).Addr.(*ssa.FieldAddr).X, objs) {
 				continue
 			}
 			for _, ev := range evs {
@@ -89,12 +89,12 @@ func (c *checker) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la sh
 	if len(swapLocks) == 0 {
 		return false // no swap seen: nothing tells the fields apart
 	}
-	return c.heldAlong(ta, loadA, x, la, swapLocks) && c.heldAlong(tb, loadB, y, lb, swapLocks)
+	return q.heldAlong(ta, loadA, x, la, swapLocks) && q.heldAlong(tb, loadB, y, lb, swapLocks)
 }
 
 // mayPointInto reports whether v may point to one of objs in origin o.
-func (c *checker) mayPointInto(o *pointer.Origin, v ssa.Value, objs map[*pointer.Object]bool) bool {
-	for _, l := range c.ptr.PointsToIn(o, v) {
+func (q *Query) mayPointInto(o *pointer.Origin, v ssa.Value, objs map[*pointer.Object]bool) bool {
+	for _, l := range q.ptr.PointsToIn(o, v) {
 		if objs[l.Obj] {
 			return true
 		}
@@ -105,7 +105,7 @@ func (c *checker) mayPointInto(o *pointer.Origin, v ssa.Value, objs map[*pointer
 // heldAlong reports whether, in trace t, the last execution of load
 // before event x and every event from it to x hold locks that exclude
 // each of swaps, as held (the locks at x) does.
-func (c *checker) heldAlong(t *shb.Trace, load *ssa.UnOp, x int32, held shb.LocksetID, swaps []shb.LocksetID) bool {
+func (q *Query) heldAlong(t *shb.Trace, load *ssa.UnOp, x int32, held shb.LocksetID, swaps []shb.LocksetID) bool {
 	from := int32(-1)
 	for _, ev := range t.EventsAt(load) {
 		if ev <= x && ev > from {
@@ -116,11 +116,11 @@ func (c *checker) heldAlong(t *shb.Trace, load *ssa.UnOp, x int32, held shb.Lock
 		return false
 	}
 	for _, s := range swaps {
-		if !c.exclusive(held, s) {
+		if !q.order.Exclusive(held, s) {
 			return false
 		}
 		for ev := from; ev <= x; ev++ {
-			if !c.exclusive(t.Events[ev].Locks, s) {
+			if !q.order.Exclusive(t.Events[ev].Locks, s) {
 				return false
 			}
 		}
@@ -169,12 +169,12 @@ func mustStruct(fa *ssa.FieldAddr) *types.Struct {
 // address goes anywhere else, and no store writes the whole struct but
 // into an object just made. The fields must be unexported, so that no
 // other package stores to them.
-func (c *checker) bufferStores(k bufferKey) buffers {
+func (q *Query) bufferStores(k bufferKey) buffers {
 	if k.st.Field(k.f1).Exported() || k.st.Field(k.f2).Exported() {
 		return buffers{}
 	}
 	var swaps []ssa.Instruction
-	for _, fn := range c.fresh.funcs {
+	for _, fn := range q.fresh.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {

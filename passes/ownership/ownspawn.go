@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/token"
@@ -30,11 +30,11 @@ import (
 // go statement on the same receiver, the goroutine of trace u in which
 // event y, an execution of b, touches that goroutine's own receiver;
 // and every call of the method is on an object made for it.
-func (c *checker) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace, y int32, b pointer.Access) bool {
+func (q *Query) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace, y int32, b pointer.Access) bool {
 	if u.Origin.Parent != t.Origin || acc.Imported != nil || b.Imported != nil {
 		return false
 	}
-	spawn, ok := c.spawns[u.Origin].(*ssa.Go)
+	spawn, ok := q.spawns[u.Origin].(*ssa.Go)
 	if !ok || len(spawn.Call.Args) == 0 || spawn.Call.IsInvoke() {
 		return false
 	}
@@ -63,10 +63,10 @@ func (c *checker) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Tra
 	if root, j := fieldRoot(fx, max(k, 0), accessedAddr(acc)); k < 0 || j != k || root != spawn.Call.Args[0] {
 		return false
 	}
-	if !c.spawnsAfter(t, x, fx[:k+1], spawn) {
+	if !q.spawnsAfter(t, x, fx[:k+1], spawn) {
 		return false
 	}
-	return c.fresh.ownObjects(fx[k].Fn)
+	return q.fresh.ownObjects(fx[k].Fn)
 }
 
 // fieldRoot returns the value that addr, a value of the last frame's
@@ -106,7 +106,7 @@ func fieldRoot(frames []pointer.Frame, until int, addr ssa.Value) (ssa.Value, in
 // spawnsAfter reports whether trace t runs the go statement spawn after
 // event x, in the same call of spawn's function: on the chain of calls
 // prefix that x was made in.
-func (c *checker) spawnsAfter(t *shb.Trace, x int32, prefix []pointer.Frame, spawn *ssa.Go) bool {
+func (q *Query) spawnsAfter(t *shb.Trace, x int32, prefix []pointer.Frame, spawn *ssa.Go) bool {
 	for _, s := range t.EventsAt(spawn) {
 		if s <= x || t.Events[s].Kind != shb.Spawn {
 			continue

@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"github.com/origo-dev/origo/passes/pointer"
@@ -17,18 +17,18 @@ import (
 // doneAfter reports whether event x of trace t (access a) happens
 // before event y of trace u through a WaitGroup Done that follows x in
 // its loop iteration on every path.
-func (c *checker) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trace, y int32) bool {
+func (q *Query) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trace, y int32) bool {
 	k := touchKey{t, x, a.Instr, a.Write}
-	edges, ok := c.dones[k]
+	edges, ok := q.dones[k]
 	if !ok {
-		edges = c.doneEdges(t, x, a)
-		if c.dones == nil {
-			c.dones = make(map[touchKey][]shb.Edge)
+		edges = q.doneEdges(t, x, a)
+		if q.dones == nil {
+			q.dones = make(map[touchKey][]shb.Edge)
 		}
-		c.dones[k] = edges
+		q.dones[k] = edges
 	}
 	for _, e := range edges {
-		if e.To == u && e.At <= y || int(e.At) < len(e.To.Events) && c.order.HappensBefore(e.To, e.At, u, y, false) {
+		if e.To == u && e.At <= y || int(e.At) < len(e.To.Events) && q.order.HappensBefore(e.To, e.At, u, y, false) {
 			return true
 		}
 	}
@@ -37,7 +37,7 @@ func (c *checker) doneAfter(t *shb.Trace, x int32, a pointer.Access, u *shb.Trac
 
 // doneEdges returns the Wait edges that a Done following event x of t
 // on every path of its iteration orders x before.
-func (c *checker) doneEdges(t *shb.Trace, x int32, a pointer.Access) []shb.Edge {
+func (q *Query) doneEdges(t *shb.Trace, x int32, a pointer.Access) []shb.Edge {
 	ev := &t.Events[x]
 	if ev.Loop < 0 {
 		return nil

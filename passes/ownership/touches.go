@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"github.com/origo-dev/origo/passes/pointer"
@@ -19,24 +19,24 @@ import (
 
 // touches reports whether event x of trace t, an execution of acc, may
 // touch obj: true unless its chain shows it cannot.
-func (c *checker) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.Object) bool {
+func (q *Query) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.Object) bool {
 	if acc.Imported != nil {
 		return true // touchedBy does not tell
 	}
 	// An event is one instruction, and an access of it a read or a
 	// write: the memo is by trace and event, in slices, as this is asked
 	// of every pair of events.
-	if c.touched == nil {
-		c.touched = make([][][2]touchMemo, len(c.ptr.Origins))
+	if q.touched == nil {
+		q.touched = make([][][2]touchMemo, len(q.ptr.Origins))
 	}
-	memo := c.touched[t.Origin.ID]
+	memo := q.touched[t.Origin.ID]
 	if memo == nil {
 		memo = make([][2]touchMemo, len(t.Events))
-		c.touched[t.Origin.ID] = memo
+		q.touched[t.Origin.ID] = memo
 	}
 	m := &memo[x][b2i(acc.Write)]
 	if !m.done {
-		m.objs, m.fresh, m.done = c.touchedBy(t, x, acc), c.freshAlong(t, x, acc), true
+		m.objs, m.fresh, m.done = q.touchedBy(t, x, acc), q.freshAlong(t, x, acc), true
 	}
 	return !m.fresh && (m.objs == nil || m.objs[obj])
 }
@@ -65,17 +65,17 @@ type touchKey struct {
 
 // freshAlong reports whether event x of trace t, an execution of acc,
 // touches an object that its chain of calls shows unpublished.
-func (c *checker) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
+func (q *Query) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
 	if acc.Imported != nil {
 		return false
 	}
 	frames, ok := t.Frames(x)
-	return ok && len(frames) > 1 && c.fresh.freshAlong(frames, acc)
+	return ok && len(frames) > 1 && q.fresh.freshAlong(frames, acc)
 }
 
 // touchedBy returns the objects that event x of trace t, an execution of
 // acc, may touch; nil when its chain does not tell.
-func (c *checker) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*pointer.Object]bool {
+func (q *Query) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*pointer.Object]bool {
 	if acc.Imported != nil {
 		return nil
 	}
@@ -87,7 +87,7 @@ func (c *checker) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*poin
 	if !ok || len(frames) == 0 || frames[len(frames)-1].Fn != acc.Instr.Parent() {
 		return nil
 	}
-	locs, ok := c.ptr.PointsToAlong(t.Origin, frames, addr)
+	locs, ok := q.ptr.PointsToAlong(t.Origin, frames, addr)
 	if !ok {
 		return nil
 	}

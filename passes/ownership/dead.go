@@ -1,4 +1,4 @@
-package race
+package ownership
 
 import (
 	"go/constant"
@@ -14,15 +14,15 @@ import (
 // reaches: behind a branch whose condition folds to a constant, as in
 // "if y == 1 && x == 1" where y is a local still 0. An access there
 // races with nothing.
-func (c *checker) unreachable(instr ssa.Instruction) bool {
+func (q *Query) unreachable(instr ssa.Instruction) bool {
 	fn := instr.Parent()
-	live, ok := c.live[fn]
+	live, ok := q.live[fn]
 	if !ok {
 		live = liveBlocks(fn)
-		if c.live == nil {
-			c.live = make(map[*ssa.Function][]bool)
+		if q.live == nil {
+			q.live = make(map[*ssa.Function][]bool)
 		}
-		c.live[fn] = live
+		q.live[fn] = live
 	}
 	b := instr.Block()
 	return live != nil && b != nil && b.Index < len(live) && !live[b.Index]

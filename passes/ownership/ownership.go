@@ -1,0 +1,218 @@
+package ownership
+
+import (
+	"go/types"
+	"reflect"
+
+	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer holds the ownership rules. It reports nothing; see the
+// package documentation.
+var Analyzer = &analysis.Analyzer{
+	Name:       "ownership",
+	Doc:        "rule out the accesses whose memory one goroutine owns at a time",
+	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/ownership",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result is what the ownership rules read: the package, its functions,
+// the locksets, the pointer analysis and the happens-before graph. It is read-only;
+// questions go through a Query (NewQuery), which memoizes what they find.
+type Result struct {
+	pkg   *types.Package
+	locks *lockset.Result
+	ptr   *pointer.Result
+	hb    *shb.Result
+	funcs []*ssa.Function // the package's, in source order
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	return &Result{
+		pkg:   pass.Pkg,
+		locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result),
+		ptr:   pass.ResultOf[pointer.Analyzer].(*pointer.Result),
+		hb:    pass.ResultOf[shb.Analyzer].(*shb.Result),
+		funcs: pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs,
+	}, nil
+}
+
+// Query answers ownership questions on a Result. What a question finds
+// is memoized, per Query: the memo is the asker's, so a Query is not
+// safe for concurrent use, and each analyzer makes its own with
+// Result.NewQuery, as with shb.Order.
+type Query struct {
+	locks    *lockset.Result
+	ptr      *pointer.Result
+	hb       *shb.Result
+	order    *shb.Order // the asker's happens-before queries
+	fresh    *freshness // writes before their object is published
+	spawnEvs map[*pointer.Origin][]spawn
+	spawns   map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
+	reentry  map[*pointer.Origin]bool                // by origin, whether it runs its entry again
+
+	live       map[*ssa.Function][]bool
+	starts     map[*shb.Trace]map[runStart]int32    // see runStarts
+	sends      [][]sent                             // by origin ID: see sendsOf
+	handed     handOvers                            // handedOver's scratch
+	recvs      map[*shb.Trace][]int32               // see firstRecv
+	chans      map[sendKey]map[*pointer.Object]bool // see channels
+	carrying   carrying                             // see sendsCarrying
+	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
+	waited     map[ssa.Instruction]waited           // see readyClosed
+	chanOps    map[int32][]chanOp
+	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
+	dones      map[touchKey][]shb.Edge        // see doneAfter
+	joined     map[ssa.CallInstruction]bool   // see joinedEachRun
+	made       map[madeKey]bool               // see madeInLoop
+	flags      map[flagKey]bool               // see flagSkipped
+	flagWrites map[pointer.Location][]flagSet // see flagSets
+	takes      map[touchKey]*ssa.UnOp         // see takenBy
+	takeLoads  map[*ssa.UnOp]bool             // see isTake
+	selfSynced map[*pointer.Object]bool       // see internal
+	buffers    map[bufferKey]buffers          // see swappedBuffers
+}
+
+// NewQuery returns a Query on r that asks order, the asker's own, what
+// happens before what.
+func (r *Result) NewQuery(order *shb.Order) *Query {
+	q := &Query{locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
+	q.spawnEvs = spawnsOf(r.hb)
+	q.spawns, q.reentry = spawnSites(q.spawnEvs), make(map[*pointer.Origin]bool)
+	return q
+}
+
+// Exec is one execution of an access: event X of trace T, holding the
+// locks Locks.
+type Exec struct {
+	Acc   pointer.Access
+	T     *shb.Trace
+	X     int32
+	Locks shb.LocksetID
+}
+
+// Alone returns the rule by which acc, an access to obj, races with
+// nothing, whatever the other access: it initializes an object not yet
+// published (not-published), stores back what it just loaded
+// (self-store), or cannot run (dead-code); "" when none applies.
+func (q *Query) Alone(acc pointer.Access, obj *pointer.Object) rules.ID {
+	switch {
+	case q.fresh.initializing(acc, obj):
+		return rules.NotPublished
+	case selfStore(acc):
+		return rules.SelfStore
+	case q.unreachable(acc.Instr):
+		return rules.DeadCode
+	}
+	return ""
+}
+
+// Apart returns the rule by which two accesses to obj touch no memory
+// at once, whatever their goroutines' order: both close a channel
+// (closes-both), they touch different elements (other-elements) or each
+// goroutine its own (own-element), or a type of another package
+// synchronizes itself (self-synchronized); "" when none applies.
+func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
+	switch {
+	case closes(a) && closes(b):
+		return rules.ClosesBoth
+	case disjoint(a, b):
+		return rules.OtherElements
+	case q.ownElements(a, b):
+		return rules.OwnElement
+	case q.internal(obj, a, b):
+		return rules.SelfSynchronized
+	}
+	return ""
+}
+
+// SetUp returns setup-method when a or b is a write in a method that
+// its callers run only on objects they have not shared yet (see
+// setupMethod); "" otherwise. Library mode asks it of a pair it presumes
+// concurrent.
+func (q *Query) SetUp(a, b pointer.Access) rules.ID {
+	if q.settingUp(a) || q.settingUp(b) {
+		return rules.SetupMethod
+	}
+	return ""
+}
+
+// Touches reports whether event x of trace t, an execution of acc, may
+// touch obj: true unless its chain of calls shows it cannot, or shows
+// the object unpublished (see touches).
+func (q *Query) Touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.Object) bool {
+	return q.touches(t, x, acc, obj)
+}
+
+// FlagSkipped reports whether acc runs, in trace t, only where a flag
+// set once before the goroutine started reads false (flag-skipped).
+func (q *Query) FlagSkipped(acc pointer.Access, t *shb.Trace) bool {
+	return q.flagSkipped(acc, t)
+}
+
+// PerIteration reports whether obj is made anew in each iteration of a
+// loop: an access in one iteration does not touch what the next one
+// accesses.
+func (q *Query) PerIteration(obj *pointer.Object) bool { return q.allocatedInLoop(obj) }
+
+// MadeInLoop reports whether event x of trace t touches obj in a run,
+// inside a loop of the trace, of a call that makes obj: each run of the
+// loop makes its own object (see madeInLoop).
+func (q *Query) MadeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
+	return q.madeInLoop(t, x, obj)
+}
+
+// Guarded returns the rule by which two executions, neither holding a
+// lock the other holds, still never reach obj's memory at once: one
+// took what it touches out of a field holding its mutex
+// (taken-under-lock), or they are the two sides of a double buffer
+// swapped under both locks (double-buffer); "" when neither applies.
+func (q *Query) Guarded(a, b Exec) rules.ID {
+	if q.ownedExcludes(a.T, a.X, a.Acc, b.Locks) || q.ownedExcludes(b.T, b.X, b.Acc, a.Locks) {
+		return rules.TakenUnderLock
+	}
+	if q.swappedBuffers(a.T, a.X, a.Acc, a.Locks, b.T, b.X, b.Acc, b.Locks) {
+		return rules.DoubleBuffer
+	}
+	return ""
+}
+
+// Owned returns the rule by which two executions that no
+// happens-before chain orders still touch obj one after the other, the
+// object passing from one goroutine to the other: each test's own
+// objects (test-objects), writes before a method starts its goroutine
+// (own-spawn), a channel handing the object over (handover), a future's
+// close (future), a WaitGroup.Done after each item (done-per-item); ""
+// when none applies. perIter is PerIteration(obj).
+func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
+	ta, x, tb, y := a.T, a.X, b.T, b.X
+	px, py := perIter || q.madeInLoop(ta, x, obj), perIter || q.madeInLoop(tb, y, obj)
+	switch {
+	case q.beforeRunStarts(obj, ta, x, tb, px) || q.beforeRunStarts(obj, tb, y, ta, py):
+		return rules.RunObjects
+	case q.ownSpawn(ta, x, a.Acc, tb, y, b.Acc) || q.ownSpawn(tb, y, b.Acc, ta, x, a.Acc):
+		return rules.OwnSpawn
+	case q.handedOver(obj, ta, x, tb, y, px || q.receivedInLoop(a.Acc)) || q.handedOver(obj, tb, y, ta, x, py || q.receivedInLoop(b.Acc)):
+		return rules.Handover
+	case q.readyClosed(obj, a.Acc, ta, x, b.Acc, tb, y, perIter) || q.readyClosed(obj, b.Acc, tb, y, a.Acc, ta, x, perIter):
+		return rules.Future
+	case q.doneAfter(ta, x, a.Acc, tb, y) || q.doneAfter(tb, y, b.Acc, ta, x):
+		return rules.DonePerItem
+	}
+	return ""
+}
+
+// Starter returns the goroutine whose trace starts o, when one trace
+// alone does: the parent of a goroutine in the context-insensitive
+// analysis, which gives origins none.
+func (q *Query) Starter(o *pointer.Origin) (*pointer.Origin, bool) {
+	return only(q.spawnEvs[o], func(s spawn) *pointer.Origin { return s.t.Origin })
+}
