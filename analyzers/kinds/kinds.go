@@ -49,6 +49,7 @@ var (
 	CapturedErr              = Kind{"race/captured-err", "CapturedErr", "captured err"}
 	WaitGroupAddInGoroutine  = Kind{"race/waitgroup-add-in-goroutine", "WaitGroupAddInGoroutine", "WaitGroup.Add inside the goroutine"}
 	TestReportAfterTest      = Kind{"race/test-report-after-test", "TestReportAfterTest", "test report after the test"}
+	PossibleRace             = Kind{"race/possible-race", "PossibleDataRace", "possible data race"}
 	DoubleLock               = Kind{"deadlock/double-lock", "DoubleLock", "double lock"}
 	RWMutexUpgrade           = Kind{"deadlock/rwmutex-upgrade", "RWMutexUpgrade", "RWMutex upgrade"}
 	RecursiveReadLock        = Kind{"deadlock/recursive-read-lock", "RecursiveReadLock", "recursive read lock"}
@@ -81,11 +82,21 @@ var (
 // All are the kinds, by analyzer (race, deadlock, blocking, guardedby,
 // directive) and then as each manual lists them.
 var All = []Kind{
-	DataRace, ConcurrentMapAccess, ConcurrentAppend, CapturedLoopVariable, CapturedNamedResult, CapturedErr, WaitGroupAddInGoroutine, TestReportAfterTest,
+	DataRace, ConcurrentMapAccess, ConcurrentAppend, CapturedLoopVariable, CapturedNamedResult, CapturedErr, WaitGroupAddInGoroutine, TestReportAfterTest, PossibleRace,
 	DoubleLock, RWMutexUpgrade, RecursiveReadLock, LockLeftHeld, LockAfterLeftHeld, LockKeptByReturned, LockOrderInversion, LockOrderCycle, UnlockOfUnlocked, BlockingWhileHoldingLock,
 	SendBlocks, ReceiveBlocks, RangeBlocks, SelectBlocks, WaitGroupBlocks, CondWaitBlocks, LockBlocks,
 	UnguardedAccess, UnguardedCall, BadAnnotation,
 	MalformedIgnore, StaleIgnore,
+}
+
+// Level returns the SARIF level of the reports of kind id: "note" for
+// the lower tier (a possible data race, shown with -all), "warning"
+// for the others.
+func Level(id string) string {
+	if id == PossibleRace.ID {
+		return "note"
+	}
+	return "warning"
 }
 
 // Lookup returns the kind whose ID is id.

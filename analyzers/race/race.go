@@ -15,6 +15,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/docs"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/internal/posn"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/ownership"
@@ -45,8 +46,18 @@ var Analyzer = &analysis.Analyzer{
 // whyTarget is the -why flag's value (see rules.TargetFlag).
 var whyTarget string
 
+// PossiblePrefix begins the message of a possible data race, the lower
+// tier: what follows it is the message the pair would have with
+// evidence of sharing, then why it has none.
+const PossiblePrefix = "possible data race: "
+
+// showAll is the -all flag's value: report the pairs without evidence
+// of sharing too, as possible data races (see evidence).
+var showAll bool
+
 func init() {
 	ignore.Flag(&Analyzer.Flags)
+	Analyzer.Flags.BoolVar(&showAll, "all", false, "report the pairs nothing shows to be shared (no lock or atomic on the memory, not a package-level variable, not handed to the goroutine), as possible data races")
 	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate pair with an access at `FILE:LINE` (or all): the rule that ruled it out, or reported; as diagnostics of category \"why\"")
 }
 
@@ -81,6 +92,11 @@ type checker struct {
 	runWaits  []waitedMemo                // by origin ID: see waitedIn
 	described map[pointer.Location]string // see checker.describe
 	files     [][2]token.Pos              // see inPackage
+
+	concurrentTypes map[*types.TypeName]bool // see documentedConcurrent
+	heldByGlobals   map[*pointer.Object]bool // see singleton
+	onceFuncs       map[*ssa.Function]bool   // see singleton
+	withheld        map[reportKey]bool       // bugs without evidence of sharing, not reported (see evidence)
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -89,6 +105,7 @@ type report struct {
 	loc            pointer.Location
 	a, b           pointer.Access
 	locksA, locksB shb.LocksetID
+	evidence       string // what shows that loc is shared, or "" (a possible race: see evidence)
 }
 
 // reportKey groups racy pairs into bugs: the pairs on one location
@@ -194,7 +211,7 @@ func (c *checker) check() {
 				total++
 				la, lb, rule := c.racy(sh.Loc.Obj, a, b, c.place(&placed[i], a, sh.Loc.Obj), c.place(&placed[j], b, sh.Loc.Obj), perIter)
 				if rule == "" {
-					rule = c.add(sh.Loc, a, b, la, lb)
+					rule = c.add(sh.Loc, accesses, a, b, la, lb)
 				}
 				c.why.note(c, sh.Loc, a, b, rule)
 				if c.why != nil {
@@ -223,6 +240,10 @@ func (c *checker) check() {
 		}
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d %s followed only up to %d events each or %d in all (first: %s), so races in what they do past that may go unreported; if they matter, report it at %s\n",
 			c.pass.Pkg.Path(), len(cut), goroutines, shb.MaxTraceEvents, shb.MaxPackageEvents, cut[0].Origin.Describe(c.pass.Fset), guard.IssuesURL)
+	}
+	if n := c.withheldCount(); n > 0 && c.ptr.ContextInsensitive {
+		fmt.Fprintf(os.Stderr, "origo: race: package %s was analyzed degraded (one context for all goroutines), so %d candidate races with no evidence that holds without contexts (an atomic, inconsistent locking, a package-level variable, a type documented as safe for concurrent use) were withheld; the flag -all reports them as possible data races\n",
+			c.pass.Pkg.Path(), n)
 	}
 	if budgetHits > 0 {
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s), so races on them may go unreported; if they matter, report it at %s\n",
@@ -299,6 +320,19 @@ func (c *checker) accessesApart(obj *pointer.Object, a, b pointer.Access, sa, sb
 		return c.own.SetUp(a, b)
 	}
 	return ""
+}
+
+// withheldCount returns how many bugs were withheld for want of
+// evidence of sharing, with no report on their location between their
+// goroutine sites.
+func (c *checker) withheldCount() int {
+	n := 0
+	for k := range c.withheld {
+		if _, ok := c.reports[k]; !ok {
+			n++
+		}
+	}
+	return n
 }
 
 // presumed reports whether a pair is concurrent only because library
@@ -501,7 +535,7 @@ func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
 	return out
 }
 
-func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) rules.ID {
+func (c *checker) add(loc pointer.Location, accesses []pointer.Access, a, b pointer.Access, la, lb shb.LocksetID) rules.ID {
 	// Put the report on a write, the one holding fewer locks (the one
 	// that forgot), then the earlier; on this package's side.
 	if c.before(b, lb, a, la) {
@@ -517,7 +551,14 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 	if c.comparePos(k.siteB, k.siteA) < 0 {
 		k.siteA, k.siteB = k.siteB, k.siteA
 	}
-	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb}
+	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb, evidence: c.evidence(loc, accesses, a, b, la, lb)}
+	if r.evidence == "" && !showAll {
+		if c.withheld == nil {
+			c.withheld = make(map[reportKey]bool)
+		}
+		c.withheld[k] = true
+		return rules.NoSharingEvidence
+	}
 	if old, ok := c.reports[k]; !ok || c.better(r, old) {
 		c.reports[k] = r
 	}
@@ -528,6 +569,10 @@ func (c *checker) add(loc pointer.Location, a, b pointer.Access, la, lb shb.Lock
 // named variable or field rather than an anonymous element, on an access
 // placed earlier by before, against a write rather than a read.
 func (c *checker) better(r, old *report) bool {
+	// A pair with evidence of sharing is the bug's first.
+	if er, eo := r.evidence != "", old.evidence != ""; er != eo {
+		return er
+	}
 	// A pair the package's own tests or main reach names the test and
 	// its objects, which a reader checks (and -confirm runs) more
 	// readily than an importer's presumed call.
@@ -618,6 +663,11 @@ func (c *checker) report(r *report) {
 			msg += "; " + cl.hint
 		}
 		fixes = cl.fixes
+	}
+	if r.evidence == "" {
+		// The lower tier: the report as it would be, marked.
+		cl.kind, fixes = kinds.PossibleRace, nil
+		msg = PossiblePrefix + msg + "; " + NoEvidenceNote
 	}
 	c.pass.Report(analysis.Diagnostic{
 		Pos:            accessPos(r.a),

@@ -63,6 +63,23 @@ func TestFixes(t *testing.T) {
 	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix"), nil)
 }
 
+// TestEvidence checks each evidence of sharing a report needs by
+// default, and the pairs without any, which stay silent (their rule is
+// checked by TestSilentRules).
+func TestEvidence(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "evidence")
+}
+
+// TestAll checks that -all reports the pairs without evidence of
+// sharing as possible data races, and the others as before.
+func TestAll(t *testing.T) {
+	if err := race.Analyzer.Flags.Set("all", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer race.Analyzer.Flags.Set("all", "false")
+	kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), race.Analyzer, "evidenceall"), nil)
+}
+
 // TestFixesRun builds, vets and runs the fixtures of fixes with their
 // fixes applied (see package fixrun).
 func TestFixesRun(t *testing.T) {
@@ -128,9 +145,9 @@ func TestSilentRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer race.Analyzer.Flags.Set("why", "")
-	pkgs := []string{"programs", "entrypoints", "manytests"}
+	pkgs := []string{"programs", "entrypoints", "manytests", "evidence"}
 	if racebuild.Enabled {
-		pkgs = []string{"entrypoints"}
+		pkgs = []string{"entrypoints", "evidence"}
 	}
 	checked := 0
 	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...) {

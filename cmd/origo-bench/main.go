@@ -73,7 +73,10 @@
 // testdata/realcode.verdicts, judged by reading the code: per module, the
 // reports, how many are judged TRUE, FALSE or UNSURE or not yet judged,
 // and precision = true / (true + false), and the same by kind of report
-// (the diagnostics' category) over all modules. Beside them, for modules
+// (the diagnostics' category) over all modules, for the default reports;
+// then with race's possible data races too (it runs go vet with
+// -race.all once: the default tier is the rest), the reports, those not
+// judged and the precision. Beside them, for modules
 // with a first-look record (testdata/realcode.firstlook: the verdicts of
 // origo's first reports on the module, judged before origo was changed
 // for it), that record's reports, TRUE, FALSE and precision. -v lists the
@@ -89,9 +92,10 @@
 // operations' lines in each): it vets the packages of the bug's files in
 // both releases and prints per bug whether a report of its kind names
 // its operations (found: both accesses of a race, both lock operations
-// of a deadlock, the blocked operation of a leak), and whether the fixed
-// release is silent there; then the share found, by kind, and the share
-// of those found that the fix silences. -v prints the report that found
+// of a deadlock, the blocked operation of a leak), in the default reports
+// and with race's possible data races (-race.all), and whether the fixed
+// release is silent there; then the share found, by kind, with -all, and
+// the share of those found that the fix silences. -v prints the report that found
 // each bug, and a missed bug's package's other reports.
 //
 //	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/origo-dev/origo/analyzers/kinds"
 )
 
 // The real-bug benchmark: concurrency bugs that were reported and fixed
@@ -181,14 +183,18 @@ func covers(d diag, lines []bugLine) int {
 }
 
 // bugReports returns the diagnostics of res that count for a bug of
-// kind at lines: by an analyzer of the kind, naming enough of the lines.
-func bugReports(res *vetResult, kind string, lines []bugLine) []diag {
+// kind at lines: by an analyzer of the kind, naming enough of the lines;
+// race's possible data races (its lower tier, -race.all) only if all.
+func bugReports(res *vetResult, kind string, lines []bugLine, all bool) []diag {
 	if len(lines) == 0 {
 		return nil
 	}
 	var out []diag
 	for _, a := range bugKinds[kind] {
 		for _, d := range res.diags[a] {
+			if d.Category == kinds.PossibleRace.ID && !all {
+				continue
+			}
 			if covers(d, lines) >= needed(kind, lines) {
 				out = append(out, d)
 			}
@@ -243,14 +249,15 @@ func benchRealBugs(args []string) error {
 			if len(pkgs) == 0 {
 				pkgs = bugPackages(b.lines) // the fix removed every operation
 			}
-			res, err := runVetJSONOn(dir, *origo, pkgs)
+			res, err := runVetJSONOn(dir, *origo, pkgs, "-race.all")
 			if err != nil {
 				row.err = err
 				break
 			}
-			found := bugReports(res, b.kind, lines)
+			found := bugReports(res, b.kind, lines, false)
 			if i == 0 {
 				row.found = len(found) > 0
+				row.foundAll = len(bugReports(res, b.kind, lines, true)) > 0
 				if len(found) > 0 {
 					row.report = found[0]
 				} else if *verbose {
@@ -272,6 +279,7 @@ func benchRealBugs(args []string) error {
 type bugRow struct {
 	bug           realBug
 	found         bool   // a report at the bug in the buggy release
+	foundAll      bool   // the same with race's possible data races (-race.all)
 	stillReported bool   // a report at the bug's operations in the fixed release
 	report        diag   // the first report that found it
 	others        []diag // with -v, a missed bug's package's other reports
@@ -281,8 +289,8 @@ type bugRow struct {
 // printBugTable prints a line per bug and the totals: found, and of
 // those found, how many the fixed release is silent on.
 func printBugTable(w io.Writer, rows []bugRow, verbose bool) {
-	fmt.Fprintf(w, "%-36s %-8s %-8s %s\n", "bug", "kind", "found", "fixed release")
-	var found, silent, failed int
+	fmt.Fprintf(w, "%-36s %-8s %-8s %-8s %s\n", "bug", "kind", "found", "-all", "fixed release")
+	var found, foundAll, silent, failed int
 	byKind := make(map[string][2]int)
 	for _, r := range rows {
 		outcome, fixed := "missed", "-"
@@ -300,13 +308,21 @@ func printBugTable(w io.Writer, rows []bugRow, verbose bool) {
 				silent++
 			}
 		}
+		all := "-"
+		if r.err == nil {
+			all = "missed"
+			if r.foundAll {
+				all = "found"
+				foundAll++
+			}
+		}
 		k := byKind[r.bug.kind]
 		k[1]++
 		if r.found {
 			k[0]++
 		}
 		byKind[r.bug.kind] = k
-		fmt.Fprintf(w, "%-36s %-8s %-8s %s\n", r.bug.id, r.bug.kind, outcome, fixed)
+		fmt.Fprintf(w, "%-36s %-8s %-8s %-8s %s\n", r.bug.id, r.bug.kind, outcome, all, fixed)
 		if r.err != nil {
 			fmt.Fprintf(w, "\t%v\n", firstLine(r.err.Error()))
 		}
@@ -324,6 +340,7 @@ func printBugTable(w io.Writer, rows []bugRow, verbose bool) {
 			fmt.Fprintf(w, "; %s %d/%d", k, c[0], c[1])
 		}
 	}
+	fmt.Fprintf(w, "\nwith -all (race's possible data races too): found %d of %d bugs (%s)", foundAll, n, share(foundAll, n))
 	fmt.Fprintf(w, "\nfixed release silent on %d of the %d found (%s)\n", silent, found, share(silent, found))
 	if failed > 0 {
 		fmt.Fprintf(w, "%d bugs not checked: their modules did not build or vet\n", failed)

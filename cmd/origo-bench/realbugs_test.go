@@ -79,33 +79,38 @@ func TestBugReports(t *testing.T) {
 		},
 		"blocking": {d("/m/pkg/a.go:10:5", "send blocks forever")},
 	}}
-	if got := len(bugReports(res, "race", race)); got != 2 {
+	if got := len(bugReports(res, "race", race, false)); got != 2 {
 		t.Errorf("race: %d reports count, want 2 (the message's pair, the related positions' pair)", got)
 	}
-	if got := len(bugReports(res, "leak", race[:1])); got != 1 {
+	if got := len(bugReports(res, "leak", race[:1], false)); got != 1 {
 		t.Errorf("leak: %d reports count, want the blocking one", got)
 	}
-	if got := len(bugReports(res, "deadlock", race)); got != 0 {
+	if got := len(bugReports(res, "deadlock", race, false)); got != 0 {
 		t.Errorf("deadlock: %d reports count, want 0 (one operation of two)", got)
 	}
-	if got := len(bugReports(res, "race", nil)); got != 0 {
+	if got := len(bugReports(res, "race", nil, false)); got != 0 {
 		t.Errorf("no lines: %d reports count", got)
+	}
+	res.diags["race"][0].Category = "race/possible-race"
+	if got, all := len(bugReports(res, "race", race, false)), len(bugReports(res, "race", race, true)); got != 1 || all != 2 {
+		t.Errorf("a possible race counts %d times in the default tier, %d with -all; want 1, 2", got, all)
 	}
 }
 
 func TestPrintBugTable(t *testing.T) {
 	var b bytes.Buffer
 	printBugTable(&b, []bugRow{
-		{bug: realBug{id: "a", kind: "race"}, found: true},
-		{bug: realBug{id: "b", kind: "race"}, found: true, stillReported: true},
-		{bug: realBug{id: "c", kind: "leak"}},
+		{bug: realBug{id: "a", kind: "race"}, found: true, foundAll: true},
+		{bug: realBug{id: "b", kind: "race"}, found: true, foundAll: true, stillReported: true},
+		{bug: realBug{id: "c", kind: "leak"}, foundAll: true},
 	}, false)
 	out := b.String()
 	for _, want := range []string{
-		"a                                    race     found    silent\n",
-		"b                                    race     found    reported\n",
-		"c                                    leak     missed   -\n",
+		"a                                    race     found    found    silent\n",
+		"b                                    race     found    found    reported\n",
+		"c                                    leak     missed   found    -\n",
 		"found 2 of 3 bugs (67%); race 2/2; leak 0/1\n",
+		"with -all (race's possible data races too): found 3 of 3 bugs (100%)\n",
 		"fixed release silent on 1 of the 2 found (50%)\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -21,6 +21,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/analyzers/race"
 )
 
 // The real-code benchmark vets released modules with origo and compares
@@ -106,7 +109,8 @@ func benchRealCode(args []string) error {
 		if err := prepareModule(m, dir); err != nil {
 			return err
 		}
-		res, err := runVetJSON(dir, *origo)
+		// With race's lower tier: the default reports are the others.
+		res, err := runVetJSON(dir, *origo, "-race.all")
 		if err != nil {
 			return err
 		}
@@ -119,10 +123,19 @@ func benchRealCode(args []string) error {
 		if err != nil {
 			return err
 		}
+		var shown []realReport // the default tier
+		for _, r := range reps {
+			if !r.possible {
+				shown = append(shown, r)
+			}
+		}
 		row, missing, gone := judge(m.path, reps, verdicts[m.path])
+		all := row
+		row, missing, _ = judge(m.path, shown, verdicts[m.path])
+		row.all = &all
 		row.first = firstLookRow(firstLook[m.path])
 		rows = append(rows, row)
-		judgeByKind(byKind, reps, verdicts[m.path])
+		judgeByKind(byKind, shown, verdicts[m.path])
 		for _, r := range missing {
 			unjudged = append(unjudged, fmt.Sprintf("%s\t%s\t?\t%s", m.path, r.key, r.posn))
 		}
@@ -249,9 +262,10 @@ func copyTree(src, dst string) error {
 
 // realReport is one report of origo on a real module.
 type realReport struct {
-	key  string // stable across unrelated line shifts; see reportKey
-	posn string // module-relative file:line:col, for a person to look
-	kind string // the diagnostic's category (see package kinds)
+	key      string // stable across unrelated line shifts; see reportKey
+	posn     string // module-relative file:line:col, for a person to look
+	kind     string // the diagnostic's category (see package kinds)
+	possible bool   // race's lower tier (-race.all), keyed as the report it would be
 }
 
 // keyReports gives every diagnostic of the vet result its key, in file
@@ -278,6 +292,11 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 				file = filepath.ToSlash(rel)
 			}
 			pd := posDiag{analyzer, file, line, col, d.Message, d.Category}
+			if d.Category == kinds.PossibleRace.ID {
+				// Keyed as the report it would be with evidence, so that
+				// one verdict judges the pair in either tier.
+				pd.message = strings.TrimSuffix(strings.TrimPrefix(d.Message, race.PossiblePrefix), "; "+race.NoEvidenceNote)
+			}
 			if !seen[pd] {
 				seen[pd] = true
 				ds = append(ds, pd)
@@ -305,7 +324,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		if n := count[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer)})
+		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer), d.category == kinds.PossibleRace.ID})
 	}
 	return reps, nil
 }
@@ -531,6 +550,7 @@ type realRow struct {
 	module                       string
 	reports, true, false, unsure int
 	first                        *realRow // the first-look record's score, if any
+	all                          *realRow // the score with race's lower tier (-race.all), if known
 }
 
 // firstLookRow scores a module's first-look record: each of its
@@ -626,13 +646,16 @@ func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verd
 // last columns are its reports, TRUE, FALSE and precision; the total's
 // are those of the modules with one.
 func printRealTable(w io.Writer, first string, rows []realRow) {
-	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s   %s\n", first, "reports", "judged", "true", "false", "unsure", "unjudged", "precision", "first look: reports true false precision")
+	fmt.Fprintf(w, "%-38s %7s %6s %5s %5s %6s %8s %9s   %-26s   %s\n", first, "reports", "judged", "true", "false", "unsure", "unjudged", "precision", "-all: reports unjudged prec", "first look: reports true false precision")
 	line := func(r realRow) {
-		fl := "-"
+		fl, al := "-", "-"
 		if f := r.first; f != nil {
 			fl = fmt.Sprintf("%7d %4d %5d %9s", f.reports, f.true, f.false, f.precision())
 		}
-		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s   %s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision(), fl)
+		if a := r.all; a != nil {
+			al = fmt.Sprintf("%13d %8d %4s", a.reports, a.unjudged(), a.precision())
+		}
+		fmt.Fprintf(w, "%-38s %7d %6d %5d %5d %6d %8d %9s   %-26s   %s\n", r.module, r.reports, r.judged(), r.true, r.false, r.unsure, r.unjudged(), r.precision(), al, fl)
 	}
 	total := realRow{module: "total"}
 	for _, r := range rows {
@@ -641,6 +664,15 @@ func printRealTable(w io.Writer, first string, rows []realRow) {
 		total.true += r.true
 		total.false += r.false
 		total.unsure += r.unsure
+		if a := r.all; a != nil {
+			if total.all == nil {
+				total.all = &realRow{}
+			}
+			total.all.reports += a.reports
+			total.all.true += a.true
+			total.all.false += a.false
+			total.all.unsure += a.unsure
+		}
 		if f := r.first; f != nil {
 			if total.first == nil {
 				total.first = &realRow{}

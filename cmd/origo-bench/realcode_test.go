@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/origo-dev/origo/analyzers/race"
 	"os"
 	"strings"
 	"testing"
@@ -103,6 +104,28 @@ func TestKeyReportsNumbersEqualKeys(t *testing.T) {
 	}
 }
 
+// TestKeyReportsPossible checks that a possible data race (race's lower
+// tier) gets the key of the report it would be with evidence, marked.
+func TestKeyReportsPossible(t *testing.T) {
+	dir := t.TempDir()
+	if err := copyFile(dir+"/p.go", keySrc); err != nil {
+		t.Fatal(err)
+	}
+	res := &vetResult{diags: map[string][]diag{
+		"race": {
+			{Posn: dir + "/p.go:20:4", Category: "race/data-race", Message: "data race on x at p.go:16:3"},
+			{Posn: dir + "/p.go:16:3", Category: "race/possible-race", Message: race.PossiblePrefix + "data race on y at p.go:21:4; " + race.NoEvidenceNote},
+		},
+	}}
+	reps, err := keyReports(dir, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 2 || reps[0].key != "p.go (*T).M$1 race: data race on y at p.go" || !reps[0].possible || reps[1].possible {
+		t.Errorf("keyReports = %+v", reps)
+	}
+}
+
 func copyFile(name, src string) error {
 	return os.WriteFile(name, []byte(src), 0o644)
 }
@@ -149,16 +172,17 @@ func TestJudgeAndTable(t *testing.T) {
 	}
 	var b bytes.Buffer
 	first := firstLookRow(map[string]verdict{"a": {word: "TRUE"}, "b": {word: "FALSE"}, "x": {word: "FALSE"}, "y": {word: "FALSE"}})
-	printRealTable(&b, "module", []realRow{{module: "n", reports: 2, unsure: 1}, row, {module: "f", reports: 1, true: 1, first: first}})
+	all := realRow{reports: 3, true: 1, false: 1}
+	printRealTable(&b, "module", []realRow{{module: "n", reports: 2, unsure: 1}, row, {module: "f", reports: 1, true: 1, first: first, all: &all}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 5 {
 		t.Fatalf("table:\n%s", b.String())
 	}
 	for i, want := range []string{
-		"n 2 1 0 0 1 1 - -",
-		"m 5 4 1 2 1 1 0.33 -",
-		"f 1 1 1 0 0 0 1.00 4 1 3 0.25",
-		"total 8 6 2 2 2 2 0.50 4 1 3 0.25",
+		"n 2 1 0 0 1 1 - - -",
+		"m 5 4 1 2 1 1 0.33 - -",
+		"f 1 1 1 0 0 0 1.00 3 1 0.50 4 1 3 0.25",
+		"total 8 6 2 2 2 2 0.50 3 1 0.50 4 1 3 0.25",
 	} {
 		if f := strings.Fields(lines[i+1]); strings.Join(f, " ") != want {
 			t.Errorf("table line %d = %q, want the fields %q", i+1, lines[i+1], want)

@@ -29,6 +29,31 @@ func registerDumpFlag(fs *flag.FlagSet) {
 	fs.Var(generatedValue{}, "generated", "report in generated files (marked \"// Code generated ... DO NOT EDIT.\") too")
 }
 
+// registerAllFlag gives the standalone command the flag -all (under go
+// vet, whose flags have a legacy -all of their own, it is -race.all).
+func registerAllFlag(fs *flag.FlagSet) {
+	fs.Var(allValue{}, "all", "report the possible data races too: pairs nothing shows to be shared (no lock or atomic on the memory, not a package-level variable, not handed to the goroutine)")
+}
+
+// allValue is the -all flag: it sets the flag of that name of every
+// analyzer that has one (race's lower tier, see its manual).
+type allValue struct{}
+
+func (allValue) String() string { return "false" }
+
+func (allValue) IsBoolFlag() bool { return true }
+
+func (allValue) Set(s string) error {
+	for _, a := range suite {
+		if a.Flags.Lookup("all") != nil {
+			if err := a.Flags.Set("all", s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // generatedValue is the -generated flag: it sets the flag of that name
 // of every analyzer that has one.
 type generatedValue struct{}

@@ -192,7 +192,7 @@ func printSARIF(w io.Writer, res *result) error {
 		r := sarifResult{
 			RuleID:              id,
 			RuleIndex:           ruleIndex[id],
-			Level:               level(d.analyzer),
+			Level:               levelOf(d.analyzer, d.category),
 			Message:             sarifMessage{Text: d.message},
 			Locations:           []sarifLocation{{PhysicalLocation: physical(root, cols, d.posn, d.end)}},
 			PartialFingerprints: map[string]string{fingerprintKey: prints[i]},
@@ -241,7 +241,7 @@ func kindRule(a *analysis.Analyzer, k kinds.Kind) sarifRule {
 		FullDescription:      sarifMessage{Text: plain(text)},
 		Help:                 sarifMessage{Text: text + "\n" + more + "\n", Markdown: markdown(text + "\n" + more + "\n")},
 		HelpURI:              a.URL,
-		DefaultConfiguration: sarifConfiguration{Level: level(a)},
+		DefaultConfiguration: sarifConfiguration{Level: levelOf(a, k.ID)},
 	}
 }
 
@@ -303,6 +303,16 @@ func sarifVersions(v string) (numeric, semantic string) {
 	numeric, _, _ = strings.Cut(v, "-")
 	numeric, _, _ = strings.Cut(numeric, "+")
 	return numeric, v
+}
+
+// levelOf is the SARIF level of a result of analyzer a of the kind
+// category: its kind's (a possible data race, the lower tier, is a
+// note), or its analyzer's.
+func levelOf(a *analysis.Analyzer, category string) string {
+	if k, ok := kinds.Lookup(category); ok && k.Analyzer() == a.Name {
+		return kinds.Level(k.ID)
+	}
+	return level(a)
 }
 
 // level is the SARIF level of an analyzer's results: a finding is a

@@ -78,6 +78,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed")
 	registerDumpFlag(fs)
+	registerAllFlag(fs)
 	choices := registerAnalyzerFlags(fs)
 	confirmOpts := confirm.RegisterFlags(fs)
 	fs.Usage = func() {}

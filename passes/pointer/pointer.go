@@ -435,6 +435,29 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 	return r.pointsTo(v, r.a.inOrigin(o, v.Parent()))
 }
 
+// HeldByGlobals returns the objects that a package-level variable of
+// the package may point to: made once or not, one object shared by
+// every goroutine that reads the variable.
+func (r *Result) HeldByGlobals() map[*Object]bool {
+	held := make(map[*Object]bool)
+	if r.a == nil {
+		return held
+	}
+	for _, obj := range r.a.objects {
+		if obj.Kind != ObjGlobal {
+			continue
+		}
+		for i := range obj.layout.size() {
+			for _, m := range r.a.nodes[obj.start+nodeID(i)].pts.appendTo(nil) {
+				if o := r.a.nodes[m].obj; o != nil {
+					held[o] = true
+				}
+			}
+		}
+	}
+	return held
+}
+
 // Reachable returns the objects that v may point to when its function
 // runs in origin o, and those reached from them through at most depth
 // pointers stored in them, at most limit objects in all: what a value
