@@ -351,7 +351,9 @@
 // t.Errorf, t.Fatal) but the test, or subtest, that started it does not
 // wait for it: the call may run after the test returned, where the
 // testing package panics. Wait for the goroutine (a sync.WaitGroup, a
-// channel) before the test returns.
+// channel) before the test returns. A goroutine started by a call that
+// returns only after it ended (b.RunParallel's bodies), in a helper
+// however many tests call, is waited for.
 //
 // race/possible-race: a pair of accesses that may race, with -all only:
 // nothing in the code shows that the memory is meant to be shared (see

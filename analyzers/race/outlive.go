@@ -7,6 +7,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -67,6 +68,9 @@ func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (stri
 	if t.Truncated || t.Origin.Kind == facts.SpawnAfterFunc || unknownSignal(t, id) {
 		return "", false
 	}
+	if waitedBySpawners(t.Origin) {
+		return "", false
+	}
 	child := t.Origin
 	for o := t.Origin; o.Parent != nil; o = o.Parent {
 		if o.Kind == facts.SpawnSubtest {
@@ -109,6 +113,19 @@ func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (stri
 		}
 	}
 	return "", false
+}
+
+// waitedBySpawners reports whether each goroutine from o up to its root
+// was started by a call that returns only after it ended (b.RunParallel's
+// bodies, a subtest without t.Parallel): the test waits for o at every
+// call of the code that starts it, wherever the trace put the calls.
+func waitedBySpawners(o *pointer.Origin) bool {
+	for ; o.Parent != nil; o = o.Parent {
+		if o.Flags&facts.Sync == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // unknownSignal reports whether a send, close or Done of trace t after

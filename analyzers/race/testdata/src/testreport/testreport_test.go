@@ -63,6 +63,31 @@ func BenchmarkParallel(b *testing.B) {
 	})
 }
 
+// The same in a helper that two benchmarks call: b.RunParallel still
+// waits, at each call.
+func parallelGet(b *testing.B, n int) {
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if n < 0 {
+				b.Fatal("negative")
+			}
+		}
+	})
+}
+
+func BenchmarkGetSmall(b *testing.B) { parallelGet(b, 1) }
+func BenchmarkGetLarge(b *testing.B) { parallelGet(b, 1<<20) }
+
+// A goroutine the benchmark's helper starts and leaves: reported.
+func leaveRunning(b *testing.B) {
+	go func() {
+		b.Log("late") // want `test report after the test: Log`
+	}()
+}
+
+func BenchmarkLeaveA(b *testing.B) { leaveRunning(b) }
+func BenchmarkLeaveB(b *testing.B) { leaveRunning(b) }
+
 // Fuzz runs its target on each input and returns after them: a report
 // in the target is in time, one in a goroutine it leaves is not.
 func FuzzTarget(f *testing.F) {
