@@ -21,9 +21,14 @@ import (
 // not the analysis's:
 //
 //   - one access is atomic and the other is not;
-//   - inconsistent locking: one access holds a lock and the other none,
-//     or one holds none while other accesses to the location hold a
-//     lock or are atomic (as RacerD and checklocks infer it);
+//   - (no evidence at all where both sides hold a mutex of the same name,
+//     c.mu and c.mu: the owner's mutex, told apart only because the
+//     analysis merged owners;)
+//   - inconsistent locking: a write holds a lock and the other access
+//     none (an unlocked write against a locked read is, as a rule, the
+//     setup before the object is shared), or neither holds one while
+//     other accesses to the location hold a lock or are atomic (as
+//     RacerD and checklocks infer it);
 //   - one object of the program, which no merging made: a package-level
 //     variable, an object one holds, an object made once (in main, a
 //     package's initialization or a test, outside a loop);
@@ -35,6 +40,8 @@ import (
 //     that statement, or another goroutine it started by a statement
 //     that passed it the object too (two literals capturing one
 //     variable, a go statement in a loop);
+//   - an object that a goroutine sends on a channel (carried by the value
+//     sent, through a pointer or two);
 //   - a map written on both sides;
 //   - a channel closed on one side while the other closes or sends on it;
 //   - a field of a type whose documentation says it is safe for
@@ -57,12 +64,23 @@ func (c *checker) evidence(loc pointer.Location, accesses []pointer.Access, a, b
 	if a.Atomic != b.Atomic {
 		return "atomic on one side"
 	}
+	// Inconsistent locking, as package race's library mode reads it: a
+	// write holding a lock while the other side holds none is mutated
+	// while shared, and the other side forgot the lock; a write holding
+	// none against a locked read is, as a rule, the setup before the
+	// object is shared.
 	na, nb := c.hb.Locks.Len(la), c.hb.Locks.Len(lb)
-	if (na > 0) != (nb > 0) {
-		return "locked on one side"
+	if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
+		return "written holding a lock the other side does not hold"
 	}
-	if na == 0 && c.lockedElsewhere(accesses) {
+	if na == 0 && nb == 0 && c.lockedElsewhere(accesses) {
 		return "locked or atomic elsewhere"
+	}
+	if na > 0 && nb > 0 && c.sameNamedLock(la, lb) {
+		// Both sides hold a mutex of the same name (nc.mu): the
+		// owner's mutex, which the analysis took for two because it
+		// merged owners; on one object it is one mutex.
+		return ""
 	}
 	if why := c.singleton(loc.Obj); why != "" {
 		return why
@@ -81,6 +99,9 @@ func (c *checker) evidence(loc pointer.Location, accesses []pointer.Access, a, b
 	}
 	if c.capturedAcross(loc.Obj, a, b) {
 		return "a variable a function literal takes to another goroutine"
+	}
+	if c.own.Sent(loc.Obj) {
+		return "sent on a channel"
 	}
 	if c.handedOver(loc, a.Origin, b.Origin) {
 		return "handed to the goroutines by their go statements"
@@ -125,11 +146,58 @@ func (c *checker) singleton(obj *pointer.Object) string {
 // declares the variable (it got it only through the literal).
 func (c *checker) capturedAcross(obj *pointer.Object, a, b pointer.Access) bool {
 	alloc, ok := obj.Site.(*ssa.Alloc)
-	if !ok || !alloc.Heap || !captured(alloc, a, b) {
+	if !ok || !alloc.Heap || !capturedByLiteral(alloc) || !captured(alloc, a, b) {
 		return false
 	}
 	runs := c.ptr.OriginsOf(alloc.Parent())
 	return slices.Contains(runs, a.Origin) != slices.Contains(runs, b.Origin)
+}
+
+// sameNamedLock reports whether the locksets la and lb hold mutexes of
+// the same field name (c.mu and c.mu), one side at least not as a read lock:
+// on one object, that mutex would exclude the two (two read locks never
+// do).
+func (c *checker) sameNamedLock(la, lb shb.LocksetID) bool {
+	type held struct {
+		name string
+		read bool
+	}
+	names := func(id shb.LocksetID) []held {
+		locs, read := c.hb.Locks.Members(id)
+		var out []held
+		for i, l := range locs {
+			// A field's mutex (c.mu), not a variable's: the owner's.
+			if n := c.hb.Locks.Name(l[0]); strings.Contains(n, ".") {
+				out = append(out, held{n, read[i]})
+			}
+		}
+		return out
+	}
+	nb := names(lb)
+	for _, x := range names(la) {
+		for _, y := range nb {
+			if x.name == y.name && !(x.read && y.read) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capturedByLiteral reports whether alloc is a variable that a function
+// literal captures (a binding of its closure), not an object that &T{}
+// or new(T) made.
+func capturedByLiteral(alloc *ssa.Alloc) bool {
+	refs := alloc.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if mc, ok := r.(*ssa.MakeClosure); ok && slices.Contains(mc.Bindings, ssa.Value(alloc)) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxEvidenceAccesses bounds the accesses lockedElsewhere looks at.

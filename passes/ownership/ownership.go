@@ -75,6 +75,7 @@ type Query struct {
 	made       map[madeKey]bool               // see madeInLoop
 	flags      map[flagKey]bool               // see flagSkipped
 	flagWrites map[pointer.Location][]flagSet // see flagSets
+	sentObjs   map[*pointer.Object]bool       // see Sent
 	takes      map[touchKey]*ssa.UnOp         // see takenBy
 	takeLoads  map[*ssa.UnOp]bool             // see isTake
 	selfSynced map[*pointer.Object]bool       // see internal
@@ -162,6 +163,29 @@ func (q *Query) FlagSkipped(acc pointer.Access, t *shb.Trace) bool {
 // loop: an access in one iteration does not touch what the next one
 // accesses.
 func (q *Query) PerIteration(obj *pointer.Object) bool { return q.allocatedInLoop(obj) }
+
+// Sent reports whether obj is carried by a value that some goroutine
+// of the package sends on a channel (it, or an object the value reaches
+// through a pointer or two): handed over by the program itself, not
+// shared by the analysis's merging alone.
+func (q *Query) Sent(obj *pointer.Object) bool {
+	if q.sentObjs == nil {
+		q.sentObjs = make(map[*pointer.Object]bool)
+		for _, t := range q.hb.Traces {
+			for _, ev := range t.Events {
+				if ev.Kind != shb.Send {
+					continue
+				}
+				if v := sentValue(ev.Instr); v != nil {
+					for o := range q.ptr.Reachable(t.Origin, v, 2, carriedLimit) {
+						q.sentObjs[o] = true
+					}
+				}
+			}
+		}
+	}
+	return q.sentObjs[obj]
+}
 
 // MadeInLoop reports whether event x of trace t touches obj in a run,
 // inside a loop of the trace, of a call that makes obj: each run of the

@@ -436,21 +436,30 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 }
 
 // HeldByGlobals returns the objects that a package-level variable of
-// the package may point to: made once or not, one object shared by
-// every goroutine that reads the variable.
+// the package may point to, and those they point to (the elements of a
+// global slice or map): published, one object shared by every goroutine
+// that reads the variable.
 func (r *Result) HeldByGlobals() map[*Object]bool {
 	held := make(map[*Object]bool)
 	if r.a == nil {
 		return held
 	}
+	var next []*Object
 	for _, obj := range r.a.objects {
-		if obj.Kind != ObjGlobal {
-			continue
+		if obj.Kind == ObjGlobal {
+			next = append(next, obj)
 		}
-		for i := range obj.layout.size() {
-			for _, m := range r.a.nodes[obj.start+nodeID(i)].pts.appendTo(nil) {
-				if o := r.a.nodes[m].obj; o != nil {
-					held[o] = true
+	}
+	for range 2 {
+		objs := next
+		next = nil
+		for _, obj := range objs {
+			for i := range obj.layout.size() {
+				for _, m := range r.a.nodes[obj.start+nodeID(i)].pts.appendTo(nil) {
+					if o := r.a.nodes[m].obj; o != nil && !held[o] {
+						held[o] = true
+						next = append(next, o)
+					}
 				}
 			}
 		}
