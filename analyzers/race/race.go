@@ -242,8 +242,8 @@ func (c *checker) check() {
 			c.pass.Pkg.Path(), len(cut), goroutines, shb.MaxTraceEvents, shb.MaxPackageEvents, cut[0].Origin.Describe(c.pass.Fset), guard.IssuesURL)
 	}
 	if n := c.withheldCount(); n > 0 && c.ptr.ContextInsensitive {
-		fmt.Fprintf(os.Stderr, "origo: race: package %s was analyzed degraded (one context for all goroutines), so %d candidate races with no evidence that holds without contexts (an atomic, inconsistent locking, a package-level variable, a type documented as safe for concurrent use) were withheld; the flag -all reports them as possible data races\n",
-			c.pass.Pkg.Path(), n)
+		fmt.Fprintf(os.Stderr, "origo: race: package %s was analyzed degraded (one context for all goroutines), so %d %s with no evidence that holds without contexts (an atomic, inconsistent locking, an object made once or held by a package-level variable, a type documented as safe for concurrent use) withheld; the flag -all reports them as possible data races\n",
+			c.pass.Pkg.Path(), n, plural(n, "candidate race was", "candidate races were"))
 	}
 	if budgetHits > 0 {
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s), so races on them may go unreported; if they matter, report it at %s\n",
@@ -320,6 +320,14 @@ func (c *checker) accessesApart(obj *pointer.Object, a, b pointer.Access, sa, sb
 		return c.own.SetUp(a, b)
 	}
 	return ""
+}
+
+// plural returns one if n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // withheldCount returns how many bugs were withheld for want of
