@@ -73,7 +73,7 @@ func (c *checker) evidence(loc pointer.Location, accesses []pointer.Access, a, b
 	if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
 		return "written holding a lock the other side does not hold"
 	}
-	if na == 0 && nb == 0 && c.lockedElsewhere(accesses) {
+	if na == 0 && nb == 0 && c.lockedElsewhere(loc, accesses) {
 		return "locked or atomic elsewhere"
 	}
 	if na > 0 && nb > 0 && c.sameNamedLock(la, lb) {
@@ -203,15 +203,21 @@ func capturedByLiteral(alloc *ssa.Alloc) bool {
 // maxEvidenceAccesses bounds the accesses lockedElsewhere looks at.
 const maxEvidenceAccesses = 64
 
-// lockedElsewhere reports whether some access to the location holds a
-// lock or is atomic.
-func (c *checker) lockedElsewhere(accesses []pointer.Access) bool {
-	for _, acc := range accesses[:min(len(accesses), maxEvidenceAccesses)] {
-		if acc.Atomic || c.locked(acc) {
-			return true
-		}
+// lockedElsewhere reports whether some access to loc (of accesses, all
+// its accesses) holds a lock or is atomic, found once per location: a
+// location's racy pairs are many.
+func (c *checker) lockedElsewhere(loc pointer.Location, accesses []pointer.Access) bool {
+	if locked, ok := c.lockedAt[loc]; ok {
+		return locked
 	}
-	return false
+	locked := slices.ContainsFunc(accesses[:min(len(accesses), maxEvidenceAccesses)], func(acc pointer.Access) bool {
+		return acc.Atomic || c.locked(acc)
+	})
+	if c.lockedAt == nil {
+		c.lockedAt = make(map[pointer.Location]bool)
+	}
+	c.lockedAt[loc] = locked
+	return locked
 }
 
 // closesChan reports whether acc is a close of a channel.
@@ -265,17 +271,31 @@ func (c *checker) handedTo(loc pointer.Location, o *pointer.Origin) bool {
 	if o.Parent == nil {
 		return false
 	}
+	handed, ok := c.handed[o]
+	if !ok {
+		handed = c.handedObjects(o)
+		if c.handed == nil {
+			c.handed = make(map[*pointer.Origin]map[*pointer.Object]bool)
+		}
+		c.handed[o] = handed
+	}
+	return handed[loc.Obj]
+}
+
+// handedObjects returns the objects that the go statement that started
+// o (which has a parent) passes it, found once per origin for handedTo.
+func (c *checker) handedObjects(o *pointer.Origin) map[*pointer.Object]bool {
 	t := c.hb.TraceOf(o.Parent)
 	if t == nil {
-		return false
+		return nil
 	}
 	ev, ok := spawnOf(t, o)
 	if !ok {
-		return false
+		return nil
 	}
 	call, ok := ev.Instr.(ssa.CallInstruction)
 	if !ok {
-		return false
+		return nil
 	}
 	// The statement's function and arguments, and what the function
 	// literals among them capture (time.AfterFunc(d, func() { ... })).
@@ -285,6 +305,7 @@ func (c *checker) handedTo(loc pointer.Location, o *pointer.Origin) bool {
 			values = append(values, mc.Bindings...)
 		}
 	}
+	handed := make(map[*pointer.Object]bool)
 	for _, v := range values {
 		// What the goroutine gets, and what that points to (a map of
 		// maps); a variable the literal captures is a cell, one level
@@ -293,14 +314,14 @@ func (c *checker) handedTo(loc pointer.Location, o *pointer.Origin) bool {
 		if _, cell := v.(*ssa.Alloc); cell {
 			depth = 2
 		}
-		if c.ptr.Reachable(o.Parent, v, depth, maxHanded)[loc.Obj] {
-			return true
+		for obj := range c.ptr.Reachable(o.Parent, v, depth, maxHanded) {
+			handed[obj] = true
 		}
 	}
-	return false
+	return handed
 }
 
-// maxHanded bounds the objects handedToGoroutine looks at for one value.
+// maxHanded bounds the objects handedObjects looks at for one value.
 const maxHanded = 64
 
 // concurrentDoc matches documentation that says a type may be used by

@@ -93,10 +93,12 @@ type checker struct {
 	described map[pointer.Location]string // see checker.describe
 	files     [][2]token.Pos              // see inPackage
 
-	concurrentTypes map[*types.TypeName]bool // see documentedConcurrent
-	heldByGlobals   map[*pointer.Object]bool // see singleton
-	onceFuncs       map[*ssa.Function]bool   // see singleton
-	withheld        map[reportKey]bool       // bugs without evidence of sharing, not reported (see evidence)
+	concurrentTypes map[*types.TypeName]bool                     // see documentedConcurrent
+	heldByGlobals   map[*pointer.Object]bool                     // see singleton
+	onceFuncs       map[*ssa.Function]bool                       // see singleton
+	handed          map[*pointer.Origin]map[*pointer.Object]bool // see handedTo
+	lockedAt        map[pointer.Location]bool                    // see lockedElsewhere
+	withheld        map[reportKey]bool                           // bugs without evidence of sharing, not reported (see evidence)
 }
 
 // A report is one bug: the racy pairs on one location between the same
