@@ -561,14 +561,7 @@ func firstLookRow(vs map[string]verdict) *realRow {
 	}
 	row := &realRow{reports: len(vs)}
 	for _, v := range vs {
-		switch v.word {
-		case "TRUE":
-			row.true++
-		case "FALSE":
-			row.false++
-		case "UNSURE":
-			row.unsure++
-		}
+		row.count(v.word)
 	}
 	return row
 }
@@ -602,14 +595,7 @@ func judge(module string, reps []realReport, vs map[string]verdict) (row realRow
 			continue
 		}
 		matched[r.key] = true
-		switch v.word {
-		case "TRUE":
-			row.true++
-		case "FALSE":
-			row.false++
-		case "UNSURE":
-			row.unsure++
-		}
+		row.count(v.word)
 	}
 	for key, v := range vs {
 		if !matched[key] {
@@ -630,14 +616,7 @@ func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verd
 			rows[r.kind] = row
 		}
 		row.reports++
-		switch vs[r.key].word {
-		case "TRUE":
-			row.true++
-		case "FALSE":
-			row.false++
-		case "UNSURE":
-			row.unsure++
-		}
+		row.count(vs[r.key].word)
 	}
 }
 
@@ -660,28 +639,41 @@ func printRealTable(w io.Writer, first string, rows []realRow) {
 	total := realRow{module: "total"}
 	for _, r := range rows {
 		line(r)
-		total.reports += r.reports
-		total.true += r.true
-		total.false += r.false
-		total.unsure += r.unsure
-		if a := r.all; a != nil {
-			if total.all == nil {
-				total.all = &realRow{}
-			}
-			total.all.reports += a.reports
-			total.all.true += a.true
-			total.all.false += a.false
-			total.all.unsure += a.unsure
-		}
-		if f := r.first; f != nil {
-			if total.first == nil {
-				total.first = &realRow{}
-			}
-			total.first.reports += f.reports
-			total.first.true += f.true
-			total.first.false += f.false
-			total.first.unsure += f.unsure
-		}
+		total.add(r)
+		addTo(&total.all, r.all)
+		addTo(&total.first, r.first)
 	}
 	line(total)
+}
+
+// count adds a report with the verdict word (none for "") to r's
+// verdict counts.
+func (r *realRow) count(word string) {
+	switch word {
+	case "TRUE":
+		r.true++
+	case "FALSE":
+		r.false++
+	case "UNSURE":
+		r.unsure++
+	}
+}
+
+// add adds o's reports and verdict counts to r's.
+func (r *realRow) add(o realRow) {
+	r.reports += o.reports
+	r.true += o.true
+	r.false += o.false
+	r.unsure += o.unsure
+}
+
+// addTo adds o, if any, to the row *dst, made on first use.
+func addTo(dst **realRow, o *realRow) {
+	if o == nil {
+		return
+	}
+	if *dst == nil {
+		*dst = &realRow{}
+	}
+	(*dst).add(*o)
 }
