@@ -70,13 +70,59 @@ func TestEvidence(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "evidence")
 }
 
-// TestAll checks that -all reports the pairs without evidence of
-// sharing as possible data races, and the others as before.
+// TestAll checks, on package evidence, that -all reports each pair
+// without evidence of sharing (its lines marked `// silent
+// "no-sharing-evidence"`) as a possible data race, saying why, and
+// every other report as without -all; and package evidenceall's
+// possible data race against its want.
 func TestAll(t *testing.T) {
+	var without []string
+	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, "evidence") {
+		for _, d := range r.Diagnostics {
+			without = append(without, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
+		}
+	}
 	if err := race.Analyzer.Flags.Set("all", "true"); err != nil {
 		t.Fatal(err)
 	}
 	defer race.Analyzer.Flags.Set("all", "false")
+	results := analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, "evidence")
+	kindtest.Check(t, results, nil)
+	var rest []string
+	possible := make(map[int]bool) // by line
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			if d.Category != "race/possible-race" {
+				rest = append(rest, p.String()+": "+d.Message)
+				continue
+			}
+			if !strings.HasPrefix(d.Message, race.PossiblePrefix+"data race on inner.n: ") || !strings.HasSuffix(d.Message, race.NoEvidenceNote) {
+				t.Errorf("%s: possible race's message: %s", p, d.Message)
+			}
+			possible[p.Line] = true
+		}
+		for _, f := range r.Pass.Files {
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					line := r.Pass.Fset.Position(c.Pos()).Line
+					if !strings.Contains(c.Text, `// silent "no-sharing-evidence"`) {
+						continue
+					}
+					if !possible[line] {
+						t.Errorf("line %d: no possible data race reported with -all", line)
+					}
+					delete(possible, line)
+				}
+			}
+		}
+	}
+	for line := range possible {
+		t.Errorf("line %d: a possible data race where no twin is marked", line)
+	}
+	if strings.Join(rest, "\n") != strings.Join(without, "\n") {
+		t.Errorf("with -all, the other reports are\n%s\nwant, as without -all,\n%s", strings.Join(rest, "\n"), strings.Join(without, "\n"))
+	}
 	kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), race.Analyzer, "evidenceall"), nil)
 }
 

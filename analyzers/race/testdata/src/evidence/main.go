@@ -1,7 +1,7 @@
 // Package evidence checks the evidence of sharing a race report needs
 // by default (see "Evidence of sharing" in the manual), in each shape,
 // and the pairs nothing shows to be shared, which are possible data
-// races reported only with -all (package evidenceall, the same code).
+// races reported only with -all (TestAll runs it so).
 package main
 
 import (
