@@ -234,37 +234,6 @@
 // the function time.AfterFunc runs. Without the Stop, or made for less,
 // it orders nothing.
 //
-// # Evidence of sharing
-//
-// The pointer analysis gives one abstract object for all the objects
-// made at one place in one context, so two goroutines that each work on
-// their own connection, buffer or request may seem to share one. A pair
-// is reported only where the code shows that the memory is meant to be
-// shared, or that the sharing is the program's own and not the
-// analysis's (rule no-sharing-evidence): one access is atomic and the
-// other not; one holds a lock and the other none, or one holds none while
-// other accesses to the location are locked or atomic (inconsistent
-// locking, as RacerD and checklocks infer it); the memory is one object
-// of the program, which no merging made: a package-level variable, an
-// object one holds, an object that main, a package's initialization or
-// a test makes once (outside a loop); a local variable that a function
-// literal takes to another goroutine (one goroutine runs the literal and
-// not the function that declares the variable); the go statement that
-// started one goroutine passes it the object (an argument, a variable or
-// pointer the function literal captures, or what they point to) and the
-// other access is in the goroutine that ran the statement, or in another
-// goroutine it started by a statement that passed the object too (two
-// literals capturing one variable, a loop's); a map written on both
-// sides; a channel closed on one side and closed or sent on by the
-// other; a field of a type whose documentation says it is safe for
-// concurrent use. The others are possible data races
-// (race/possible-race), reported with the flag -all (-race.all under go
-// vet). In a package the pointer analysis degraded (one context for all
-// goroutines, which it says on standard error), only what holds without
-// contexts counts (atomics, locking, objects made once or held by a
-// package-level variable, documented types), and a line says how many
-// candidates were withheld.
-//
 // # Known limits
 //
 // A select orders through a case only when that case has a body of its
@@ -357,7 +326,7 @@
 //
 // race/possible-race: a pair of accesses that may race, with -all only:
 // nothing in the code shows that the memory is meant to be shared (see
-// "Evidence of sharing"), so the goroutines may reach it only through
+// "Evidence of sharing" in package ownership), so the goroutines may reach it only through
 // objects the analysis took for one (two connections, two requests made
 // at one place). Check that the two goroutines can hold the same object
 // before treating it as a data race. SARIF gives it the level note.

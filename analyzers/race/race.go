@@ -93,12 +93,7 @@ type checker struct {
 	described map[pointer.Location]string // see checker.describe
 	files     [][2]token.Pos              // see inPackage
 
-	concurrentTypes map[*types.TypeName]bool                     // see documentedConcurrent
-	heldByGlobals   map[*pointer.Object]bool                     // see singleton
-	onceFuncs       map[*ssa.Function]bool                       // see singleton
-	handed          map[*pointer.Origin]map[*pointer.Object]bool // see handedTo
-	lockedAt        map[pointer.Location]bool                    // see lockedElsewhere
-	withheld        map[reportKey]bool                           // bugs without evidence of sharing, not reported (see evidence)
+	withheld map[reportKey]bool // bugs without evidence of sharing, not reported (see evidence)
 }
 
 // A report is one bug: the racy pairs on one location between the same
@@ -384,21 +379,8 @@ func (c *checker) lockedOnce(p *placement, acc pointer.Access) bool {
 // locked reports whether an access holds a lock where its trace makes it.
 func (c *checker) locked(acc pointer.Access) bool {
 	t := c.hb.TraceOf(acc.Origin)
-	if t == nil {
-		return false
-	}
-	evs := eventsOf(t, acc)
-	for _, ev := range evs[:min(len(evs), maxEventsPerAccess)] {
-		if c.hb.Locks.Len(c.hb.AccessLocks(t, ev, acc)) > 0 {
-			return true
-		}
-	}
-	return false
+	return t != nil && c.hb.Locked(t, acc)
 }
-
-// maxEventsPerAccess bounds the places of one access compared: an access in a
-// helper inlined at many calls.
-const maxEventsPerAccess = 16
 
 // placement is where an access runs in its goroutine's trace: the
 // trace and the access's events in it that may touch the location's
@@ -408,7 +390,7 @@ const maxEventsPerAccess = 16
 // screen finds.
 type placement struct {
 	t       *shb.Trace
-	evs     []int32 // at most maxEventsPerAccess
+	evs     []int32 // at most shb.MaxPlaces
 	skipped bool
 	done    bool
 
@@ -444,8 +426,8 @@ func (c *checker) place(p *placement, acc pointer.Access, obj *pointer.Object) *
 	if p.t = c.hb.TraceOf(acc.Origin); p.t == nil {
 		return p
 	}
-	evs := eventsOf(p.t, acc)
-	evs = evs[:min(len(evs), maxEventsPerAccess)]
+	evs := p.t.AccessEvents(acc)
+	evs = evs[:min(len(evs), shb.MaxPlaces)]
 	p.evs = evs[:0]
 	for _, x := range evs {
 		if c.own.Touches(p.t, x, acc, obj) {
@@ -528,23 +510,6 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	return c.own.Owned(obj, ea, eb, perIter)
 }
 
-// eventsOf returns the events of an access in its trace: those of its
-// instruction, or for an access made by a function of another package,
-// those of that access at the call.
-func eventsOf(t *shb.Trace, acc pointer.Access) []int32 {
-	// The instruction of a send or close also has the channel event,
-	// which comes after the access: an edge that leaves the operation
-	// orders the access, not the event.
-	var out []int32
-	for _, id := range t.EventsAt(acc.Instr) {
-		ev := &t.Events[id]
-		if ev.Kind == shb.Access && (acc.Imported == nil || int(ev.Imported) == acc.Imported.Index+1) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 func (c *checker) add(loc pointer.Location, accesses []pointer.Access, a, b pointer.Access, la, lb shb.LocksetID) rules.ID {
 	// Put the report on a write, the one holding fewer locks (the one
 	// that forgot), then the earlier; on this package's side.
@@ -561,7 +526,7 @@ func (c *checker) add(loc pointer.Location, accesses []pointer.Access, a, b poin
 	if c.comparePos(k.siteB, k.siteA) < 0 {
 		k.siteA, k.siteB = k.siteB, k.siteA
 	}
-	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb, evidence: c.evidence(loc, accesses, a, b, la, lb)}
+	r := &report{loc: loc, a: a, b: b, locksA: la, locksB: lb, evidence: c.own.Evidence(loc, accesses, a, b, la, lb)}
 	if r.evidence == "" && !showAll {
 		if c.withheld == nil {
 			c.withheld = make(map[reportKey]bool)
@@ -674,10 +639,15 @@ func (c *checker) report(r *report) {
 		}
 		fixes = cl.fixes
 	}
+	var evidence []analysis.RelatedInformation
 	if r.evidence == "" {
 		// The lower tier: the report as it would be, marked.
 		cl.kind, fixes = kinds.PossibleRace, nil
 		msg = PossiblePrefix + msg + "; " + NoEvidenceNote
+	} else {
+		// What a reader checks first: why this memory is taken to be
+		// shared at all.
+		evidence = []analysis.RelatedInformation{{Pos: accessPos(r.a), Message: EvidencePrefix + r.evidence}}
 	}
 	c.pass.Report(analysis.Diagnostic{
 		Pos:            accessPos(r.a),
@@ -687,7 +657,7 @@ func (c *checker) report(r *report) {
 		Related: append([]analysis.RelatedInformation{{
 			Pos:     accessPos(r.b),
 			Message: fmt.Sprintf("the other %s of %s (%s)", kind(r.b), what, c.goroutine(r.b.Origin)),
-		}}, append(c.startedAt(r.a.Origin, r.b.Origin), c.madeAt(r.loc)...)...),
+		}}, slices.Concat(c.startedAt(r.a.Origin, r.b.Origin), c.madeAt(r.loc), evidence)...),
 	})
 }
 

@@ -100,6 +100,7 @@ func benchRealCode(args []string) error {
 	}
 	var rows []realRow
 	byKind := make(map[string]*realRow)
+	byEvidence := make(map[string]*realRow) // race's reports, by what showed the memory shared
 	var unjudged, stale []string
 	for _, m := range realModules {
 		if !strings.Contains(m.path, *only) {
@@ -135,7 +136,8 @@ func benchRealCode(args []string) error {
 		row.all = &all
 		row.first = firstLookRow(firstLook[m.path])
 		rows = append(rows, row)
-		judgeByKind(byKind, shown, verdicts[m.path])
+		judgeByKind(byKind, shown, verdicts[m.path], func(r realReport) string { return r.kind })
+		judgeByKind(byEvidence, shown, verdicts[m.path], func(r realReport) string { return r.evidence })
 		for _, r := range missing {
 			unjudged = append(unjudged, fmt.Sprintf("%s\t%s\t?\t%s", m.path, r.key, r.posn))
 		}
@@ -150,6 +152,13 @@ func benchRealCode(args []string) error {
 		kindRows = append(kindRows, *byKind[k])
 	}
 	printRealTable(os.Stdout, "kind", kindRows)
+	fmt.Println()
+	delete(byEvidence, "") // not race's, or a possible race
+	var evRows []realRow
+	for _, k := range slices.Sorted(maps.Keys(byEvidence)) {
+		evRows = append(evRows, *byEvidence[k])
+	}
+	printRealTable(os.Stdout, "race: shared by goroutines, as", evRows)
 	if *verbose && len(unjudged) > 0 {
 		fmt.Println("\nnot yet judged (replace ? with TRUE, FALSE or UNSURE and the position with a reason):")
 		for _, l := range unjudged {
@@ -266,6 +275,7 @@ type realReport struct {
 	posn     string // module-relative file:line:col, for a person to look
 	kind     string // the diagnostic's category (see package kinds)
 	possible bool   // race's lower tier (-race.all), keyed as the report it would be
+	evidence string // what race took to show the memory shared (see race.EvidencePrefix), or ""
 }
 
 // keyReports gives every diagnostic of the vet result its key, in file
@@ -279,6 +289,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		col      int
 		message  string
 		category string
+		evidence string
 	}
 	seen := make(map[posDiag]bool)
 	var ds []posDiag
@@ -291,7 +302,12 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 			if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 				file = filepath.ToSlash(rel)
 			}
-			pd := posDiag{analyzer, file, line, col, d.Message, d.Category}
+			pd := posDiag{analyzer, file, line, col, d.Message, d.Category, ""}
+			for _, r := range d.Related {
+				if e, ok := strings.CutPrefix(r.Message, race.EvidencePrefix); ok {
+					pd.evidence = e
+				}
+			}
 			if d.Category == kinds.PossibleRace.ID {
 				// Keyed as the report it would be with evidence, so that
 				// one verdict judges the pair in either tier.
@@ -324,7 +340,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		if n := count[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer), d.category == kinds.PossibleRace.ID})
+		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer), d.category == kinds.PossibleRace.ID, d.evidence})
 	}
 	return reps, nil
 }
@@ -607,13 +623,15 @@ func judge(module string, reps []realReport, vs map[string]verdict) (row realRow
 }
 
 // judgeByKind adds the reports of a module, judged against its
-// verdicts, to the rows of their kinds, whose module is the kind.
-func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verdict) {
+// verdicts, to the rows of their class (of the report), whose module is
+// the class: its kind, say.
+func judgeByKind(rows map[string]*realRow, reps []realReport, vs map[string]verdict, of func(realReport) string) {
 	for _, r := range reps {
-		row := rows[r.kind]
+		k := of(r)
+		row := rows[k]
 		if row == nil {
-			row = &realRow{module: r.kind}
-			rows[r.kind] = row
+			row = &realRow{module: k}
+			rows[k] = row
 		}
 		row.reports++
 		row.count(vs[r.key].word)

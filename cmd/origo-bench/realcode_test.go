@@ -105,15 +105,21 @@ func TestKeyReportsNumbersEqualKeys(t *testing.T) {
 }
 
 // TestKeyReportsPossible checks that a possible data race (race's lower
-// tier) gets the key of the report it would be with evidence, marked.
+// tier) gets the key of the report it would be with evidence, marked,
+// and that a reported one carries its evidence.
 func TestKeyReportsPossible(t *testing.T) {
 	dir := t.TempDir()
 	if err := copyFile(dir+"/p.go", keySrc); err != nil {
 		t.Fatal(err)
 	}
+	shared := diag{Posn: dir + "/p.go:20:4", Category: "race/data-race", Message: "data race on x at p.go:16:3"}
+	shared.Related = append(shared.Related, struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}{dir + "/p.go:20:4", race.EvidencePrefix + "a map written on both sides"})
 	res := &vetResult{diags: map[string][]diag{
 		"race": {
-			{Posn: dir + "/p.go:20:4", Category: "race/data-race", Message: "data race on x at p.go:16:3"},
+			shared,
 			{Posn: dir + "/p.go:16:3", Category: "race/possible-race", Message: race.PossiblePrefix + "data race on y at p.go:21:4; " + race.NoEvidenceNote},
 		},
 	}}
@@ -121,7 +127,8 @@ func TestKeyReportsPossible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reps) != 2 || reps[0].key != "p.go (*T).M$1 race: data race on y at p.go" || !reps[0].possible || reps[1].possible {
+	if len(reps) != 2 || reps[0].key != "p.go (*T).M$1 race: data race on y at p.go" || !reps[0].possible || reps[1].possible ||
+		reps[0].evidence != "" || reps[1].evidence != "a map written on both sides" {
 		t.Errorf("keyReports = %+v", reps)
 	}
 }
@@ -194,8 +201,9 @@ func TestJudgeAndTable(t *testing.T) {
 
 	// By kind: the rows of two modules' reports added up.
 	byKind := make(map[string]*realRow)
-	judgeByKind(byKind, []realReport{{key: "a", kind: "race/data-race"}, {key: "b", kind: "race/data-race"}, {key: "e", kind: "deadlock/double-lock"}}, vs)
-	judgeByKind(byKind, []realReport{{key: "c", kind: "race/data-race"}}, vs)
+	kindOf := func(r realReport) string { return r.kind }
+	judgeByKind(byKind, []realReport{{key: "a", kind: "race/data-race"}, {key: "b", kind: "race/data-race"}, {key: "e", kind: "deadlock/double-lock"}}, vs, kindOf)
+	judgeByKind(byKind, []realReport{{key: "c", kind: "race/data-race"}}, vs, kindOf)
 	if r := byKind["race/data-race"]; r == nil || *r != (realRow{module: "race/data-race", reports: 3, true: 1, false: 2}) {
 		t.Errorf("race/data-race row %+v", r)
 	}

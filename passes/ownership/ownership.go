@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"go/ast"
 	"go/types"
 	"reflect"
 
@@ -29,6 +30,8 @@ var Analyzer = &analysis.Analyzer{
 // questions go through a Query (NewQuery), which memoizes what they find.
 type Result struct {
 	pkg   *types.Package
+	files []*ast.File
+	info  *types.Info
 	locks *lockset.Result
 	ptr   *pointer.Result
 	hb    *shb.Result
@@ -38,6 +41,8 @@ type Result struct {
 func run(pass *analysis.Pass) (any, error) {
 	return &Result{
 		pkg:   pass.Pkg,
+		files: pass.Files,
+		info:  pass.TypesInfo,
 		locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		ptr:   pass.ResultOf[pointer.Analyzer].(*pointer.Result),
 		hb:    pass.ResultOf[shb.Analyzer].(*shb.Result),
@@ -50,6 +55,9 @@ func run(pass *analysis.Pass) (any, error) {
 // safe for concurrent use, and each analyzer makes its own with
 // Result.NewQuery, as with shb.Order.
 type Query struct {
+	pkg      *types.Package
+	files    []*ast.File
+	info     *types.Info
 	locks    *lockset.Result
 	ptr      *pointer.Result
 	hb       *shb.Result
@@ -80,12 +88,13 @@ type Query struct {
 	takeLoads  map[*ssa.UnOp]bool             // see isTake
 	selfSynced map[*pointer.Object]bool       // see internal
 	buffers    map[bufferKey]buffers          // see swappedBuffers
+	ev         evidenceMemo                   // see Evidence
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what
 // happens before what.
 func (r *Result) NewQuery(order *shb.Order) *Query {
-	q := &Query{locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
+	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
 	q.spawnEvs = spawnsOf(r.hb)
 	q.spawns, q.reentry = spawnSites(q.spawnEvs), make(map[*pointer.Origin]bool)
 	return q

@@ -262,6 +262,38 @@ func (r *Result) TraceOf(o *pointer.Origin) *Trace { return r.byOrig[o] }
 // EventsAt returns the IDs of the events of instr in t.
 func (t *Trace) EventsAt(instr ssa.Instruction) []int32 { return t.at[instr] }
 
+// AccessEvents returns the IDs of the access events of acc in t: those
+// of its instruction (a send or a close also has the channel event,
+// which comes after the access: an edge that leaves the operation
+// orders the access, not the event), and of an access made in another
+// package's code, those of that import.
+func (t *Trace) AccessEvents(acc pointer.Access) []int32 {
+	var out []int32
+	for _, id := range t.at[acc.Instr] {
+		ev := &t.Events[id]
+		if ev.Kind == Access && (acc.Imported == nil || int(ev.Imported) == acc.Imported.Index+1) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Locked reports whether an access event of acc in t (of its first
+// MaxPlaces) holds a lock.
+func (r *Result) Locked(t *Trace, acc pointer.Access) bool {
+	evs := t.AccessEvents(acc)
+	for _, ev := range evs[:min(len(evs), MaxPlaces)] {
+		if r.Locks.Len(r.AccessLocks(t, ev, acc)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxPlaces bounds the events of one access that a question compares:
+// an access in a helper inlined at many calls has many.
+const MaxPlaces = 16
+
 func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	ls := pass.ResultOf[lockset.Analyzer].(*lockset.Result)

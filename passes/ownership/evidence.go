@@ -1,0 +1,371 @@
+package ownership
+
+import (
+	"go/ast"
+	"go/types"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Evidence of sharing. The pointer analysis gives one abstract object
+// for all the objects made at one place in one context: two goroutines
+// that each work on their own connection, buffer or request may reach
+// "the same" object only through that merging. A pair is reported by
+// default only where the code shows that the memory is meant to be
+// shared by goroutines, or that the sharing is the program's own and
+// not the analysis's:
+//
+//   - one access is atomic and the other is not;
+//   - (no evidence at all where both sides hold a mutex of the same name,
+//     c.mu and c.mu: the owner's mutex, told apart only because the
+//     analysis merged owners;)
+//   - inconsistent locking: a write holds a lock and the other access
+//     none (an unlocked write against a locked read is, as a rule, the
+//     setup before the object is shared), or neither holds one while
+//     other accesses to the location hold a lock or are atomic (as
+//     RacerD and checklocks infer it);
+//   - one object of the program, which no merging made: a package-level
+//     variable, an object one holds, an object made once (in main, a
+//     package's initialization or a test, outside a loop);
+//   - a local variable a function literal takes to another goroutine:
+//     one access is in the literal, and one goroutine runs the literal
+//     without the function that declares the variable;
+//   - the object is passed to or captured by the go statement that
+//     started one side, and the other side is the goroutine that ran
+//     that statement, or another goroutine it started by a statement
+//     that passed it the object too (two literals capturing one
+//     variable, a go statement in a loop);
+//   - an object that a goroutine sends on a channel (carried by the value
+//     sent, through a pointer or two);
+//   - a map written on both sides;
+//   - a channel closed on one side while the other closes or sends on it;
+//   - a field of a type whose documentation says it is safe for
+//     concurrent use.
+//
+// The other pairs are a lower tier, "possible data race", reported only
+// with the flag -all (SARIF level note). In a package the pointer
+// analysis degraded (one context for all goroutines), only the evidence
+// that holds without contexts counts: atomics, locking, objects of which
+// the program has one, and documented types.
+
+// evidenceMemo is what Evidence finds once per package, origin or
+// location.
+type evidenceMemo struct {
+	concurrentTypes map[*types.TypeName]bool                     // see documentedConcurrent
+	heldByGlobals   map[*pointer.Object]bool                     // see singleton
+	onceFuncs       map[*ssa.Function]bool                       // see singleton
+	handed          map[*pointer.Origin]map[*pointer.Object]bool // see startHands
+	lockedAt        map[pointer.Location]bool                    // see lockedElsewhere
+}
+
+// Evidence returns what shows that loc, accessed by a and b with the
+// locks la and lb held, is shared by goroutines, in a few words, or ""
+// when nothing does. accesses are all the accesses to loc.
+func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b pointer.Access, la, lb shb.LocksetID) string {
+	if a.Atomic != b.Atomic {
+		return "atomic on one side"
+	}
+	// Inconsistent locking, as package race's library mode reads it: a
+	// write holding a lock while the other side holds none is mutated
+	// while shared, and the other side forgot the lock; a write holding
+	// none against a locked read is, as a rule, the setup before the
+	// object is shared.
+	na, nb := q.hb.Locks.Len(la), q.hb.Locks.Len(lb)
+	if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
+		return "written holding a lock the other side does not hold"
+	}
+	if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {
+		return "locked or atomic elsewhere"
+	}
+	if na > 0 && nb > 0 && q.sameNamedLock(la, lb) {
+		// Both sides hold a mutex of the same name (nc.mu): the
+		// owner's mutex, which the analysis took for two because it
+		// merged owners; on one object it is one mutex.
+		return ""
+	}
+	if why := q.singleton(loc.Obj); why != "" {
+		return why
+	}
+	if q.documentedConcurrent(loc) {
+		return "documented as safe for concurrent use"
+	}
+	if q.ptr.ContextInsensitive {
+		return ""
+	}
+	if loc.Obj.Kind == pointer.ObjMap && a.Write && b.Write {
+		return "a map written on both sides"
+	}
+	if closesChan(a) && (closesChan(b) || sendsOn(b)) || closesChan(b) && sendsOn(a) {
+		return "a channel closed while used"
+	}
+	if q.capturedAcross(loc.Obj, a, b) {
+		return "a variable a function literal takes to another goroutine"
+	}
+	if q.Sent(loc.Obj) {
+		return "sent on a channel"
+	}
+	if q.startHandsOver(loc, a.Origin, b.Origin) {
+		return "handed to the goroutines by their go statements"
+	}
+	return ""
+}
+
+// singleton returns why obj is one object of the program, which no
+// merging of the analysis made: a package-level variable, an object one
+// holds, or one made once (in main, a package's initialization or a
+// test, outside a loop); "" if none applies.
+func (q *Query) singleton(obj *pointer.Object) string {
+	if obj.Kind == pointer.ObjGlobal {
+		return "a package-level variable"
+	}
+	if q.ev.heldByGlobals == nil {
+		q.ev.heldByGlobals = q.ptr.HeldByGlobals()
+		q.ev.onceFuncs = make(map[*ssa.Function]bool)
+		for _, o := range q.ptr.Origins {
+			if o.Parent != nil || o.Root == pointer.MethodsRoot || o.Root == pointer.EntriesRoot {
+				continue
+			}
+			for _, fn := range q.ptr.RootFuncs(o) {
+				if !strings.HasPrefix(fn.Name(), "Benchmark") { // run again for each b.N
+					q.ev.onceFuncs[fn] = true
+				}
+			}
+		}
+	}
+	if q.ev.heldByGlobals[obj] {
+		return "held by a package-level variable"
+	}
+	if instr, ok := obj.Site.(ssa.Instruction); ok && q.ev.onceFuncs[instr.Parent()] && !q.allocatedInLoop(obj) {
+		return "made once, by " + instr.Parent().Name()
+	}
+	return ""
+}
+
+// capturedAcross reports whether obj is a local variable that a
+// function literal shares with another goroutine: one access is in a
+// literal, and one of the two goroutines never runs the function that
+// declares the variable (it got it only through the literal).
+func (q *Query) capturedAcross(obj *pointer.Object, a, b pointer.Access) bool {
+	alloc, ok := obj.Site.(*ssa.Alloc)
+	if !ok || !alloc.Heap || !capturedByLiteral(alloc) || a.Instr.Parent() == alloc.Parent() && b.Instr.Parent() == alloc.Parent() {
+		return false
+	}
+	runs := q.ptr.OriginsOf(alloc.Parent())
+	return slices.Contains(runs, a.Origin) != slices.Contains(runs, b.Origin)
+}
+
+// sameNamedLock reports whether the locksets la and lb hold mutexes of
+// the same field name (c.mu and c.mu), one side at least not as a read lock:
+// on one object, that mutex would exclude the two (two read locks never
+// do).
+func (q *Query) sameNamedLock(la, lb shb.LocksetID) bool {
+	type held struct {
+		name string
+		read bool
+	}
+	names := func(id shb.LocksetID) []held {
+		locs, read := q.hb.Locks.Members(id)
+		var out []held
+		for i, l := range locs {
+			// A field's mutex (c.mu), not a variable's: the owner's.
+			if n := q.hb.Locks.Name(l[0]); strings.Contains(n, ".") {
+				out = append(out, held{n, read[i]})
+			}
+		}
+		return out
+	}
+	nb := names(lb)
+	for _, x := range names(la) {
+		for _, y := range nb {
+			if x.name == y.name && !(x.read && y.read) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capturedByLiteral reports whether alloc is a variable that a function
+// literal captures (a binding of its closure), not an object that &T{}
+// or new(T) made.
+func capturedByLiteral(alloc *ssa.Alloc) bool {
+	refs := alloc.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if mc, ok := r.(*ssa.MakeClosure); ok && slices.Contains(mc.Bindings, ssa.Value(alloc)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxEvidenceAccesses bounds the accesses lockedElsewhere looks at.
+const maxEvidenceAccesses = 64
+
+// lockedElsewhere reports whether some access to loc (of accesses, all
+// its accesses) holds a lock or is atomic, found once per location: a
+// location's racy pairs are many.
+func (q *Query) lockedElsewhere(loc pointer.Location, accesses []pointer.Access) bool {
+	if locked, ok := q.ev.lockedAt[loc]; ok {
+		return locked
+	}
+	locked := slices.ContainsFunc(accesses[:min(len(accesses), maxEvidenceAccesses)], func(acc pointer.Access) bool {
+		t := q.hb.TraceOf(acc.Origin)
+		return acc.Atomic || t != nil && q.hb.Locked(t, acc)
+	})
+	if q.ev.lockedAt == nil {
+		q.ev.lockedAt = make(map[pointer.Location]bool)
+	}
+	q.ev.lockedAt[loc] = locked
+	return locked
+}
+
+// closesChan reports whether acc is a close of a channel.
+func closesChan(acc pointer.Access) bool {
+	call, ok := acc.Instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "close"
+}
+
+// sendsOn reports whether acc is a send on a channel.
+func sendsOn(acc pointer.Access) bool {
+	_, ok := acc.Instr.(*ssa.Send)
+	return ok
+}
+
+// startHandsOver reports whether the goroutines o and p share loc's object
+// by the program's own go statements: one started the other, whose go
+// statement passed it the object, or one goroutine started both, each by
+// a go statement that passed it the object (two literals capturing one
+// variable, a go statement in a loop).
+func (q *Query) startHandsOver(loc pointer.Location, o, p *pointer.Origin) bool {
+	switch {
+	case ancestor(p, o):
+		return q.startHands(loc, o)
+	case ancestor(o, p):
+		return q.startHands(loc, p)
+	case o.Parent != nil && o.Parent == p.Parent:
+		return q.startHands(loc, o) && (p.Site == o.Site || q.startHands(loc, p))
+	}
+	return false
+}
+
+// ancestor reports whether a started o, directly or through goroutines
+// it started.
+func ancestor(a, o *pointer.Origin) bool {
+	for q := o.Parent; q != nil; q = q.Parent {
+		if q == a {
+			return true
+		}
+	}
+	return false
+}
+
+// startHands reports whether the go statement that started o passes it
+// loc's object: an argument, or a variable or pointer the function
+// literal captures, pointing to it.
+func (q *Query) startHands(loc pointer.Location, o *pointer.Origin) bool {
+	if o.Parent == nil {
+		return false
+	}
+	handed, ok := q.ev.handed[o]
+	if !ok {
+		handed = q.startHanded(o)
+		if q.ev.handed == nil {
+			q.ev.handed = make(map[*pointer.Origin]map[*pointer.Object]bool)
+		}
+		q.ev.handed[o] = handed
+	}
+	return handed[loc.Obj]
+}
+
+// startHanded returns the objects that the go statement that started
+// o (which has a parent) passes it, found once per origin for startHands.
+func (q *Query) startHanded(o *pointer.Origin) map[*pointer.Object]bool {
+	t := q.hb.TraceOf(o.Parent)
+	i := slices.IndexFunc(q.spawnEvs[o], func(s spawn) bool { return s.t == t })
+	if t == nil || i < 0 {
+		return nil
+	}
+	s := q.spawnEvs[o][i]
+	call, ok := s.t.Events[s.id].Instr.(ssa.CallInstruction)
+	if !ok {
+		return nil
+	}
+	// The statement's function and arguments, and what the function
+	// literals among them capture (time.AfterFunc(d, func() { ... })).
+	values := append([]ssa.Value{call.Common().Value}, call.Common().Args...)
+	for _, v := range values {
+		if mc, ok := v.(*ssa.MakeClosure); ok {
+			values = append(values, mc.Bindings...)
+		}
+	}
+	handed := make(map[*pointer.Object]bool)
+	for _, v := range values {
+		// What the goroutine gets, and what that points to (a map of
+		// maps); a variable the literal captures is a cell, one level
+		// more.
+		depth := 1
+		if _, cell := v.(*ssa.Alloc); cell {
+			depth = 2
+		}
+		for obj := range q.ptr.Reachable(o.Parent, v, depth, maxHanded) {
+			handed[obj] = true
+		}
+	}
+	return handed
+}
+
+// maxHanded bounds the objects startHanded looks at for one value.
+const maxHanded = 64
+
+// concurrentDoc matches documentation that says a type may be used by
+// goroutines at once.
+var concurrentDoc = regexp.MustCompile(`(?i)safe for (concurrent|simultaneous|parallel) use|(concurrency|goroutine|thread)[- ]safe|safe to (use|call) (from|by|across) (multiple|several|many|concurrent) goroutines|by multiple goroutines simultaneously`)
+
+// documentedConcurrent reports whether loc is a field of a struct type
+// of the package whose documentation says it is safe for concurrent
+// use.
+func (q *Query) documentedConcurrent(loc pointer.Location) bool {
+	named, ok := types.Unalias(loc.Obj.Type).(*types.Named)
+	if !ok || named.Obj().Pkg() != q.pkg {
+		return false
+	}
+	if q.ev.concurrentTypes == nil {
+		q.ev.concurrentTypes = make(map[*types.TypeName]bool)
+		for _, f := range q.files {
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok {
+					continue
+				}
+				for _, s := range gd.Specs {
+					ts, ok := s.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if doc != nil && concurrentDoc.MatchString(doc.Text()) {
+						if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
+							q.ev.concurrentTypes[tn] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return q.ev.concurrentTypes[named.Obj()]
+}
