@@ -97,7 +97,7 @@ func TestAll(t *testing.T) {
 				rest = append(rest, p.String()+": "+d.Message)
 				continue
 			}
-			if !strings.HasPrefix(d.Message, race.PossiblePrefix+"data race on inner.n: ") || !strings.HasSuffix(d.Message, race.NoEvidenceNote) {
+			if !strings.HasPrefix(d.Message, race.PossiblePrefix+"data race on ") || !strings.HasSuffix(d.Message, race.NoEvidenceNote) {
 				t.Errorf("%s: possible race's message: %s", p, d.Message)
 			}
 			possible[p.Line] = true

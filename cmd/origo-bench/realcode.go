@@ -78,6 +78,7 @@ func benchRealCode(args []string) error {
 	only := fs.String("only", "", "vet only the modules whose path contains this string")
 	firstLookFile := fs.String("firstlook", defaultFirstLook, "the first-look record")
 	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format")
+	list := fs.String("evidence", "", "list race's reports whose evidence of sharing contains this string, with their verdicts")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		usage()
@@ -101,6 +102,7 @@ func benchRealCode(args []string) error {
 	var rows []realRow
 	byKind := make(map[string]*realRow)
 	byEvidence := make(map[string]*realRow) // race's reports, by what showed the memory shared
+	var listed []string                     // see -evidence
 	var unjudged, stale []string
 	for _, m := range realModules {
 		if !strings.Contains(m.path, *only) {
@@ -137,7 +139,13 @@ func benchRealCode(args []string) error {
 		row.first = firstLookRow(firstLook[m.path])
 		rows = append(rows, row)
 		judgeByKind(byKind, shown, verdicts[m.path], func(r realReport) string { return r.kind })
-		judgeByKind(byEvidence, shown, verdicts[m.path], func(r realReport) string { return r.evidence })
+		judgeByKind(byEvidence, shown, verdicts[m.path], evidenceClass)
+		for _, r := range shown {
+			if *list != "" && strings.Contains(r.evidence, *list) {
+				v := verdicts[m.path][r.key]
+				listed = append(listed, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", m.path, r.posn, cmp.Or(v.word, "?"), r.key, v.reason))
+			}
+		}
 		for _, r := range missing {
 			unjudged = append(unjudged, fmt.Sprintf("%s\t%s\t?\t%s", m.path, r.key, r.posn))
 		}
@@ -159,6 +167,12 @@ func benchRealCode(args []string) error {
 		evRows = append(evRows, *byEvidence[k])
 	}
 	printRealTable(os.Stdout, "race: shared by goroutines, as", evRows)
+	if len(listed) > 0 {
+		fmt.Printf("\nrace's reports whose evidence has %q:\n", *list)
+		for _, l := range listed {
+			fmt.Println(l)
+		}
+	}
 	if *verbose && len(unjudged) > 0 {
 		fmt.Println("\nnot yet judged (replace ? with TRUE, FALSE or UNSURE and the position with a reason):")
 		for _, l := range unjudged {
@@ -620,6 +634,13 @@ func judge(module string, reps []realReport, vs map[string]verdict) (row realRow
 	}
 	slices.SortFunc(stale, func(a, b verdict) int { return cmp.Compare(a.line, b.line) })
 	return row, missing, stale
+}
+
+// evidenceClass is the class of a report by its evidence of sharing:
+// the evidence, without the function named by "made once, by F".
+func evidenceClass(r realReport) string {
+	e, _, _ := strings.Cut(r.evidence, ", by ")
+	return e
 }
 
 // judgeByKind adds the reports of a module, judged against its

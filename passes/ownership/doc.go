@@ -249,7 +249,11 @@
 // analysis's (rule no-sharing-evidence): one access is atomic and the
 // other not; one holds a lock and the other none, or one holds none while
 // other accesses to the location are locked or atomic (inconsistent
-// locking, as RacerD and checklocks infer it); the memory is one object
+// locking, as RacerD and checklocks infer it), where one side is a call
+// of the package's API (the concurrent methods, which its importers may
+// call on one object at once: between two goroutines of the program,
+// locking shows that the field is shared, not that the two reach one
+// object, which the program must show as below); the memory is one object
 // of the program, which no merging made: a package-level variable, an
 // object one holds, an object that main, a package's initialization or
 // a test makes once (outside a loop); a local variable that a function

@@ -24,11 +24,14 @@ import (
 //   - (no evidence at all where both sides hold a mutex of the same name,
 //     c.mu and c.mu: the owner's mutex, told apart only because the
 //     analysis merged owners;)
-//   - inconsistent locking: a write holds a lock and the other access
-//     none (an unlocked write against a locked read is, as a rule, the
-//     setup before the object is shared), or neither holds one while
-//     other accesses to the location hold a lock or are atomic (as
-//     RacerD and checklocks infer it);
+//   - inconsistent locking, where one side is a call of the package's
+//     API (the concurrent methods its importers may call on one object at
+//     once): a write holds a lock and the other access none (an unlocked
+//     write against a locked read is, as a rule, the setup before the
+//     object is shared), or neither holds one while other accesses to the
+//     location hold a lock or are atomic (as RacerD and checklocks infer
+//     it); between two goroutines of the program, locking shows that the
+//     field is shared, not that the two reach one object;
 //   - one object of the program, which no merging made: a package-level
 //     variable, an object one holds, an object made once (in main, a
 //     package's initialization or a test, outside a loop);
@@ -75,12 +78,21 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	// while shared, and the other side forgot the lock; a write holding
 	// none against a locked read is, as a rule, the setup before the
 	// object is shared.
+	//
+	// Locking says that the field is shared by goroutines, not that
+	// these two reach one object: it is evidence for two calls of the
+	// package's API, which its callers may make on one object at once
+	// (the concurrent methods), and not for two goroutines of the
+	// program, whose sharing of the object the program itself must
+	// show (below).
 	na, nb := q.hb.Locks.Len(la), q.hb.Locks.Len(lb)
-	if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
-		return "written holding a lock the other side does not hold"
-	}
-	if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {
-		return "locked or atomic elsewhere"
+	if apiCall(a.Origin) || apiCall(b.Origin) {
+		if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
+			return "written holding a lock the other side does not hold"
+		}
+		if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {
+			return "locked or atomic elsewhere"
+		}
 	}
 	if na > 0 && nb > 0 && q.sameNamedLock(la, lb) {
 		// Both sides hold a mutex of the same name (nc.mu): the
@@ -114,6 +126,11 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	}
 	return ""
 }
+
+// apiCall reports whether o runs a call of the package's API that its
+// importers may make at any time (see pointer.MethodsRoot), or a
+// goroutine that call started.
+func apiCall(o *pointer.Origin) bool { return o.Ancestor().Root == pointer.MethodsRoot }
 
 // singleton returns why obj is one object of the program, which no
 // merging of the analysis made: a package-level variable, an object one

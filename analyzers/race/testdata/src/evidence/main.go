@@ -21,7 +21,10 @@ func atomicOneSide(s *stats, done chan bool) {
 }
 
 // Locked on one side: the method that writes holds the mutex, the one
-// that reads forgot it.
+// that reads forgot it. Between goroutines of a program the lock shows
+// that the field is shared, not that the two reach one object: here the
+// go statement hands c over (a library's concurrent methods need no
+// more: package libmode).
 type cache struct {
 	mu sync.Mutex
 	n  int
@@ -126,6 +129,41 @@ func deep(done chan bool) {
 	go work(o, done)
 }
 
+// Inconsistent locking between two goroutines of the program, three
+// pointers down from what their go statements pass: the lock says that
+// tally.n is shared by some goroutines, not that these two reach one
+// tally, so it is a possible data race.
+type tally struct {
+	mu sync.Mutex
+	n  int
+}
+type box struct{ c *tally }
+type box2 struct{ b *box }
+type box3 struct{ b2 *box2 }
+
+func bump(o *box3, done chan bool) {
+	o.b2.b.c.mu.Lock()
+	o.b2.b.c.n++ // silent "no-sharing-evidence"
+	o.b2.b.c.mu.Unlock()
+	done <- true
+}
+
+func look(o *box3, done chan bool) {
+	_ = o.b2.b.c.n
+	done <- true
+}
+
+func lockedDeep(done chan bool) {
+	o := &box3{b2: &box2{b: &box{c: &tally{}}}}
+	go bump(o, done)
+	go look(o, done)
+	// Both sides unlocked where a third access locks: the same.
+	go func() {
+		o.b2.b.c.n = 0 // silent "no-sharing-evidence"
+		done <- true
+	}()
+}
+
 // The same, reached through a variable a literal captures.
 func deepCaptured(done chan bool) {
 	o := &outer{m: &mid{m2: &mid2{in: &inner{}}}}
@@ -148,4 +186,5 @@ func main() {
 	documented(&Registry{}, done)
 	deep(done)
 	deepCaptured(done)
+	lockedDeep(done)
 }
