@@ -43,7 +43,10 @@ func (c *checker) uncanceled() {
 					continue
 				}
 				for _, recv := range c.doneReceives(ctx, 0) {
-					q := fmt.Sprintf("receive from ctx.Done() blocks forever? the context comes from context.WithCancel at %s over a context that is never done", c.pos(call.Pos()))
+					q := ""
+					if c.why.at(recv.Pos()) {
+						q = fmt.Sprintf("receive from ctx.Done() blocks forever? the context comes from context.WithCancel at %s over a context that is never done", c.pos(call.Pos()))
+					}
 					if library {
 						c.why.note(recv.Pos(), q, why(rules.LibraryCallers, "the package is a library: an importer may call what it leaves to them, the cancel function too"))
 						continue

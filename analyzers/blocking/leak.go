@@ -76,7 +76,10 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 {
 		return
 	}
-	q := c.leakQuestion(fn, mc)
+	q := ""
+	if c.why != nil {
+		q = c.leakQuestion(fn, mc)
+	}
 	if rc.guarded {
 		for _, sel := range rc.selects {
 			if c.why.at(sel.Pos()) {
@@ -281,7 +284,15 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 		return
 	}
 	spawn, recv := rc.spawns[0], rc.recvs[0]
-	if _, plain := recv.(*ssa.UnOp); !plain || blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
+	if _, plain := recv.(*ssa.UnOp); !plain {
+		return
+	}
+	q := ""
+	if c.why.at(recv.Pos()) {
+		q = fmt.Sprintf("receive blocks forever when its sender returns early? the goroutine started at %s is the one sender on %s (made at %s)", c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()))
+	}
+	if blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
+		c.why.note(recv.Pos(), q, why(rules.Values, "the go statement or the receive is in a loop: which sends each receive meets depends on how often each runs"))
 		return
 	}
 	g := spawn.Call.StaticCallee() // the closure's function too
@@ -292,7 +303,7 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 		return slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Block() == b })
 	})
 	if ret == nil {
-		c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever when its sender returns early? the goroutine started at %s is the one sender on %s (made at %s)", c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos())), r)
+		c.why.note(recv.Pos(), q, r)
 		return
 	}
 	rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),

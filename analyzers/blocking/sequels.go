@@ -586,9 +586,15 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	}
 	pos := ev.Instr.Pos()
 	explain := c.why.at(pos)
-	name := c.hb.Locks.Name(ev.Obj)
-	if name == "" {
-		name = "the mutex"
+	lockName := func() string {
+		if name := c.hb.Locks.Name(ev.Obj); name != "" {
+			return name
+		}
+		return "the mutex"
+	}
+	name := ""
+	if explain {
+		name = lockName()
 	}
 	for _, t := range c.hb.Traces {
 		if t == u || !explain && !t.Origin.SameProgram(u.Origin) {
@@ -653,6 +659,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 				continue
 			}
 			stuckAt, lockedAt := t.Events[x].Instr.Pos(), t.Events[a].Instr.Pos()
+			name := lockName()
 			c.blockedIn.Add(ev.Instr.Pos(), u)
 			locked := "locked at " + c.pos(lockedAt)
 			if lockedAt == ev.Instr.Pos() {

@@ -229,10 +229,14 @@ func (c *checker) waits() {
 					switch {
 					case o.dones && ev.Kind == shb.WGWait:
 						ended = true
-						r = cmp.Or(r, why(rules.Partner, "the Done at %s", c.pos(o.doneAt)))
+						if explain {
+							r = cmp.Or(r, why(rules.Partner, "the Done at %s", c.pos(o.doneAt)))
+						}
 					case o.signals && ev.Kind == shb.CondWait:
 						ended = true
-						r = cmp.Or(r, why(rules.Partner, "the Signal or Broadcast at %s", c.pos(o.signalAt)))
+						if explain {
+							r = cmp.Or(r, why(rules.Partner, "the Signal or Broadcast at %s", c.pos(o.signalAt)))
+						}
 					}
 				}
 			}
