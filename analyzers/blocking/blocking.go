@@ -104,7 +104,6 @@ type checker struct {
 	reported   map[ssa.Instruction]bool                 // one report per operation
 	ignored    ignore.Lines                             // lines with "//origo:ignore blocking"
 	why        *whyLog                                  // the verdicts -why asks for; nil when off
-	escaped    map[*pointer.Object]bool                 // see escapedChannels
 	assigned   map[token.Pos]string                     // see chanName
 	unknown    map[opKey]bool                           // see unknownOp
 	fieldChans map[*types.Var]map[*ssa.MakeChan]bool    // see storedInFields

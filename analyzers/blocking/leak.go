@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/origo-dev/origo/passes/rules"
-
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/syncapi"
 
 	"golang.org/x/tools/go/ssa"
@@ -320,14 +319,21 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 // its words).
 func (c *checker) quietReturn(g *ssa.Function, what string, done func(*ssa.BasicBlock) bool) (*ssa.Return, rules.Reason) {
 	r := rules.None
+	// because keeps the heavier of the rules that stopped a path (see
+	// heavier), when -why may ask.
+	because := func(rule rules.ID, format string, args ...any) {
+		if c.why != nil {
+			r = heavier(r, why(rule, format, args...))
+		}
+	}
 	stop := func(b *ssa.BasicBlock) bool {
 		switch {
 		case done(b):
-			r = heavier(r, why(rules.EveryPath, "%s %s on every path to a return", g.Name(), what))
+			because(rules.EveryPath, "%s %s on every path to a return", g.Name(), what)
 		case failsTest(b):
-			r = heavier(r, why(rules.FailedTest, "the paths of %s without it go through a test's failure or skip (at %s)", g.Name(), c.pos(blockPos(b))))
+			because(rules.FailedTest, "the paths of %s without it go through a test's failure or skip (at %s)", g.Name(), c.pos(blockPos(b)))
 		case c.speaks(b, 0):
-			r = heavier(r, why(rules.AnsweredOtherwise, "the paths of %s without it say something else first (at %s): a send, close, select, Done, Signal, go or defer statement, or a call that may make one", g.Name(), c.pos(blockPos(b))))
+			because(rules.AnsweredOtherwise, "the paths of %s without it say something else first (at %s): a send, close, select, Done, Signal, go or defer statement, or a call that may make one", g.Name(), c.pos(blockPos(b)))
 		default:
 			return false
 		}
@@ -346,7 +352,7 @@ func (c *checker) quietReturn(g *ssa.Function, what string, done func(*ssa.Basic
 		case *ssa.Return:
 			return last, rules.None
 		case *ssa.Panic:
-			r = heavier(r, why(rules.Panics, "the paths of %s without it panic (at %s)", g.Name(), c.pos(last.Pos())))
+			because(rules.Panics, "the paths of %s without it panic (at %s)", g.Name(), c.pos(last.Pos()))
 		}
 		for _, s := range b.Succs {
 			if !seen[s] && !stop(s) {

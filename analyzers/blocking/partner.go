@@ -53,7 +53,6 @@ func (u *uses) add(kind shb.Kind, t *shb.Trace, pos token.Pos) {
 // another goroutine can complete.
 func (c *checker) partnerless() {
 	escaped := c.escapedChannels()
-	c.escaped = escaped
 	byChan := make(map[any]*uses)
 	use := func(obj *pointer.Object) *uses {
 		u := byChan[chanKey(obj)]
@@ -508,35 +507,49 @@ func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses
 	if len(sel.States) == 0 {
 		return false, rules.None // select {}: see emptySelects
 	}
+	explain := c.why.at(sel.Pos())
+	// proceeds says, when -why asks, why case st may proceed.
+	proceeds := func(st *ssa.SelectState, r func() rules.Reason) (bool, rules.Reason) {
+		if !explain {
+			return false, rules.None
+		}
+		r1 := r()
+		dir := "receiving from"
+		if st.Dir == types.SendOnly {
+			dir = "sending on"
+		}
+		r1.Detail = fmt.Sprintf("the case %s %s: %s", dir, c.chanName(st.Chan), r1.Detail)
+		return false, r1
+	}
 	for _, st := range sel.States {
 		if isNil(st.Chan) {
 			continue
 		}
 		mc, objs, ok := c.allJudged(t, st.Chan, judged)
 		if !ok {
-			r := rules.None
-			if c.why.at(sel.Pos()) {
-				r = c.notJudged(t, st.Chan)
-			}
-			return false, r
+			return proceeds(st, func() rules.Reason { return c.notJudged(t, st.Chan) })
 		}
 		if st.Dir == types.SendOnly {
 			if !c.unbuffered(mc) {
-				return false, why(rules.Buffered, "the case sending on %s (made at %s, with a buffer)", c.chanName(st.Chan), c.pos(mc.Pos()))
+				return proceeds(st, func() rules.Reason { return why(rules.Buffered, "it has a buffer (made at %s)", c.pos(mc.Pos())) })
 			}
 			if op, ok := anyOther(objs, byChan, t, func(u *uses) []partnerOp { return u.recvs }); ok {
-				return false, c.partnerAt("the case sending on "+c.chanName(st.Chan)+": the receive", op.t, op.at)
+				return proceeds(st, func() rules.Reason { return c.partnerAt("the receive", op.t, op.at) })
 			}
 			if c.unknownOp(mc, shb.Recv) {
-				return false, why(rules.Partner, "the case sending on %s: a receive, in code whose channel the analysis cannot name, may be on it", c.chanName(st.Chan))
+				return proceeds(st, func() rules.Reason {
+					return why(rules.Partner, "a receive, in code whose channel the analysis cannot name, may be on it")
+				})
 			}
 			continue
 		}
 		if op, ok := anyOther(objs, byChan, nil, func(u *uses) []partnerOp { return append(slices.Clip(u.sends), u.closes...) }); ok {
-			return false, c.partnerAt("the case receiving from "+c.chanName(st.Chan)+": the send or close", op.t, op.at)
+			return proceeds(st, func() rules.Reason { return c.partnerAt("the send or close", op.t, op.at) })
 		}
 		if c.unknownOp(mc, shb.Send, shb.Close) {
-			return false, why(rules.Partner, "the case receiving from %s: a send or close, in code whose channel the analysis cannot name, may be on it", c.chanName(st.Chan))
+			return proceeds(st, func() rules.Reason {
+				return why(rules.Partner, "a send or close, in code whose channel the analysis cannot name, may be on it")
+			})
 		}
 	}
 	return true, rules.None

@@ -221,7 +221,9 @@ func (c *checker) waits() {
 			for _, l := range locs {
 				if !judged(l) {
 					ended = true
-					r = why(rules.OutOfView, "%s is reached from a package variable, or given to code the analysis cannot see", c.valueName(v, "it"))
+					if explain {
+						r = why(rules.OutOfView, "%s is reached from a package variable, or given to code the analysis cannot see", c.valueName(v, "it"))
+					}
 					break
 				}
 				if o := ops[keyOf(l)]; o != nil {

@@ -139,9 +139,11 @@ func firstOf(rs ...rules.Reason) rules.Reason {
 	return rules.None
 }
 
-// weight orders the rules by which a goroutine's paths all do what a
-// partner waits for: the plainest first. Of several paths, the verdict
-// names the least plain rule any needed.
+// weight orders the rules by which the paths of a goroutine, or of the
+// function waiting for it, all do what a partner waits for: the
+// plainest first, then the assumption that a loop runs as often as
+// needed. Of several paths or goroutines, the verdict names the least
+// plain rule any needed.
 var weight = map[rules.ID]int{rules.EveryPath: 1, rules.Panics: 2, rules.FailedTest: 3, rules.AnsweredOtherwise: 4, rules.Values: 5}
 
 // heavier returns whichever of a and b needed more to rule out.
