@@ -252,7 +252,11 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	if !once && !blocks.OnCycle(instr.Block()) || !c.lastReceiver(t, r.ev, isOurs) {
 		return loopExit{}, false, rules.None
 	}
+	explain := c.why != nil // the reasons are worded only when -why may ask
 	if closedExit(fn, instr, isOurs) {
+		if !explain {
+			return loopExit{}, false, rules.None
+		}
 		return loopExit{}, false, why(rules.ClosedSend, "%s may leave its loop because the channel was closed", c.goroutine(t))
 	}
 	var exits []loopExit
@@ -268,8 +272,10 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 				return loopExit{}, false, rules.None
 			}
 			start = br.Block().Succs[:1]
-			stays = why(rules.ClosedSend, "%s leaves its loop (at %s) only once the channel is closed", c.goroutine(t), c.pos(x.Pos()))
-		} else {
+			if explain {
+				stays = why(rules.ClosedSend, "%s leaves its loop (at %s) only once the channel is closed", c.goroutine(t), c.pos(x.Pos()))
+			}
+		} else if explain {
 			stays = why(rules.Partner, "%s receives in a loop (at %s) that it never leaves", c.goroutine(t), c.pos(x.Pos()))
 		}
 		if ret := returnAvoiding(start, fn, isOurs); ret != nil {
@@ -280,7 +286,9 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 		if dflt != nil {
 			return loopExit{}, false, rules.None
 		}
-		stays = why(rules.Partner, "%s receives in a loop (at %s) no case of which returns", c.goroutine(t), c.pos(x.Pos()))
+		if explain {
+			stays = why(rules.Partner, "%s receives in a loop (at %s) no case of which returns", c.goroutine(t), c.pos(x.Pos()))
+		}
 		for i, st := range x.States {
 			if bodies[i] == nil {
 				return loopExit{}, false, rules.None
@@ -307,7 +315,9 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 			// The loop may leave on another send's value.
 			return ex, true, rules.None
 		case ex.trigger == nil:
-			stays = firstOf(stays, why(rules.Partner, "%s leaves its loop (returning at %s) on a value it received, which can only be this send's: it takes it first", c.goroutine(t), c.pos(returnPos(ex.ret))))
+			if explain {
+				stays = firstOf(stays, why(rules.Partner, "%s leaves its loop (returning at %s) on a value it received, which can only be this send's: it takes it first", c.goroutine(t), c.pos(returnPos(ex.ret))))
+			}
 		default:
 			after, r := c.sentAfter(s, r, objs, ex.trigger, u, e)
 			if !after {

@@ -116,17 +116,23 @@ func (c *checker) sequels(dl *deadlock.Result) {
 	}
 }
 
+// fileLine is a line of a file.
+type fileLine struct {
+	file string
+	line int
+}
+
 // deadlockIgnored returns the lines where an //origo:ignore deadlock
 // directive silenced a report of the deadlock analyzer, with the
 // directive's position: what such a report leaves stuck goes with it.
-func (c *checker) deadlockIgnored(dl *deadlock.Result) map[[2]any]token.Pos {
-	lines := make(map[[2]any]token.Pos)
+func (c *checker) deadlockIgnored(dl *deadlock.Result) map[fileLine]token.Pos {
+	lines := make(map[fileLine]token.Pos)
 	if dl == nil || dl.Silenced == nil {
 		return lines
 	}
 	for _, d := range ignore.Directives(c.pass) {
 		if slices.Contains(d.Names, deadlock.Analyzer.Name) && dl.Silenced.Used(d.Comment.Pos()) {
-			lines[[2]any{d.Target.Filename, d.Target.Line}] = d.Comment.Pos()
+			lines[fileLine{d.Target.Filename, d.Target.Line}] = d.Comment.Pos()
 		}
 	}
 	return lines
@@ -144,7 +150,7 @@ func (c *checker) behindIgnored(s *sequelState, p place) (token.Pos, token.Pos, 
 			continue
 		}
 		posn := c.pass.Fset.Position(e.Instr.Pos())
-		if d, ok := s.dlIgnored[[2]any{posn.Filename, posn.Line}]; ok {
+		if d, ok := s.dlIgnored[fileLine{posn.Filename, posn.Line}]; ok {
 			return e.Instr.Pos(), d, true
 		}
 	}
@@ -213,7 +219,7 @@ type sequelState struct {
 	leftBy map[token.Pos][]*shb.Trace
 	// dlIgnored holds, for -why, the lines where a directive silenced a
 	// report of the deadlock analyzer (see deadlockIgnored).
-	dlIgnored map[[2]any]token.Pos
+	dlIgnored map[fileLine]token.Pos
 }
 
 // stuckBefore reports whether t's goroutine may block forever before
