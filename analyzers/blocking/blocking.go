@@ -1,6 +1,7 @@
 package blocking
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/ast"
@@ -19,6 +20,7 @@ import (
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -41,7 +43,10 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
 
-func init() { ignore.Flag(&Analyzer.Flags) }
+func init() {
+	ignore.Flag(&Analyzer.Flags)
+	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate blocking operation at `FILE:LINE` (or all): each question asked of it (does anything complete it, does its receiver stay for the result, does every goroutine call Done) and the rule that answered it, or reported; as diagnostics of category \"why\"")
+}
 
 func run(pass *analysis.Pass) (any, error) {
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
@@ -56,6 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reported:  make(map[ssa.Instruction]bool),
 		blockedAt: make(map[token.Pos]bool),
 		ignored:   ignore.Find(pass),
+		why:       newWhyLog(pass.Fset, whyTarget),
 	}
 	failed := guard.Do(pass, "blocking", func() {
 		c.leaks()
@@ -64,16 +70,24 @@ func run(pass *analysis.Pass) (any, error) {
 	ptr := pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 	hb := pass.ResultOf[shb.Analyzer].(*shb.Result)
 	complete := failed == "" && ptr.Incomplete == ""
+	stopped := failed // why the partners were not all judged, for -why
+	if ptr.Incomplete != "" {
+		stopped = "the pointer analysis stopped: " + ptr.Incomplete
+	}
 	if ptr.Incomplete == "" && len(hb.Traces) > 0 {
 		c.ptr, c.hb = ptr, hb
-		complete = guard.Do(pass, "blocking", func() {
+		f := guard.Do(pass, "blocking", func() {
 			c.partnerless()
 			c.waits()
 			c.wgCounts()
 			c.uncanceled()
 			c.sequels(pass.ResultOf[deadlock.Analyzer].(*deadlock.Result))
-		}) == "" && complete
+		})
+		complete = f == "" && complete
+		stopped = cmp.Or(stopped, f)
 	}
+	c.explainUntraced(stopped)
+	c.why.report(pass)
 	if !complete {
 		return (*ignore.Silenced)(nil), nil // not all checked
 	}
@@ -89,6 +103,7 @@ type checker struct {
 	hb         *shb.Result
 	reported   map[ssa.Instruction]bool                 // one report per operation
 	ignored    ignore.Lines                             // lines with "//origo:ignore blocking"
+	why        *whyLog                                  // the verdicts -why asks for; nil when off
 	assigned   map[token.Pos]string                     // see chanName
 	unknown    map[opKey]bool                           // see unknownOp
 	fieldChans map[*types.Var]map[*ssa.MakeChan]bool    // see storedInFields
@@ -115,13 +130,19 @@ type checker struct {
 // positions rel (see related); one that is the report's own says
 // nothing more and is left out.
 func (c *checker) report(k kinds.Kind, instr ssa.Instruction, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
-	if c.reported[instr] || c.ignored.Has(pos) {
+	if c.reported[instr] {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if c.ignored.Has(pos) {
+		c.why.note(pos, msg, why(rules.Ignored, "an //origo:ignore blocking directive silences the line"))
 		return
 	}
 	c.reported[instr] = true
 	c.blockedAt[instr.Pos()] = true
+	c.why.note(pos, msg, rules.None)
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: fmt.Sprintf(format, args...), Related: rel})
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: msg, Related: rel})
 }
 
 // related returns a related position of a report, for an editor to go

@@ -8,6 +8,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/kindtest"
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
+	"github.com/origo-dev/origo/analyzers/internal/whytest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -79,6 +80,35 @@ func TestRelated(t *testing.T) {
 		`^Lock blocks forever: `:               {`^the goroutine holding it may block forever here$`},
 	})
 }
+
+// TestSilentRules runs blocking with -why=all on the fixtures and checks
+// their silent twins against the rule each names (see package whytest):
+// a twin silenced by another rule, reported, or cut by a bound fails.
+func TestSilentRules(t *testing.T) {
+	pkgs := []string{"blkseq", "blkx", "blklib", "blkctx", "blkignore"}
+	if !racebuild.Enabled {
+		pkgs = append(pkgs, "blk") // 60 s in the plain run; see TestBlocking
+	}
+	if err := blocking.Analyzer.Flags.Set("why", "all"); err != nil {
+		t.Fatal(err)
+	}
+	defer blocking.Analyzer.Flags.Set("why", "")
+	checked := 0
+	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), blocking.Analyzer, pkgs...) {
+		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
+	}
+	if checked == 0 {
+		t.Fatal("no // silent comment found in the fixtures")
+	}
+	t.Logf("%d silent twins checked", checked)
+}
+
+// ignoreErrors is an analysistest.Testing that drops what analysistest
+// reports: TestSilentRules reads the diagnostics itself, and the why
+// diagnostics match no `// want`.
+type ignoreErrors struct{}
+
+func (ignoreErrors) Errorf(string, ...any) {}
 
 // blockingHeads are the words the messages of each kind begin with, for
 // the kinds whose messages do not all begin with its title.

@@ -1,11 +1,13 @@
 package blocking
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -22,7 +24,8 @@ const maxCtxDepth = 3
 // package does not. A cancel function that goes anywhere else (passed
 // to a call, captured, returned) is taken to be called.
 func (c *checker) uncanceled() {
-	if c.pkg.Pkg.Name() != "main" {
+	library := c.pkg.Pkg.Name() != "main"
+	if library && c.why == nil {
 		return
 	}
 	for _, fn := range c.funcs {
@@ -40,8 +43,19 @@ func (c *checker) uncanceled() {
 					continue
 				}
 				for _, recv := range c.doneReceives(ctx, 0) {
-					if cancel != nil && c.mayCall(cancel, recv) {
+					q := ""
+					if c.why.at(recv.Pos()) {
+						q = fmt.Sprintf("receive from ctx.Done() blocks forever? the context comes from context.WithCancel at %s over a context that is never done", c.pos(call.Pos()))
+					}
+					if library {
+						c.why.note(recv.Pos(), q, why(rules.LibraryCallers, "the package is a library: an importer may call what it leaves to them, the cancel function too"))
 						continue
+					}
+					if cancel != nil {
+						if at, ok := c.mayCall(cancel, recv); ok {
+							c.why.note(recv.Pos(), q, why(rules.Partner, "its cancel function may be called: it goes to %s", c.pos(at)))
+							continue
+						}
 					}
 					c.report(kinds.ReceiveBlocks, recv, recv.Pos(), c.related(call.Pos(), "the context is made here"),
 						"receive from ctx.Done() blocks forever: the context comes from context.WithCancel at %s over a context that is never done, and nothing calls its cancel function",
@@ -117,27 +131,32 @@ func extract(call *ssa.Call, i int) ssa.Value {
 
 // mayCall reports whether the cancel function v may be called before
 // recv is done waiting: called here, or stored in a field that
-// reachable code loads, or gone where this does not follow.
-func (c *checker) mayCall(v ssa.Value, recv *ssa.UnOp) bool {
+// reachable code loads, or gone where this does not follow; and where
+// it goes (the call, or the load of the field).
+func (c *checker) mayCall(v ssa.Value, recv *ssa.UnOp) (token.Pos, bool) {
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Store:
 			f := fieldVar(ref.Addr)
-			if ref.Val != v || f == nil || c.fieldUsed(f, recv) {
-				return true
+			if ref.Val != v || f == nil {
+				return ref.Pos(), true
+			}
+			if at, ok := c.fieldUsed(f, recv); ok {
+				return at, true
 			}
 		default:
-			return true // called, passed, captured, returned
+			return ref.Pos(), true // called, passed, captured, returned
 		}
 	}
-	return false
+	return token.NoPos, false
 }
 
 // fieldUsed reports whether reachable code loads field f and uses what
 // it loaded, but for code that runs only after recv in its goroutine:
-// a cancel called once the wait is over cancels nothing for it.
-func (c *checker) fieldUsed(f *types.Var, recv *ssa.UnOp) bool {
+// a cancel called once the wait is over cancels nothing for it. It
+// returns the load.
+func (c *checker) fieldUsed(f *types.Var, recv *ssa.UnOp) (token.Pos, bool) {
 	for _, fn := range c.funcs {
 		if len(c.ptr.OriginsOf(fn)) == 0 || c.onlyAfter(fn, recv) {
 			continue
@@ -150,13 +169,13 @@ func (c *checker) fieldUsed(f *types.Var, recv *ssa.UnOp) bool {
 				}
 				for _, ref := range *load.Referrers() {
 					if _, ok := ref.(*ssa.DebugRef); !ok {
-						return true
+						return load.Pos(), true
 					}
 				}
 			}
 		}
 	}
-	return false
+	return token.NoPos, false
 }
 
 // doneReceives returns the receives, outside a select, from the Done

@@ -185,11 +185,70 @@
 // that fails its test (t.Errorf, t.Fatal) is not counted: the test has
 // already failed.
 //
+// Each candidate that stays silent is ruled out by one of these rules
+// (see package rules), which -why names:
+//
+//   - partner: another goroutine's operation can complete it (a receive
+//     for a send, a send or close for a receive, a Done for a
+//     WaitGroup.Wait, a Signal or Broadcast for a Cond.Wait), in code
+//     that runs, a method only another package calls included; that
+//     goroutine is taken to get there;
+//   - buffered: the send finds room in the channel's buffer;
+//   - out-of-view: code the analysis does not see may complete it (the
+//     channel, WaitGroup or Cond is reached from a package variable,
+//     given to another package's code or to a function value, or made by
+//     another package: ctx.Done(), time.After);
+//   - every-path: what completes it is done on every path to a return
+//     (the function receives its goroutine's result on every path; the
+//     goroutine sends or calls Done on every path, or defers it);
+//   - answered-otherwise: the goroutine answers another way first (it
+//     closes or sends on another channel, calls Done or Signal) and
+//     sends no result after it;
+//   - other-case: the send is a case of a select with another way out
+//     (<-ctx.Done(), a stop channel, a timer);
+//   - panics: the path that would leave the partner waiting panics,
+//     which ends the program;
+//   - closed-send: the receiver leaves only once the channel is closed,
+//     or a sender may close it: a send after that panics rather than
+//     blocks;
+//   - counted: Add counts no more than the goroutines started before
+//     the Wait call Done (wg.Add(1) in the loop that starts one);
+//   - wait-unlocks: Cond.Wait releases its mutex while it waits, so a
+//     goroutine stuck there does not hold it;
+//   - library-callers: a library's importers decide the order of the
+//     calls of its API and call what it leaves to them (a Stop, a
+//     Rollback);
+//   - never-runs: the stop that would end the receiver's loop is given
+//     only by code nothing in the (whole) program calls;
+//   - failed-test: the path goes through a test's failure or skip;
+//   - serve-forever: select {} outside a goroutine's own function;
+//   - happens-before: the operation comes before the place where its
+//     partner stops (the request before the Stop that ends the loop), or
+//     what would block its partner comes only after it;
+//   - test-objects: each test makes its own channel;
+//   - other-program, read-locks, ignored: as for the race and deadlock
+//     analyzers;
+//   - values: see Known limits.
+//
+// # Asking why
+//
+// The -why flag (origo why FILE:LINE; -blocking.why=FILE:LINE under go
+// vet) explains, as diagnostics of category "why", every candidate
+// operation at the line (or at every line, with all): what the analysis
+// asked of it (does anything receive what it sends, does its receiver
+// stay for the result, does every goroutine call Done) and either
+// "reported" or the rule above that ruled it out, with the place that
+// shows it (the partner found, the close, the Done, the stop that comes
+// after). An operation no goroutine of the package's programs reaches is
+// "not-traced"; a package the analysis stopped on is "budget".
+//
 // # Known limits
 //
 // Whether a partner runs depends on values the analysis does not follow
 // (a loop that sends len(items) times, a sender that returns early on an
-// error) and is taken to run. Channels in maps or slices of channels are
+// error) and is taken to run: a loop that receives, or that starts the
+// goroutines that send, runs as many times as its partners need
+// (values). Channels in maps or slices of channels are
 // one channel per allocation site. A channel kept in a struct field and
 // used by several methods is judged only by its partners, not by the
 // leaks above.

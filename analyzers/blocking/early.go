@@ -9,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -18,17 +19,19 @@ import (
 // channel is started, with the buffer already full: every receive of
 // the channel is in a goroutine that t starts after the send, or in t
 // after it ("ch <- x; go consume(ch)" on an unbuffered channel, or a
-// second send before the consumer starts on a buffer of one).
-func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeChan, objs []*pointer.Object) bool {
+// second send before the consumer starts on a buffer of one). When it
+// does not, it may say why: a receiver that runs while the send waits,
+// room in the buffer.
+func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeChan, objs []*pointer.Object) (bool, rules.Reason) {
 	if ev.Loop >= 0 || ev.Select {
-		return false
+		return false, rules.None
 	}
 	size, ok := bufferSize(mc)
 	if !ok || c.unknownOp(mc, shb.Recv) {
-		return false
+		return false, rules.None
 	}
 	if c.receivedOffTrace(objs) {
-		return false
+		return false, why(rules.Partner, "a receive from %s in code no goroutine of the package's programs reaches, which another package may call at any time", c.chanName(mc))
 	}
 	// The sends of t before this one fill the buffer. The tests run one
 	// after the other in one trace, each with its own objects: only the
@@ -49,7 +52,7 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 		case u == t && t.Run(e.ID) != run:
 		case e.Kind == shb.Send && u == t && e.ID < ev.ID:
 			if e.Loop >= 0 || e.Select {
-				return false
+				return false, rules.None
 			}
 			if last == nil || e.ID > last.ID {
 				last = e
@@ -57,19 +60,26 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 			filled++
 		case e.Kind == shb.Recv && u == t:
 			if e.ID < ev.ID || e.Loop >= 0 {
-				return false
+				return false, rules.None
 			}
 		case e.Kind == shb.Recv:
 			if spawn <= ev.ID {
-				return false // started before the send, or not by t
+				// Started before the send, or not by t.
+				return false, c.partnerAt("the receive", u, instrPos(e.Instr))
 			}
 			if first == nil {
 				first = u
 			}
 		}
 	}
-	if first == nil || int64(filled) < size {
-		return false
+	if first == nil {
+		return false, rules.None
+	}
+	if int64(filled) < size {
+		if other := c.otherRunSend(t, ev, mc); other != nil && int64(filled)+1 >= size {
+			return false, why(rules.RunObjects, "the send at %s is another test's, on the channel that test made at %s", c.pos(other.Instr.Pos()), c.pos(mc.Pos()))
+		}
+		return false, why(rules.Buffered, "%s (made at %s) has a buffer of %d, and %d sends come before this one", c.chanName(mc), c.pos(mc.Pos()), size, filled)
 	}
 	send := ev.Instr.(*ssa.Send)
 	buffer := "unbuffered"
@@ -79,7 +89,23 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 	c.report(kinds.SendBlocks, send, send.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc), c.related(first.Origin.Site, "the receiver is started here, after the send")),
 		"send blocks forever: %s sends on %s (made at %s, %s) before it starts any goroutine that receives from it (the first at %s)",
 		c.goroutine(t), c.chanName(send.Chan), c.pos(mc.Pos()), buffer, c.pos(first.Origin.Site))
-	return true
+	return true, rules.None
+}
+
+// otherRunSend returns, for -why, a plain send of t before event ev in
+// another run (a test before this one) on a channel made where mc makes
+// ev's: the tests run one after the other, each with its own objects.
+func (c *checker) otherRunSend(t *shb.Trace, ev *shb.Event, mc *ssa.MakeChan) *shb.Event {
+	if c.why == nil || t.Entries == nil {
+		return nil
+	}
+	for i := range ev.ID {
+		e := &t.Events[i]
+		if e.Kind == shb.Send && !e.Select && t.Run(e.ID) != t.Run(ev.ID) && slices.ContainsFunc(c.channelsOf(t, e), func(o *pointer.Object) bool { return o.Site == ssa.Value(mc) }) {
+			return e
+		}
+	}
+	return nil
 }
 
 // bufferSize returns the constant capacity a make gives its channel.

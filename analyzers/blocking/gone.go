@@ -11,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -53,24 +54,46 @@ func (c *checker) goneReceivers(s *sequelState) {
 		return
 	}
 	for _, u := range c.hb.Traces {
-		if u.Entries != nil {
-			continue // the library's API: a caller may use it wrongly, the program need not
+		// The library's API: a caller may use it wrongly, the program
+		// need not. -why follows it to say so.
+		library := u.Entries != nil
+		if library && (c.why == nil || u.Origin.Root != pointer.EntriesRoot) {
+			continue
 		}
 		for i := range u.Events {
 			ev := &u.Events[i]
+			if sel, ok := ev.Instr.(*ssa.Select); ok && ev.Kind == shb.Send && c.why.at(sel.Pos()) {
+				c.guardedSend(u, sel)
+				continue
+			}
 			send, ok := ev.Instr.(*ssa.Send)
 			if !ok || ev.Kind != shb.Send || ev.Select || c.reportedForAll(send) || isNil(send.Chan) {
+				continue
+			}
+			explain := c.why.at(send.Pos())
+			if library && !explain {
 				continue
 			}
 			mc, objs, ok := c.allJudged(u, send.Chan, c.judged)
 			if !ok || c.unknownOp(mc, shb.Recv) || blocks.OnCycle(mc.Block()) {
 				continue // a channel made in a loop is one iteration's
 			}
+			q := ""
+			if explain {
+				q = fmt.Sprintf("send blocks forever once its receiver has returned? %s sends on %s (made at %s), whose receivers may leave their loop", c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()))
+			}
 			size := "unbuffered"
 			once := false // a receiver that receives once and returns leaves it blocked too
 			if !c.unbuffered(mc) {
 				n, ok := overfills(send, mc)
 				if !ok {
+					if explain {
+						r := why(rules.Buffered, "%s has a buffer", c.chanName(send.Chan))
+						if n, counted := constTrips(send.Block()); counted {
+							r = why(rules.Buffered, "the loop around it sends %d times, which the buffer of %s holds", n, c.chanName(send.Chan))
+						}
+						c.why.note(send.Pos(), q, r)
+					}
 					continue
 				}
 				capacity := mc.Size.(*ssa.Const).Int64()
@@ -91,14 +114,20 @@ func (c *checker) goneReceivers(s *sequelState) {
 				}
 			}
 			if untraced || len(receivers) == 0 {
+				if untraced && len(receivers) > 0 && explain {
+					c.why.note(send.Pos(), q, why(rules.Partner, "a receive from %s in code no goroutine of the package's programs reaches, which another package may call at any time", c.chanName(send.Chan)))
+				}
 				continue
 			}
 			var left place
 			var exit loopExit
 			all := true
 			for _, r := range receivers {
-				x, ok := c.mayLeaveBefore(s, r, objs, u, ev.ID, once)
+				x, ok, stays := c.mayLeaveBefore(s, r, objs, u, ev.ID, once)
 				if !ok {
+					if explain && stays.Rule != "" {
+						c.why.note(send.Pos(), q, stays)
+					}
 					all = false
 					break
 				}
@@ -107,6 +136,10 @@ func (c *checker) goneReceivers(s *sequelState) {
 				}
 			}
 			if !all {
+				continue
+			}
+			if library {
+				c.why.note(send.Pos(), q, why(rules.LibraryCallers, "%s is the library's API: whether its callers send after what ends the receiving loop is theirs to know", c.goroutine(u)))
 				continue
 			}
 			c.blockedIn.Add(send.Pos(), u)
@@ -127,6 +160,23 @@ func (c *checker) goneReceivers(s *sequelState) {
 			rel := slices.Concat(c.startedAt(u), c.madeAt(mc), c.related(retPos, "the receiving goroutine returns here"))
 			c.report(kinds.SendBlocks, send, send.Pos(), rel, "send blocks forever once its receiver has returned: %s sends on %s (made at %s, %s), whose only receiver, %s, %s; a send after that has no receiver: select on a done channel too",
 				c.goroutine(u), c.chanName(send.Chan), c.pos(mc.Pos()), size, c.goroutine(left.t), leaves)
+		}
+	}
+}
+
+// guardedSend explains, for -why, a send of u's goroutine that is a
+// case of the select sel: it is no candidate for a receiver that left
+// when the select has another way out.
+func (c *checker) guardedSend(u *shb.Trace, sel *ssa.Select) {
+	q := fmt.Sprintf("send blocks forever once its receiver has returned? %s sends in a select", c.goroutine(u))
+	if !sel.Blocking {
+		c.why.note(sel.Pos(), q, why(rules.OtherCase, "the select has a default case"))
+		return
+	}
+	for _, st := range sel.States {
+		if st.Dir != types.SendOnly {
+			c.why.note(sel.Pos(), q, why(rules.OtherCase, "the select has another case, a receive from %s", c.chanName(st.Chan)))
+			return
 		}
 	}
 }
@@ -185,22 +235,32 @@ func constTrips(b *ssa.BasicBlock) (int64, bool) {
 // a receive on one of objs in the function its goroutine runs, waits,
 // that the send at event e of u need not happen before: false when r is
 // not so, or every way out is started by a receive whose every partner
-// the send happens before. When once is set, the sends outnumber the
-// buffer and one receive: r need not be in a loop.
-func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32, once bool) (loopExit, bool) {
+// the send happens before, and then, for -why, the rule that keeps the
+// receiver there (none when r is no loop of this kind). When once is
+// set, the sends outnumber the buffer and one receive: r need not be in
+// a loop.
+func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object, u *shb.Trace, e int32, once bool) (loopExit, bool, rules.Reason) {
 	t := r.t
 	instr := t.Events[r.ev].Instr
 	if t == u || t.Origin.Parent == nil {
-		return loopExit{}, false
+		return loopExit{}, false, rules.None
 	}
 	fn := instr.Parent()
 	isOurs := func(v ssa.Value) bool {
 		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
 	}
-	if !once && !blocks.OnCycle(instr.Block()) || closedExit(fn, instr, isOurs) || !c.lastReceiver(t, r.ev, isOurs) {
-		return loopExit{}, false
+	if !once && !blocks.OnCycle(instr.Block()) || !c.lastReceiver(t, r.ev, isOurs) {
+		return loopExit{}, false, rules.None
+	}
+	explain := c.why != nil // the reasons are worded only when -why may ask
+	if closedExit(fn, instr, isOurs) {
+		if !explain {
+			return loopExit{}, false, rules.None
+		}
+		return loopExit{}, false, why(rules.ClosedSend, "%s may leave its loop because the channel was closed", c.goroutine(t))
 	}
 	var exits []loopExit
+	stays := rules.None // for -why: why no way out
 	switch x := instr.(type) {
 	case *ssa.UnOp:
 		start := x.Block().Succs
@@ -209,9 +269,14 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 			// close's, after which a send panics; the others remain.
 			br, ok := okBranch(x)
 			if !ok {
-				return loopExit{}, false
+				return loopExit{}, false, rules.None
 			}
 			start = br.Block().Succs[:1]
+			if explain {
+				stays = why(rules.ClosedSend, "%s leaves its loop (at %s) only once the channel is closed", c.goroutine(t), c.pos(x.Pos()))
+			}
+		} else if explain {
+			stays = why(rules.Partner, "%s receives in a loop (at %s) that it never leaves", c.goroutine(t), c.pos(x.Pos()))
 		}
 		if ret := returnAvoiding(start, fn, isOurs); ret != nil {
 			exits = append(exits, loopExit{ret: ret})
@@ -219,11 +284,14 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	case *ssa.Select:
 		bodies, dflt := blocks.SelectBodies(x)
 		if dflt != nil {
-			return loopExit{}, false
+			return loopExit{}, false, rules.None
+		}
+		if explain {
+			stays = why(rules.Partner, "%s receives in a loop (at %s) no case of which returns", c.goroutine(t), c.pos(x.Pos()))
 		}
 		for i, st := range x.States {
 			if bodies[i] == nil {
-				return loopExit{}, false
+				return loopExit{}, false, rules.None
 			}
 			ret := returnAvoiding([]*ssa.BasicBlock{bodies[i]}, fn, isOurs)
 			if ret == nil {
@@ -236,18 +304,29 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 			exits = append(exits, ex)
 		}
 	default:
-		return loopExit{}, false
+		return loopExit{}, false, rules.None
+	}
+	if len(exits) > 0 {
+		stays = rules.None
 	}
 	for _, ex := range exits {
 		switch {
 		case ex.trigger == nil && c.severalSends(s, objs, u, e):
 			// The loop may leave on another send's value.
-			return ex, true
-		case ex.trigger != nil && !c.sentAfter(s, r, objs, ex.trigger, u, e):
-			return ex, true
+			return ex, true, rules.None
+		case ex.trigger == nil:
+			if explain {
+				stays = firstOf(stays, why(rules.Partner, "%s leaves its loop (returning at %s) on a value it received, which can only be this send's: it takes it first", c.goroutine(t), c.pos(returnPos(ex.ret))))
+			}
+		default:
+			after, r := c.sentAfter(s, r, objs, ex.trigger, u, e)
+			if !after {
+				return ex, true, rules.None
+			}
+			stays = firstOf(stays, r)
 		}
 	}
-	return loopExit{}, false
+	return loopExit{}, false, stays
 }
 
 // severalSends reports whether the channel objs may get a send other
@@ -301,35 +380,51 @@ func (c *checker) lastReceiver(t *shb.Trace, ev int32, isOurs func(ssa.Value) bo
 // trigger (in t's goroutine) is known and comes after event e of u (see
 // after). A trigger nothing sends on or closes never fires. In a
 // package nothing imports, code no trace reaches never runs; elsewhere
-// an importer may call it (a Stop method) at any time.
-func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, trigger ssa.Value, u *shb.Trace, e int32) bool {
+// an importer may call it (a Stop method) at any time. When it does, it
+// says why, for -why.
+func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, trigger ssa.Value, u *shb.Trace, e int32) (bool, rules.Reason) {
 	t := r.t
 	locs := c.ptr.PointsToIn(t.Origin, trigger)
 	if len(locs) == 0 {
-		return false
+		return false, rules.None
 	}
 	whole := buildir.NoImporters(c.pkg.Pkg)
+	var later, self *place // a stop that comes after e, and one the loop gives itself
+	untraced := false
 	for _, l := range locs {
 		if _, ok := c.judged(l.Obj); !ok {
-			return false
+			return false, rules.None
 		}
 		k := chanKey(l.Obj)
 		if !whole && (s.untraced[k][shb.Send] || s.untraced[k][shb.Close]) {
-			return false
+			return false, rules.None
 		}
+		untraced = untraced || s.untraced[k][shb.Send] || s.untraced[k][shb.Close]
 		for _, p := range s.byChan[k] {
 			if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !s.sameChannel(p, []*pointer.Object{l.Obj}) {
 				continue
 			}
 			if p.t == t && p.ev > r.ev && !c.severalSends(s, objs, u, e) {
+				self = &p
 				continue // the loop stops itself after a receive, which can only be e's
 			}
 			if !c.after(u, e, p) {
-				return false
+				return false, rules.None
 			}
+			later = &p
 		}
 	}
-	return true
+	switch {
+	case c.why == nil:
+		return true, rules.None
+	case later != nil:
+		return true, why(rules.HappensBefore, "the stop on %s at %s (%s) comes after the send, later in its goroutine or in a goroutine it starts after it: the loop is still receiving", c.chanName(trigger), c.pos(later.t.Events[later.ev].Instr.Pos()), c.goroutine(later.t))
+	case self != nil:
+		return true, why(rules.Partner, "%s stops its loop on %s itself (at %s), only after it took this send", c.goroutine(t), c.chanName(trigger), c.pos(self.t.Events[self.ev].Instr.Pos()))
+	case untraced:
+		return true, why(rules.NeverRuns, "only code nothing in the program calls sends on or closes %s", c.chanName(trigger))
+	}
+	return true, why(rules.NeverRuns, "no code the program runs sends on or closes %s", c.chanName(trigger))
 }
 
 // selfWaits reports a receive whose every sender and closer is its own
@@ -352,22 +447,37 @@ func (c *checker) selfWaits(s *sequelState) {
 			}
 			var last place
 			own := true
+			laterOwn := false   // its own goroutine sends or closes later: a candidate
+			other := rules.None // for -why: what else may complete it
 			for _, obj := range objs {
 				k := chanKey(obj)
 				if s.untraced[k][shb.Send] || s.untraced[k][shb.Close] {
 					own = false
+					other = firstOf(other, why(rules.Partner, "a send or close in code no goroutine of the package's programs reaches, which another package may call at any time"))
 				}
 				for _, p := range s.byChan[k] {
 					if kind := p.t.Events[p.ev].Kind; kind != shb.Send && kind != shb.Close || !s.sameChannel(p, objs) {
 						continue
 					}
-					if p.t != t || p.ev <= ev.ID || t.Run(p.ev) != t.Run(ev.ID) || inSameLoop(t, ev.ID, p.ev) {
+					switch {
+					case p.t != t:
 						own = false
+						other = firstOf(other, c.partnerAt("the send or close", p.t, instrPos(p.t.Events[p.ev].Instr)))
+					case p.ev <= ev.ID || inSameLoop(t, ev.ID, p.ev):
+						own = false
+						other = firstOf(other, c.partnerAt("its own send or close, which may come first,", t, instrPos(p.t.Events[p.ev].Instr)))
+					case t.Run(p.ev) != t.Run(ev.ID):
+						own = false
+					default:
+						laterOwn = true
 					}
 					last = p
 				}
 			}
 			if !own || last.t == nil || !c.oneWay(t, ev.ID) || !c.oneWay(t, last.ev) {
+				if laterOwn && other.Rule != "" && c.why.at(recv.Pos()) {
+					c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X)), other)
+				}
 				continue
 			}
 			at := last.t.Events[last.ev].Instr.Pos()

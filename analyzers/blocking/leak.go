@@ -7,8 +7,10 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/syncapi"
 
 	"golang.org/x/tools/go/ssa"
@@ -39,6 +41,8 @@ func (c *checker) leaks() {
 				if mc, ok := instr.(*ssa.MakeChan); ok {
 					if c.unbuffered(mc) {
 						c.leak(fn, mc)
+					} else if c.why != nil {
+						c.bufferedResult(mc)
 					}
 					c.senderQuits(fn, mc)
 				}
@@ -59,14 +63,31 @@ type resultChan struct {
 	// importedSends are the go statements that start a function of
 	// another package that sends on the channel (its effect shows it).
 	importedSends []*ssa.Go
-	guarded       bool // a goroutine sends in a select too
-	closed        bool // a goroutine closes the channel too
-	closes        bool // the function that makes it closes it
+	guarded       bool          // a goroutine sends in a select too
+	selects       []*ssa.Select // those selects
+	answeredOn    []ssa.Value   // the channels found to answer otherwise (see answersOtherwise)
+	closed        bool          // a goroutine closes the channel too
+	closes        bool          // the function that makes it closes it
 }
 
 func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	rc := new(resultChan)
-	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends)+len(rc.importedSends) == 0 || rc.guarded {
+	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 {
+		return
+	}
+	q := ""
+	if c.why != nil {
+		q = c.leakQuestion(fn, mc)
+	}
+	if rc.guarded {
+		for _, sel := range rc.selects {
+			if c.why.at(sel.Pos()) {
+				c.why.note(sel.Pos(), q, why(rules.OtherCase, "the goroutine sends its result in a select whose other case lets it leave"))
+			}
+		}
+		return
+	}
+	if len(rc.sends)+len(rc.importedSends) == 0 {
 		return
 	}
 	if c.waitsFirst(fn, mc, rc) {
@@ -74,15 +95,18 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 	}
 	// The paths that receive: through a block of a plain receive, or
 	// along the edge a select takes for a receive case (its body may be
-	// the block every case goes to).
-	recv := receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)}
+	// the block every case goes to). base holds the receives and the
+	// cases never taken alone, answered those and the cases that hear
+	// the goroutines answer otherwise: -why tells by them which rule
+	// kept a path from leaving without receiving.
+	recv, base, answered := newReceipts(), newReceipts(), newReceipts()
 	for _, b := range fn.Blocks {
 		if failsTest(b) {
 			recv.blocks[b] = true // a test that failed may leave a goroutine behind
 		}
 	}
 	for _, e := range rc.dead {
-		recv.edges[e] = true // never taken
+		recv.edges[e], base.edges[e], answered.edges[e] = true, true, true // never taken
 	}
 	// A case on another channel that only the goroutines close or send
 	// on, with no send of the result after that, hears from them too:
@@ -95,23 +119,54 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		for j, st := range sel.States {
 			if st.Dir != types.SendOnly && c.answersOtherwise(st.Chan, rc) {
 				if e := caseEdge(sel, j); e.to != nil {
-					recv.edges[e] = true
+					recv.edges[e], answered.edges[e] = true, true
+					if !slices.Contains(rc.caseAt, e) {
+						rc.answeredOn = append(rc.answeredOn, st.Chan)
+					}
 				}
 			}
 		}
 	}
-	got := receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)} // the receives alone
+	got := newReceipts() // the receives alone
 	inLoop := false
 	for i, r := range rc.recvs {
 		b := r.Block()
 		if e := rc.caseAt[i]; e.to != nil {
-			recv.edges[e], got.edges[e] = true, true
+			recv.edges[e], got.edges[e], base.edges[e], answered.edges[e] = true, true, true, true
 			b = e.from
 		} else {
-			recv.blocks[b], got.blocks[b] = true, true
+			recv.blocks[b], got.blocks[b], base.blocks[b], answered.blocks[b] = true, true, true, true
 		}
 		inLoop = inLoop || blocks.OnCycle(b)
 	}
+	explain := slices.ContainsFunc(rc.sendsAt(), func(s ssa.Instruction) bool { return c.why.at(s.Pos()) })
+	// received says which rule kept every path from spawn from leaving
+	// (returning, or making the channel anew at remake) without
+	// receiving.
+	received := func(spawn *ssa.Go, remake *ssa.BasicBlock) rules.Reason {
+		if !explain {
+			return rules.None
+		}
+		if ret, again := exitWithout(spawn, base, remake); ret == nil && !again {
+			return why(rules.EveryPath, "%s receives from %s on every path after the go statement at %s", fn.Name(), c.chanName(mc), c.pos(spawn.Pos()))
+		}
+		if ret, again := exitWithout(spawn, answered, remake); ret == nil && !again {
+			names := make([]string, len(rc.answeredOn))
+			for i, ch := range rc.answeredOn {
+				names[i] = c.chanName(ch)
+			}
+			return why(rules.AnsweredOtherwise, "the paths of %s that do not receive from %s take the goroutine's answer on %s, after which it sends no result", fn.Name(), c.chanName(mc), strings.Join(names, ", "))
+		}
+		return why(rules.FailedTest, "the paths of %s that do not receive from %s go through a test's failure or skip", fn.Name(), c.chanName(mc))
+	}
+	verdict := rules.None
+	defer func() {
+		for _, s := range rc.sendsAt() {
+			if verdict.Rule != "" && !c.reported[s] {
+				c.why.note(s.Pos(), q, verdict)
+			}
+		}
+	}()
 	// A channel made anew in each iteration of the loop that starts its
 	// goroutine is that iteration's: the next iteration that makes
 	// another abandons it, as a return does.
@@ -120,6 +175,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		if perIteration && !onCycle(spawn.Block(), receipts{blocks: map[*ssa.BasicBlock]bool{mc.Block(): true}}) {
 			ret, again := exitWithout(spawn, recv, mc.Block())
 			if ret == nil && !again {
+				verdict = heavier(verdict, received(spawn, mc.Block()))
 				continue
 			}
 			where := "start the next iteration without receiving it"
@@ -135,7 +191,9 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			return
 		}
 		if inLoop {
-			continue // as many receives as goroutines, or not: it depends on values
+			// As many receives as goroutines, or not: it depends on values.
+			verdict = heavier(verdict, why(rules.Values, "%s receives from %s in a loop, taken to run once per send", fn.Name(), c.chanName(mc)))
+			continue
 		}
 		if ret, _ := exitWithout(spawn, recv, nil); ret != nil {
 			rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
@@ -155,6 +213,7 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 			}
 			return
 		}
+		verdict = heavier(verdict, received(spawn, nil))
 	}
 	// A goroutine that may send twice (on an error path, say) to a
 	// function that receives once per goroutine leaves one send over.
@@ -162,7 +221,11 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 		return
 	}
 	if rc.closed {
-		return // a send after the close panics rather than blocks
+		// A send after the close panics rather than blocks.
+		if _, second := twice(rc.sends); second != nil && explain {
+			verdict = why(rules.ClosedSend, "a goroutine may send on %s twice, and closes it", c.chanName(mc))
+		}
+		return
 	}
 	if first, second := twice(rc.sends); second != nil {
 		if most := mostReceipts(fn, got); most <= len(rc.spawns) {
@@ -171,6 +234,29 @@ func (c *checker) leak(fn *ssa.Function, mc *ssa.MakeChan) {
 				c.chanName(mc), c.pos(mc.Pos()), c.pos(first.Pos()), fn.Name(), times(most))
 		}
 	}
+}
+
+// bufferedResult explains, for -why, the sends of goroutines on the
+// channel mc makes with a buffer, for the function that starts them to
+// receive: the classic leak (see leak), but the sends find room.
+func (c *checker) bufferedResult(mc *ssa.MakeChan) {
+	rc := new(resultChan)
+	if !c.ownUses(mc, rc, 0) || len(rc.recvs) == 0 || len(rc.spawns) == 0 || len(rc.sends)+len(rc.importedSends) == 0 {
+		return
+	}
+	for _, s := range rc.sendsAt() {
+		c.why.note(s.Pos(), c.leakQuestion(mc.Parent(), mc), why(rules.Buffered, "%s (made at %s) has a buffer, where the result waits for its receiver", c.chanName(mc), c.pos(mc.Pos())))
+	}
+}
+
+// leakQuestion words what leak asks of the sends on the channel mc makes
+// in fn: does fn stay for their results.
+func (c *checker) leakQuestion(fn *ssa.Function, mc *ssa.MakeChan) string {
+	return fmt.Sprintf("send blocks forever once %s stops receiving? the goroutines it starts send their result on %s (made at %s)", fn.Name(), c.chanName(mc), c.pos(mc.Pos()))
+}
+
+func newReceipts() receipts {
+	return receipts{blocks: make(map[*ssa.BasicBlock]bool), edges: make(map[edge]bool)}
 }
 
 // senderQuits reports the one plain receive of fn from the channel mc
@@ -197,17 +283,26 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 		return
 	}
 	spawn, recv := rc.spawns[0], rc.recvs[0]
-	if _, plain := recv.(*ssa.UnOp); !plain || blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
+	if _, plain := recv.(*ssa.UnOp); !plain {
+		return
+	}
+	q := ""
+	if c.why.at(recv.Pos()) {
+		q = fmt.Sprintf("receive blocks forever when its sender returns early? the goroutine started at %s is the one sender on %s (made at %s)", c.pos(spawn.Pos()), c.chanName(mc), c.pos(mc.Pos()))
+	}
+	if blocks.OnCycle(spawn.Block()) || blocks.OnCycle(recv.Block()) {
+		c.why.note(recv.Pos(), q, why(rules.Values, "the go statement or the receive is in a loop: which sends each receive meets depends on how often each runs"))
 		return
 	}
 	g := spawn.Call.StaticCallee() // the closure's function too
 	if g == nil || g.Blocks == nil || slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Parent() != g }) {
 		return
 	}
-	ret := c.quietReturn(g, func(b *ssa.BasicBlock) bool {
+	ret, r := c.quietReturn(g, "sends on "+c.chanName(mc), func(b *ssa.BasicBlock) bool {
 		return slices.ContainsFunc(rc.sends, func(s *ssa.Send) bool { return s.Block() == b })
 	})
 	if ret == nil {
+		c.why.note(recv.Pos(), q, r)
 		return
 	}
 	rel := slices.Concat(c.madeAt(mc), c.related(spawn.Pos(), "the goroutine that sends is started here"),
@@ -219,22 +314,45 @@ func (c *checker) senderQuits(fn *ssa.Function, mc *ssa.MakeChan) {
 // quietReturn returns a return of g that a path from its entry reaches
 // through no block that does what is awaited (done: a send, a Done),
 // reports a test failure, or may communicate otherwise (see speaks); nil
-// when there is none.
-func (c *checker) quietReturn(g *ssa.Function, done func(*ssa.BasicBlock) bool) *ssa.Return {
+// when there is none, with the rule that stopped the paths (for -why:
+// every-path when only done did; what says the awaited operation, for
+// its words).
+func (c *checker) quietReturn(g *ssa.Function, what string, done func(*ssa.BasicBlock) bool) (*ssa.Return, rules.Reason) {
+	r := rules.None
+	// because keeps the heavier of the rules that stopped a path (see
+	// heavier), when -why may ask.
+	because := func(rule rules.ID, format string, args ...any) {
+		if c.why != nil {
+			r = heavier(r, why(rule, format, args...))
+		}
+	}
 	stop := func(b *ssa.BasicBlock) bool {
-		return done(b) || failsTest(b) || c.speaks(b, 0)
+		switch {
+		case done(b):
+			because(rules.EveryPath, "%s %s on every path to a return", g.Name(), what)
+		case failsTest(b):
+			because(rules.FailedTest, "the paths of %s without it go through a test's failure or skip (at %s)", g.Name(), c.pos(blockPos(b)))
+		case c.speaks(b, 0):
+			because(rules.AnsweredOtherwise, "the paths of %s without it say something else first (at %s): a send, close, select, Done, Signal, go or defer statement, or a call that may make one", g.Name(), c.pos(blockPos(b)))
+		default:
+			return false
+		}
+		return true
 	}
 	entry := g.Blocks[0]
 	if stop(entry) {
-		return nil
+		return nil, r
 	}
 	seen := map[*ssa.BasicBlock]bool{entry: true}
 	work := []*ssa.BasicBlock{entry}
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			return ret
+		switch last := b.Instrs[len(b.Instrs)-1].(type) {
+		case *ssa.Return:
+			return last, rules.None
+		case *ssa.Panic:
+			because(rules.Panics, "the paths of %s without it panic (at %s)", g.Name(), c.pos(last.Pos()))
 		}
 		for _, s := range b.Succs {
 			if !seen[s] && !stop(s) {
@@ -243,7 +361,18 @@ func (c *checker) quietReturn(g *ssa.Function, done func(*ssa.BasicBlock) bool) 
 			}
 		}
 	}
-	return nil
+	return nil, r
+}
+
+// blockPos is where block b is: its first instruction with a position,
+// or its function's.
+func blockPos(b *ssa.BasicBlock) token.Pos {
+	for _, instr := range b.Instrs {
+		if instr.Pos().IsValid() {
+			return instr.Pos()
+		}
+	}
+	return b.Parent().Pos()
 }
 
 // speaks reports whether block b may tell another goroutine something:
@@ -626,6 +755,7 @@ func goroutineSends(v ssa.Value, rc *resultChan, depth int) bool {
 				}
 			}
 			rc.guarded = true
+			rc.selects = append(rc.selects, r)
 		case *ssa.UnOp:
 			if r.Op != token.MUL || !goroutineSends(r, rc, depth+1) {
 				return false // a receive, or a load of the variable

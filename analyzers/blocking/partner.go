@@ -1,6 +1,7 @@
 package blocking
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"maps"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -24,18 +26,26 @@ var inCode = new(shb.Trace)
 
 // uses are the operations of the traces on one channel.
 type uses struct {
-	sends, recvs, closes []*shb.Trace
+	sends, recvs, closes []partnerOp
 }
 
-// add records an operation of goroutine t.
-func (u *uses) add(kind shb.Kind, t *shb.Trace) {
+// partnerOp is an operation of goroutine t (inCode for code no trace
+// follows) at a position.
+type partnerOp struct {
+	t  *shb.Trace
+	at token.Pos
+}
+
+// add records an operation of goroutine t at pos.
+func (u *uses) add(kind shb.Kind, t *shb.Trace, pos token.Pos) {
+	op := partnerOp{t, pos}
 	switch kind {
 	case shb.Send:
-		u.sends = append(u.sends, t)
+		u.sends = append(u.sends, op)
 	case shb.Recv:
-		u.recvs = append(u.recvs, t)
+		u.recvs = append(u.recvs, op)
 	case shb.Close:
-		u.closes = append(u.closes, t)
+		u.closes = append(u.closes, op)
 	}
 }
 
@@ -56,7 +66,7 @@ func (c *checker) partnerless() {
 		for i := range t.Events {
 			ev := &t.Events[i]
 			for _, obj := range c.channelsOf(t, ev) {
-				use(obj).add(ev.Kind, t)
+				use(obj).add(ev.Kind, t, instrPos(ev.Instr))
 			}
 		}
 	}
@@ -78,7 +88,7 @@ func (c *checker) partnerless() {
 			c.unknown[opKey{op.kind, elem(op.ch.Type()), sourceField(op.ch, 0)}] = true
 		}
 		for _, obj := range objs {
-			use(obj).add(op.kind, inCode)
+			use(obj).add(op.kind, inCode, op.instr.Pos())
 		}
 	}
 	// judged tells whether obj is a channel whose every partner is in
@@ -104,18 +114,33 @@ func (c *checker) partnerless() {
 					c.report(kinds.SendBlocks, instr, instr.Pos(), c.startedAt(t), "send on nil channel blocks forever: %s never proceeds (%s)", c.goroutine(t), "a nil channel is never ready")
 					continue
 				}
+				explain := c.why.at(instr.Pos())
 				mc, objs, ok := c.allJudged(t, instr.Chan, judged)
 				if !ok {
+					if explain {
+						c.why.note(instr.Pos(), c.opQuestion(t, ev), c.notJudged(t, instr.Chan))
+					}
 					continue
 				}
-				if c.sendBeforeReceivers(t, ev, mc, objs) {
+				reported, early := c.sendBeforeReceivers(t, ev, mc, objs)
+				if reported {
 					continue
 				}
 				if !c.unbuffered(mc) {
+					if explain {
+						c.why.note(instr.Pos(), c.opQuestion(t, ev), firstOf(early, why(rules.Buffered, "%s (made at %s) has a buffer", c.chanName(instr.Chan), c.pos(mc.Pos()))))
+					}
 					continue
 				}
-				if !anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) && !c.unknownOp(mc, shb.Recv) {
+				recv, received := anyOther(objs, byChan, t, func(u *uses) []partnerOp { return u.recvs })
+				if !received && !c.unknownOp(mc, shb.Recv) {
 					c.report(kinds.SendBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "send blocks forever: %s sends on %s (made at %s, unbuffered), which no other goroutine receives from", c.goroutine(t), c.chanName(instr.Chan), c.pos(mc.Pos()))
+				} else if explain {
+					r := why(rules.Partner, "a receive, in code whose channel the analysis cannot name, may be on %s (of its element type, from a field it is stored in)", c.chanName(instr.Chan))
+					if received {
+						r = c.partnerAt("the receive", recv.t, recv.at)
+					}
+					c.why.note(instr.Pos(), c.opQuestion(t, ev), firstOf(early, r))
 				}
 			case *ssa.UnOp:
 				if ev.Kind != shb.Recv || instr.Op != token.ARROW {
@@ -127,22 +152,45 @@ func (c *checker) partnerless() {
 				}
 				mc, objs, ok := c.allJudged(t, instr.X, judged)
 				if !ok {
+					if c.why.at(instr.Pos()) {
+						c.why.note(instr.Pos(), c.opQuestion(t, ev), c.notJudged(t, instr.X))
+					}
 					continue
 				}
-				sent := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.sends }) || c.unknownOp(mc, shb.Send)
-				closed := anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return u.closes }) || c.unknownOp(mc, shb.Close)
+				send, sentHere := anyOther(objs, byChan, nil, func(u *uses) []partnerOp { return u.sends })
+				closer, closedHere := anyOther(objs, byChan, nil, func(u *uses) []partnerOp { return u.closes })
+				sent := sentHere || c.unknownOp(mc, shb.Send)
+				closed := closedHere || c.unknownOp(mc, shb.Close)
 				switch {
 				case !sent && !closed:
 					c.report(kinds.ReceiveBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
 				case !closed && ranged(instr) && localChannel(mc):
 					c.report(kinds.RangeBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "range over channel blocks forever: %s ranges over %s (made at %s), which nothing closes: after the last send the loop waits forever", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
+				case c.why.at(instr.Pos()):
+					var r rules.Reason
+					switch {
+					case closedHere:
+						r = c.partnerAt("the close", closer.t, closer.at)
+					case closed:
+						r = why(rules.Partner, "a close, in code whose channel the analysis cannot name, may be of %s", c.chanName(instr.X))
+					case sentHere:
+						r = c.partnerAt("the send", send.t, send.at)
+					default:
+						r = why(rules.Partner, "a send, in code whose channel the analysis cannot name, may be on %s", c.chanName(instr.X))
+					}
+					if ranged(instr) && !closed {
+						r.Detail += " (whether a close ends the range is judged only for a channel that stays in its function and its goroutines)"
+					}
+					c.why.note(instr.Pos(), c.opQuestion(t, ev), r)
 				}
 			case *ssa.Select:
 				if ev.Kind != shb.Recv && ev.Kind != shb.Send || !instr.Blocking {
 					continue
 				}
-				if c.neverReady(t, instr, byChan, judged) {
+				if never, r := c.neverReady(t, instr, byChan, judged); never {
 					c.report(kinds.SelectBlocks, instr, instr.Pos(), c.startedAt(t), "select blocks forever: %s selects on cases none of which can proceed: nothing sends on, receives from or closes their channels", c.goroutine(t))
+				} else {
+					c.why.note(instr.Pos(), c.opQuestion(t, ev), r)
 				}
 			}
 		}
@@ -162,14 +210,20 @@ func (c *checker) emptySelects() {
 		}
 	}
 	for _, fn := range c.funcs {
-		if !spawned[fn] {
+		if !spawned[fn] && c.why == nil {
 			continue // a function a caller may mean to block (serve until killed)
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if sel, ok := instr.(*ssa.Select); ok && sel.Blocking && len(sel.States) == 0 {
-					c.report(kinds.SelectBlocks, sel, sel.Pos(), nil, "select {} blocks forever: %s never returns; only func main may wait so", fn.Name())
+				sel, ok := instr.(*ssa.Select)
+				if !ok || !sel.Blocking || len(sel.States) != 0 {
+					continue
 				}
+				if !spawned[fn] {
+					c.why.note(sel.Pos(), fmt.Sprintf("select {} blocks forever? %s never returns", fn.Name()), why(rules.ServeForever, "no go statement starts %s", fn.Name()))
+					continue
+				}
+				c.report(kinds.SelectBlocks, sel, sel.Pos(), nil, "select {} blocks forever: %s never returns; only func main may wait so", fn.Name())
 			}
 		}
 	}
@@ -425,23 +479,47 @@ func chanKey(obj *pointer.Object) any {
 	return obj
 }
 
-// anyOther reports whether a trace other than not has an operation of
-// the kind that which selects on one of objs.
-func anyOther(objs []*pointer.Object, byChan map[any]*uses, not *shb.Trace, which func(*uses) []*shb.Trace) bool {
+// anyOther returns an operation, of a trace other than not, of the kind
+// that which selects on one of objs, and whether there is one.
+func anyOther(objs []*pointer.Object, byChan map[any]*uses, not *shb.Trace, which func(*uses) []partnerOp) (partnerOp, bool) {
 	for _, obj := range objs {
-		if u := byChan[chanKey(obj)]; u != nil && slices.ContainsFunc(which(u), func(t *shb.Trace) bool { return t != not }) {
-			return true
+		if u := byChan[chanKey(obj)]; u != nil {
+			if i := slices.IndexFunc(which(u), func(op partnerOp) bool { return op.t != not }); i >= 0 {
+				return which(u)[i], true
+			}
 		}
 	}
-	return false
+	return partnerOp{}, false
+}
+
+// instrPos is where instr is; NoPos for none.
+func instrPos(instr ssa.Instruction) token.Pos {
+	if instr == nil {
+		return token.NoPos
+	}
+	return instr.Pos()
 }
 
 // neverReady reports whether no case of the blocking select sel in t's
 // goroutine can ever proceed: each is on a nil channel, or on channels
-// of the package's that nothing completes.
-func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses, judged func(*pointer.Object) (*ssa.MakeChan, bool)) bool {
+// of the package's that nothing completes. When one can, it says why.
+func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses, judged func(*pointer.Object) (*ssa.MakeChan, bool)) (bool, rules.Reason) {
 	if len(sel.States) == 0 {
-		return false // select {}: see emptySelects
+		return false, rules.None // select {}: see emptySelects
+	}
+	explain := c.why.at(sel.Pos())
+	// proceeds says, when -why asks, why case st may proceed.
+	proceeds := func(st *ssa.SelectState, r func() rules.Reason) (bool, rules.Reason) {
+		if !explain {
+			return false, rules.None
+		}
+		r1 := r()
+		dir := "receiving from"
+		if st.Dir == types.SendOnly {
+			dir = "sending on"
+		}
+		r1.Detail = fmt.Sprintf("the case %s %s: %s", dir, c.chanName(st.Chan), r1.Detail)
+		return false, r1
 	}
 	for _, st := range sel.States {
 		if isNil(st.Chan) {
@@ -449,19 +527,32 @@ func (c *checker) neverReady(t *shb.Trace, sel *ssa.Select, byChan map[any]*uses
 		}
 		mc, objs, ok := c.allJudged(t, st.Chan, judged)
 		if !ok {
-			return false
+			return proceeds(st, func() rules.Reason { return c.notJudged(t, st.Chan) })
 		}
 		if st.Dir == types.SendOnly {
-			if !c.unbuffered(mc) || anyOther(objs, byChan, t, func(u *uses) []*shb.Trace { return u.recvs }) || c.unknownOp(mc, shb.Recv) {
-				return false
+			if !c.unbuffered(mc) {
+				return proceeds(st, func() rules.Reason { return why(rules.Buffered, "it has a buffer (made at %s)", c.pos(mc.Pos())) })
+			}
+			if op, ok := anyOther(objs, byChan, t, func(u *uses) []partnerOp { return u.recvs }); ok {
+				return proceeds(st, func() rules.Reason { return c.partnerAt("the receive", op.t, op.at) })
+			}
+			if c.unknownOp(mc, shb.Recv) {
+				return proceeds(st, func() rules.Reason {
+					return why(rules.Partner, "a receive, in code whose channel the analysis cannot name, may be on it")
+				})
 			}
 			continue
 		}
-		if anyOther(objs, byChan, nil, func(u *uses) []*shb.Trace { return append(u.sends, u.closes...) }) || c.unknownOp(mc, shb.Send, shb.Close) {
-			return false
+		if op, ok := anyOther(objs, byChan, nil, func(u *uses) []partnerOp { return append(slices.Clip(u.sends), u.closes...) }); ok {
+			return proceeds(st, func() rules.Reason { return c.partnerAt("the send or close", op.t, op.at) })
+		}
+		if c.unknownOp(mc, shb.Send, shb.Close) {
+			return proceeds(st, func() rules.Reason {
+				return why(rules.Partner, "a send or close, in code whose channel the analysis cannot name, may be on it")
+			})
 		}
 	}
-	return true
+	return true, rules.None
 }
 
 // ranged reports whether recv is the receive of a range loop over a

@@ -1,12 +1,15 @@
 package blocking
 
 import (
+	"fmt"
 	"go/token"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
+	"github.com/origo-dev/origo/analyzers/internal/ignore"
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -75,8 +78,12 @@ func (c *checker) sequels(dl *deadlock.Result) {
 			s.untraced[k][op.kind] = true
 		}
 	}
+	if c.why != nil {
+		s.dlIgnored = c.deadlockIgnored(dl)
+	}
 	c.goneReceivers(s)
 	c.selfWaits(s)
+	bounded := true // the rounds stopped at their bound, still finding sequels
 	for range maxSequelRounds {
 		s.stuck = c.stuckEvents(dl)
 		n := len(c.reported)
@@ -100,8 +107,89 @@ func (c *checker) sequels(dl *deadlock.Result) {
 			}
 		}
 		if len(c.reported) == n {
+			bounded = false
 			break
 		}
+	}
+	if bounded {
+		c.why.boundSequels()
+	}
+}
+
+// fileLine is a line of a file.
+type fileLine struct {
+	file string
+	line int
+}
+
+// deadlockIgnored returns the lines where an //origo:ignore deadlock
+// directive silenced a report of the deadlock analyzer, with the
+// directive's position: what such a report leaves stuck goes with it.
+func (c *checker) deadlockIgnored(dl *deadlock.Result) map[fileLine]token.Pos {
+	lines := make(map[fileLine]token.Pos)
+	if dl == nil || dl.Silenced == nil {
+		return lines
+	}
+	for _, d := range ignore.Directives(c.pass) {
+		if slices.Contains(d.Names, deadlock.Analyzer.Name) && dl.Silenced.Used(d.Comment.Pos()) {
+			lines[fileLine{d.Target.Filename, d.Target.Line}] = d.Comment.Pos()
+		}
+	}
+	return lines
+}
+
+// behindIgnored returns a place before p, in its goroutine's run, on a
+// line whose deadlock report a directive silenced, and the directive.
+func (c *checker) behindIgnored(s *sequelState, p place) (token.Pos, token.Pos, bool) {
+	if len(s.dlIgnored) == 0 {
+		return token.NoPos, token.NoPos, false
+	}
+	for z := range p.ev {
+		e := &p.t.Events[z]
+		if e.Instr == nil || p.t.Run(z) != p.t.Run(p.ev) || !e.Instr.Pos().IsValid() {
+			continue
+		}
+		posn := c.pass.Fset.Position(e.Instr.Pos())
+		if d, ok := s.dlIgnored[fileLine{posn.Filename, posn.Line}]; ok {
+			return e.Instr.Pos(), d, true
+		}
+	}
+	return token.NoPos, token.NoPos, false
+}
+
+// sequelCandidate reports whether one of partners may be left stuck by
+// its goroutine before it gets there: past a place where that goroutine
+// may block forever, or one whose report a directive silenced. Only
+// such operations does -why explain as sequels.
+func (c *checker) sequelCandidate(s *sequelState, partners []place) bool {
+	return slices.ContainsFunc(partners, func(p place) bool {
+		if _, _, ok := c.behindIgnored(s, p); ok {
+			return true
+		}
+		return slices.ContainsFunc(s.stuck[p.t], func(x int32) bool { return x < p.ev && p.t.Run(x) == p.t.Run(p.ev) })
+	})
+}
+
+// explainPartners notes, for -why, why each of partners that could
+// complete event e of u does not block first (see blockedFirst): the
+// question q, with the partner.
+func (c *checker) explainPartners(s *sequelState, partners []place, u *shb.Trace, e int32, q string) {
+	pos := u.Events[e].Instr.Pos()
+	for _, p := range partners {
+		at := instrPos(p.t.Events[p.ev].Instr)
+		pq := fmt.Sprintf("%s: the one at %s (%s)", q, c.pos(at), c.goroutine(p.t))
+		if p.t == u {
+			c.why.noteSequel(pos, pq, why(rules.Partner, "its own goroutine gets there"))
+			continue
+		}
+		_, blocked, r := c.blockedFirst(s, p, partners, u, e)
+		if blocked {
+			continue
+		}
+		if where, d, ok := c.behindIgnored(s, p); ok {
+			r = why(rules.Ignored, "it comes after %s, where the directive at %s silenced the deadlock analyzer's report, and with it what that report leaves stuck", c.pos(where), c.pos(d))
+		}
+		c.why.noteSequel(pos, pq, r)
 	}
 }
 
@@ -129,6 +217,9 @@ type sequelState struct {
 	// left, the receiving goroutines: the send blocks only once they
 	// returned.
 	leftBy map[token.Pos][]*shb.Trace
+	// dlIgnored holds, for -why, the lines where a directive silenced a
+	// report of the deadlock analyzer (see deadlockIgnored).
+	dlIgnored map[fileLine]token.Pos
 }
 
 // stuckBefore reports whether t's goroutine may block forever before
@@ -215,27 +306,53 @@ func (c *checker) stuckEvents(dl *deadlock.Result) map[*shb.Trace][]int32 {
 // before that goroutine's own partners of e (two goroutines that each
 // would block on the mutex the other holds while it sends to e cannot
 // both: one of them is at its send).
-func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb.Trace, e int32) (int32, bool) {
+//
+// When p's goroutine does not block first, it says why, for -why.
+func (c *checker) blockedFirst(s *sequelState, p place, partners []place, u *shb.Trace, e int32) (int32, bool, rules.Reason) {
+	reason := rules.None
+	explain := c.why != nil
 	for _, x := range s.stuck[p.t] {
 		if x >= p.ev {
 			break
 		}
-		if p.t.Run(x) != p.t.Run(p.ev) || c.order.HappensBefore(p.t, x, u, e, false) || c.receivedFrom(s, p.t, x, u, e) {
+		if p.t.Run(x) != p.t.Run(p.ev) {
+			continue
+		}
+		xAt := p.t.Events[x].Instr.Pos()
+		if c.order.HappensBefore(p.t, x, u, e, false) {
+			if explain {
+				reason = firstOf(reason, why(rules.HappensBefore, "this one comes only once its goroutine is past %s, where it may block: %s", c.pos(xAt), c.order.Explain(c.pass.Fset, rules.HappensBefore, p.t, x, u, e)))
+			}
 			continue // e comes only once x is past
 		}
-		if slices.Contains(s.leftBy[p.t.Events[x].Instr.Pos()], u) {
+		if c.receivedFrom(s, p.t, x, u, e) {
+			if explain {
+				reason = firstOf(reason, why(rules.HappensBefore, "this goroutine first receives what its goroutine sends at %s, where it may block: it gets here only once that send is past", c.pos(xAt)))
+			}
+			continue // e comes only once x is past
+		}
+		if slices.Contains(s.leftBy[xAt], u) {
+			if explain {
+				reason = firstOf(reason, why(rules.HappensBefore, "its goroutine may block at %s only once this goroutine has returned, its receiver gone", c.pos(xAt)))
+			}
 			continue // x blocks only once u has returned
 		}
-		needs := s.needs(p.t.Events[x].Instr.Pos())
+		needs := s.needs(xAt)
 		if len(needs) == 0 || slices.ContainsFunc(needs, func(q place) bool {
 			return !c.order.HappensBefore(u, e, q.t, q.ev, false) && !slices.ContainsFunc(partners, func(r place) bool {
 				return r.t == q.t && r.ev <= q.ev && r.t.Run(r.ev) == q.t.Run(q.ev)
 			})
 		}) {
-			return x, true
+			return x, true, rules.None
+		}
+		if explain {
+			reason = firstOf(reason, why(rules.HappensBefore, "its goroutine blocks at %s only while another is at %s, which comes only after this one, or is that goroutine's own way here", c.pos(xAt), c.pos(instrPos(needs[0].t.Events[needs[0].ev].Instr))))
 		}
 	}
-	return 0, false
+	if explain && reason.Rule == "" {
+		reason = why(rules.Partner, "it comes before any place where its goroutine may block forever")
+	}
+	return 0, false, reason
 }
 
 // receivedFrom reports whether x, a send of t, is on a channel that u
@@ -320,7 +437,7 @@ func (c *checker) allBlockedFirst(s *sequelState, partners []place, u *shb.Trace
 		if p.t == u {
 			return place{}, 0, false
 		}
-		x, ok := c.blockedFirst(s, p, partners, u, e)
+		x, ok, _ := c.blockedFirst(s, p, partners, u, e)
 		if !ok {
 			return place{}, 0, false
 		}
@@ -371,16 +488,15 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 		return
 	}
 	mc, objs, ok := c.allJudged(u, ch, c.judged)
-	if !ok || what == "send" && !c.unbuffered(mc) || c.unknownOp(mc, partnerKinds...) {
+	if !ok {
 		return
 	}
 	var partners []place
+	untraced := false
 	for _, obj := range objs {
 		k := chanKey(obj)
 		for _, kind := range partnerKinds {
-			if s.untraced[k][kind] {
-				return
-			}
+			untraced = untraced || s.untraced[k][kind]
 		}
 		for _, p := range s.byChan[k] {
 			if slices.Contains(partnerKinds, p.t.Events[p.ev].Kind) && !slices.Contains(partners, p) {
@@ -388,8 +504,34 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			}
 		}
 	}
+	pos := ev.Instr.Pos()
+	explain := c.why.at(pos) && c.sequelCandidate(s, partners)
+	q := ""
+	if explain {
+		q = fmt.Sprintf("%s blocks forever? %s %s %s, and every goroutine that would complete it may block forever before it does", what, c.goroutine(u), map[string]string{"send": "sends on", "receive": "receives from", "range": "ranges over"}[what], c.chanName(ch))
+	}
+	switch {
+	case what == "send" && !c.unbuffered(mc):
+		if explain {
+			c.why.noteSequel(pos, q, why(rules.Buffered, "%s (made at %s) has a buffer", c.chanName(ch), c.pos(mc.Pos())))
+		}
+		return
+	case c.unknownOp(mc, partnerKinds...):
+		if explain {
+			c.why.noteSequel(pos, q, why(rules.Partner, "code whose channel the analysis cannot name may complete it"))
+		}
+		return
+	case untraced:
+		if explain {
+			c.why.noteSequel(pos, q, why(rules.Partner, "code no goroutine of the package's programs reaches may complete it, whenever another package calls it"))
+		}
+		return
+	}
 	p, at, ok := c.allBlockedFirst(s, partners, u, ev.ID)
 	if !ok {
+		if explain {
+			c.explainPartners(s, partners, u, ev.ID, q)
+		}
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
@@ -418,8 +560,16 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	if ev.Kind == shb.CondWait {
 		kind, verb = shb.CondSignal, "signals"
 	}
-	p, at, ok := c.allBlockedFirst(s, s.bySync[[2]int32{int32(kind), ev.Obj}], u, ev.ID)
+	partners := s.bySync[[2]int32{int32(kind), ev.Obj}]
+	p, at, ok := c.allBlockedFirst(s, partners, u, ev.ID)
 	if !ok {
+		if c.why.at(ev.Instr.Pos()) && c.sequelCandidate(s, partners) {
+			what := "WaitGroup.Wait"
+			if ev.Kind == shb.CondWait {
+				what = "Cond.Wait"
+			}
+			c.explainPartners(s, partners, u, ev.ID, fmt.Sprintf("%s blocks forever? %s waits for %s, and every goroutine that %s it may block forever before it does", what, c.goroutine(u), syncName(ev), verb))
+		}
 		return
 	}
 	stuckAt := p.t.Events[at].Instr.Pos()
@@ -440,16 +590,50 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	if held, _ := c.hb.Locks.Holds(ev.Locks, ev.Obj); ev.Obj < 0 || held {
 		return // a Lock of a mutex held already is the deadlock analyzer's
 	}
+	pos := ev.Instr.Pos()
+	explain := c.why.at(pos)
+	lockName := func() string {
+		if name := c.hb.Locks.Name(ev.Obj); name != "" {
+			return name
+		}
+		return "the mutex"
+	}
+	name := ""
+	if explain {
+		name = lockName()
+	}
 	for _, t := range c.hb.Traces {
-		if t == u || !t.Origin.SameProgram(u.Origin) {
+		if t == u || !explain && !t.Origin.SameProgram(u.Origin) {
 			continue // one goroutine, or two that never run in one program
 		}
 		for _, x := range s.stuck[t] {
-			if t.Events[x].Kind == shb.CondWait {
-				continue // Wait releases the Cond's mutex while it waits
-			}
 			held, read := c.hb.Locks.Holds(t.Events[x].Locks, ev.Obj)
-			if !held || read && ev.Read || c.hb.SameTestRun(u, ev.ID, t, x) {
+			if !held && t.Events[x].Kind != shb.CondWait {
+				continue
+			}
+			// The Lock is a candidate: for -why, what rules it out.
+			q := ""
+			if explain {
+				q = fmt.Sprintf("Lock blocks forever? %s locks %s, which %s may hold while it blocks forever at %s", c.goroutine(u), name, c.goroutine(t), c.pos(t.Events[x].Instr.Pos()))
+			}
+			switch {
+			case t.Events[x].Kind == shb.CondWait:
+				if held && explain {
+					c.why.noteSequel(pos, q, why(rules.WaitUnlocks, "it blocks in Cond.Wait"))
+				}
+				continue // Wait releases the Cond's mutex while it waits
+			case !t.Origin.SameProgram(u.Origin):
+				c.why.noteSequel(pos, q, why(rules.OtherProgram, "%s", shb.ProgramsApart(c.pass.Fset, u.Origin, t.Origin)))
+				continue
+			case read && ev.Read:
+				if explain {
+					c.why.noteSequel(pos, q, why(rules.ReadLocks, "both read-lock %s", name))
+				}
+				continue
+			case c.hb.SameTestRun(u, ev.ID, t, x):
+				if explain {
+					c.why.noteSequel(pos, q, why(rules.TestRunsOnce, "both are copies of one run of a parallel test"))
+				}
 				continue
 			}
 			a := x
@@ -459,20 +643,29 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 					break
 				}
 			}
-			if c.order.HappensBefore(u, ev.ID, t, a, false) || c.order.HappensBefore(t, x, u, ev.ID, false) {
+			if c.order.HappensBefore(u, ev.ID, t, a, false) {
+				if explain {
+					c.why.noteSequel(pos, q, why(rules.HappensBefore, "this Lock comes before the other goroutine takes %s at %s: %s", name, c.pos(t.Events[a].Instr.Pos()), c.order.Explain(c.pass.Fset, rules.HappensBefore, u, ev.ID, t, a)))
+				}
+				continue
+			}
+			if c.order.HappensBefore(t, x, u, ev.ID, false) {
+				if explain {
+					c.why.noteSequel(pos, q, why(rules.HappensBefore, "this Lock comes only once the other goroutine is past %s: %s", c.pos(t.Events[x].Instr.Pos()), c.order.Explain(c.pass.Fset, rules.HappensBefore, t, x, u, ev.ID)))
+				}
 				continue
 			}
 			needs := s.needs(t.Events[x].Instr.Pos())
 			if len(needs) > 0 && !slices.ContainsFunc(needs, func(q place) bool {
 				return !c.order.HappensBefore(u, ev.ID, q.t, q.ev, false) && !c.fedOnlyPast(s, q, place{t, x}, u, ev.ID)
 			}) {
+				if explain {
+					c.why.noteSequel(pos, q, why(rules.HappensBefore, "the other goroutine blocks at %s only while another is at %s, which comes only after this Lock, or only once what it first receives is sent, which the blocked operation would do", c.pos(t.Events[x].Instr.Pos()), c.pos(instrPos(needs[0].t.Events[needs[0].ev].Instr))))
+				}
 				continue
 			}
 			stuckAt, lockedAt := t.Events[x].Instr.Pos(), t.Events[a].Instr.Pos()
-			name := c.hb.Locks.Name(ev.Obj)
-			if name == "" {
-				name = "the mutex"
-			}
+			name := lockName()
 			c.blockedIn.Add(ev.Instr.Pos(), u)
 			locked := "locked at " + c.pos(lockedAt)
 			if lockedAt == ev.Instr.Pos() {

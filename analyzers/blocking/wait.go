@@ -1,7 +1,10 @@
 package blocking
 
 import (
+	"cmp"
+	"fmt"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -36,9 +40,29 @@ func keyOf(l pointer.Location) syncKey {
 	return syncKey{l.Obj, l.Leaf}
 }
 
-// waitOps are the calls of the package's code on one WaitGroup or Cond.
+// waitOps are the calls of the package's code on one WaitGroup or Cond,
+// and where the first Done and Signal are (for -why).
 type waitOps struct {
 	adds, dones, signals bool
+	doneAt, signalAt     token.Pos
+}
+
+// saw records an operation of kind (1 add, 2 done, 3 signal) at pos.
+func (o *waitOps) saw(kind int, pos token.Pos) {
+	switch kind {
+	case 1:
+		o.adds = true
+	case 2:
+		if !o.dones {
+			o.doneAt = pos
+		}
+		o.dones = true
+	case 3:
+		if !o.signals {
+			o.signalAt = pos
+		}
+		o.signals = true
+	}
 }
 
 // waits reports the Waits that nothing can end.
@@ -49,7 +73,9 @@ func (c *checker) waits() {
 	// field (s.wg, p.cond), only the Waits on that field's, or on
 	// objects reached another way.
 	unknownDone, unknownSignal := false, false
+	var unknownAt [4]token.Pos                // where the first unknown Done and Signal are
 	unknownFields := make(map[*types.Var]int) // field → kinds (1<<2 done, 1<<3 signal)
+	fieldAt := make(map[*types.Var][4]token.Pos)
 	op := func(k syncKey) *waitOps {
 		o := ops[k]
 		if o == nil {
@@ -104,9 +130,7 @@ func (c *checker) waits() {
 					// WaitGroups and Conds it contains: its effect.
 					for _, io := range c.importedWaitOps(cc) {
 						for _, l := range c.pointsToAnywhere(io.v) {
-							o := op(keyOf(l))
-							o.dones = o.dones || io.kind == 2
-							o.signals = o.signals || io.kind == 3
+							op(keyOf(l)).saw(io.kind, instr.Pos())
 						}
 					}
 				}
@@ -116,22 +140,22 @@ func (c *checker) waits() {
 				locs := c.pointsToAnywhere(v)
 				if len(locs) == 0 {
 					if f := syncField(v); f != nil {
+						if unknownFields[f]&(1<<kind) == 0 {
+							at := fieldAt[f]
+							at[kind] = instr.Pos()
+							fieldAt[f] = at
+						}
 						unknownFields[f] |= 1 << kind
 						continue
+					}
+					if kind == 2 && !unknownDone || kind == 3 && !unknownSignal {
+						unknownAt[kind] = instr.Pos()
 					}
 					unknownDone = unknownDone || kind == 2
 					unknownSignal = unknownSignal || kind == 3
 				}
 				for _, l := range locs {
-					o := op(keyOf(l))
-					switch kind {
-					case 1:
-						o.adds = true
-					case 2:
-						o.dones = true
-					case 3:
-						o.signals = true
-					}
+					op(keyOf(l)).saw(kind, instr.Pos())
 				}
 			}
 		}
@@ -177,25 +201,53 @@ func (c *checker) waits() {
 				}
 				in = " in " + facts.ShortName(call.Common().StaticCallee().String())
 			}
+			explain := c.why.at(call.Pos())
+			var q string
+			if explain {
+				q = fmt.Sprintf("WaitGroup.Wait blocks forever? %s waits for %s%s, and nothing may call Done on it", c.goroutine(t), c.valueName(v, "it"), in)
+				if ev.Kind == shb.CondWait {
+					q = fmt.Sprintf("Cond.Wait blocks forever? %s waits on %s%s, and nothing may signal it", c.goroutine(t), c.valueName(v, "it"), in)
+				}
+			}
 			locs := c.ptr.PointsToIn(c.callerOrigin(t, call), v)
 			if len(locs) == 0 {
+				if explain {
+					c.why.note(call.Pos(), q, why(rules.OutOfView, "the analysis cannot name what %s is", c.valueName(v, "it")))
+				}
 				continue
 			}
 			added, ended := false, false
+			r := rules.None // what ended it, for -why
 			for _, l := range locs {
 				if !judged(l) {
 					ended = true
+					if explain {
+						r = why(rules.OutOfView, "%s is reached from a package variable, or given to code the analysis cannot see", c.valueName(v, "it"))
+					}
 					break
 				}
 				if o := ops[keyOf(l)]; o != nil {
 					added = added || o.adds
-					ended = ended || o.dones && ev.Kind == shb.WGWait || o.signals && ev.Kind == shb.CondWait
+					switch {
+					case o.dones && ev.Kind == shb.WGWait:
+						ended = true
+						if explain {
+							r = cmp.Or(r, why(rules.Partner, "the Done at %s", c.pos(o.doneAt)))
+						}
+					case o.signals && ev.Kind == shb.CondWait:
+						ended = true
+						if explain {
+							r = cmp.Or(r, why(rules.Partner, "the Signal or Broadcast at %s", c.pos(o.signalAt)))
+						}
+					}
 				}
 			}
 			unknownDone, unknownSignal := unknownDone, unknownSignal
+			unknownAt := unknownAt
 			if f := syncField(v); f != nil {
 				unknownDone = unknownDone || unknownFields[f]&(1<<2) != 0
 				unknownSignal = unknownSignal || unknownFields[f]&(1<<3) != 0
+				unknownAt = cmpAt(unknownAt, fieldAt[f])
 			} else {
 				// Reached another way (a local, a parameter): the fields
 				// the package stores its objects into count.
@@ -203,6 +255,7 @@ func (c *checker) waits() {
 					if c.storedInto(f, locs) {
 						unknownDone = unknownDone || kinds&(1<<2) != 0
 						unknownSignal = unknownSignal || kinds&(1<<3) != 0
+						unknownAt = cmpAt(unknownAt, fieldAt[f])
 					}
 				}
 			}
@@ -215,9 +268,26 @@ func (c *checker) waits() {
 				c.report(kinds.WaitGroupBlocks, call, call.Pos(), c.startedAt(t), "WaitGroup.Wait blocks forever: %s waits for %s%s, whose counter Add raises, but nothing calls Done on it", who, c.valueName(v, "it"), in)
 			case ev.Kind == shb.CondWait && !ended && !unknownSignal:
 				c.report(kinds.CondWaitBlocks, call, call.Pos(), c.startedAt(t), "Cond.Wait blocks forever: %s waits on %s%s, which nothing signals (no Signal or Broadcast on it)", who, c.valueName(v, "it"), in)
+			case !explain:
+			case ended:
+				c.why.note(call.Pos(), q, r)
+			case ev.Kind == shb.WGWait && unknownDone:
+				c.why.note(call.Pos(), q, why(rules.Partner, "a Done at %s, on a WaitGroup the analysis cannot name (in code that may run on this one), may be on it", c.pos(unknownAt[2])))
+			case ev.Kind == shb.CondWait && unknownSignal:
+				c.why.note(call.Pos(), q, why(rules.Partner, "a Signal or Broadcast at %s, on a Cond the analysis cannot name (in code that may run on this one), may be on it", c.pos(unknownAt[3])))
+			case ev.Kind == shb.WGWait && !added:
+				c.why.note(call.Pos(), q, why(rules.Counted, "nothing in the package calls Add on %s", c.valueName(v, "it")))
 			}
 		}
 	}
+}
+
+// cmpAt returns the positions of a, and of b where a has none.
+func cmpAt(a, b [4]token.Pos) [4]token.Pos {
+	for i := range a {
+		a[i] = cmp.Or(a[i], b[i])
+	}
+	return a
 }
 
 // storedInto reports whether the package's code stores a pointer to one
@@ -329,6 +399,13 @@ func (c *checker) waitsInStartLoop() {
 					continue
 				}
 				if inLoop(a) || add != nil || !a.Block().Dominates(w.Block()) || !countsSeveral(a.Common().Args[len(a.Common().Args)-1]) {
+					if c.why.at(w.Pos()) && (inLoop(a) || !countsSeveral(a.Common().Args[len(a.Common().Args)-1])) {
+						what := "in the loop, counts the goroutines of its iteration"
+						if !inLoop(a) {
+							what = "counts one goroutine"
+						}
+						c.why.note(w.Pos(), "WaitGroup.Wait blocks forever? it waits in a loop, for goroutines an Add counted", why(rules.Counted, "the Add at %s %s", c.pos(a.Pos()), what))
+					}
 					ok = false
 					break
 				}

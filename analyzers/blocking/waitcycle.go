@@ -1,11 +1,13 @@
 package blocking
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -43,6 +45,10 @@ func (c *checker) waitsFirst(fn *ssa.Function, mc *ssa.MakeChan, rc *resultChan)
 			for _, spawn := range rc.spawns {
 				s := doneAfterSend(spawn, wg, rc.sends)
 				if s == nil {
+					if c.why.at(call.Pos()) && callsDone(spawn, wg) {
+						c.why.note(call.Pos(), fmt.Sprintf("WaitGroup.Wait blocks forever? %s receives from %s only after this Wait, and its goroutines call Done on %s", fn.Name(), c.chanName(mc), c.valueName(wg, "the WaitGroup")),
+							why(rules.Partner, "the goroutine started at %s may call Done before its send on %s", c.pos(spawn.Pos()), c.chanName(mc)))
+					}
 					send = nil
 					break
 				}
@@ -111,6 +117,25 @@ func doneAfterSend(spawn *ssa.Go, wg ssa.Value, sends []*ssa.Send) *ssa.Send {
 		return nil
 	}
 	return found
+}
+
+// callsDone reports whether the goroutine spawn starts calls Done on
+// the starter's WaitGroup wg.
+func callsDone(spawn *ssa.Go, wg ssa.Value) bool {
+	g, bound := spawnedFunc(spawn)
+	if g == nil {
+		return false
+	}
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, v := syncapi.WaitGroup(call.Common()); op == syncapi.WaitGroupDone && bound(v) == wg {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // spawnedFunc returns the function a go statement starts and a mapping

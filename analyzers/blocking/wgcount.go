@@ -1,12 +1,14 @@
 package blocking
 
 import (
+	"fmt"
 	"go/constant"
 	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -144,6 +146,13 @@ func goroutineDones(g *ssa.Function, inner ssa.Value) (dones []*ssa.BasicBlock, 
 // the goroutines call Done.
 func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 	wait := wg.waits[0]
+	name := c.valueName(a, "the WaitGroup")
+	verdict := rules.None // for -why: what made every goroutine's Done sure
+	defer func() {
+		if verdict.Rule != "" && !c.reported[wait] && c.why.at(wait.Pos()) {
+			c.why.note(wait.Pos(), fmt.Sprintf("WaitGroup.Wait blocks forever? %s waits until the goroutines it starts call Done on %s as often as Add counted", wait.Parent().Name(), name), verdict)
+		}
+	}()
 	onceEach := true // each goroutine calls Done once on every path
 	for i, spawn := range wg.spawns {
 		if wg.inner[i] == nil {
@@ -158,18 +167,22 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 				return
 			}
 			onceEach = false // how many Dones, its effect does not say
+			verdict = heavier(verdict, why(rules.EveryPath, "%s, started at %s, calls Done on every path (its effect says so)", facts.ShortName(fn.String()), c.pos(spawn.Pos())))
 			continue
 		}
 		g := spawn.Call.StaticCallee() // the closure's function too
 		dones, deferred, ok := goroutineDones(g, wg.inner[i])
 		if !ok || len(dones) == 0 && !deferred {
+			verdict = rules.None
 			return // handed on, or no Done at all (see waits)
 		}
 		if deferred {
 			onceEach = onceEach && len(dones) == 0
+			verdict = heavier(verdict, why(rules.EveryPath, "the goroutine started at %s defers its Done, which runs on every return", c.pos(spawn.Pos())))
 			continue
 		}
-		ret := c.quietReturn(g, func(b *ssa.BasicBlock) bool { return slices.Contains(dones, b) })
+		ret, r := c.quietReturn(g, "calls Done on "+name, func(b *ssa.BasicBlock) bool { return slices.Contains(dones, b) })
+		verdict = heavier(verdict, r)
 		if ret != nil {
 			rel := slices.Concat(c.related(spawn.Pos(), "the goroutine is started here"), c.related(returnPos(ret), "it returns here without Done"))
 			c.report(kinds.WaitGroupBlocks, wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever when the goroutine started at %s returns early: it may return at %s without calling Done on %s; defer the Done",
@@ -194,5 +207,7 @@ func (c *checker) judgeCount(a *ssa.Alloc, wg *localWaitGroup) {
 		rel := c.related(wg.adds[0].Pos(), "Add counts here")
 		c.report(kinds.WaitGroupBlocks, wait, wait.Pos(), rel, "WaitGroup.Wait blocks forever: Add counts %d (the first at %s), but only %d goroutines that call Done once each are started; the counter never reaches zero",
 			added, c.pos(wg.adds[0].Pos()), n)
+	} else {
+		verdict = why(rules.Counted, "Add counts %d, and %d goroutines that call Done once each are started before the Wait", added, n)
 	}
 }

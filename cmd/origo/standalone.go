@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/origo-dev/origo/analyzers/blocking"
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
@@ -48,7 +49,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 			if len(args) < 2 {
 				return usageError(stderr, "usage: origo why FILE:LINE [packages]")
 			}
-			for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer} {
+			for _, a := range []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer} {
 				if err := a.Flags.Set("why", args[1]); err != nil {
 					return usageError(stderr, "why: "+err.Error())
 				}
@@ -125,7 +126,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if why != "" {
 		res.diags = whyOnly(res.diags)
 		if len(res.diags) == 0 && len(res.errors) == 0 {
-			fmt.Fprintf(stderr, "origo: why: no candidate at %s: no two goroutines of the packages' programs touch memory there with a write, or take two mutexes in opposite orders there\n", why)
+			fmt.Fprintf(stderr, "origo: why: no candidate at %s: no two goroutines of the packages' programs touch memory there with a write, or take two mutexes in opposite orders there, and nothing there may block\n", why)
 		}
 	}
 	if confirmOpts.Mode != confirm.Off {

@@ -40,6 +40,7 @@ type Rule struct {
 const (
 	raceDoc      = "analyzers/race"
 	deadlockDoc  = "analyzers/deadlock"
+	blockingDoc  = "analyzers/blocking"
 	ownershipDoc = "passes/ownership"
 )
 
@@ -82,6 +83,22 @@ const (
 	ReadLocks         ID = "read-locks"
 	GateLock          ID = "gate-lock"
 	EnteredHeld       ID = "entered-held"
+	// blocking's rules
+	Partner           ID = "partner"
+	Buffered          ID = "buffered"
+	OutOfView         ID = "out-of-view"
+	EveryPath         ID = "every-path"
+	AnsweredOtherwise ID = "answered-otherwise"
+	OtherCase         ID = "other-case"
+	Panics            ID = "panics"
+	ClosedSend        ID = "closed-send"
+	Counted           ID = "counted"
+	WaitUnlocks       ID = "wait-unlocks"
+	LibraryCallers    ID = "library-callers"
+	NeverRuns         ID = "never-runs"
+	FailedTest        ID = "failed-test"
+	ServeForever      ID = "serve-forever"
+	Values            ID = "values"
 	NotTraced         ID = "not-traced"
 	Budget            ID = "budget"
 	Ignored           ID = "ignored"
@@ -124,6 +141,22 @@ var All = []Rule{
 	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", deadlockDoc},
 	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", deadlockDoc},
 	{EnteredHeld, "a function that unlocks a mutex it did not lock was entered with it held: returning with it held gives the caller back what it had", "What stays silent", deadlockDoc},
+	// blocking's rules
+	{Partner, "an operation that another goroutine's can complete (a receive for a send, a send or close for a receive, a Done for WaitGroup.Wait, a Signal or Broadcast for Cond.Wait), in code that runs, does not block forever: that goroutine is taken to get there", "What stays silent", blockingDoc},
+	{Buffered, "a send on a channel with room in its buffer completes without a receiver: only an unbuffered channel, or a buffer that the sends before it fill, leaves a send waiting", "What stays silent", blockingDoc},
+	{OutOfView, "code the analysis does not see may complete an operation on what it can reach: a channel, WaitGroup or Cond that a package variable reaches, that is given to another package's code or to a function value it cannot resolve, or that another package made (ctx.Done(), time.After)", "What stays silent", blockingDoc},
+	{EveryPath, "an operation made on every path to a return (before each return, or deferred) is made whichever path runs: a receive on every path of the function that waits for a goroutine's result, a send or Done on every path of the goroutine", "What stays silent", blockingDoc},
+	{AnsweredOtherwise, "a goroutine that answers another way first (closes or sends on another channel, calls Done or Signal, or code that may) and sends no result after it has told its partner, which may take that answer and move on", "What stays silent", blockingDoc},
+	{OtherCase, "a send that is a case of a select with another case (<-ctx.Done(), a stop channel, a timer) leaves by that case when its partner is gone: it need not wait forever", "What stays silent", blockingDoc},
+	{Panics, "a goroutine that panics and does not recover ends the program: a path that panics leaves no partner waiting", "What stays silent", blockingDoc},
+	{ClosedSend, "a send on a closed channel panics rather than blocks: a receiver that leaves only once the channel is closed, or a sender that may close it, leaves a panic, not a blocked send", "What stays silent", blockingDoc},
+	{Counted, "WaitGroup.Wait returns once the Dones have matched what Add counted before it: Adds that count only goroutines already started, each calling Done, let it return, and with no Add it returns at once", "What stays silent", blockingDoc},
+	{WaitUnlocks, "Cond.Wait unlocks the Cond's mutex while it waits: a goroutine stuck in Wait does not hold it", "What stays silent", blockingDoc},
+	{LibraryCallers, "a library's importers call its API in an order the package does not show, and call what it leaves to them (a Stop, a Rollback, a cancel function): only a program the package holds whole, a main package, is judged on them", "What stays silent", blockingDoc},
+	{NeverRuns, "code that nothing in a whole program (a main package nothing imports) calls never runs: a stop that only such code gives never comes", "What stays silent", blockingDoc},
+	{FailedTest, "a path through a test's failure or skip (t.Error, t.Fatal, t.Skip) may leave goroutines behind: the test has already failed", "What stays silent", blockingDoc},
+	{ServeForever, "select {} outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},
+	{Values, "how many times a loop runs depends on values the analysis does not follow: a loop that receives, or that starts the goroutines that send, is taken to run as many times as its partners need", "Known limits", blockingDoc},
 	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", raceDoc},
 	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", raceDoc},
 	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", raceDoc},

@@ -42,7 +42,7 @@ type job struct {
 	cancel context.CancelFunc
 }
 
-func (j *job) wait() { <-j.ctx.Done() }
+func (j *job) wait() { <-j.ctx.Done() } // silent "partner"
 
 func (j *job) stop() { j.cancel() }
 

@@ -27,6 +27,6 @@ func bufferRoom() {
 	ch := make(chan int, 1)
 	ch <- 1
 	go consume(ch)
-	ch <- 2
+	ch <- 2 // silent "partner"
 	close(ch)
 }

@@ -59,7 +59,7 @@ func (n *guardedNode) run() {
 
 func (n *guardedNode) Status() int {
 	c := make(chan int, 1)
-	select {
+	select { // silent "other-case"
 	case n.status <- c:
 		return <-c
 	case <-n.stop:
@@ -94,7 +94,7 @@ func (n *orderedNode) run() {
 
 func (n *orderedNode) Status() int {
 	c := make(chan int)
-	n.status <- c
+	n.status <- c // silent "happens-before"
 	return <-c
 }
 
@@ -189,7 +189,7 @@ type watch struct{ running chan struct{} }
 func watchAll() {
 	out := make(chan int)
 	go func() {
-		for v := range out {
+		for v := range out { // silent "happens-before"
 			if v < 0 {
 				return
 			}
@@ -247,7 +247,7 @@ func restoreFits(ctx context.Context) int {
 
 func scatterFew(out chan int) {
 	for i := 0; i < 6; i++ {
-		out <- i
+		out <- i // silent "buffered"
 	}
 }
 
@@ -262,7 +262,7 @@ func drainer(in chan int) {
 func drained() {
 	in := make(chan int)
 	go drainer(in)
-	go func() { in <- 1 }()
+	go func() { in <- 1 }() // silent "closed-send"
 	go func() { close(in) }()
 }
 
@@ -285,7 +285,7 @@ func (n *idleNode) Stop() { close(n.stop) }
 func neverStopped() {
 	n := &idleNode{ch: make(chan int), stop: make(chan int)}
 	go n.run()
-	go func() { n.ch <- 1 }()
+	go func() { n.ch <- 1 }() // silent "never-runs"
 }
 
 // conn's loop calls back into Close on a message, and Close waits for
@@ -341,7 +341,7 @@ func (p *peer) loop() {
 
 func (p *peer) Close() {
 	close(p.closed)
-	<-p.stopped
+	<-p.stopped // silent "partner"
 }
 
 func closeOutside() {

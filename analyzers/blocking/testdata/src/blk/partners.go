@@ -22,7 +22,7 @@ func nilSend() {
 // nilCase is a select whose nil case is only disabled: silent.
 func nilCase(done chan int) {
 	var c chan int
-	select {
+	select { // silent "partner"
 	case <-c:
 	case <-done:
 	}
@@ -43,7 +43,7 @@ func noReceiver() {
 // buffered sends into a buffer: silent.
 func buffered() {
 	c := make(chan int, 1)
-	c <- 1
+	c <- 1 // silent "buffered"
 }
 
 // deadSelect waits on cases that nothing completes.
@@ -59,7 +59,7 @@ func deadSelect() {
 func liveSelect() {
 	a, b := make(chan int), make(chan int)
 	go func() { b <- 1 }()
-	select {
+	select { // silent "partner"
 	case a <- 1:
 	case <-b:
 	}
@@ -74,7 +74,7 @@ func waitForever() {
 // handoff sends to a goroutine that receives: silent.
 func handoff() int {
 	c := make(chan int)
-	go func() { c <- 1 }()
+	go func() { c <- 1 }() // silent "partner"
 	return <-c
 }
 
@@ -82,7 +82,7 @@ func handoff() int {
 func closedOnly() {
 	done := make(chan struct{})
 	go func() { close(done) }()
-	<-done
+	<-done // silent "partner"
 }
 
 // noClose ranges over a channel that the function's workers never
@@ -107,7 +107,7 @@ func closes(items []int) {
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Go(func() {
-			for v := range c {
+			for v := range c { // silent "partner"
 				println(v)
 			}
 		})
@@ -123,7 +123,7 @@ func closes(items []int) {
 // from it is not judged (silent).
 var global = make(chan int)
 
-func fromGlobal() { <-global }
+func fromGlobal() { <-global } // silent "out-of-view"
 
 // pinger sends from a method that only package fmt calls.
 type pinger struct{ c chan string }
@@ -138,7 +138,7 @@ func (p *pinger) String() string {
 func fromCallback() {
 	p := &pinger{c: make(chan string)}
 	go func() { _ = fmt.Sprint(p) }()
-	<-p.c
+	<-p.c // silent "partner"
 }
 
 // GoString receives on p.c, and only package fmt calls it: it may
@@ -165,7 +165,7 @@ type cmd struct{ cancel func() }
 func fromHook(c *cmd) {
 	ready := make(chan bool)
 	c.cancel = func() { ready <- true }
-	<-ready
+	<-ready // silent "partner"
 }
 
 // closedLater receives from a channel that a goroutine closes in a
@@ -182,7 +182,7 @@ func closedLater() {
 // ignored blocks forever on purpose, and says so: silent.
 func ignored() {
 	c := make(chan int)
-	<-c //origo:ignore blocking parks the goroutine for the test's lifetime
+	<-c //origo:ignore blocking parks the goroutine for the test's lifetime // silent "ignored"
 }
 
 // ignoredOther silences another analyzer only: reported.

@@ -23,7 +23,7 @@ func newBufferedWatcher(size int) *bufferedWatcher {
 }
 
 func (w *bufferedWatcher) process() {
-	w.result <- 1
+	w.result <- 1 // silent "buffered"
 }
 
 func init() {
@@ -53,7 +53,7 @@ func handToHook() {
 	ch := make(chan int)
 	go applyHook(Hook, ch)
 	go func() {
-		ch <- 1
+		ch <- 1 // silent "out-of-view"
 	}()
 }
 

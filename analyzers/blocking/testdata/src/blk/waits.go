@@ -22,7 +22,7 @@ func done() {
 		defer wg.Done()
 		println("work")
 	}()
-	wg.Wait()
+	wg.Wait() // silent "partner"
 }
 
 // neverSignalled waits on a Cond that nothing signals.
@@ -44,7 +44,7 @@ func (q *queue) pop() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.items) == 0 {
-		q.ready.Wait()
+		q.ready.Wait() // silent "partner"
 	}
 	v := q.items[0]
 	q.items = q.items[1:]
@@ -63,7 +63,7 @@ func doneLater() {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	time.AfterFunc(0, wg.Done)
-	wg.Wait()
+	wg.Wait() // silent "partner"
 }
 
 // collectAll waits for its workers before it drains their results.
@@ -94,11 +94,11 @@ func collectAllOK(xs []int) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results <- x * 2
+			results <- x * 2 // silent "partner"
 		}()
 	}
 	go func() {
-		wg.Wait()
+		wg.Wait() // silent "partner"
 		close(results)
 	}()
 	sum := 0
@@ -117,7 +117,7 @@ func doneFirst() int {
 		wg.Done()
 		ch <- 1
 	}()
-	wg.Wait()
+	wg.Wait() // silent "partner"
 	return <-ch
 }
 
@@ -145,7 +145,7 @@ func startAllThenWait(items []int) {
 			_ = it
 		}()
 	}
-	wg.Wait()
+	wg.Wait() // silent "partner"
 }
 
 // startOneAtATime counts each worker in its iteration: silent.
@@ -157,7 +157,7 @@ func startOneAtATime(items []int) {
 			defer wg.Done()
 			_ = it
 		}()
-		wg.Wait()
+		wg.Wait() // silent "counted"
 	}
 }
 
@@ -197,7 +197,7 @@ func condFields() {
 	p.drained = drained
 	go func() {
 		p.mu.Lock()
-		drained.Wait() // stored in p.drained, which drain may broadcast on: silent
+		drained.Wait() // silent "partner": stored in p.drained, which drain may broadcast on
 		p.mu.Unlock()
 	}()
 	go func() {
@@ -206,7 +206,7 @@ func condFields() {
 		p.mu.Unlock()
 	}()
 	p.mu.Lock()
-	p.drained.Wait() // drain may broadcast on it: silent
+	p.drained.Wait() // silent "partner": drain may broadcast on it
 	p.mu.Unlock()
 }
 
@@ -249,7 +249,7 @@ func checkAllDeferred(xs []int) {
 			}
 		}()
 	}
-	wg.Wait()
+	wg.Wait() // silent "every-path"
 }
 
 func finish(wg *sync.WaitGroup) { wg.Done() }
@@ -270,7 +270,7 @@ func count() {
 	go finish(&wg)
 	wg.Add(1)
 	go func() { defer wg.Done() }()
-	wg.Wait()
+	wg.Wait() // silent "counted"
 }
 
 func init() {

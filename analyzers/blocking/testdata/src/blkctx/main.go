@@ -27,7 +27,7 @@ type other struct{ ready chan struct{} }
 
 func signalHooked() {
 	o := &other{ready: make(chan struct{})}
-	go func() { o.ready <- struct{}{} }()
+	go func() { o.ready <- struct{}{} }() // silent "partner"
 }
 
 func main() {

@@ -17,7 +17,7 @@ func nilRecv() {
 
 func nilRecvSilenced() {
 	var c chan int
-	<-c //origo:ignore blocking the test checks the directive at the end of the line
+	<-c //origo:ignore blocking the test checks the directive at the end of the line // silent "ignored"
 }
 
 func noSender() {
@@ -27,7 +27,7 @@ func noSender() {
 
 func noSenderSilenced() {
 	c := make(chan int)
-	<-c //origo:ignore blocking the test checks the directive at the end of the line
+	<-c //origo:ignore blocking the test checks the directive at the end of the line // silent "ignored"
 }
 
 func noSenderSilencedAbove() {
@@ -35,12 +35,12 @@ func noSenderSilencedAbove() {
 	// The directive alone on its line applies to the line under its
 	// block of comments.
 	//origo:ignore blocking the test checks the directive on the line above
-	<-c
+	<-c // silent "ignored"
 }
 
 func noSenderBoth() {
 	c := make(chan int)
-	<-c //origo:ignore deadlock,blocking a list of analyzers
+	<-c //origo:ignore deadlock,blocking a list of analyzers // silent "ignored"
 }
 
 func noSenderOther() {
@@ -75,7 +75,7 @@ func fetchSilenced(ctx context.Context) int {
 	ch := make(chan int)
 	go func() {
 		//origo:ignore blocking the test checks a leak on an early return
-		ch <- 1
+		ch <- 1 // silent "ignored"
 	}()
 	select {
 	case v := <-ch:
@@ -96,7 +96,7 @@ func noDoneSilenced() {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { println("work") }()
-	wg.Wait() //origo:ignore blocking the test checks a Wait with no Done
+	wg.Wait() //origo:ignore blocking the test checks a Wait with no Done // silent "ignored"
 }
 
 // A deadlock silenced by "//origo:ignore deadlock" on the line of either
@@ -125,7 +125,7 @@ func deadlockSilenced() {
 	wg.Add(2)
 	go lockAB(&wg)
 	go lockBA(&wg)
-	wg.Wait()
+	wg.Wait() // silent "ignored"
 }
 
 func main() {

@@ -29,7 +29,7 @@ type Tx struct {
 func Begin() *Tx {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Tx{ctx: ctx, cancel: cancel}
-	go func() { <-t.ctx.Done() }()
+	go func() { <-t.ctx.Done() }() // silent "library-callers"
 	return t
 }
 

@@ -48,7 +48,7 @@ func growAfterDone(p *Pool) {
 		wg.Done()
 		p.grow()
 	}()
-	wg.Wait()
+	wg.Wait() // silent "partner"
 }
 
 type Pair struct{ a, b sync.Mutex }
@@ -80,7 +80,7 @@ func startThenInvert(p *Pair) {
 			}
 		}
 	}()
-	wg.Wait()
+	wg.Wait() // silent "happens-before"
 	go p.ba()
 }
 
@@ -101,7 +101,7 @@ func closeFirst(p *Pool) {
 		close(done)
 		p.grow()
 	}()
-	<-done
+	<-done // silent "partner"
 }
 
 // eitherSends has a second sender, which nothing stops.
@@ -112,7 +112,7 @@ func eitherSends(p *Pool) {
 		done <- struct{}{}
 	}()
 	go func() { done <- struct{}{} }()
-	<-done
+	<-done // silent "partner"
 }
 
 // collect's producer closes results only after it deadlocks: the range
@@ -137,7 +137,7 @@ func collectClosed(p *Pool) {
 		close(results)
 		p.grow()
 	}()
-	for r := range results {
+	for r := range results { // silent "partner"
 		_ = r
 	}
 }
@@ -159,7 +159,7 @@ func handOffBuffered(p *Pool) {
 		p.grow()
 		<-ch
 	}()
-	ch <- 1
+	ch <- 1 // silent "buffered"
 }
 
 type Gate struct {
@@ -199,7 +199,7 @@ func openFirst(p *Pool) {
 	}()
 	g.mu.Lock()
 	for !g.open {
-		g.cond.Wait()
+		g.cond.Wait() // silent "partner"
 	}
 	g.mu.Unlock()
 }
@@ -224,7 +224,7 @@ func (c *Conn) close() {
 }
 
 func (c *Conn) reset() {
-	c.mu.Lock()
+	c.mu.Lock() // silent "happens-before"
 	c.out = make(chan int)
 	c.mu.Unlock()
 }
@@ -272,7 +272,7 @@ func (s *statusManager) remove() {
 }
 
 func (s *statusManager) set() {
-	s.mu.Lock()
+	s.mu.Lock() // silent "happens-before"
 	defer s.mu.Unlock()
 	s.ch <- true
 }

@@ -22,7 +22,7 @@ func sum() (n int) {
 func sumAll() (n int) {
 	ch := make(chan int)
 	go blklib.SendAll(ch, []int{1, 2})
-	for v := range ch {
+	for v := range ch { // silent "partner"
 		n += v
 	}
 	return n
@@ -34,7 +34,7 @@ func sumKept() (n int) {
 	ch := make(chan int)
 	blklib.Keep(ch)
 	go blklib.Send(ch, 1)
-	for v := range ch {
+	for v := range ch { // silent "out-of-view"
 		n += v
 	}
 	return n
@@ -52,7 +52,7 @@ func awaitFinished() {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go blklib.Finish(&wg)
-	blklib.AwaitAll(&wg)
+	blklib.AwaitAll(&wg) // silent "partner"
 }
 
 // awaitChecked's task returns before Done when it failed.
@@ -69,7 +69,7 @@ func awaitFinishedOnce() {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go blklib.Finish(&wg)
-	wg.Wait()
+	wg.Wait() // silent "every-path"
 }
 
 // pick selects on two channels that blklib.Drain only receives from:
@@ -91,7 +91,7 @@ func pickSent() int {
 	a, b := make(chan int), make(chan int, 1)
 	go blklib.Drain(a)
 	go blklib.Send(b, 2)
-	select {
+	select { // silent "partner"
 	case v := <-a:
 		return v
 	case v := <-b:
@@ -108,7 +108,7 @@ func sleepAlone() {
 // sleepWoken's Cond is woken by blklib.Wake: silent.
 func sleepWoken() {
 	c := sync.NewCond(new(sync.Mutex))
-	go blklib.Sleep(c)
+	go blklib.Sleep(c) // silent "partner"
 	blklib.Wake(c)
 }
 
@@ -128,7 +128,7 @@ func fetched(ctx context.Context) int {
 // fetchedBuffered gives the result a buffer of one: silent.
 func fetchedBuffered(ctx context.Context) int {
 	ch := make(chan int, 1)
-	go blklib.Send(ch, 1)
+	go blklib.Send(ch, 1) // silent "buffered"
 	select {
 	case v := <-ch:
 		return v

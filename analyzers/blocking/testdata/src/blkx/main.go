@@ -13,7 +13,7 @@ import (
 func produced() int {
 	ch := make(chan int)
 	go blklib.Produce(ch)
-	return <-ch
+	return <-ch // silent "partner"
 }
 
 // drained sends to a goroutine of another package's function that
