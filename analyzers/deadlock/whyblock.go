@@ -33,9 +33,8 @@ func (c *checker) noteBlocked(hb *shb.Result, t *shb.Trace, ev shb.Event, lock i
 	if !c.why.wants(at) {
 		return
 	}
-	name := c.lockLabel(hb, lock)
 	c.why.note(at, rule, detail, "blocking while holding a lock: %s %s %s at %s while holding %s%s",
-		t.Origin.Describe(c.pass.Fset), opWords(ev.Kind), objName(ev), c.pos(at), name, c.lockedAt(ev.Instr, name))
+		t.Origin.Describe(c.pass.Fset), opWords(ev.Kind), objName(ev), c.pos(at), c.lockLabel(hb, lock), c.lockedAt(ev.Instr, hb.Locks.Name(lock)))
 }
 
 // noteNoWait notes, for an operation ev of t that does not wait for

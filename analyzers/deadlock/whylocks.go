@@ -146,10 +146,14 @@ func (c *checker) touchOfOnce(instr ssa.Instruction, k facts.Key) touch {
 	return touchNone
 }
 
-// leaves reports whether call may return with the mutex k locked: it is
-// held on every path after it (a lock helper), or the callee leaves it
-// held on some (a lock left held, in the package or another).
+// leaves reports whether call may return with the mutex k locked that
+// was not held before it: it is held on every path after it (a lock
+// helper), or the callee leaves it held on some (a lock left held, in
+// the package or another).
 func (c *checker) leaves(call *ssa.Call, k facts.Key) bool {
+	if _, before := c.ls.Before(call).Find(k); before {
+		return false
+	}
 	b := call.Block()
 	if i := slices.Index(b.Instrs, ssa.Instruction(call)); i+1 < len(b.Instrs) {
 		if _, ok := c.ls.Before(b.Instrs[i+1]).Find(k); ok {
