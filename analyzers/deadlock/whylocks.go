@@ -26,8 +26,10 @@ import (
 // noteFunc notes, for -why, the places of fn where a Lock, a return or
 // an Unlock of a mutex is no deadlock because of what fn did to the
 // mutex before: each Lock (or call that locks) of a mutex not held on
-// any path to it, each return that holds a mutex on every return or none,
-// each Unlock after another that a Lock comes between.
+// any path to it; each return that holds a mutex that fn holds at every
+// return (a lock helper) or that a call through an interface may have
+// unlocked, or that follows a Lock and holds the mutex no longer; each
+// Unlock of a mutex fn unlocks elsewhere too, that a Lock comes before.
 func (c *checker) noteFunc(fn *ssa.Function) {
 	var returns []*ssa.Return
 	for _, b := range fn.Blocks {
