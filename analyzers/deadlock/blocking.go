@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
@@ -84,10 +86,18 @@ func (c *checker) blockingOps(hb *shb.Result) {
 	pairs := make(map[[2]ssa.Instruction]bool) // one report for two goroutines blocking each other
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
-			if ev.Obj < 0 || ev.Select && !oneCase(ev.Instr) || seen[ev.Instr] || !c.surelyBlocks(hb, ev) {
+			if ev.Obj < 0 || seen[ev.Instr] {
 				continue
 			}
-			if _, isSelect := ev.Instr.(*ssa.Select); isSelect && !oneCase(ev.Instr) {
+			_, isSelect := ev.Instr.(*ssa.Select)
+			if (ev.Select || isSelect) && !oneCase(ev.Instr) {
+				c.noteNoWait(hb, t, ev, mutexes, rules.SelectCase, "another case may complete the select")
+				continue
+			}
+			if !c.surelyBlocks(hb, ev) {
+				if n, ok := hb.Capacity(ev.Obj); ok && ev.Kind == shb.Send && n > 0 {
+					c.noteNoWait(hb, t, ev, mutexes, rules.Buffered, fmt.Sprintf("%s has a buffer of %d", objName(ev), n))
+				}
 				continue
 			}
 			var own []pointer.Location // Cond.Wait releases the cond's own lock
@@ -96,13 +106,21 @@ func (c *checker) blockingOps(hb *shb.Result) {
 					continue
 				}
 			}
+			c.noteUnheld(hb, t, ev, mutexes)
 			locs, reads := hb.Locks.Members(ev.Locks)
 			for i, l := range locs {
-				if len(l) != 1 || !mutexes[l[0]] || slices.Contains(own, hb.Location(l[0])) {
+				if len(l) != 1 || !mutexes[l[0]] {
 					continue
 				}
-				others := c.unblockers(hb, t, ev, byObj, l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
+				if slices.Contains(own, hb.Location(l[0])) {
+					c.noteBlocked(hb, t, ev, l[0], rules.CondWait, fmt.Sprintf("%s is the Locker of %s", c.lockLabel(hb, l[0]), objName(ev)))
+					continue
+				}
+				others, rule, detail := c.unblockers(hb, t, ev, byObj, l[0], reads[i], repeats(t, ev, byObj[ev.Obj]))
 				if len(others) == 0 {
+					if rule != "" {
+						c.noteBlocked(hb, t, ev, l[0], rule, detail)
+					}
 					continue
 				}
 				seen[ev.Instr] = true
@@ -253,26 +271,33 @@ func (c *checker) condMutexes() map[*types.Var]*types.Var {
 
 // unblockers returns the events of other goroutines that would unblock
 // event ev of t, when there are some and each holds lock (for writing,
-// if ev holds it only for reading); nil otherwise.
+// if ev holds it only for reading); nil otherwise, with the rule by
+// which they do not all wait for the lock ("" when there are none).
 //
 // A goroutine that locks the mutex after the operation, in a loop
 // around it (lockedInLoop), locks it first from the loop's second run
 // on: it counts when repeats says the blocked operation may happen more
 // than once, so that one of its runs meets the second.
-func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj map[int32][]other, lock int32, read, repeats bool) []other {
+func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj map[int32][]other, lock int32, read, repeats bool) ([]other, rules.ID, string) {
 	var out []other
+	otherProgram := false
+	name := c.lockLabel(hb, lock)
 	for _, o := range byObj[ev.Obj] {
 		oe := o.t.Events[o.ev]
 		if !unblocks(ev.Kind, oe.Kind) {
 			continue
 		}
 		if o.t == t {
-			return nil // it may well be the one (a loop handing to itself is no deadlock we can tell)
+			// It may well be the one (a loop handing to itself is no
+			// deadlock we can tell).
+			return nil, rules.OneGoroutine, fmt.Sprintf("the goroutine itself may complete it, at %s", c.pos(oe.Instr.Pos()))
 		}
 		if !o.t.Origin.SameProgram(t.Origin) {
+			otherProgram = true
 			continue // it runs in another program: it never unblocks ev
 		}
-		if held, heldRead := hb.Locks.Holds(oe.Locks, lock); held && !(read && heldRead) {
+		held, heldRead := hb.Locks.Holds(oe.Locks, lock)
+		if held && !(read && heldRead) {
 			out = append(out, o)
 			continue
 		}
@@ -281,7 +306,7 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj m
 		if z >= 0 && c.order.HappensBefore(o.t, z, t, ev.ID, false) {
 			// It locked before this goroutine could hold the mutex at
 			// ev (before starting it): it does not wait there.
-			return nil
+			return nil, rules.HappensBefore, fmt.Sprintf("%s locks %s at %s before this goroutine can hold it; %s", o.t.Origin.Describe(c.pass.Fset), name, c.pos(o.t.Events[z].Instr.Pos()), c.order.Explain(c.pass.Fset, rules.HappensBefore, o.t, z, t, ev.ID))
 		}
 		if z < 0 {
 			z, how = c.lockedInOtherCase(hb, o.t, o.ev, lock, read), lockInCase
@@ -297,11 +322,35 @@ func (c *checker) unblockers(hb *shb.Result, t *shb.Trace, ev shb.Event, byObj m
 				out = append(out, other{o.t, o.ev, w, lockViaWait, via})
 				continue
 			}
-			return nil
+			if held {
+				return nil, rules.ReadLocks, fmt.Sprintf("%s holds %s for reading only at %s, as this goroutine does", o.t.Origin.Describe(c.pass.Fset), name, c.pos(oe.Instr.Pos()))
+			}
+			return nil, rules.FreePartner, fmt.Sprintf("%s at %s (%s) need not lock %s first", kindWord(oe.Kind), c.pos(oe.Instr.Pos()), o.t.Origin.Describe(c.pass.Fset), name)
 		}
 		out = append(out, other{o.t, o.ev, z, how, nil}) // it must lock first, and waits
 	}
-	return out
+	if len(out) == 0 && otherProgram {
+		return nil, rules.OtherProgram, "every operation that would complete it runs in another program"
+	}
+	return out, "", ""
+}
+
+// kindWord names an operation that completes a blocked one, with its
+// article.
+func kindWord(k shb.Kind) string {
+	switch k {
+	case shb.Send:
+		return "the send"
+	case shb.Recv:
+		return "the receive"
+	case shb.Close:
+		return "the close"
+	case shb.WGDone:
+		return "the Done"
+	case shb.CondSignal:
+		return "the Signal"
+	}
+	return "the operation"
 }
 
 // lockedThroughWait returns, for the event o of another goroutine that

@@ -37,7 +37,8 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 			if ev.Kind != shb.Acquire || ev.Obj < 0 || seen[ev.Instr] {
 				continue
 			}
-			if !c.heldAlready(hb, ev) || !c.singleton(t.Origin, hb.Location(ev.Obj)) {
+			held, readRead := c.heldAlready(hb, ev)
+			if !held && !c.why.wants(ev.Instr.Pos()) {
 				continue
 			}
 			frames, ok := t.Frames(ev.ID)
@@ -47,6 +48,10 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 			via := dynamicCall(frames)
 			if via == nil {
 				continue // the lockset pass sees static calls: reported as a double lock there
+			}
+			if !held || !c.singleton(t.Origin, hb.Location(ev.Obj)) {
+				c.noteDynamicRelock(hb, t, ev, via, readRead, held)
+				continue
 			}
 			seen[ev.Instr] = true
 			name := hb.Locks.Name(ev.Obj)
@@ -68,15 +73,19 @@ func (c *checker) dynamicRelocks(hb *shb.Result) {
 
 // heldAlready reports whether Acquire event ev holds its own mutex, one
 // location, already: for a Lock, held at all; for an RLock, held for
-// writing (two read locks wait only for a writer in between).
-func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) bool {
+// writing (two read locks wait only for a writer in between), and
+// readRead when it holds it for reading only.
+func (c *checker) heldAlready(hb *shb.Result, ev shb.Event) (held, readRead bool) {
 	locs, reads := hb.Locks.Members(ev.Locks)
 	for i, l := range locs {
-		if len(l) == 1 && l[0] == ev.Obj && !(ev.Read && reads[i]) {
-			return true
+		if len(l) == 1 && l[0] == ev.Obj {
+			if ev.Read && reads[i] {
+				return false, true
+			}
+			return true, false
 		}
 	}
-	return false
+	return false, false
 }
 
 // singleton reports whether loc is a field of an object that the entry

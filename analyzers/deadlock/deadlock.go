@@ -90,7 +90,7 @@ func (r *Result) Partners(pos token.Pos) []Place {
 
 func init() {
 	ignore.Flag(&Analyzer.Flags)
-	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate lock order inversion with a Lock at `FILE:LINE` (or all), and every return there that holds a lock other returns unlock: the rule that ruled it out, or reported; as diagnostics of category \"why\"")
+	Analyzer.Flags.Var(rules.TargetFlag{Value: &whyTarget}, "why", "explain every candidate deadlock at `FILE:LINE` (or all): a Lock or a call that locks, a return, an Unlock, a lock order inversion or cycle, a blocking operation under a lock; the rule that ruled it out, or reported; as diagnostics of category \"why\"")
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -112,6 +112,12 @@ func run(pass *analysis.Pass) (any, error) {
 			guard.At(pass, fn.String())
 			c.checkFunc(fn)
 			c.relocks(fn)
+		}
+		if c.why != nil {
+			for _, fn := range ir.SrcFuncs {
+				guard.At(pass, fn.String())
+				c.noteFunc(fn)
+			}
 		}
 		guard.At(pass, "")
 	})
@@ -167,6 +173,10 @@ type checker struct {
 	// blockedIn holds, for a report at a place that blocks in some
 	// goroutines only, those (see Result.BlocksIn).
 	blockedIn Goroutines
+	// For -why only: what instructions do to mutexes, once asked (see
+	// touchOf), and the Unlocks checkUnlocks gave a verdict.
+	touches     map[touchAt]touch
+	unlockNoted map[token.Pos]bool
 }
 
 // Goroutines holds, by the position of a report, the goroutines (their
@@ -230,12 +240,22 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 				// The deferred calls run last first, each after the
 				// previous ones released what they release.
 				held := c.ls.Before(instr)
+				var unlockedBy map[facts.Key]*ssa.Defer // for -why: the deferred call that released each
 				for i := len(defers) - 1; i >= 0; i-- {
 					d := defers[i]
 					if !d.Block().Dominates(b) {
 						continue
 					}
 					c.checkCall(&d.Call, held, d.Pos(), true)
+					c.noteDeferred(d, held, unlockedBy)
+					for _, k := range c.ls.Releases(&d.Call) {
+						if _, ok := held.Find(k); ok && c.why != nil {
+							if unlockedBy == nil {
+								unlockedBy = make(map[facts.Key]*ssa.Defer)
+							}
+							unlockedBy[k] = d
+						}
+					}
 					held = held.Without(c.ls.Releases(&d.Call))
 				}
 			}
@@ -252,13 +272,18 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 	}
 	op, mu := syncapi.MutexOp(call)
 	switch op {
-	case syncapi.Lock, syncapi.RLock:
+	case syncapi.Lock, syncapi.RLock, syncapi.TryLock, syncapi.TryRLock:
 		h, ok := held.Find(lockset.Key(mu))
-		if !ok || h.Unsure {
+		if !ok {
 			return
 		}
 		name := lockName(h)
 		switch {
+		case op == syncapi.TryLock || op == syncapi.TryRLock:
+			c.why.note(pos, rules.TryLock, "", "double lock: %s is try-locked at %s while held (locked at %s)", name, c.pos(pos), c.where(h))
+		case h.Unsure:
+			c.why.note(pos, rules.DynamicCall, "a call through an interface or a function value since it was locked may have unlocked it",
+				"double lock: %s is locked at %s while perhaps still held (locked at %s)", name, c.pos(pos), c.where(h))
 		case op == syncapi.Lock && h.Read:
 			c.report(kinds.RWMutexUpgrade, pos, c.heldAt(h, "%s read-locked here", name),
 				"RWMutex upgrade: %s is locked at %s while this goroutine holds its read lock (taken at %s); Lock waits for every reader, itself included, and blocks forever",
@@ -268,38 +293,45 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 				c.report(kinds.RecursiveReadLock, pos, slices.Concat(c.heldAt(h, "%s read-locked here", name), c.writerSide(w, name)),
 					"recursive read lock: %s is read-locked at %s while already read-locked (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 					name, c.pos(pos), c.where(h), c.pos(w))
+				return
 			}
+			c.why.note(pos, rules.NoWriter, fmt.Sprintf("the package has no Lock of %s", name),
+				"recursive read lock: %s is read-locked at %s while already read-locked (at %s)", name, c.pos(pos), c.where(h))
 		default:
 			c.report(kinds.DoubleLock, pos, c.heldAt(h, "%s locked here", name),
 				"double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.pos(pos), c.where(h))
 		}
 	case syncapi.NoLockOp:
-		callee := "the callee"
-		if fn := call.StaticCallee(); fn != nil {
-			callee = facts.ShortName(fn.String())
-		}
+		callee := calleeName(call)
 		how := "calls"
 		if deferred {
 			how = "runs the deferred"
 		}
+		c.noteSkipped(call, held, pos)
 		for _, t := range c.ls.Takes(call) {
 			h, ok := held.Find(t.Key)
-			if !ok || h.Unsure {
+			if !ok {
+				continue
+			}
+			name := lockName(h)
+			if h.Unsure {
+				c.why.note(pos, rules.DynamicCall, "a call through an interface or a function value since it was locked may have unlocked it",
+					"double lock: %s may be held (locked at %s) when this goroutine %s %s, which locks it again (at %s)", name, c.where(h), how, callee, c.where(t))
 				continue
 			}
 			if h.Read && t.Read {
 				id := heldIdentity(t)
 				if w, ok := c.writers[id]; ok && id != nil {
-					name := lockName(h)
 					rel := slices.Concat(c.heldAt(h, "%s read-locked here", name), c.heldAt(t, "%s read-locks %s again here", callee, name), c.writerSide(w, name))
 					c.report(kinds.RecursiveReadLock, pos, rel, "recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s); a writer waiting in Lock (as at %s) between the two blocks both forever (deadlock)",
 						name, c.where(h), how, callee, c.where(t), c.pos(w))
 					return
 				}
+				c.why.note(pos, rules.NoWriter, fmt.Sprintf("the package has no Lock of %s", name),
+					"recursive read lock: %s is read-locked (at %s) when this goroutine %s %s, which read-locks it again (at %s)", name, c.where(h), how, callee, c.where(t))
 				continue
 			}
-			name := lockName(h)
 			rel := slices.Concat(c.heldAt(h, "%s locked here", name), c.heldAt(t, "%s locks %s again here", callee, name))
 			c.report(kinds.DoubleLock, pos, rel, "double lock: %s is held (locked at %s) when this goroutine %s %s, which locks it again (at %s); sync.Mutex is not reentrant, this blocks forever",
 				name, c.where(h), how, callee, c.where(t))
@@ -320,7 +352,9 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 			continue
 		}
 		if lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
-			continue // a conditional lock helper: locked means it worked
+			// A conditional lock helper: locked means it worked.
+			c.noteLeftHeld(fn, ret, h, rules.LockHelper)
+			continue
 		}
 		if !askedReleased {
 			_, released = c.ls.Effect(fn)
@@ -330,10 +364,9 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 			// Entered with it held: fn unlocks the caller's lock (and
 			// takes it again) on some path, so a return holding it
 			// gives back what the caller had.
-			c.why.noteLeftHeld(c, fn, ret, h, rules.EnteredHeld)
+			c.noteLeftHeld(fn, ret, h, rules.EnteredHeld)
 			continue
 		}
-		c.why.noteLeftHeld(c, fn, ret, h, "")
 		reported[h.Key] = true
 		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
 		c.reportFix(kinds.LockLeftHeld, lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",
@@ -520,7 +553,8 @@ func (c *checker) report(k kinds.Kind, pos token.Pos, rel []analysis.RelatedInfo
 
 // reportFix reports, with the fixes that are certain (see unlockFix).
 // A related position that is the report's own says nothing more and is
-// left out.
+// left out. With -why, the report's places are noted as reported, or
+// ruled out by the directive that silences it.
 //
 // A deadlock is one report, however many goroutines it leaves stuck:
 // the others are related positions whose message begins with
@@ -536,7 +570,17 @@ func (c *checker) reportFix(k kinds.Kind, pos token.Pos, rel []analysis.RelatedI
 			at = append(at, r.Pos)
 		}
 	}
-	if c.ignored.Any(at...) {
+	ignored := c.ignored.Any(at...)
+	if c.why != nil {
+		rule := rules.ID("")
+		if ignored {
+			rule = rules.Ignored
+		}
+		for _, p := range at {
+			c.why.note(p, rule, "", format, args...)
+		}
+	}
+	if ignored {
 		return
 	}
 	if c.reportedAt == nil {

@@ -167,69 +167,140 @@
 //
 // # What stays silent
 //
+// Each place the checks find no deadlock at is ruled out by a rule of
+// package passes/rules, named in parentheses below (the ones deadlock
+// shares with race and blocking are explained in race's manual).
+//
+// A goroutine waits for itself only on a mutex it holds. A Lock, a call
+// that locks, or a return, at which the function has not locked the
+// mutex on any path, or has unlocked it on every path since (a deferred
+// Unlock at the return, which runs before the calls deferred earlier;
+// the caller's Unlock after a call that may leave it held), is no double
+// lock, lock left held or Lock after a lock left held (not-held). Only
+// the function's own paths count: what a caller holds is checked at the
+// caller's call. An Unlock after another Unlock is no unlock of an
+// unlocked mutex when the function locks the mutex again on every path
+// in between (locked-first). TryLock never blocks and is not an
+// acquisition here (try-lock).
+//
 // A Lock on one branch of an if on a boolean variable (if !lockHeld {
 // mu.Lock() }) is no double lock on some paths, since the flag records
-// which paths hold the mutex, and neither is a Lock in a function that
-// never unlocks the mutex itself (another goroutine does: a hand-over),
-// a Locker called through the interface, or a mutex reached from a
-// value the loop steps (parent.mu of each parent in turn).
+// which paths hold the mutex (lock-flag), and neither is a Lock in a
+// function that never unlocks the mutex itself: another goroutine does,
+// a hand-over (lock-handover). Nor is a Locker called through the
+// interface, which may be an RLocker (dynamic-call), or a mutex reached
+// from a value the loop steps, parent.mu of each parent in turn, another
+// mutex each time around (other-instance). A goroutine that unlocks a
+// mutex its starter locked (go func() { flush(); mu.Unlock() }()) takes
+// it over: the starter and its callers no longer hold it after the go
+// statement (lock-handover).
+//
+// A call through an interface or a function value may unlock a mutex
+// its caller holds: a Lock after it, or a return, holding a mutex locked
+// before it is no double lock or lock left held (dynamic-call).
 //
 // A callee that locks only when a boolean parameter says so ("if
 // needLock", "if !hasLock") does not lock at a call that passes the
 // constant that skips the lock, directly or through wrappers that pass
 // the constant or forward their own parameter (see package lockset):
-// holding fs.mu and calling fs.remove(seq, false) is not a double lock.
+// holding fs.mu and calling fs.remove(seq, false) is not a double lock
+// (lock-param).
+//
+// An RLock of a mutex the goroutine holds for reading is no double lock;
+// it is a recursive read lock only when the package also write-locks the
+// mutex, for a writer waiting between the two read locks blocks them
+// (no-writer). A second RUnlock after an RUnlock is one too many only
+// when the function itself read-locks the mutex once: read locks taken
+// elsewhere are not counted (readers-counted).
 //
 // A function that unlocks a mutex it did not lock itself (on some path,
 // directly or through a callee) was entered with it held: its caller's
 // lock, given up while it waits or works and taken back (a ...Locked
 // function, "must be called with mu held"). A return that holds it, or
 // one that never touched it, hands the caller back what it had, and is
-// no lock left held (rule entered-held); no Unlock is suggested there,
-// which would make the caller's own Unlock fatal.
+// no lock left held (entered-held); no Unlock is suggested there, which
+// would make the caller's own Unlock fatal. Its Unlock on a path from
+// its entry that did not lock the mutex is no unlock of an unlocked
+// mutex either (entered-held).
 //
 // A function that returns locked on every path is a lock helper, not a
 // lock left held; a return that reports success (nil error, true) while
 // holding the lock is a conditional helper's, unless every caller can be
 // seen (the function is unexported, or in a command), each calls it by
 // name, and none unlocks the mutex after the call before locking it
-// again: then it is a forgotten Unlock.
+// again: then it is a forgotten Unlock (lock-helper).
 //
 // What a lock left held blocks is reported too: after a call of the
-// function, when the caller does not unlock the mutex afterwards and
-// passes no constant that a branch of the function tests (reset(true)
-// may take the path that unlocks), each later Lock of the same mutex, in
-// the caller's goroutine or in one it starts after the call, is "Lock
-// blocks forever (deadlock): ... is left locked by f". When f is the
-// function a goroutine runs (a go statement's, a time.AfterFunc
-// callback), each other goroutine's Lock of the mutex that does not
-// happen before the goroutine's own is: "... may be left locked by
-// goroutine started at ...". A function of another package that leaves a
-// mutex held on some paths says so in its Locks fact: after a call of it
-// that passes no constant bool, with no Unlock of the mutex after, each
-// later Lock of it is reported the same way.
-//
-// TryLock never blocks and is not an acquisition here. A goroutine that
-// takes two locks in both orders itself (by comparing IDs, say) decides
-// the order at run time and is not reported for them.
-//
-// The operation blocked while holding a lock is never a select case:
-// another case may complete it.
+// function, when the caller does not unlock the mutex afterwards
+// (not-held) and passes no constant that a branch of the function tests
+// (reset(true) may take the path that unlocks: lock-param), each later
+// Lock of the same mutex, in the caller's goroutine or in one it starts
+// after the call, is "Lock blocks forever (deadlock): ... is left locked
+// by f". When f is the function a goroutine runs (a go statement's, a
+// time.AfterFunc callback), each other goroutine's Lock of the mutex
+// that does not happen before the goroutine's own is: "... may be left
+// locked by goroutine started at ..." (happens-before, other-program). A
+// read lock left held blocks no read lock (read-locks). A function of
+// another package that leaves a mutex held on some paths says so in its
+// Locks fact: after a call of it that passes no constant bool, with no
+// Unlock of the mutex after, each later Lock of it is reported the same
+// way. A goroutine that returns holding a mutex blocks no later Lock of
+// it when another goroutine unlocks it (lock-handover), and a goroutine
+// that does not hold it when it returns blocks none (not-held).
 //
 // Two goroutines that take two mutexes in opposite orders are a
 // candidate inversion only when they may run at once, which deadlock
-// asks the way race and blocking do (shb's Order.Concurrent): goroutines
-// of main's binary and of the test binary never meet, nor do the
-// goroutines of two tests run in sequence when the first test joins its
-// goroutine, nor a parallel test with itself. "origo why FILE:LINE"
-// (under go vet, -deadlock.why=FILE:LINE) prints each candidate
-// inversion with a Lock at that line and the rule (package
-// passes/rules) that ruled it out, or "reported".
+// asks the way race and blocking do (shb's Order.Concurrent): one
+// goroutine does one thing at a time (one-goroutine); goroutines of
+// main's binary and of the test binary never meet (other-program), nor
+// do the goroutines of two tests run in sequence when the first test
+// joins its goroutine (tests-in-sequence), nor a parallel test with
+// itself (test-runs-once); a chain of synchronizations may order the two
+// acquisitions (happens-before). A goroutine that takes the two mutexes
+// in both orders itself, or locks one of two mutexes while holding one
+// of the same two (first, second picked by comparing IDs), decides the
+// order at run time (both-orders). Both acquisitions behind a third
+// mutex in common are kept apart by it (gate-lock), and two read locks
+// do not wait for each other (read-locks). Mutexes that all goroutines
+// take in one order, with no cycle in the order they are taken, never
+// deadlock (one-order), and a mutex locked while holding another made at
+// the same place, where that place makes more than one, is another
+// object's (other-instance). A cycle of three or four mutexes is checked
+// pair by pair the same way.
+//
+// The operation blocked while holding a lock is never a select case:
+// another case may complete it (select-case); a send on a buffered
+// channel waits only when its buffer is full (buffered); and Cond.Wait
+// unlocks the Cond's own Locker while it waits (cond-wait). It blocks
+// forever only when every goroutine able to complete it needs the mutex
+// first: one that can get to its operation without it, before it locks
+// the mutex or on a path that does not lock it, unblocks it
+// (free-partner), and so does one whose Lock happens before this
+// goroutine could hold the mutex (happens-before) or one that holds it
+// for reading as this one does (read-locks). An operation at which the
+// mutex its function locked before is unlocked again blocks nobody who
+// needs it (not-held).
+//
+// "origo why FILE:LINE" (under go vet, -deadlock.why=FILE:LINE, or all)
+// prints, for every candidate deadlock at that line, with the places and
+// goroutines involved, "reported" or "ruled out by" the rule and what in
+// the program it applied to, as diagnostics of category "why": a Lock,
+// or a call that locks, as a double lock, an RWMutex upgrade or a
+// recursive read lock, and as a side of a lock order inversion or cycle
+// of the goroutines that run it; a return as a lock left held; an Unlock
+// as an unlock of an unlocked mutex; a channel operation, WaitGroup.Wait
+// or Cond.Wait as blocking while holding a lock; a Lock after a lock
+// left held or kept by a returned goroutine. A report's places are
+// "reported", or ruled out by the //origo:ignore directive that silences
+// it (ignored).
 //
 // # Known limits
 //
-// Cycles of four or more locks are not reported. A Cond.Wait is checked
-// only when the Cond's mutex is known (a Cond made in the function, or a
+// Cycles of five or more locks are not looked for, and in a cycle only
+// eight acquisitions of each pair of mutexes are tried (budget). A Lock
+// of a mutex held on some paths only is reported for a Lock statement,
+// not for an RLock or a call that locks. A Cond.Wait is checked only
+// when the Cond's mutex is known (a Cond made in the function, or a
 // field set to sync.NewCond(&x.mu)). A panic path is not a return.
 //
 // # Report kinds

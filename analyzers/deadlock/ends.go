@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -11,6 +12,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ast/astutil"
@@ -51,6 +53,7 @@ func (c *checker) endsHolding(hb *shb.Result) {
 	reported := make(map[ssa.Instruction]bool)
 	pairs := make(map[[2]*shb.Trace]bool) // one report per blocked goroutine and holder
 	for _, t := range hb.Traces {
+		c.noteEnds(hb, t)
 		if t.EndLocks == 0 || t.Origin.Parent == nil || t.Truncated {
 			continue
 		}
@@ -66,22 +69,37 @@ func (c *checker) endsHolding(hb *shb.Result) {
 					break
 				}
 			}
-			if own == nil || unlockedByOther(hb, t, l[0]) {
+			if own == nil {
+				continue
+			}
+			if u, ok := unlockedByOther(hb, t, l[0]); ok {
+				c.noteKept(hb, t, *own, l[0], rules.LockHandover, fmt.Sprintf("%s unlocks it without locking it", u.Origin.Describe(c.pass.Fset)))
 				continue
 			}
 			if call, ok := own.t.Events[own.ev].Instr.(ssa.CallInstruction); ok && lockHelperCall(call) {
 				// Taken inside another package's function, a lock helper
 				// (s.Read() returning a read transaction): what releases
 				// it, tx.End() through an interface, is beyond the facts.
+				c.noteKept(hb, t, *own, l[0], rules.DynamicCall, fmt.Sprintf("%s locks it inside; what unlocks it may be called through an interface", calleeName(call.Common())))
 				continue
 			}
 			for _, a := range byLock[l[0]] {
 				ev := a.t.Events[a.ev]
-				if a.t == t || reads[i] && ev.Read || reported[ev.Instr] || pairs[[2]*shb.Trace{t, a.t}] {
+				if a.t == t || reported[ev.Instr] || pairs[[2]*shb.Trace{t, a.t}] {
 					continue
 				}
-				if !a.t.Origin.SameProgram(t.Origin) || c.order.HappensBefore(a.t, a.ev, t, own.ev, false) {
-					continue // another program's, or locked and, as t could lock it, unlocked before
+				if reads[i] && ev.Read {
+					c.noteKeptLock(hb, t, a, l[0], rules.ReadLocks, "the goroutine keeps it read-locked, and this is a read lock")
+					continue
+				}
+				if !a.t.Origin.SameProgram(t.Origin) {
+					c.noteKeptLock(hb, t, a, l[0], rules.OtherProgram, shb.ProgramsApart(c.pass.Fset, a.t.Origin, t.Origin))
+					continue // another program's
+				}
+				if c.order.HappensBefore(a.t, a.ev, t, own.ev, false) {
+					// Locked and, as t could lock it, unlocked before.
+					c.noteKeptLock(hb, t, a, l[0], rules.HappensBefore, c.order.Explain(c.pass.Fset, rules.HappensBefore, a.t, a.ev, t, own.ev))
+					continue
 				}
 				reported[ev.Instr], pairs[[2]*shb.Trace{t, a.t}] = true, true
 				c.reportEndsHolding(hb, t, *own, a, l[0], reads[i])
@@ -90,15 +108,15 @@ func (c *checker) endsHolding(hb *shb.Result) {
 	}
 }
 
-// unlockedByOther reports whether a goroutine other than t may unlock
-// the mutex at lock without holding it: t hands it over.
-func unlockedByOther(hb *shb.Result, t *shb.Trace, lock int32) bool {
+// unlockedByOther returns a goroutine other than t that may unlock the
+// mutex at lock without holding it: t hands it over.
+func unlockedByOther(hb *shb.Result, t *shb.Trace, lock int32) (*shb.Trace, bool) {
 	for _, u := range hb.Traces {
 		if u != t && u.UnlocksUnheld(lock) {
-			return true
+			return u, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 func (c *checker) reportEndsHolding(hb *shb.Result, holder *shb.Trace, own, a acquireRef, lock int32, read bool) {
@@ -161,7 +179,13 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 					// The call of another package's function, whose lock
 					// is an Acquire at the call: the caller may unlock
 					// after it, or choose the path by a constant.
-					if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr != lh.call || !c.importedLeaves(hb, t, ev, lh) {
+					if ev.Kind != shb.Acquire || ev.Obj < 0 || ev.Instr != lh.call {
+						continue
+					}
+					if rule, detail := c.importedLeaves(hb, t, ev, lh); rule != "" {
+						if rule != noCandidate {
+							c.noteSequels(byLock, t, ev, lh, lh.call, rule, detail)
+						}
 						continue
 					}
 					sites = []ssa.CallInstruction{lh.call}
@@ -182,16 +206,26 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 					if call, ok := c.callerSite(t, ev.ID, lh.fn); ok {
 						sites = []ssa.CallInstruction{call}
 					}
-					if len(sites) == 0 || slices.ContainsFunc(sites, func(call ssa.CallInstruction) bool {
-						return c.callerUnlocks(call, lh.h) || decidesBranch(call, lh.fn)
-					}) {
+					if len(sites) == 0 {
+						continue
+					}
+					if i := slices.IndexFunc(sites, func(call ssa.CallInstruction) bool { return c.callerUnlocks(call, lh.h) }); i >= 0 {
+						c.noteSequels(byLock, t, ev, lh, sites[i], rules.NotHeld, fmt.Sprintf("the caller unlocks %s after the call at %s", lockName(lh.h), c.pos(sites[i].Pos())))
+						continue
+					}
+					if i := slices.IndexFunc(sites, func(call ssa.CallInstruction) bool { return decidesBranch(call, lh.fn) }); i >= 0 {
+						c.noteSequels(byLock, t, ev, lh, sites[i], rules.LockParam, fmt.Sprintf("the call at %s passes a constant that %s tests, which may pick a path that unlocks", c.pos(sites[i].Pos()), lh.fn.Name()))
 						continue
 					}
 				}
 				for _, a := range byLock[ev.Obj] {
 					ae := a.t.Events[a.ev]
 					after := a.t == t && a.ev > ev.ID || a.t != t && c.order.HappensBefore(t, ev.ID, a.t, a.ev, false)
-					if ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+					if ae.Instr.Parent() == lh.fn || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+						continue
+					}
+					if lh.h.Read && ae.Read {
+						c.noteSequel(a, lh, sites[0], rules.ReadLocks, "it is left read-locked, and this is a read lock")
 						continue
 					}
 					c.blockedIn.Add(ae.Instr.Pos(), a.t)
@@ -225,10 +259,19 @@ func (c *checker) leftHeldSequels(hb *shb.Result) {
 func (c *checker) endsLeftHeld(byLock map[int32][]acquireRef, t *shb.Trace, ev shb.Event, lh leftHeld, reported map[ssa.Instruction]bool) {
 	for _, a := range byLock[ev.Obj] {
 		ae := a.t.Events[a.ev]
-		if a.t == t || ae.Instr.Parent() == lh.fn || lh.h.Read && ae.Read || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+		if a.t == t || ae.Instr.Parent() == lh.fn || !posn.InFiles(c.pass, ae.Instr.Pos()) {
 			continue
 		}
-		if !a.t.Origin.SameProgram(t.Origin) || c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
+		if lh.h.Read && ae.Read {
+			c.noteSequel(a, lh, nil, rules.ReadLocks, "it is left read-locked, and this is a read lock")
+			continue
+		}
+		if !a.t.Origin.SameProgram(t.Origin) {
+			c.noteSequel(a, lh, nil, rules.OtherProgram, shb.ProgramsApart(c.pass.Fset, a.t.Origin, t.Origin))
+			continue
+		}
+		if c.order.HappensBefore(a.t, a.ev, t, ev.ID, false) {
+			c.noteSequel(a, lh, nil, rules.HappensBefore, c.order.Explain(c.pass.Fset, rules.HappensBefore, a.t, a.ev, t, ev.ID))
 			continue
 		}
 		c.blockedIn.Add(ae.Instr.Pos(), a.t)
@@ -329,25 +372,50 @@ func lockHelperCall(call ssa.CallInstruction) bool {
 	return op == syncapi.NoLockOp
 }
 
-// importedLeaves reports whether Acquire event ev at lh.call, a call of
+// noCandidate is the rule importedLeaves returns for an Acquire that is
+// not of the mutex a call left held: nothing to note.
+const noCandidate rules.ID = "-"
+
+// importedLeaves returns "" when Acquire event ev at lh.call, a call of
 // another package's function that returns holding lh.h on some paths,
-// is of that mutex, and the caller neither unlocks it after the call nor
-// passes a constant that may pick the path (the callee's branches are
-// not in view).
-func (c *checker) importedLeaves(hb *shb.Result, t *shb.Trace, ev shb.Event, lh leftHeld) bool {
+// is of that mutex, and the caller neither unlocks it after the call
+// nor passes a constant that may pick the path (the callee's branches
+// are not in view); else the rule by which what follows is no deadlock,
+// or noCandidate when ev is of another mutex.
+func (c *checker) importedLeaves(hb *shb.Result, t *shb.Trace, ev shb.Event, lh leftHeld) (rules.ID, string) {
 	locs := c.ptr.PointsToIn(t.Origin, lh.h.Value)
 	if !lh.h.Path.IsEmpty() {
 		locs = c.ptr.PointsToPath(t.Origin, lh.h.Value, lh.h.Path)
 	}
 	if !slices.Contains(locs, hb.Location(ev.Obj)) {
-		return false
+		return noCandidate, ""
 	}
 	call := lh.call
 	if unlocksAfter(call.Block(), slices.Index(call.Block().Instrs, ssa.Instruction(call))+1, lh.h.Key) {
-		return false
+		return rules.NotHeld, fmt.Sprintf("the caller unlocks %s after the call at %s", lockName(lh.h), c.pos(call.Pos()))
 	}
-	return !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool {
+	if slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool {
 		k, ok := a.(*ssa.Const)
 		return ok && k.Value != nil && k.Value.Kind() == constant.Bool
-	})
+	}) {
+		return rules.LockParam, fmt.Sprintf("the call at %s passes a constant bool, which may pick a path that unlocks", c.pos(call.Pos()))
+	}
+	return "", ""
+}
+
+// noteSequels notes, for -why, the Locks of the mutex left held at
+// event ev of t (see leftHeldSequels) that come after it, with the rule
+// by which they do not block: the call site does not leave it held.
+func (c *checker) noteSequels(byLock map[int32][]acquireRef, t *shb.Trace, ev shb.Event, lh leftHeld, site ssa.CallInstruction, rule rules.ID, detail string) {
+	if c.why == nil {
+		return
+	}
+	for _, a := range byLock[ev.Obj] {
+		ae := a.t.Events[a.ev]
+		after := a.t == t && a.ev > ev.ID || a.t != t && c.order.HappensBefore(t, ev.ID, a.t, a.ev, false)
+		if ae.Instr.Parent() == lh.fn || !after || !posn.InFiles(c.pass, ae.Instr.Pos()) {
+			continue
+		}
+		c.noteSequel(a, lh, site, rule, detail)
+	}
 }

@@ -34,13 +34,23 @@ func (c *checker) inversions(hb *shb.Result) {
 	both := make(map[*shb.Trace]map[[2]int32]bool) // the orders each trace takes
 	for _, t := range hb.Traces {
 		for _, ev := range t.Events {
-			if ev.Kind != shb.Acquire || ev.Obj < 0 {
+			if ev.Kind != shb.Acquire {
 				continue
 			}
 			locs, reads := hb.Locks.Members(ev.Locks)
+			if ev.Obj < 0 {
+				c.noteEitherOrder(hb, t, &ev, locs) // unsure which mutex
+				continue
+			}
 			for i, held := range locs {
-				if len(held) != 1 || held[0] == ev.Obj {
-					continue // unsure which mutex, or the same abstract one (two instances)
+				if len(held) != 1 {
+					c.noteEitherOrder(hb, t, &ev, locs) // unsure which mutex
+					continue
+				}
+				if held[0] == ev.Obj {
+					// The same abstract one: two instances.
+					c.noteSameSite(hb, t, &ev)
+					continue
 				}
 				e := orderEdge{from: held[0], to: ev.Obj, fromRead: reads[i], toRead: ev.Read, t: t, ev: ev.ID}
 				byPair[[2]int32{e.from, e.to}] = append(byPair[[2]int32{e.from, e.to}], e)
@@ -78,6 +88,7 @@ func (c *checker) inversions(hb *shb.Result) {
 		}
 	}
 	c.cycles(hb, pairs, byPair, both)
+	c.noteOneOrder(hb, pairs, byPair)
 	for _, f := range reports {
 		a, b := f.a, f.b
 		ia, ib := a.t.Events[a.ev].Instr, b.t.Events[b.ev].Instr
@@ -176,12 +187,6 @@ func (c *checker) ringRule(hb *shb.Result, ring []orderEdge, both map[*shb.Trace
 	return ""
 }
 
-// pairDeadlocks checks order edge x against the next edge of a cycle, y,
-// as deadlocks does.
-func (c *checker) pairDeadlocks(hb *shb.Result, x, y orderEdge, both map[*shb.Trace]map[[2]int32]bool) bool {
-	return c.pairRule(hb, x, y, both) == ""
-}
-
 // pairRule returns the rule by which order edge x and the next edge of a
 // cycle, y, cannot deadlock, or "" when they can.
 func (c *checker) pairRule(hb *shb.Result, x, y orderEdge, both map[*shb.Trace]map[[2]int32]bool) rules.ID {
@@ -257,8 +262,11 @@ func (c *checker) cycles(hb *shb.Result, pairs [][2]int32, byPair map[[2]int32][
 				for i, from := range path {
 					steps[i] = byPair[[2]int32{from, path[(i+1)%len(path)]}]
 				}
-				if e, ok := c.cycleOf(hb, steps, both); ok {
+				e, rule, detail := c.cycleOf(hb, steps, both)
+				if rule == "" {
 					c.reportCycle(hb, e)
+				} else {
+					c.noteCycle(hb, steps, rule, detail)
 				}
 			case m > path[0] && len(path) < maxCycle && !slices.Contains(path, m):
 				// path[0] is the smallest of the cycle: each cycle once.
@@ -276,19 +284,28 @@ func (c *checker) cycles(hb *shb.Result, pairs [][2]int32, byPair map[[2]int32][
 
 // cycleOf returns one choice of an edge per step that deadlocks, trying
 // at most maxCycleEdges edges of each step, each checked against the one
-// before it as it is picked.
-func (c *checker) cycleOf(hb *shb.Result, steps [][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) ([]orderEdge, bool) {
+// before it as it is picked; when none does, the rule by which the first
+// choice tried was ruled out (budget, when edges were left untried).
+func (c *checker) cycleOf(hb *shb.Result, steps [][]orderEdge, both map[*shb.Trace]map[[2]int32]bool) ([]orderEdge, rules.ID, string) {
 	pick := make([]orderEdge, 0, len(steps))
+	var first rules.ID // the rule of the first choice ruled out
+	rule := func(r rules.ID) bool {
+		if first == "" {
+			first = r
+		}
+		return r == ""
+	}
 	var try func(i int) bool
 	try = func(i int) bool {
 		if i == len(steps) {
-			return c.pairDeadlocks(hb, pick[i-1], pick[0], both)
+			return rule(c.pairRule(hb, pick[i-1], pick[0], both))
 		}
 		for _, x := range steps[i][:min(len(steps[i]), maxCycleEdges)] {
 			if slices.ContainsFunc(pick, func(y orderEdge) bool { return y.t == x.t }) {
-				continue // one goroutine does one thing at a time
+				rule(rules.OneGoroutine) // one goroutine does one thing at a time
+				continue
 			}
-			if i > 0 && !c.pairDeadlocks(hb, pick[i-1], x, both) {
+			if i > 0 && !rule(c.pairRule(hb, pick[i-1], x, both)) {
 				continue
 			}
 			pick = append(pick, x)
@@ -299,7 +316,15 @@ func (c *checker) cycleOf(hb *shb.Result, steps [][]orderEdge, both map[*shb.Tra
 		}
 		return false
 	}
-	return pick, try(0)
+	if try(0) {
+		return pick, "", ""
+	}
+	for _, s := range steps {
+		if len(s) > maxCycleEdges {
+			return nil, rules.Budget, fmt.Sprintf("only %d acquisitions of each pair of mutexes are tried in a cycle", maxCycleEdges)
+		}
+	}
+	return nil, first, ""
 }
 
 func (c *checker) reportCycle(hb *shb.Result, e []orderEdge) {
@@ -314,6 +339,15 @@ func (c *checker) reportCycle(hb *shb.Result, e []orderEdge) {
 	}
 	first := e[0].t.Events[e[0].ev].Instr
 	c.report(kinds.LockOrderCycle, first.Pos(), rel, "lock order cycle: %s; the %s goroutines can deadlock", strings.Join(steps, "; "), countWord(len(e)))
+	if c.why != nil {
+		var rule rules.ID
+		if c.ignored.Any(first.Pos()) {
+			rule = rules.Ignored
+		}
+		for _, x := range e[1:] {
+			c.why.note(x.t.Events[x.ev].Instr.Pos(), rule, "", "lock order cycle: %s; the %s goroutines can deadlock", strings.Join(steps, "; "), countWord(len(e)))
+		}
+	}
 }
 
 // countWord spells a small count.

@@ -2,13 +2,16 @@ package deadlock
 
 import (
 	"cmp"
+	"fmt"
 	"go/token"
+	"slices"
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/analyzers/kinds"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -31,7 +34,9 @@ import (
 // of the same mutex that neither unlocks it nor returns is the bug.
 
 // relocks reports, in fn, a Lock that a path from another Lock of the
-// same mutex (or itself, around a loop) reaches without an Unlock.
+// same mutex (or itself, around a loop) reaches without an Unlock. With
+// -why, the Locks reached that are no such double lock are noted with
+// the rule that ruled them out.
 func (c *checker) relocks(fn *ssa.Function) {
 	for _, b := range fn.Blocks {
 		for i, instr := range b.Instrs {
@@ -40,26 +45,55 @@ func (c *checker) relocks(fn *ssa.Function) {
 				continue
 			}
 			op, mu := syncapi.MutexOp(call.Common())
-			if op != syncapi.Lock || call.Call.IsInvoke() {
-				continue // a Locker may be an RLocker the analysis did not see made
+			if op != syncapi.Lock {
+				continue
 			}
 			key := lockset.Key(mu)
-			if !key.Rooted() && !fixedLocal(mu) {
-				continue // parent.mu of each parent in turn: another mutex each time around
+			var rule rules.ID
+			var detail string
+			switch name := cmp.Or(shb.ExprName(mu), "the mutex"); {
+			case call.Call.IsInvoke():
+				// A Locker may be an RLocker the analysis did not see made.
+				rule, detail = rules.DynamicCall, fmt.Sprintf("%s is a sync.Locker, locked through the interface", name)
+			case !key.Rooted() && !fixedLocal(mu):
+				// parent.mu of each parent in turn: another mutex each time around.
+				rule, detail = rules.OtherInstance, fmt.Sprintf("%s may be another mutex each time around the loop", name)
+			case !unlocksIn(fn, key):
+				// Another goroutine unlocks it: the mutex is handed over, not left held.
+				rule, detail = rules.LockHandover, fmt.Sprintf("%s never unlocks %s itself", fn.Name(), name)
 			}
-			if !unlocksIn(fn, key) {
-				continue // another goroutine unlocks it: the mutex is handed over, not left held
+			if rule != "" && c.why == nil {
+				continue
 			}
-			if again := c.lockedAgain(b, i+1, key); again != nil {
-				if _, held := c.ls.Before(again).Find(key); held {
+			again := c.lockedAgain(b, i+1, key)
+			if again == nil {
+				continue
+			}
+			agains := []*ssa.Call{again}
+			if c.why != nil {
+				// Each Lock a path reaches first, for its verdict; only
+				// the first found is reported.
+				agains = append(agains, slices.DeleteFunc(c.lockedAgainAll(b, i+1, key), func(x *ssa.Call) bool { return x == again })...)
+			}
+			for _, x := range agains {
+				if _, held := c.ls.Before(x).Find(key); held {
 					continue // held on every path: a double lock reported as such
 				}
-				if flagGuarded(again.Block()) {
-					continue // if !lockHeld { mu.Lock() }: the flag says which path
+				rule, detail := rule, detail
+				if rule == "" && flagGuarded(x.Block()) {
+					// if !lockHeld { mu.Lock() }: the flag says which path.
+					rule, detail = rules.LockFlag, "the Lock is on one branch of an if on a boolean variable"
 				}
 				name := shb.ExprName(mu)
-				c.report(kinds.DoubleLock, again.Pos(), c.related(call.Pos(), "%s locked here first, on a path that skips every Unlock", cmp.Or(name, "the mutex")), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
-					name, c.pos(again.Pos()), c.pos(call.Pos()))
+				if rule != "" {
+					c.why.note(x.Pos(), rule, detail, "double lock on some paths: %s is locked at %s on a path from the Lock at %s that skips every Unlock",
+						cmp.Or(name, "the mutex"), c.pos(x.Pos()), c.pos(call.Pos()))
+					continue
+				}
+				if x == again {
+					c.report(kinds.DoubleLock, again.Pos(), c.related(call.Pos(), "%s locked here first, on a path that skips every Unlock", cmp.Or(name, "the mutex")), "double lock on some paths: %s is locked at %s while still held on a path from the Lock at %s that skips every Unlock (a continue, break or goto around it); sync.Mutex is not reentrant, this blocks forever",
+						name, c.pos(again.Pos()), c.pos(call.Pos()))
+				}
 			}
 		}
 	}
@@ -88,6 +122,33 @@ func (c *checker) lockedAgain(b *ssa.BasicBlock, i int, key facts.Key) *ssa.Call
 		return false, false
 	})
 	return again
+}
+
+// lockedAgainAll returns each Lock of the mutex key that a path from
+// instruction i of block b reaches first, without unlocking it,
+// returning or panicking (see lockedAgain).
+func (c *checker) lockedAgainAll(b *ssa.BasicBlock, i int, key facts.Key) []*ssa.Call {
+	var agains []*ssa.Call
+	searchPaths(b, i, func(instr ssa.Instruction) (found, stop bool) {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			return false, false
+		}
+		op, mu := syncapi.MutexOp(call.Common())
+		switch {
+		case op == syncapi.Lock && lockset.Key(mu) == key:
+			if !slices.Contains(agains, call) {
+				agains = append(agains, call)
+			}
+			return false, true
+		case op != syncapi.NoLockOp && lockset.Key(mu) == key:
+			return false, true
+		case op == syncapi.NoLockOp && releases(c.ls.Releases(call.Common()), key):
+			return false, true
+		}
+		return false, false
+	})
+	return agains
 }
 
 // fixedLocal reports whether mutex value mu is reached from a value of

@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"fmt"
 	"go/token"
 	"slices"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -96,9 +98,10 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 		args []any
 	}
 	var found []finding
+	var counted []finding // for -why: repeated RUnlocks that read locks taken elsewhere may balance
 	p := dataflow.Forward[unlockedSet]{
 		Order: fn.DomPreorder(),
-		Round: func() { found = found[:0] },
+		Round: func() { found, counted = found[:0], counted[:0] },
 		Transfer: func(b *ssa.BasicBlock, s unlockedSet) unlockedSet {
 			// again returns where the mutex k was already unlocked, if
 			// this unlock repeats it. Two RUnlocks balance two read
@@ -106,9 +109,13 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 			// function read-locks the mutex itself, once; read locks
 			// taken elsewhere (by a caller, a helper, another goroutine)
 			// are not counted here.
-			again := func(k facts.Key, read bool) (unlocked, bool) {
+			again := func(k facts.Key, read bool, at token.Pos) (unlocked, bool) {
 				prev, ok := s.find(k)
-				return prev, ok && !(read && prev.read && readLocks[k] != 1)
+				if ok && read && prev.read && readLocks[k] != 1 {
+					counted = append(counted, finding{pos: at, args: []any{lockName(lockset.Held{Value: prev.mu}), c.pos(prev.pos), readLocks[k]}})
+					return prev, false
+				}
+				return prev, ok
 			}
 			for _, instr := range b.Instrs {
 				held := c.ls.Before(instr)
@@ -127,7 +134,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 							continue
 						}
 						read := op == syncapi.RUnlock
-						if prev, ok := again(k, read); ok {
+						if prev, ok := again(k, read, instr.Pos()); ok {
 							name := lockName(lockset.Held{Value: mu})
 							found = append(found, finding{instr.Pos(), c.related(prev.pos, "%s unlocked here first", name),
 								"unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
@@ -146,7 +153,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						op, mu := syncapi.MutexOp(&d.Call)
 						if op == syncapi.Unlock || op == syncapi.RUnlock {
 							k := lockset.Key(mu)
-							if prev, ok := again(k, op == syncapi.RUnlock); ok {
+							if prev, ok := again(k, op == syncapi.RUnlock, d.Pos()); ok {
 								name := lockName(lockset.Held{Value: mu})
 								found = append(found, finding{prev.pos, c.related(d.Pos(), "the Unlock deferred here unlocks %s again when %s returns", name, fn.Name()),
 									"unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",
@@ -170,6 +177,23 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 			reported[f.pos] = true
 			c.report(kinds.UnlockOfUnlocked, f.pos, f.rel, f.msg, f.args...)
 		}
+	}
+	if c.why == nil {
+		return
+	}
+	if c.unlockNoted == nil {
+		c.unlockNoted = make(map[token.Pos]bool)
+	}
+	for _, f := range found {
+		c.unlockNoted[f.pos] = true
+	}
+	for _, f := range counted {
+		if reported[f.pos] {
+			continue
+		}
+		c.unlockNoted[f.pos] = true
+		c.why.note(f.pos, rules.ReadersCounted, fmt.Sprintf("%s read-locks it %d times itself, not once", fn.Name(), f.args[2]),
+			"unlock of unlocked mutex: %s is read-unlocked at %s after it was read-unlocked at %s", f.args[0], c.pos(f.pos), f.args[1])
 	}
 }
 

@@ -19,9 +19,11 @@ const WhyCategory = rules.WhyCategory
 // whyTarget is the -why flag's value (see rules.TargetFlag).
 var whyTarget string
 
-// whyLog keeps the verdict on each candidate lock order inversion (two
-// goroutines' acquisitions of two mutexes in opposite orders) with an
-// acquisition at the line asked about; nil when -why is off.
+// whyLog keeps the verdict on each candidate deadlock at the line asked
+// about: a report's places (reported, or ruled out by an //origo:ignore
+// directive), and each place where the checks found no deadlock, with
+// the rule that ruled it out (see the package documentation, "What
+// stays silent"). nil when -why is off: every method is then a no-op.
 type whyLog struct {
 	fset    *token.FileSet
 	target  rules.Target
@@ -41,55 +43,69 @@ func newWhyLog(fset *token.FileSet) *whyLog {
 	return &whyLog{fset: fset, target: t, entries: make(map[whyEntry]bool)}
 }
 
-func (w *whyLog) matches(pos token.Pos) bool { return w.target.Matches(w.fset, pos) }
+// wants reports whether a verdict at pos is asked for: -why is on and
+// pos is at its line. Callers ask it before they word a candidate.
+func (w *whyLog) wants(pos token.Pos) bool { return w != nil && w.target.Matches(w.fset, pos) }
 
-// inversion records the verdict on the candidate inversion of order
-// edges x and y: "" for reported, else the rule that ruled it out.
+// note records the verdict on a candidate at pos, worded by format and
+// args: reported when rule is "", else ruled out by rule, with detail
+// saying what in the program it applied to.
+func (w *whyLog) note(at token.Pos, rule rules.ID, detail string, format string, args ...any) {
+	if !w.wants(at) {
+		return
+	}
+	w.entries[whyEntry{at, "why: " + fmt.Sprintf(format, args...) + ": " + verdict(rule, detail)}] = true
+}
+
+// verdict words a rule's verdict: "reported", or "ruled out by RULE
+// (its statement): detail".
+func verdict(rule rules.ID, detail string) string {
+	if rule == "" {
+		return "reported"
+	}
+	r, _ := rules.Lookup(rule)
+	v := fmt.Sprintf("ruled out by %s (%s)", rule, r.Statement)
+	if detail != "" {
+		v += ": " + detail
+	}
+	return v
+}
+
+// noteInversion records the verdict on the candidate inversion of order
+// edges x and y, at both acquisitions, when a rule ruled it out; a
+// candidate that deadlocks is noted where it is reported (see
+// reportFix).
 func (c *checker) noteInversion(hb *shb.Result, x, y orderEdge, rule rules.ID) {
 	w := c.why
-	if w == nil {
+	if w == nil || rule == "" {
 		return
 	}
 	for _, e := range [2][2]orderEdge{{x, y}, {y, x}} {
 		a, b := e[0], e[1]
 		at := a.t.Events[a.ev].Instr.Pos()
-		if !w.matches(at) {
+		if !w.wants(at) {
 			continue
 		}
-		verdict := "reported"
-		if rule != "" {
-			r, _ := rules.Lookup(rule)
-			verdict = fmt.Sprintf("ruled out by %s (%s)", rule, r.Statement)
-		}
-		msg := fmt.Sprintf("why: lock order inversion: %s locked at %s holding %s (%s) vs %s locked at %s holding %s (%s): %s",
+		detail := c.order.Explain(w.fset, rule, a.t, a.ev, b.t, b.ev)
+		w.note(at, rule, detail, "lock order inversion: %s locked at %s holding %s (%s) vs %s locked at %s holding %s (%s)",
 			hb.Locks.Name(a.to), c.pos(at), hb.Locks.Name(a.from), a.t.Origin.Describe(w.fset),
-			hb.Locks.Name(b.to), c.pos(b.t.Events[b.ev].Instr.Pos()), hb.Locks.Name(b.from), b.t.Origin.Describe(w.fset), verdict)
-		w.entries[whyEntry{at, msg}] = true
+			hb.Locks.Name(b.to), c.pos(b.t.Events[b.ev].Instr.Pos()), hb.Locks.Name(b.from), b.t.Origin.Describe(w.fset))
 	}
 }
 
 // noteLeftHeld records the verdict on the return ret of fn, which holds
 // h while other returns of fn do not: "" for reported (lock left held),
 // else the rule that ruled it out.
-func (w *whyLog) noteLeftHeld(c *checker, fn *ssa.Function, ret *ssa.Return, h lockset.Held, rule rules.ID) {
-	if w == nil {
-		return
-	}
+func (c *checker) noteLeftHeld(fn *ssa.Function, ret *ssa.Return, h lockset.Held, rule rules.ID) {
 	at := lockset.ReturnPos(fn, ret)
-	if !w.matches(at) {
+	if !c.why.wants(at) {
 		return
 	}
-	verdict := "reported"
-	if rule != "" {
-		r, _ := rules.Lookup(rule)
-		verdict = fmt.Sprintf("ruled out by %s (%s)", rule, r.Statement)
-	}
-	msg := fmt.Sprintf("why: lock left held: %s (locked at %s) is held when %s returns at %s, and not at its other returns: %s",
-		lockName(h), c.where(h), fn.Name(), c.pos(at), verdict)
-	w.entries[whyEntry{at, msg}] = true
+	c.why.note(at, rule, "", "lock left held: %s (locked at %s) is held when %s returns at %s, and not at its other returns",
+		lockName(h), c.where(h), fn.Name(), c.pos(at))
 }
 
-// reportWhy emits the verdicts kept, in the order of their positions.
+// report emits the verdicts kept, in the order of their positions.
 func (w *whyLog) report(pass *analysis.Pass) {
 	if w == nil {
 		return

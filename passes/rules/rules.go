@@ -99,9 +99,25 @@ const (
 	FailedTest        ID = "failed-test"
 	ServeForever      ID = "serve-forever"
 	Values            ID = "values"
-	NotTraced         ID = "not-traced"
-	Budget            ID = "budget"
-	Ignored           ID = "ignored"
+	// deadlock's rules
+	NotHeld        ID = "not-held"
+	LockedFirst    ID = "locked-first"
+	TryLock        ID = "try-lock"
+	NoWriter       ID = "no-writer"
+	ReadersCounted ID = "readers-counted"
+	LockHelper     ID = "lock-helper"
+	LockFlag       ID = "lock-flag"
+	LockHandover   ID = "lock-handover"
+	OtherInstance  ID = "other-instance"
+	LockParam      ID = "lock-param"
+	DynamicCall    ID = "dynamic-call"
+	OneOrder       ID = "one-order"
+	SelectCase     ID = "select-case"
+	CondWait       ID = "cond-wait"
+	FreePartner    ID = "free-partner"
+	NotTraced      ID = "not-traced"
+	Budget         ID = "budget"
+	Ignored        ID = "ignored"
 )
 
 // All lists every rule, in the order above.
@@ -157,6 +173,22 @@ var All = []Rule{
 	{FailedTest, "a path through a test's failure or skip (t.Error, t.Fatal, t.Skip) may leave goroutines behind: the test has already failed", "What stays silent", blockingDoc},
 	{ServeForever, "select {} outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},
 	{Values, "how many times a loop runs depends on values the analysis does not follow: a loop that receives, or that starts the goroutines that send, is taken to run as many times as its partners need", "Known limits", blockingDoc},
+	// deadlock's rules
+	{NotHeld, "a goroutine waits for itself only on a mutex it holds: one its function has not locked on any path to a Lock or a return, or has unlocked on every path since (a deferred Unlock, the caller's Unlock after a call), is not held there", "What stays silent", deadlockDoc},
+	{LockedFirst, "an Unlock is fatal only on a mutex already unlocked: one that is locked again on every path since the last Unlock is held there", "What stays silent", deadlockDoc},
+	{TryLock, "TryLock and TryRLock never block: on a mutex that is held they return false", "What stays silent", deadlockDoc},
+	{NoWriter, "a second read lock of an RWMutex waits only behind a writer waiting in Lock between the two: an RWMutex that nothing write-locks has none", "What stays silent", deadlockDoc},
+	{ReadersCounted, "an RWMutex counts its read locks and each RUnlock releases one: a second RUnlock is one too many only after a single RLock", "What stays silent", deadlockDoc},
+	{LockHelper, "a function that returns holding a mutex on every path, or on exactly the paths that report success (a nil error, true), locks it for its caller, who unlocks it", "What stays silent", deadlockDoc},
+	{LockFlag, "a Lock behind an if on a boolean variable that records whether the mutex is held (if !locked { mu.Lock() }) runs only on the paths where it is not", "What stays silent", deadlockDoc},
+	{LockHandover, "a mutex that another goroutine unlocks is handed over to it: a Lock of it waits for that goroutine's Unlock, not forever", "What stays silent", deadlockDoc},
+	{OtherInstance, "objects made at one place (in a loop, or by each call) each have their own mutex: locking one while holding another (a node's, then its parent's) is not locking one mutex twice", "What stays silent", deadlockDoc},
+	{LockParam, "where a caller passes a constant for a boolean parameter that a function tests, only that constant's paths run: a Lock under if needLock is skipped when it passes false", "What stays silent", deadlockDoc},
+	{DynamicCall, "what a call through an interface or a function value does to a mutex is decided at run time: it may unlock the mutex its caller holds, or lock it only for reading (a Locker from RLocker)", "What stays silent", deadlockDoc},
+	{OneOrder, "goroutines that take mutexes in one order never wait for each other in a circle: a deadlock between them needs the order in which they take the locks to have a cycle", "What stays silent", deadlockDoc},
+	{SelectCase, "a select with another case or a default does not block on one case: another may complete it", "What stays silent", deadlockDoc},
+	{CondWait, "Cond.Wait unlocks the Cond's own Locker while it waits, and locks it again before it returns", "What stays silent", deadlockDoc},
+	{FreePartner, "a goroutine blocked holding a mutex waits only until another goroutine completes its operation: one that can get there without that mutex (before it locks it, or on a path that does not) unblocks it", "What stays silent", deadlockDoc},
 	{NotTraced, "the access has no event in its goroutine's walk: on no path the walk followed to the object, or past a bound", "Known limits", raceDoc},
 	{Budget, "the pair was past a bound of the analysis, which said so on standard error", "Known limits", raceDoc},
 	{Ignored, "an //origo:ignore directive on the line of either access silences the pair", "Silencing a report", raceDoc},

@@ -31,7 +31,7 @@ type counter struct {
 }
 
 func (c *counter) bump() {
-	c.mu.Lock()
+	c.mu.Lock() // silent "not-held"
 	c.n++
 	c.mu.Unlock()
 }
@@ -90,7 +90,7 @@ type reader struct {
 }
 
 func (r *reader) do() {
-	r.mu.RLock()
+	r.mu.RLock() // silent "read-locks"
 	r.mu.RUnlock()
 }
 

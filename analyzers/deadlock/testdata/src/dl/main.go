@@ -24,7 +24,7 @@ func (b *Bank) doubleLock() {
 func (b *Bank) relock() {
 	b.mu.Lock()
 	b.mu.Unlock()
-	b.mu.Lock()
+	b.mu.Lock() // silent "not-held"
 	b.mu.Unlock()
 }
 
@@ -46,7 +46,7 @@ func (b *Bank) ReportUnlocked() int {
 	b.mu.Lock()
 	n := len(b.accounts)
 	b.mu.Unlock()
-	return n + b.Total()
+	return n + b.Total() // silent "not-held"
 }
 
 // The deferred flush runs before the deferred Unlock, still holding b.mu.
@@ -58,7 +58,7 @@ func (b *Bank) closeDeferred() {
 
 // The deferred call runs after the Unlock: safe.
 func (b *Bank) closeInOrder() {
-	defer b.Total()
+	defer b.Total() // silent "not-held"
 	b.mu.Lock()
 	defer b.mu.Unlock()
 }
@@ -67,7 +67,7 @@ func (b *Bank) closeInOrder() {
 func (b *Bank) tryAgain() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.mu.TryLock() {
+	if b.mu.TryLock() { // silent "try-lock"
 		return true
 	}
 	return false
@@ -95,7 +95,7 @@ func (c *Cache) upgradeSafely(k string) {
 	_, ok := c.m[k]
 	c.mu.RUnlock()
 	if !ok {
-		c.mu.Lock()
+		c.mu.Lock() // silent "not-held"
 		c.m[k] = 1
 		c.mu.Unlock()
 	}
@@ -132,7 +132,7 @@ func (b *Bank) firstDeferred() (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.accounts) == 0 {
-		return 0, errEmpty
+		return 0, errEmpty // silent "not-held"
 	}
 	return b.accounts[0], nil
 }
@@ -140,7 +140,7 @@ func (b *Bank) firstDeferred() (int, error) {
 // A lock helper returns locked on every path: safe.
 func (b *Bank) lock() {
 	b.mu.Lock()
-}
+} // silent "lock-helper"
 
 // A conditional lock helper: locked when it reports success.
 func (b *Bank) lockIfAny() error {
@@ -149,7 +149,7 @@ func (b *Bank) lockIfAny() error {
 		b.mu.Unlock()
 		return errEmpty
 	}
-	return nil
+	return nil // silent "lock-helper"
 }
 
 type Devices struct {
@@ -201,7 +201,7 @@ func flushDevices(d *Devices) {
 	if err := d.flush(); err != nil {
 		d.mu.Unlock()
 	}
-	d.mu.Lock()
+	d.mu.Lock() // silent "not-held"
 	d.deleted = 0
 	d.mu.Unlock()
 }
@@ -290,7 +290,7 @@ func sameOrder() {
 func transferSame(from, to *Account, n int) {
 	from.mu.Lock()
 	defer from.mu.Unlock()
-	to.mu.Lock()
+	to.mu.Lock() // silent "one-order"
 	defer to.mu.Unlock()
 	from.balance -= n
 	to.balance += n
@@ -305,7 +305,7 @@ func transferOrdered(from, to *Account, n int) {
 	}
 	first.mu.Lock()
 	defer first.mu.Unlock()
-	second.mu.Lock()
+	second.mu.Lock() // silent "both-orders"
 	defer second.mu.Unlock()
 	from.balance -= n
 	to.balance += n
@@ -333,7 +333,7 @@ func oneAfterTheOther() {
 func transferJoined(from, to *Account, n int) {
 	from.mu.Lock()
 	defer from.mu.Unlock()
-	to.mu.Lock()
+	to.mu.Lock() // silent "happens-before"
 	defer to.mu.Unlock()
 	from.balance -= n
 	to.balance += n
@@ -347,7 +347,7 @@ func transferGated(from, to *Account, n int) {
 	defer gate.Unlock()
 	from.mu.Lock()
 	defer from.mu.Unlock()
-	to.mu.Lock()
+	to.mu.Lock() // silent "gate-lock"
 	defer to.mu.Unlock()
 	from.balance -= n
 	to.balance += n
@@ -410,7 +410,7 @@ func (t *Table) expireLater() {
 }
 
 func (t *Table) put(k string, v int) {
-	t.mu.Lock()
+	t.mu.Lock() // silent "happens-before"
 	t.entries[k] = v
 	t.mu.Unlock()
 }
@@ -446,7 +446,7 @@ func (g *Gauge) scan() (sum int) {
 // scanUnlocked peeks without holding g.mu: silent.
 func (g *Gauge) scanUnlocked() (sum int) {
 	for i := range g.v {
-		sum += g.peek(i)
+		sum += g.peek(i) // silent "not-held"
 	}
 	return sum
 }
@@ -512,11 +512,11 @@ func (b *Bank) read() int {
 	t := b.begin()
 	if len(b.accounts) == 0 {
 		t.End()
-		return 0
+		return 0 // silent "dynamic-call"
 	}
 	n := b.accounts[0]
 	t.End()
-	return n
+	return n // silent "dynamic-call"
 }
 
 // The implicit return at the end leaves the lock held.
@@ -534,7 +534,7 @@ func (b *Bank) reset(keep bool) {
 func (b *Bank) refreshAndUnlock() {
 	b.accounts = b.accounts[:0]
 	b.mu.Unlock()
-	b.mu.Lock()
+	b.mu.Lock() // silent "not-held"
 	b.accounts = append(b.accounts, 1)
 	b.mu.Unlock()
 }
@@ -560,7 +560,7 @@ func (b *Bank) withdraw(n int) error {
 func (b *Bank) withdrawEarly(n int) error {
 	b.mu.Lock()
 	if n > len(b.accounts) {
-		b.mu.Unlock()
+		b.mu.Unlock() // silent "locked-first"
 		return errors.New("short")
 	}
 	b.accounts = b.accounts[n:]
@@ -580,10 +580,10 @@ func (b *Bank) unlockTwice(flush bool) {
 
 // Unlocks the caller's lock, takes it again and unlocks it: safe.
 func (b *Bank) unlockRelock() {
-	b.mu.Unlock()
+	b.mu.Unlock() // silent "entered-held"
 	b.Total()
 	b.mu.Lock()
-	b.mu.Unlock()
+	b.mu.Unlock() // silent "locked-first"
 }
 
 // Unlocks on one path only before the second Unlock: not every path, no
@@ -593,7 +593,7 @@ func (b *Bank) unlockMaybe(early bool) {
 		b.mu.Unlock()
 		b.mu.Lock()
 	}
-	b.mu.Unlock()
+	b.mu.Unlock() // silent "entered-held"
 }
 
 // Two read locks, two read unlocks: a recursive read lock, but the
@@ -656,7 +656,7 @@ func threeOrdered() {
 
 func ringOrdered(x, y *Account) {
 	x.mu.Lock()
-	y.mu.Lock()
+	y.mu.Lock() // silent "one-order"
 	y.mu.Unlock()
 	x.mu.Unlock()
 }
@@ -728,7 +728,7 @@ func (fs *store) remove(seq uint64, needLock bool) {
 func (fs *store) Purge() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.remove(1, false)
+	fs.remove(1, false) // silent "lock-param"
 }
 
 // Holds fs.mu and asks remove to lock it again.
@@ -739,7 +739,7 @@ func (fs *store) purgeLocking() {
 }
 
 // Does not hold fs.mu: remove locks it. Safe.
-func (fs *store) Delete(seq uint64) { fs.remove(seq, true) }
+func (fs *store) Delete(seq uint64) { fs.remove(seq, true) } // silent "not-held"
 
 // hasLock says the caller holds the lock already.
 func (fs *store) get(seq uint64, hasLock bool) int {
@@ -754,7 +754,7 @@ func (fs *store) get(seq uint64, hasLock bool) int {
 func (fs *store) getTwice(seq uint64) int {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return fs.get(seq, true) + fs.get(seq+1, true)
+	return fs.get(seq, true) + fs.get(seq+1, true) // silent "lock-param"
 }
 
 // Passes false for hasLock while holding it.
@@ -777,7 +777,7 @@ func (fs *store) touch(seq uint64, lock, fresh bool) {
 func (fs *store) touchLocked(seq uint64) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.touch(seq, false, seq > 0)
+	fs.touch(seq, false, seq > 0) // silent "lock-param"
 }
 
 // removeLocked is a wrapper that passes a constant: it never locks.
@@ -787,8 +787,8 @@ func (fs *store) removeLocked(seq uint64) { fs.remove(seq, false) }
 func (fs *store) PurgeAll() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.removeLocked(1)
-	fs.removeLocked(2)
+	fs.removeLocked(1) // silent "lock-param"
+	fs.removeLocked(2) // silent "lock-param"
 }
 
 // removeAs is a wrapper that forwards its own parameter.
@@ -798,7 +798,7 @@ func (fs *store) removeAs(seq uint64, lock bool) { fs.remove(seq, lock) }
 func (fs *store) purgeVia() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.removeAs(1, false)
+	fs.removeAs(1, false) // silent "lock-param"
 }
 
 // The wrapper's caller passes true while holding fs.mu.
@@ -821,13 +821,13 @@ func (c *Cache) tryReadTwice(k string) int {
 	if !c.mu.TryRLock() {
 		return 0
 	}
-	if !c.mu.TryRLock() {
+	if !c.mu.TryRLock() { // silent "try-lock"
 		c.mu.RUnlock()
 		return 0
 	}
 	n := c.m[k]
 	c.mu.RUnlock()
-	c.mu.RUnlock()
+	c.mu.RUnlock() // silent "readers-counted"
 	return n
 }
 
@@ -844,7 +844,7 @@ func (c *Cache) readOnceUnlockTwice(k string) int {
 // caller's business.
 func (c *Cache) releaseReaders() {
 	c.mu.RUnlock()
-	c.mu.RUnlock()
+	c.mu.RUnlock() // silent "readers-counted"
 }
 
 // A Locker from RLocker read-locks: locking it twice is two readers, no
@@ -865,4 +865,23 @@ func (c *Cache) writerLocker(mu *sync.Mutex) {
 	l.Lock()
 	l.Lock() // want `double lock: the mutex is locked at main.go:\d+ while already held`
 	l.Unlock()
+}
+
+// Catalog is only ever read-locked: a second read lock of it waits for
+// no writer, so holding one while taking another is no deadlock.
+type Catalog struct {
+	mu    sync.RWMutex
+	names []string
+}
+
+func (c *Catalog) count() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.names)
+}
+
+func (c *Catalog) describe() (string, int) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.names[0], c.count() // silent "no-writer"
 }

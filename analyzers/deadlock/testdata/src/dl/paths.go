@@ -33,7 +33,7 @@ func (p *proxy) run() {
 // runOK unlocks before it continues: silent.
 func (p *proxy) runOK() {
 	for i := range 2 {
-		p.mu.Lock()
+		p.mu.Lock() // silent "not-held"
 		if err := dial(i); err != nil {
 			p.mu.Unlock()
 			continue
@@ -53,7 +53,7 @@ func (p *proxy) runDeferred() {
 				return
 			}
 			p.conns++
-		}()
+		}() // silent "not-held"
 	}
 }
 
@@ -63,12 +63,12 @@ func (p *proxy) lookup(keys []int) {
 	held := false
 	for _, k := range keys {
 		if k > p.conns && !held {
-			p.mu.Lock()
+			p.mu.Lock() // silent "lock-flag"
 			held = true
 		}
 	}
 	if !held {
-		p.mu.Lock()
+		p.mu.Lock() // silent "lock-flag"
 	}
 	p.conns++
 	p.mu.Unlock()
@@ -78,7 +78,7 @@ func (p *proxy) lookup(keys []int) {
 // is handed from one goroutine to the other, not left held (silent).
 func handOver(p *proxy, locked chan<- bool) {
 	for range 2 {
-		p.mu.Lock()
+		p.mu.Lock() // silent "lock-handover"
 		locked <- true
 	}
 }
@@ -93,7 +93,7 @@ type node struct {
 // the loop (silent).
 func (n *node) firstOpen() *node {
 	for p := n.parent; p != nil; p = p.parent {
-		p.mu.Lock()
+		p.mu.Lock() // silent "other-instance"
 		defer p.mu.Unlock()
 		if !p.done {
 			return p
@@ -105,7 +105,7 @@ func (n *node) firstOpen() *node {
 // relockIgnored is silenced on purpose.
 func relockIgnored(p *proxy) {
 	p.mu.Lock()
-	p.mu.Lock() //origo:ignore deadlock the test checks that this blocks
+	p.mu.Lock() //origo:ignore deadlock the test checks that this blocks // silent "ignored"
 }
 
 func init() {

@@ -51,7 +51,7 @@ func (c *till) withdraw() {
 
 func (c *till) audit() {
 	c.v.mu.Lock()
-	c.mu.Lock()
+	c.mu.Lock() // silent "one-order"
 	c.mu.Unlock()
 	c.v.mu.Unlock()
 }
@@ -79,12 +79,12 @@ type bell struct{ x, y sync.Mutex }
 func (c *bell) arm() {
 	time.AfterFunc(time.Second, func() {
 		c.y.Lock()
-		c.x.Lock()
+		c.x.Lock() // silent "one-order"
 		c.x.Unlock()
 		c.y.Unlock()
 	})
 	c.y.Lock()
-	c.x.Lock()
+	c.x.Lock() // silent "one-order"
 	c.x.Unlock()
 	c.y.Unlock()
 }

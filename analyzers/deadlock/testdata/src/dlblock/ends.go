@@ -46,7 +46,7 @@ func handsOver() {
 	var mu sync.Mutex
 	locked := make(chan bool)
 	go func() {
-		mu.Lock()
+		mu.Lock() // silent "lock-handover"
 		close(locked)
 	}()
 	<-locked
@@ -59,7 +59,7 @@ func handsOver() {
 func unlocks() {
 	var mu sync.Mutex
 	go func() {
-		mu.Lock()
+		mu.Lock() // silent "not-held"
 		mu.Unlock()
 	}()
 	mu.Lock()

@@ -53,7 +53,7 @@ func (s *Once) syncLoop() {
 func (s *Once) set() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.ch <- true
+	s.ch <- true // silent "free-partner"
 }
 
 func statusOneSender() {
@@ -83,7 +83,7 @@ func (s *Maybe) syncLoop() {
 func (s *Maybe) set(v int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.ch <- v
+	s.ch <- v // silent "free-partner"
 }
 
 func statusMaybe() {
@@ -161,7 +161,7 @@ func (p *Poller) monitor() {
 func (p *Poller) halt() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stop <- struct{}{}
+	p.stop <- struct{}{} // silent "free-partner"
 }
 
 func monitorFree() {
@@ -202,7 +202,7 @@ type relayFirst struct{ mu sync.Mutex }
 func (r *relayFirst) serve(stop chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	<-stop
+	<-stop // silent "free-partner"
 }
 
 func relaysFirst() {

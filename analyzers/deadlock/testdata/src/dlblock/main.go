@@ -69,7 +69,7 @@ func sendFirst() {
 	ch := make(chan int)
 	go func() {
 		s.mu.Lock()
-		v := <-ch
+		v := <-ch // silent "free-partner"
 		s.state = v
 		s.mu.Unlock()
 	}()
@@ -87,7 +87,7 @@ func sendMaybeLocked(flag bool) {
 	ch := make(chan int)
 	go func() {
 		s.mu.Lock()
-		v := <-ch
+		v := <-ch // silent "free-partner"
 		s.state = v
 		s.mu.Unlock()
 	}()
@@ -110,7 +110,7 @@ func recvFree() {
 		s.mu.Unlock()
 	}()
 	s.mu.Lock()
-	ch <- 1
+	ch <- 1 // silent "free-partner"
 	s.mu.Unlock()
 }
 
@@ -125,7 +125,7 @@ func sendBuffered() {
 		s.mu.Unlock()
 	}()
 	s.mu.Lock()
-	ch <- 1
+	ch <- 1 // silent "buffered"
 	s.mu.Unlock()
 }
 
@@ -159,7 +159,7 @@ func waitAfterUnlock() {
 	s.mu.Lock()
 	s.state++
 	s.mu.Unlock()
-	wg.Wait()
+	wg.Wait() // silent "not-held"
 }
 
 // Receives under the lock from a goroutine that sends under it.
@@ -188,7 +188,7 @@ func recvSelect(quit chan struct{}) {
 		s.mu.Unlock()
 	}()
 	s.mu.Lock()
-	select {
+	select { // silent "select-case"
 	case <-done:
 	case <-quit:
 	}
@@ -206,11 +206,11 @@ func readers() {
 	ch := make(chan int)
 	go func() {
 		c.mu.RLock()
-		ch <- c.m[0]
+		ch <- c.m[0] // silent "read-locks"
 		c.mu.RUnlock()
 	}()
 	c.mu.RLock()
-	<-ch
+	<-ch // silent "read-locks"
 	c.mu.RUnlock()
 }
 
@@ -273,7 +273,7 @@ func (f *feeds) stop() {
 	f.mu.Lock()
 	close(f.updates)
 	f.mu.Unlock()
-	<-f.done
+	<-f.done // silent "not-held"
 }
 
 func main() {
@@ -318,7 +318,7 @@ func lockedBeforeStart() {
 	s.mu.Unlock()
 	go func() {
 		s.mu.Lock()
-		ch <- s.state
+		ch <- s.state // silent "happens-before"
 		s.mu.Unlock()
 	}()
 	<-ch
@@ -369,7 +369,7 @@ func condOwnLock() {
 	}()
 	q.mu.Lock()
 	for len(q.items) == 0 {
-		q.cond.Wait()
+		q.cond.Wait() // silent "cond-wait"
 	}
 	q.mu.Unlock()
 }

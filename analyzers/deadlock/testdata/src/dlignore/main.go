@@ -25,7 +25,7 @@ func (b *box) relock() {
 
 func (b *box) relockSilenced() {
 	b.mu.Lock()
-	b.mu.Lock() //origo:ignore deadlock the test checks the directive at the end of the line
+	b.mu.Lock() //origo:ignore deadlock the test checks the directive at the end of the line // silent "ignored"
 }
 
 func (b *box) relockSilencedAbove() {
@@ -33,12 +33,12 @@ func (b *box) relockSilencedAbove() {
 	// The directive alone on its line applies to the line under its
 	// block of comments.
 	//origo:ignore deadlock the test checks the directive on the line above
-	b.mu.Lock()
+	b.mu.Lock() // silent "ignored"
 }
 
 func (b *box) relockBoth() {
 	b.mu.Lock()
-	b.mu.Lock() //origo:ignore race,deadlock a list of analyzers
+	b.mu.Lock() //origo:ignore race,deadlock a list of analyzers // silent "ignored"
 }
 
 func (b *box) relockOther() {
@@ -61,7 +61,7 @@ func (b *box) relockNoReason() {
 func (b *box) relockTwice() {
 	b.mu.Lock()
 	//origo:ignore deadlock only the next line
-	b.mu.Lock()
+	b.mu.Lock() // silent "ignored"
 	b.mu.Lock() // want `double lock: b.mu is locked`
 }
 
@@ -74,7 +74,7 @@ func (b *box) report() int {
 func (b *box) reportSilenced() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.get() //origo:ignore deadlock the test checks a double lock through a callee
+	return b.get() //origo:ignore deadlock the test checks a double lock through a callee // silent "ignored"
 }
 
 func (b *box) first() int {
@@ -89,7 +89,7 @@ func (b *box) first() int {
 func (b *box) firstSilenced() int {
 	b.mu.Lock()
 	if b.n == 0 {
-		return 0 //origo:ignore deadlock the test checks a lock left held
+		return 0 //origo:ignore deadlock the test checks a lock left held // silent "ignored"
 	}
 	b.mu.Unlock()
 	return 1
@@ -99,7 +99,7 @@ func (b *box) firstSilencedAbove() int {
 	b.mu.Lock()
 	if b.n == 0 {
 		//origo:ignore deadlock the test checks a lock left held, from the line above
-		return 0
+		return 0 // silent "ignored"
 	}
 	b.mu.Unlock()
 	return 1
@@ -114,7 +114,7 @@ func (b *box) unlockTwice() {
 func (b *box) unlockTwiceSilenced() {
 	b.mu.Lock()
 	b.mu.Unlock()
-	b.mu.Unlock() //origo:ignore deadlock the test checks an unlock of an unlocked mutex
+	b.mu.Unlock() //origo:ignore deadlock the test checks an unlock of an unlocked mutex // silent "ignored"
 }
 
 // Two goroutines take two locks in opposite orders.
@@ -129,7 +129,7 @@ func transferSilenced(from, to *box) {
 	from.mu.Lock()
 	defer from.mu.Unlock()
 	//origo:ignore deadlock the test checks a lock order inversion
-	to.mu.Lock()
+	to.mu.Lock() // silent "ignored"
 	defer to.mu.Unlock()
 }
 
@@ -165,7 +165,7 @@ func sendLockedSilenced() {
 		b.mu.Unlock()
 	}()
 	b.mu.Lock()
-	ch <- 1 //origo:ignore deadlock the test checks blocking while holding a lock
+	ch <- 1 //origo:ignore deadlock the test checks blocking while holding a lock // silent "ignored"
 	b.mu.Unlock()
 }
 
@@ -176,14 +176,14 @@ type pair struct{ a, b sync.Mutex }
 
 func (p *pair) ab() {
 	p.a.Lock()
-	p.b.Lock()
+	p.b.Lock() // silent "ignored"
 	p.b.Unlock()
 	p.a.Unlock()
 }
 
 func (p *pair) ba() {
 	p.b.Lock()
-	p.a.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock
+	p.a.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock // silent "ignored"
 	p.a.Unlock()
 	p.b.Unlock()
 }
@@ -202,10 +202,10 @@ func recvLockedOtherSide() {
 	ch := make(chan int)
 	go func() {
 		b.mu.Lock()
-		b.n = <-ch
+		b.n = <-ch // silent "ignored"
 		b.mu.Unlock()
 	}()
-	b.mu.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock
+	b.mu.Lock() //origo:ignore deadlock the test checks a directive on the other side of the deadlock // silent "ignored"
 	b.n++
 	b.mu.Unlock()
 	ch <- 1

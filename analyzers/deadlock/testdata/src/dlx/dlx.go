@@ -14,16 +14,16 @@ func flushLocked(s *dlxlib.Store) {
 func flushUnlocked(s *dlxlib.Store) {
 	s.Lock()
 	s.Unlock()
-	s.Flush()
+	s.Flush() // silent "not-held"
 }
 
 // Holds the lock and tells Remove and Len so: safe.
 func trim(s *dlxlib.Store) {
 	s.Lock()
 	defer s.Unlock()
-	s.Remove(s.Len(true)-1, false)
+	s.Remove(s.Len(true)-1, false) // silent "lock-param"
 	s.RemoveLocked(0)
-	s.RemoveAs(0, false)
+	s.RemoveAs(0, false) // silent "lock-param"
 }
 
 // Holds the lock and asks Remove to take it.
@@ -48,4 +48,4 @@ func trimViaLocking(s *dlxlib.Store) {
 }
 
 // Does not hold the lock: Remove takes it. Safe.
-func trimUnlocked(s *dlxlib.Store) { s.Remove(0, true) }
+func trimUnlocked(s *dlxlib.Store) { s.Remove(0, true) } // silent "not-held"

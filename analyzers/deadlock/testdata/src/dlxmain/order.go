@@ -36,13 +36,13 @@ type journal struct {
 
 func (j *journal) post() {
 	j.mu.Lock()
-	j.s.Flush()
+	j.s.Flush() // silent "one-order"
 	j.mu.Unlock()
 }
 
 func (j *journal) audit() {
 	j.mu.Lock()
-	j.s.Lock()
+	j.s.Lock() // silent "one-order"
 	j.s.Unlock()
 	j.mu.Unlock()
 }
@@ -68,7 +68,7 @@ func relayFirst(s *dlxlib.Store) {
 		s.Flush()
 	}()
 	s.Lock()
-	ch <- 1
+	ch <- 1 // silent "free-partner"
 	s.Unlock()
 }
 
@@ -81,7 +81,7 @@ func count(x *dlxlib.Index) int {
 }
 
 // countOnce asks the size alone: silent.
-func countOnce(x *dlxlib.Index) int { return x.Size() }
+func countOnce(x *dlxlib.Index) int { return x.Size() } // silent "not-held"
 
 // refill puts and then flushes: after a Put that returned false, the
 // store is still locked, and Flush waits forever.
@@ -93,7 +93,7 @@ func refill(s *dlxlib.Store, v int) {
 // refillAll's PutAll unlocks on every path: silent.
 func refillAll(s *dlxlib.Store, v int) {
 	s.PutAll(v)
-	s.Flush()
+	s.Flush() // silent "not-held"
 }
 
 // copyInto flushes the store it walks from the callback: Each holds
