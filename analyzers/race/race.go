@@ -89,7 +89,6 @@ type checker struct {
 	why       *whyLog // the verdicts -why asks for; nil when off
 	reports   map[reportKey]*report
 	vars      *declared                   // loop variables and named results, once asked
-	runWaits  []waitedMemo                // by origin ID: see waitedIn
 	described map[pointer.Location]string // see checker.describe
 	files     [][2]token.Pos              // see inPackage
 
@@ -289,10 +288,8 @@ func (c *checker) goroutinesApart(a, b pointer.Access) rules.ID {
 		return rules.BothAtomic
 	case !a.Origin.SameProgram(b.Origin):
 		return rules.OtherProgram
-	case c.sequential(a.Origin, b.Origin):
-		return rules.SubtestsWait
 	}
-	return ""
+	return c.order.Sequential(a.Origin, b.Origin)
 }
 
 // accessesApart returns the rule by which two accesses to obj, with
@@ -310,13 +307,7 @@ func (c *checker) accessesApart(obj *pointer.Object, a, b pointer.Access, sa, sb
 	if rule := c.own.Apart(obj, a, b); rule != "" {
 		return rule
 	}
-	if presumed(a, b) {
-		if !c.inconsistent(a, b, sa, sb) {
-			return rules.NoEvidence
-		}
-		return c.own.SetUp(a, b)
-	}
-	return ""
+	return c.own.Presumed(a, b)
 }
 
 // plural returns one if n is 1, else many.
@@ -340,48 +331,6 @@ func (c *checker) withheldCount() int {
 	return n
 }
 
-// presumed reports whether a pair is concurrent only because library
-// mode presumes that two callers may use the package's types at once:
-// one side runs in a caller of the exported methods and the other in
-// another caller or in a test or main. A pair inside one caller (a
-// method and the goroutines it starts) needs no such presumption.
-func presumed(a, b pointer.Access) bool {
-	ra, rb := a.Origin.Ancestor(), b.Origin.Ancestor()
-	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
-}
-
-// inconsistent reports whether a pair shows that its location is meant
-// to be used by goroutines at once: one side is atomic, or one side
-// writes holding a lock and the other side holds none (inconsistent
-// locking, as RacerD and checklocks infer it). Library mode reports a
-// presumed pair only then. A field that methods touch without
-// synchronization is the caller's to guard (bytes.Buffer); one written
-// without the lock and read with it is, as a rule, set up before the
-// value is shared (SetID, Start); one written with the lock and read
-// without is mutated while shared, and the read forgot the lock.
-func (c *checker) inconsistent(a, b pointer.Access, pa, pb *placement) bool {
-	if a.Atomic || b.Atomic {
-		return true
-	}
-	la, lb := c.lockedOnce(pa, a), c.lockedOnce(pb, b)
-	return a.Write && la && !lb || b.Write && lb && !la
-}
-
-// lockedOnce is locked, found once for the access of placement p.
-func (c *checker) lockedOnce(p *placement, acc pointer.Access) bool {
-	if p.lockedDone {
-		return p.locked
-	}
-	p.locked, p.lockedDone = c.locked(acc), true
-	return p.locked
-}
-
-// locked reports whether an access holds a lock where its trace makes it.
-func (c *checker) locked(acc pointer.Access) bool {
-	t := c.hb.TraceOf(acc.Origin)
-	return t != nil && c.hb.Locked(t, acc)
-}
-
 // placement is where an access runs in its goroutine's trace: the
 // trace and the access's events in it that may touch the location's
 // object, and whether the goroutine skips the access (see
@@ -399,8 +348,6 @@ type placement struct {
 	inPackage bool     // it is in the package's files
 	alone     rules.ID // the rule by which it races with nothing, or "": see screen
 
-	lockedDone bool
-	locked     bool // see lockedOnce
 }
 
 // screen returns p, with what the pair loop asks of acc alone, an

@@ -20,8 +20,8 @@
 // cheapest first: Query.Alone of each access (it races with nothing:
 // not-published, self-store, dead-code); Query.Apart of the pair
 // (closes-both, other-elements, own-element, self-synchronized); in
-// library mode, Query.SetUp of a pair it presumes concurrent
-// (setup-method). For each access it asks Query.Touches which of its
+// library mode, Query.Presumed of a pair it presumes concurrent
+// (no-evidence, setup-method). For each access it asks Query.Touches which of its
 // events may touch the object, and Query.FlagSkipped whether its
 // goroutine skips it (flag-skipped). For each pair of events that
 // neither a common lock nor shb orders, it asks Query.Guarded

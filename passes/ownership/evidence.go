@@ -234,8 +234,7 @@ func (q *Query) lockedElsewhere(loc pointer.Location, accesses []pointer.Access)
 		return locked
 	}
 	locked := slices.ContainsFunc(accesses[:min(len(accesses), maxEvidenceAccesses)], func(acc pointer.Access) bool {
-		t := q.hb.TraceOf(acc.Origin)
-		return acc.Atomic || t != nil && q.hb.Locked(t, acc)
+		return acc.Atomic || q.locked(acc)
 	})
 	if q.ev.lockedAt == nil {
 		q.ev.lockedAt = make(map[pointer.Location]bool)

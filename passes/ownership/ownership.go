@@ -89,6 +89,7 @@ type Query struct {
 	selfSynced map[*pointer.Object]bool       // see internal
 	buffers    map[bufferKey]buffers          // see swappedBuffers
 	ev         evidenceMemo                   // see Evidence
+	lockedAcc  map[pointer.Access]bool        // see locked
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what
@@ -144,15 +145,65 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 	return ""
 }
 
-// SetUp returns setup-method when a or b is a write in a method that
-// its callers run only on objects they have not shared yet (see
-// setupMethod); "" otherwise. Library mode asks it of a pair it presumes
-// concurrent.
-func (q *Query) SetUp(a, b pointer.Access) rules.ID {
-	if q.settingUp(a) || q.settingUp(b) {
+// Presumed returns the rule by which a pair that is concurrent only
+// because library mode presumes it (see presumed) does not race:
+// no-evidence when nothing shows that the location is meant to be used
+// by goroutines at once (see inconsistent), setup-method when a or b is
+// a write in a method that its callers run only on objects they have
+// not shared yet (see setupMethod); "" when neither applies or the
+// pair is not presumed.
+func (q *Query) Presumed(a, b pointer.Access) rules.ID {
+	switch {
+	case !presumed(a, b):
+		return ""
+	case !q.inconsistent(a, b):
+		return rules.NoEvidence
+	case q.settingUp(a) || q.settingUp(b):
 		return rules.SetupMethod
 	}
 	return ""
+}
+
+// presumed reports whether a pair is concurrent only because library
+// mode presumes that two callers may use the package's types at once:
+// one side runs in a caller of the exported methods and the other in
+// another caller or in a test or main. A pair inside one caller (a
+// method and the goroutines it starts) needs no such presumption.
+func presumed(a, b pointer.Access) bool {
+	ra, rb := a.Origin.Ancestor(), b.Origin.Ancestor()
+	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
+}
+
+// inconsistent reports whether a pair shows that its location is meant
+// to be used by goroutines at once: one side is atomic, or one side
+// writes holding a lock and the other side holds none (inconsistent
+// locking, as RacerD and checklocks infer it). Library mode reports a
+// presumed pair only then. A field that methods touch without
+// synchronization is the caller's to guard (bytes.Buffer); one written
+// without the lock and read with it is, as a rule, set up before the
+// value is shared (SetID, Start); one written with the lock and read
+// without is mutated while shared, and the read forgot the lock.
+func (q *Query) inconsistent(a, b pointer.Access) bool {
+	if a.Atomic || b.Atomic {
+		return true
+	}
+	la, lb := q.locked(a), q.locked(b)
+	return a.Write && la && !lb || b.Write && lb && !la
+}
+
+// locked reports whether acc holds a lock where its goroutine's trace
+// makes it, found once per access: a location's pairs are many.
+func (q *Query) locked(acc pointer.Access) bool {
+	if l, ok := q.lockedAcc[acc]; ok {
+		return l
+	}
+	t := q.hb.TraceOf(acc.Origin)
+	l := t != nil && q.hb.Locked(t, acc)
+	if q.lockedAcc == nil {
+		q.lockedAcc = make(map[pointer.Access]bool)
+	}
+	q.lockedAcc[acc] = l
+	return l
 }
 
 // Touches reports whether event x of trace t, an execution of acc, may
@@ -241,11 +292,4 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 		return rules.DonePerItem
 	}
 	return ""
-}
-
-// Starter returns the goroutine whose trace starts o, when one trace
-// alone does: the parent of a goroutine in the context-insensitive
-// analysis, which gives origins none.
-func (q *Query) Starter(o *pointer.Origin) (*pointer.Origin, bool) {
-	return only(q.spawnEvs[o], func(s spawn) *pointer.Origin { return s.t.Origin })
 }

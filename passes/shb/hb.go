@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/origo-dev/origo/passes/pointer"
 )
 
 // Order answers happens-before queries on a graph. The walk behind a
@@ -22,6 +24,9 @@ type Order struct {
 	scanned []int32
 	touched []int32
 	work    []hop
+
+	runWaits map[*pointer.Origin]*pointer.Origin // see waitedIn
+	starters map[*pointer.Origin]*pointer.Origin // see starter
 }
 
 type reachKey struct {

@@ -1,0 +1,89 @@
+package shb
+
+import (
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
+)
+
+// Subtests one after the other. t.Run (and b.Run) of a subtest that does
+// not call t.Parallel waits for the subtest, its own subtests included:
+// meanwhile the goroutine that called Run does nothing, and so no other
+// subtest it starts runs. Two goroutines that are each one test's
+// goroutine or a subtest of it without t.Parallel, at any depth, never
+// run at once, however many places start them. The happens-before graph
+// orders a subtest with its parent only when one place starts it (see
+// shb's spawn edges): runGCD's two sub-benchmarks, started by each
+// benchmark that calls runGCD, would look concurrent with each other.
+// A goroutine that such a subtest starts with a go statement is not
+// waited for by Run and is judged as before; so is a goroutine whose
+// root runs in several copies at once (a parallel test, the library's
+// methods, a goroutine started in a loop), whose subtests may belong to
+// two copies.
+
+// Sequential returns rules.SubtestsWait when the goroutines a and b
+// run one after the other as a test and its subtests without
+// t.Parallel (see waitedIn), and "" otherwise.
+func (o *Order) Sequential(a, b *pointer.Origin) rules.ID {
+	if w := o.waitedIn(a); w != nil && !w.Multi && w == o.waitedIn(b) {
+		return rules.SubtestsWait
+	}
+	return ""
+}
+
+// waitedIn returns the goroutine whose Run calls g's execution is
+// nested in, each waiting for it: g itself, unless g is a subtest
+// without t.Parallel, whose parent's it then is; nil when the parent is
+// not known. It is found once per goroutine: every pair of accesses
+// asks.
+func (o *Order) waitedIn(g *pointer.Origin) *pointer.Origin {
+	if o.runWaits == nil {
+		o.runWaits = make(map[*pointer.Origin]*pointer.Origin)
+	}
+	if w, ok := o.runWaits[g]; ok {
+		return w
+	}
+	w := o.findWaitedIn(g)
+	o.runWaits[g] = w
+	return w
+}
+
+func (o *Order) findWaitedIn(g *pointer.Origin) *pointer.Origin {
+	w := g
+	for depth := 0; w != nil && w.Kind == facts.SpawnSubtest && w.Flags&facts.Sync != 0; depth++ {
+		if depth > len(o.r.Traces) {
+			return nil // a cycle of spawns, as the analysis merged them
+		}
+		if w.Parent != nil {
+			w = w.Parent
+		} else {
+			// The context-insensitive analysis has no parents: the
+			// one trace that starts w, if one does.
+			w = o.starter(w)
+		}
+	}
+	return w
+}
+
+// starter returns the goroutine whose trace starts g when one trace
+// alone does, or nil.
+func (o *Order) starter(g *pointer.Origin) *pointer.Origin {
+	if o.starters == nil {
+		o.starters = make(map[*pointer.Origin]*pointer.Origin)
+		for _, t := range o.r.Traces {
+			for _, ev := range t.Events {
+				if ev.Kind != Spawn {
+					continue
+				}
+				for _, s := range t.Spawned(ev.ID) {
+					if prev, seen := o.starters[s]; !seen {
+						o.starters[s] = t.Origin
+					} else if prev != t.Origin {
+						o.starters[s] = nil // started by two
+					}
+				}
+			}
+		}
+	}
+	return o.starters[g]
+}
