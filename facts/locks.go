@@ -37,6 +37,7 @@ type FuncLocks struct {
 	Name     uint32     // the function's SSA name
 	Acquires []HeldLock // held on every return: a lock helper
 	Releases []HeldLock // the locks it may unlock (Key, When)
+	Unlocks  []HeldLock // the locks it unlocks on every path (Key): held by its caller after, never
 	Takes    []HeldLock // the locks it may block to acquire (Lock, RLock), with where (Pos) and when (When)
 	// Leaves are the locks it takes itself and returns still holding on
 	// some paths, not all, with the first such return (Pos): a lock left

@@ -64,7 +64,7 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 			continue
 		}
 		fi := r.funcs[fn]
-		if fi == nil || len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 {
+		if fi == nil || len(fi.acquires) == 0 && len(fi.releases) == 0 && len(fi.takes) == 0 && len(fi.unlocks) == 0 {
 			continue
 		}
 		fl := facts.FuncLocks{Name: in.Intern(fn.String())}
@@ -89,6 +89,9 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		}
 		for _, r := range fi.releases {
 			fl.Releases = append(fl.Releases, facts.HeldLock{Key: in.Key(r.key), When: r.when.export()})
+		}
+		for _, k := range fi.unlocks {
+			fl.Unlocks = append(fl.Unlocks, facts.HeldLock{Key: in.Key(k)})
 		}
 		funcs = append(funcs, fl)
 	}
@@ -139,6 +142,16 @@ func (e importedLocks) releases(bind func(facts.Key) facts.Key) []condKey {
 		rels = append(rels, condKey{bind(e.set.Key(h.Key)), importCond(h.When)})
 	}
 	return rels
+}
+
+// unlocks returns the locks the callee unlocks on every path, named in
+// the caller's terms.
+func (e importedLocks) unlocks(bind func(facts.Key) facts.Key) []facts.Key {
+	var keys []facts.Key
+	for _, h := range e.fn.Unlocks {
+		keys = append(keys, bind(e.set.Key(h.Key)))
+	}
+	return keys
 }
 
 // leavesAt returns the locks the callee of call returns holding on some

@@ -271,6 +271,9 @@ func (sv *solver) unlockedBy(call *ssa.CallCommon) []facts.Key {
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []facts.Key{Key(mu)}
 	}
+	if eff, bind, ok := sv.r.importedOf(call); ok {
+		return eff.unlocks(bind) // an exported Unlock wrapper
+	}
 	fi, bind := sv.calleeInfo(call)
 	if fi == nil {
 		return nil
