@@ -7,11 +7,7 @@ import (
 	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
-	"github.com/origo-dev/origo/analyzers/blocking"
-	"github.com/origo-dev/origo/analyzers/deadlock"
-	"github.com/origo-dev/origo/analyzers/directive"
-	"github.com/origo-dev/origo/analyzers/guardedby"
-	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/analyzers/suite"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -23,7 +19,7 @@ func init() { register.Plugin(Name, New) }
 // analyzers are the analyzers a configuration may name, in the order
 // they run. The origo command's debugging analyzer is not among them:
 // its reports are dumps of facts, not findings.
-var analyzers = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer}
+var analyzers = suite.Analyzers
 
 // Settings are the plugin's settings, under
 // linters.settings.custom.origo.settings in .golangci.yml; see the

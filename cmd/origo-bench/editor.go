@@ -11,11 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/origo-dev/origo/analyzers/blocking"
-	"github.com/origo-dev/origo/analyzers/deadlock"
-	"github.com/origo-dev/origo/analyzers/directive"
-	"github.com/origo-dev/origo/analyzers/guardedby"
-	"github.com/origo-dev/origo/analyzers/race"
+	"github.com/origo-dev/origo/analyzers/suite"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/passes/appends"
@@ -67,7 +63,7 @@ import (
 
 // origoSuite is what origo reports with: the analyzers of the golangci
 // plugin and of the command, without the debugging dump.
-var origoSuite = []*analysis.Analyzer{race.Analyzer, deadlock.Analyzer, blocking.Analyzer, guardedby.Analyzer, directive.Analyzer}
+var origoSuite = suite.Analyzers
 
 // vetSuite is the go vet suite of Go 1.26, as $GOROOT/src/cmd/vet/main.go
 // lists it (TestVetSuite checks that it still does).

@@ -32,26 +32,16 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/origo-dev/origo/analyzers/blocking"
-	"github.com/origo-dev/origo/analyzers/deadlock"
-	"github.com/origo-dev/origo/analyzers/directive"
-	"github.com/origo-dev/origo/analyzers/guardedby"
-	"github.com/origo-dev/origo/analyzers/race"
+	origosuite "github.com/origo-dev/origo/analyzers/suite"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
-// suite is every analyzer that the command runs.
-var suite = []*analysis.Analyzer{
-	factdump.Analyzer,
-	race.Analyzer,
-	deadlock.Analyzer,
-	blocking.Analyzer,
-	guardedby.Analyzer,
-	directive.Analyzer,
-}
+// suite is every analyzer that the command runs: origo's (package
+// suite) after the debugging dump of facts.
+var suite = append([]*analysis.Analyzer{factdump.Analyzer}, origosuite.Analyzers...)
 
 func main() {
 	if invokedByVet(os.Args[1:]) {

@@ -34,7 +34,7 @@ func Flag(fs *flag.FlagSet) {
 }
 
 // Analyzers are the names a directive may give: the analyzers that
-// report findings. cmd/origo's tests check that it matches the suite.
+// report findings. Package suite's test checks that it matches the suite.
 var Analyzers = []string{"blocking", "deadlock", "guardedby", "race"}
 
 // prefix is how a directive begins, with no space after the slashes, as
