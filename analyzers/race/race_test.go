@@ -191,7 +191,8 @@ func TestSilentRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer race.Analyzer.Flags.Set("why", "")
-	pkgs := []string{"programs", "entrypoints", "manytests", "evidence"}
+	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
+		"basic"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}
