@@ -192,7 +192,8 @@ func TestSilentRules(t *testing.T) {
 	}
 	defer race.Analyzer.Flags.Set("why", "")
 	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
-		"basic"}
+		"atomicobserve", "basic", "callbacks", "callers", "chanops", "deepspawn", "future", "groups", "runjoin",
+		"subtests", "timers", "wgloop"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}
