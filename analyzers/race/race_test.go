@@ -192,8 +192,9 @@ func TestSilentRules(t *testing.T) {
 	}
 	defer race.Analyzer.Flags.Set("why", "")
 	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
-		"atomicobserve", "basic", "callbacks", "callers", "chanops", "deepspawn", "future", "groups", "runjoin",
-		"subtests", "timers", "wgloop"}
+		"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks", "deepspawn", "degraded",
+		"dynlocks", "finalizers", "future", "groups", "runjoin", "subtests", "taken", "timers", "transfer",
+		"wgloop"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}
