@@ -193,8 +193,8 @@ func TestSilentRules(t *testing.T) {
 	defer race.Analyzer.Flags.Set("why", "")
 	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
 		"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks", "deepspawn", "degraded",
-		"dynlocks", "finalizers", "future", "groups", "runjoin", "subtests", "taken", "timers", "transfer",
-		"wgloop"}
+		"dynlocks", "finalizers", "flags", "fresh", "future", "groups", "handover", "indices", "runjoin",
+		"subtests", "taken", "timers", "transfer", "wgloop", "workers"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}
