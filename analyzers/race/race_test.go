@@ -193,8 +193,9 @@ func TestSilentRules(t *testing.T) {
 	defer race.Analyzer.Flags.Set("why", "")
 	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
 		"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks", "deepspawn", "degraded",
-		"dynlocks", "finalizers", "flags", "fresh", "future", "groups", "handover", "indices", "runjoin",
-		"subtests", "taken", "timers", "transfer", "wgloop", "workers"}
+		"dynlocks", "factories", "finalizers", "flags", "fresh", "future", "generated", "groups", "handover",
+		"ignored", "indices", "libmode", "runjoin", "subtests", "taken", "testruns", "timers", "transfer",
+		"wgloop", "workers", "xuse"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}
