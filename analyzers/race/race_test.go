@@ -191,7 +191,11 @@ func TestSilentRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer race.Analyzer.Flags.Set("why", "")
-	pkgs := []string{"programs", "entrypoints", "manytests", "evidence"}
+	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
+		"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks", "deepspawn", "degraded",
+		"dynlocks", "factories", "finalizers", "flags", "fresh", "future", "generated", "groups", "handover",
+		"ignored", "indices", "libmode", "runjoin", "subtests", "taken", "testruns", "timers", "transfer",
+		"wgloop", "workers", "xuse"}
 	if racebuild.Enabled {
 		pkgs = []string{"entrypoints", "evidence"}
 	}

@@ -37,7 +37,7 @@ func addSawAll() {
 	go func() {
 		y = 2
 		if atomic.AddInt64(&n, 1) == 2 {
-			x = 2
+			x = 2 // silent "atomic-observed"
 		}
 		done <- true
 	}()
@@ -85,7 +85,7 @@ func casFailed() {
 	go func() {
 		y = 2
 		if !atomic.CompareAndSwapInt32(&s, 0, 1) {
-			x = 2
+			x = 2 // silent "atomic-observed"
 		}
 		done <- true
 	}()
@@ -126,7 +126,7 @@ func loadFlag() {
 		atomic.StoreInt32(&ready, 1)
 	}()
 	if atomic.LoadInt32(&ready) == 1 {
-		data = 2
+		data = 2 // silent "atomic-observed"
 	}
 }
 
@@ -171,7 +171,7 @@ func boolFlag() {
 		ready.Store(true)
 	}()
 	if ready.Load() {
-		data = 2
+		data = 2 // silent "atomic-observed"
 	}
 }
 
@@ -187,7 +187,7 @@ func pointerPublish() {
 		p.Store(&config{n: 1})
 	}()
 	if p.Load() != nil {
-		data = 2
+		data = 2 // silent "atomic-observed"
 	}
 }
 
@@ -201,7 +201,7 @@ func afterBranch() {
 		atomic.StoreInt32(&ready, 1)
 	}()
 	if atomic.LoadInt32(&ready) == 1 {
-		data = 2
+		data = 2 // silent "atomic-observed"
 	}
 	data = 3
 }

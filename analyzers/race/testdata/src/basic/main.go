@@ -96,7 +96,7 @@ func goBefore() {
 	x = 1
 	done := make(chan bool)
 	go func() {
-		use(x)
+		use(x) // silent "not-published": x is written before the go statement captures it
 		done <- true
 	}()
 	<-done
@@ -122,7 +122,7 @@ func chanHandoff() {
 		done <- true
 	}()
 	<-done
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 func chanSendFirst() {
@@ -145,7 +145,7 @@ func unbuffered() {
 		<-c
 	}()
 	c <- true
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 func buffered() {
@@ -171,7 +171,7 @@ func closeRange() {
 	for v := range c {
 		use(v)
 	}
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 // WaitGroup.Done happens before Wait returns.
@@ -184,7 +184,7 @@ func wgJoin() {
 		x = 1
 	}()
 	wg.Wait()
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 // An Add inside the goroutine may come after Wait has returned.
@@ -216,7 +216,7 @@ func wgAddShort() {
 		wg.Done()
 	}()
 	wg.Wait()
-	use(x)
+	use(x) // silent "happens-before": Add(1) covers the first goroutine
 	use(z)
 }
 
@@ -235,7 +235,7 @@ func wgAddCounted() {
 	}()
 	wg.Wait()
 	use(x)
-	use(z)
+	use(z) // silent "happens-before"
 }
 
 func wgGo() {
@@ -245,7 +245,7 @@ func wgGo() {
 		x = 1
 	})
 	wg.Wait()
-	use(x)
+	use(x) // silent "happens-before": after Wait, which waits for the function wg.Go ran
 }
 
 type counter struct {
@@ -258,7 +258,7 @@ func locked() {
 	for range 2 {
 		go func() {
 			c.mu.Lock()
-			c.n++
+			c.n++ // silent "common-lock": both goroutines hold c.mu
 			c.mu.Unlock()
 		}()
 	}
@@ -279,7 +279,7 @@ func unlocked() {
 func (c *counter) inc() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.n++
+	c.n++ // silent "common-lock": the deferred Unlock holds c.mu to the end
 }
 
 func deferUnlock() {
@@ -299,7 +299,7 @@ func readers() {
 	for range 2 {
 		go func() {
 			t.mu.RLock()
-			use(t.m)
+			use(t.m) // silent "common-lock": read-locked here, write-locked by the writer
 			t.mu.RUnlock()
 		}()
 	}
@@ -344,7 +344,7 @@ func once() {
 	for range 2 {
 		go func() {
 			o.Do(func() { x = 1 })
-			use(x)
+			use(x) // silent "once": after Do, which returns after the callback
 		}()
 	}
 }
@@ -360,7 +360,7 @@ func onceBefore() {
 		o.Do(setup)
 	}()
 	o.Do(setup)
-	use(x)
+	use(x) // silent "once"
 	use(y)
 }
 
@@ -378,7 +378,7 @@ func onceThen() {
 	o.Do(setup)
 	done := make(chan bool)
 	go func() {
-		use(x)
+		use(x) // silent "happens-before"
 		done <- true
 	}()
 	<-done
@@ -388,7 +388,7 @@ func onceThen() {
 func perIteration() {
 	for i := range 3 {
 		go func() {
-			use(i)
+			use(i) // silent "not-published"
 		}()
 	}
 }
@@ -407,7 +407,7 @@ func tryLock() {
 	for range 2 {
 		go func() {
 			if c.mu.TryLock() {
-				c.n++
+				c.n++ // silent "common-lock": only where TryLock took c.mu
 				c.mu.Unlock()
 			}
 		}()
@@ -422,7 +422,7 @@ func lockHelper() {
 	for range 2 {
 		go func() {
 			c.lock()
-			c.n++
+			c.n++ // silent "common-lock": c.lock returns holding c.mu
 			c.unlock()
 		}()
 	}
@@ -450,7 +450,7 @@ func ignored() {
 	n := 0
 	for range 2 {
 		go func() {
-			n++ //origo:ignore race the test only checks that the comment silences
+			n++ //origo:ignore race the test only checks that the comment silences // silent "ignored"
 		}()
 	}
 }
@@ -466,7 +466,7 @@ func selectCase() {
 	}()
 	select {
 	case <-done:
-		use(x)
+		use(x) // silent "happens-before"
 	case <-quit:
 	}
 }
@@ -498,7 +498,7 @@ func soleSender() {
 		}
 	}()
 	<-c
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 // A loop that spins on an atomic load waits for the one goroutine that
@@ -512,7 +512,7 @@ func spinWait() {
 	}()
 	for atomic.LoadInt32(&ready) == 0 {
 	}
-	use(x)
+	use(x) // silent "atomic-observed"
 }
 
 func noSpin() {
@@ -530,7 +530,7 @@ func noSpin() {
 var global = 1
 
 func useGlobal() {
-	go func() { use(global) }()
+	go func() { use(global) }() // silent "happens-before"
 }
 
 var (
@@ -543,7 +543,7 @@ func globalMutex() {
 	for range 2 {
 		go func() {
 			mu.Lock()
-			guarded++
+			guarded++ // silent "common-lock"
 			mu.Unlock()
 		}()
 	}
@@ -561,7 +561,7 @@ func globalOnce() {
 	for range 2 {
 		go func() {
 			setup.Do(initConfig)
-			use(config)
+			use(config) // silent "once"
 		}()
 	}
 }
@@ -576,8 +576,8 @@ func elementsApart() {
 		s[7] = 1
 		done <- true
 	}()
-	a[1] = 2
-	copy(s[:5], []int{1, 2})
+	a[1] = 2                 // silent "other-elements"
+	copy(s[:5], []int{1, 2}) // silent "other-elements"
 	<-done
 }
 
@@ -600,7 +600,7 @@ func semaphore() {
 	for range 2 {
 		go func() {
 			sem <- true
-			x++
+			x++ // silent "common-lock"
 			<-sem
 		}()
 	}
@@ -614,7 +614,7 @@ func semaphoreDeferred() {
 		go func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			x++
+			x++ // silent "common-lock"
 		}()
 	}
 }
@@ -642,7 +642,7 @@ var current *settings
 func publish() {
 	go func() {
 		if c := current; c != nil {
-			use(len(c.name))
+			use(len(c.name)) // silent "not-published"
 		}
 	}()
 	current = &settings{name: "x"} // want `data race on current: write at main.go:\d+ \(main goroutine\) vs read`
@@ -665,7 +665,7 @@ func capacity() {
 	}()
 	c <- true
 	c <- true
-	use(x + y)
+	use(x + y) // silent "happens-before"
 }
 
 func capacityShort() {
@@ -694,7 +694,7 @@ func deadCase() {
 	case <-done:
 	case <-never:
 	}
-	use(x)
+	use(x) // silent "happens-before"
 }
 
 func liveCases() {
@@ -792,7 +792,7 @@ func returnNamed(c chan int) (n int) {
 		use(n)
 		c <- 1
 	}()
-	return n
+	return n // silent "self-store"
 }
 
 // y is still 0: the read of x is behind a condition that is always
@@ -805,7 +805,7 @@ func shortCircuit() {
 		c <- true
 	}()
 	if y == 1 && x == 1 {
-		use(x)
+		use(x) // silent "dead-code"
 	}
 	<-c
 }
@@ -837,7 +837,7 @@ func capturedConst() {
 		switch {
 		case z == 1:
 		case z == 2:
-			x = 2
+			x = 2 // silent "dead-code"
 		}
 		c <- true
 	}()
@@ -985,7 +985,7 @@ func mutexResetJoined() {
 		c <- true
 	}()
 	<-c
-	mu.Lock()
+	mu.Lock() // silent "happens-before": the receive orders the reset before the Lock
 	mu.Unlock()
 }
 
@@ -1009,7 +1009,7 @@ func appendReadsJoined() {
 		c <- true
 	}()
 	<-c
-	t[5] = 42
+	t[5] = 42 // silent "happens-before": after the receive that joins the reader
 }
 
 func stringOfBytes() {
@@ -1025,7 +1025,7 @@ func stringOfBytesJoined() {
 	c := make(chan string, 1)
 	go func() { c <- string(data) }()
 	<-c
-	copy(data, data[2:])
+	copy(data, data[2:]) // silent "happens-before": after the receive that joins the reader
 }
 
 var sink *byte
@@ -1036,7 +1036,7 @@ func zeroLocal() {
 		go func() {
 			var b byte
 			if b != 0 {
-				sink = &b
+				sink = &b // silent "dead-code"
 			}
 			b = 42
 		}()

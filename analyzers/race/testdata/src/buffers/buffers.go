@@ -46,8 +46,8 @@ func (s *summary) swapBufs() {
 }
 
 func (s *summary) flushColdBuf() {
-	for _, v := range s.coldBuf {
-		s.sum += v
+	for _, v := range s.coldBuf { // silent "common-lock": swapped holding mtx, which the flush holds
+		s.sum += v // silent "double-buffer"
 	}
 	s.coldBuf = s.coldBuf[0:0] // want `data race on summary.coldBuf: write at buffers.go:\d+ \(goroutine started at buffers.go:\d+\) vs read at buffers.go:\d+ \(goroutine started at buffers.go:\d+\); locks held: \{s.mtx\} vs \{\}`
 }

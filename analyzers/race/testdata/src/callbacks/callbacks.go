@@ -11,7 +11,7 @@ func withRetry(op func()) { op() }
 // setup writes n through withRetry before the reader starts: silent,
 // though withRetry is called again after the reader started, with
 // other operations.
-func setup() { withRetry(func() { n = 1 }) }
+func setup() { withRetry(func() { n = 1 }) } // silent "happens-before"
 
 func use(int) {}
 

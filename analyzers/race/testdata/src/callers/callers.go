@@ -11,7 +11,7 @@ func newNotifier() *notifier { return &notifier{} }
 // clear writes the notifier it is given: newOwner's, before the loop on
 // it starts, and b's from main, which no loop reads: silent, though the
 // pointer analysis merges the two receivers.
-func (q *notifier) clear() { q.c = 0 }
+func (q *notifier) clear() { q.c = 0 } // silent "happens-before"
 
 // reset writes a's notifier after its loop started: a race.
 func (q *notifier) reset() { q.r = 1 } // want `data race on notifier.r: write at callers.go:\d+ \(main goroutine\) vs read at callers.go:\d+ \(goroutine started at callers.go:\d+\)`

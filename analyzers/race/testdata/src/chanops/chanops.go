@@ -16,7 +16,7 @@ func sendThenClose() {
 	ch := make(chan int)
 	go func() { ch <- 1 }()
 	<-ch
-	close(ch)
+	close(ch) // silent "happens-before"
 }
 
 // Nothing orders the send and the close.
@@ -38,7 +38,7 @@ func closeVsLen() {
 // starts: ordered, and not reported either way.
 func joinedCloser() {
 	started := make(chan struct{})
-	closeIt := func() { close(started) }
+	closeIt := func() { close(started) } // silent "closes-both"
 	go closeIt()
 	<-started
 	go closeIt()
@@ -48,6 +48,6 @@ func joinedCloser() {
 // panics whichever comes first: not reported as a race.
 func twoClosers(done chan struct{}) {
 	for range 2 {
-		go func() { close(done) }()
+		go func() { close(done) }() // silent "closes-both"
 	}
 }

@@ -27,8 +27,8 @@ func main() {
 
 func reader() {
 	defer wg.Done()
-	_ = cfg.name // package initialization happened before: silent
-	_ = x        // written before the call that starts this goroutine: silent
+	_ = cfg.name // silent "happens-before": package initialization happened before
+	_ = x        // silent "happens-before": written before the call that starts this goroutine
 	_ = y
 }
 

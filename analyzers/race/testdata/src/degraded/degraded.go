@@ -20,7 +20,7 @@ type stats struct {
 
 func (s *stats) record(k string) {
 	s.mu.Lock()
-	s.guarded++ // mutex-protected: silent
+	s.guarded++ // silent "common-lock": mutex-protected
 	s.mu.Unlock()
 	s.ops.Add(1) // atomic: silent
 	s.once.Do(func() { s.config = map[string]string{k: k} })
@@ -36,16 +36,16 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.record(k) // k is per iteration since Go 1.22: silent
+			s.record(k) // silent "not-published": k is per iteration since Go 1.22
 		}()
 	}
 	wg.Wait()
-	_ = s.hits // after the join: silent
+	_ = s.hits // silent "happens-before": after the join
 
 	jobs, done := make(chan *job), make(chan bool)
 	go func() {
 		for j := range jobs {
-			j.n++ // handed over by the send: silent
+			j.n++ // silent "not-published": the job is written only as it is made, before the send
 		}
 		done <- true
 	}()

@@ -55,7 +55,7 @@ func TestPipelineSend(t *testing.T) {
 	p.start()
 	p.msgc <- 1
 	p.stop()
-	if p.sent > 1 {
+	if p.sent > 1 { // silent "happens-before"
 		t.Error(p.sent)
 	}
 }
@@ -64,7 +64,7 @@ func TestPipelineFail(t *testing.T) {
 	p := newPipeline()
 	p.start()
 	p.stop()
-	if p.sent != 0 {
+	if p.sent != 0 { // silent "happens-before"
 		t.Error(p.sent)
 	}
 }
@@ -83,7 +83,7 @@ func TestServeA(t *testing.T) {
 	s := newServer()
 	s.goAttach(func() { s.served++ })
 	s.close()
-	if s.served != 1 {
+	if s.served != 1 { // silent "happens-before"
 		t.Error(s.served)
 	}
 }

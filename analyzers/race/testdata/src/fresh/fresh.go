@@ -31,7 +31,7 @@ func newServer(name string, n int, fast bool) *server {
 	}
 	idx := make(map[string]int)
 	for i := range n {
-		s.ticks += s.weight(i)
+		s.ticks += s.weight(i) // silent "not-published"
 		idx[name] = i
 	}
 	s.idx = idx
@@ -40,7 +40,7 @@ func newServer(name string, n int, fast bool) *server {
 	s.mu.Unlock()
 	s.init(s)
 	s.ticks++
-	use(s.ticks) // a read before publication is no race either
+	use(s.ticks) // silent "not-published": a read before publication is no race either
 	return s
 }
 
@@ -95,7 +95,7 @@ func (w *worker) loop() { use(w.x + w.y) }
 // A write after the object is given to a goroutine races with it.
 func started() {
 	w := &worker{}
-	w.x = 1
+	w.x = 1 // silent "not-published"
 	go w.loop()
 	w.y = 1 // want `data race on worker.y`
 }
@@ -161,7 +161,7 @@ func (w *worker) spawn() { go w.loop() }
 // publishes it.
 func spawned() {
 	w := &worker{}
-	w.x = 4
+	w.x = 4 // silent "not-published"
 	w.spawn()
 	w.y = 4 // want `data race on worker.y`
 }
@@ -196,7 +196,7 @@ func collect(n int) []int {
 	for i := range n {
 		out = append(out, i)
 	}
-	out[0] = n
+	out[0] = n // silent "not-published"
 	return out
 }
 
@@ -234,7 +234,7 @@ func newRegistry() *registry {
 	w := &worker{}
 	m["w"] = w
 	r := &registry{byName: m}
-	w.x = 6
+	w.x = 6 // silent "not-published"
 	return r
 }
 
@@ -265,7 +265,7 @@ func newHelped() *server {
 	return s
 }
 
-func (s *server) setup() { s.mode = 3 }
+func (s *server) setup() { s.mode = 3 } // silent "not-published"
 
 // tune is given a fresh server by one caller and a running one by the
 // other: its write races with the loop of the running one.
@@ -298,7 +298,7 @@ func newOpted(opts ...option) *worker {
 	for _, opt := range opts {
 		opt(w)
 	}
-	w.x = 8
+	w.x = 8 // silent "not-published"
 	return w
 }
 
@@ -307,7 +307,7 @@ func newOpted(opts ...option) *worker {
 func optioned() {
 	for range 2 {
 		w := newOpted(withY(1))
-		w.y = 2
+		w.y = 2 // silent "not-published"
 		go w.loop()
 		w.x = 3 // want `data race on worker.x`
 	}
@@ -371,7 +371,7 @@ func lazyMap(n int) {
 		if m == nil {
 			m = make(map[int]bool)
 		}
-		m[i] = true
+		m[i] = true // silent "not-published"
 	}
 	mapsMu.Lock()
 	maps = append(maps, m)
@@ -426,7 +426,7 @@ func newDesc(n int) *desc {
 	d := &desc{}
 	d.pairs = make([]int, 0, n)
 	for i := range n {
-		d.pairs = append(d.pairs, i)
+		d.pairs = append(d.pairs, i) // silent "not-published"
 	}
 	return d
 }

@@ -28,7 +28,7 @@ func (g *group) do(f func() int) int {
 	if c := g.cur; c != nil {
 		g.mu.Unlock()
 		<-c.ready
-		return c.val
+		return c.val // silent "future"
 	}
 	c := &call{ready: make(chan struct{}), kick: make(chan struct{}, 1)}
 	g.cur = c
@@ -77,7 +77,7 @@ func (g *rgroup) doGuarded(f func() int) int {
 	if r := g.cur; r != nil {
 		g.mu.Unlock()
 		<-r.ready
-		return r.err
+		return r.err // silent "future"
 	}
 	r := &result{ready: make(chan struct{})}
 	g.cur = r
@@ -198,7 +198,7 @@ func (c *coalescer) release(cy *cycle) func() {
 		}
 		c.mu.Unlock()
 		if last {
-			cy.done()
+			cy.done() // silent "future"
 		}
 	}
 }

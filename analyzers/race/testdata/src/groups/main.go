@@ -54,7 +54,7 @@ func main() {
 	a, b := newLessor(), newLessor()
 	a.Stop()
 	b.Stop()
-	println(a.n, b.n) // after Stop: silent
+	println(a.n, b.n) // silent "happens-before": after Stop
 
 	c, d := newWorker(), newWorker()
 	println(c.n) // before Stop

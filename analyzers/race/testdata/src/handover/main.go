@@ -15,7 +15,7 @@ type envelope struct{ j *job }
 // Two fresh jobs sent one after the other, received in a loop: silent.
 func pair(ch chan<- *job) {
 	a := &job{}
-	a.id = 1
+	a.id = 1 // silent "not-published": written before it is sent
 	b := &job{}
 	b.id = 2
 	ch <- a
@@ -26,7 +26,7 @@ func pair(ch chan<- *job) {
 // A job carried inside another value and passed on by a relay: silent.
 func wrapped(ch chan<- envelope) {
 	j := &job{}
-	j.name = "wrapped"
+	j.name = "wrapped" // silent "not-published": written before it is sent
 	ch <- envelope{j}
 	close(ch)
 }
@@ -51,7 +51,7 @@ func late(ch chan<- *job) {
 func worker(ch chan<- *job, done chan<- bool) {
 	for i := range 3 {
 		j := &job{}
-		j.id = i
+		j.id = i // silent "not-published": written before it is sent
 		ch <- j
 	}
 	done <- true
@@ -81,7 +81,7 @@ type summary struct{ quantiles map[float64]float64 }
 func collect(ch chan<- *summary) {
 	q := make(map[float64]float64)
 	for i := range 3 {
-		q[float64(i)] = 1
+		q[float64(i)] = 1 // silent "not-published": each call fills its own map before it sends it
 	}
 	ch <- &summary{quantiles: q}
 }
@@ -109,7 +109,7 @@ type response struct {
 
 func notifyAll(in <-chan *job, chans []chan response) {
 	j := <-in
-	j.name = "event"
+	j.name = "event" // silent "handover"
 	for _, ch := range chans {
 		select {
 		case ch <- response{id: 1, events: []*job{j}}:

@@ -14,25 +14,25 @@ func reported() {
 }
 
 func silenced() {
-	go func() { b = 1 }() //origo:ignore race the test checks the directive on the reported access
+	go func() { b = 1 }() //origo:ignore race the test checks the directive on the reported access // silent "ignored"
 	b = 2
 }
 
 func silencedOther() {
 	go func() { c = 1 }()
-	c = 2 //origo:ignore race the test checks the directive on the other access
+	c = 2 //origo:ignore race the test checks the directive on the other access // silent "ignored"
 }
 
 func silencedAbove() {
 	// The directive alone on its line applies to the line under its
 	// block of comments.
 	//origo:ignore race the test checks the directive on the line above
-	go func() { d = 1 }()
+	go func() { d = 1 }() // silent "ignored"
 	d = 2
 }
 
 func silencedList() {
-	go func() { e = 1 }() //origo:ignore blocking,race a list of analyzers
+	go func() { e = 1 }() //origo:ignore blocking,race a list of analyzers // silent "ignored"
 	e = 2
 }
 

@@ -50,7 +50,7 @@ func perIterationIndex() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = f(i)
+			results[i] = f(i) // silent "own-element"
 		}()
 	}
 	wg.Wait()
@@ -63,7 +63,7 @@ func parameterIndex() {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			results[i] = f(i)
+			results[i] = f(i) // silent "own-element"
 		}(i)
 	}
 	wg.Wait()
@@ -74,7 +74,7 @@ func threeClauseParameter() {
 	done := make(chan bool)
 	for i := 0; i < len(data); i++ {
 		go func(i int) {
-			data[i] = 42
+			data[i] = 42 // silent "own-element"
 			done <- true
 		}(i)
 	}
@@ -85,7 +85,7 @@ func threeClauseParameter() {
 
 func worker(out []int, i int, wg *sync.WaitGroup) {
 	defer wg.Done()
-	out[i] = f(i)
+	out[i] = f(i) // silent "own-element"
 }
 
 func namedWorker() {
@@ -104,7 +104,7 @@ func arrayElements() {
 	wg.Add(len(data))
 	for p := 0; p < len(data); p++ {
 		go func(p int) {
-			data[p]++
+			data[p]++ // silent "own-element"
 			wg.Done()
 		}(p)
 	}
@@ -120,7 +120,7 @@ func elementField() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			points[i].x = i
+			points[i].x = i // silent "own-element"
 			points[i].y = points[i].x
 		}()
 	}
@@ -135,7 +135,7 @@ func readThenWrite() {
 		go func() {
 			defer wg.Done()
 			if counts[i] == 0 {
-				counts[i] = 1
+				counts[i] = 1 // silent "own-element"
 			}
 		}()
 	}
@@ -146,7 +146,7 @@ func waitGroupGo() {
 	results := make([]int, 4)
 	var wg sync.WaitGroup
 	for i := range 4 {
-		wg.Go(func() { results[i] = f(i) })
+		wg.Go(func() { results[i] = f(i) }) // silent "own-element"
 	}
 	wg.Wait()
 }
@@ -250,7 +250,7 @@ func outerLoopJoined() {
 		wg.Add(4)
 		for i := range 4 {
 			go func() {
-				results[i] = i
+				results[i] = i // silent "own-element"
 				wg.Done()
 			}()
 		}
@@ -339,7 +339,7 @@ func rangeOverSlice(items []string) []int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lengths[i] = len(x)
+			lengths[i] = len(x) // silent "own-element"
 		}()
 	}
 	wg.Wait()
@@ -354,7 +354,7 @@ func threeClauseCaptured() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = i
+			results[i] = i // silent "own-element"
 		}()
 	}
 	wg.Wait()
@@ -401,13 +401,13 @@ func pointerToElement() {
 		wg.Add(1)
 		go func(p *point) {
 			defer wg.Done()
-			p.x = i
+			p.x = i // silent "own-element"
 		}(&points[i])
 	}
 	wg.Wait()
 }
 
-func (p *point) move() { p.y++ }
+func (p *point) move() { p.y++ } // silent "own-element"
 
 func methodOfElement() {
 	var points [4]point

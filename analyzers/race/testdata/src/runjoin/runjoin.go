@@ -20,7 +20,7 @@ func closeEach(n int) int {
 			close(done)
 		}()
 		<-done
-		sum += r.n
+		sum += r.n // silent "happens-before"
 	}
 	return sum
 }
@@ -37,7 +37,7 @@ func sendEach(n int) int {
 			done <- true
 		}()
 		<-done
-		sum += r.n
+		sum += r.n // silent "happens-before"
 	}
 	return sum
 }
@@ -92,7 +92,7 @@ func importedEach(n int) int {
 			done <- true
 		}()
 		<-done
-		sum += b.N
+		sum += b.N // silent "happens-before"
 	}
 	return sum
 }

@@ -13,7 +13,7 @@ func TestSequential(t *testing.T) {
 	var s state
 	for i := range 3 {
 		t.Run("case", func(t *testing.T) {
-			s.cur = i
+			s.cur = i // silent "subtests-wait"
 		})
 	}
 	_ = s.cur
@@ -37,11 +37,11 @@ func BenchmarkParallelLocked(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			mu.Lock()
-			n++
+			n++ // silent "common-lock"
 			mu.Unlock()
 		}
 	})
-	_ = n
+	_ = n // silent "happens-before"
 }
 
 // The bodies run together: unlocked writes race with each other.
@@ -60,7 +60,7 @@ func BenchmarkParallelUnlocked(b *testing.B) {
 // still run one at a time: t.Run waits for each.
 func runBoth(t *testing.T, s *state) {
 	t.Run("first", func(t *testing.T) {
-		s.cur = 1
+		s.cur = 1 // silent "subtests-wait"
 	})
 	t.Run("second", func(t *testing.T) {
 		s.cur = 2

@@ -53,7 +53,7 @@ func (s *store) retry() {
 		s.mu.Unlock()
 		var done []*watcher
 		for _, b := range victims {
-			for w, revs := range b {
+			for w, revs := range b { // silent "taken-under-lock"
 				if w.resend(revs) {
 					done = append(done, w)
 				}
@@ -84,8 +84,8 @@ type response struct {
 // resend reads the watcher it is given, the caller's taken one, also in
 // a closure that a helper calls and through a response it builds.
 func (w *watcher) resend(revs []int) bool {
-	r := response{revs: revs, last: w.rev}
-	verify(func() bool { return len(r.revs) == 0 || r.revs[0] <= w.rev })
+	r := response{revs: revs, last: w.rev}                                // silent "taken-under-lock"
+	verify(func() bool { return len(r.revs) == 0 || r.revs[0] <= w.rev }) // silent "taken-under-lock"
 	select {
 	case w.ch <- r.last + len(r.revs):
 		return true

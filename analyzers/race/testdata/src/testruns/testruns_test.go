@@ -78,7 +78,7 @@ func TestF(t *testing.T) {
 	}
 }
 
-func TestG(t *testing.T) { limit = 2 }
+func TestG(t *testing.T) { limit = 2 } // silent "tests-in-sequence"
 
 // The same worker racing with its own test: reported.
 func TestH(t *testing.T) {

@@ -28,7 +28,7 @@ func timerReset() {
 		done <- true
 	}()
 	t.Stop()
-	v = 2
+	v = 2 // silent "happens-before"
 	t.Reset(time.Millisecond)
 	<-done
 }
@@ -44,7 +44,7 @@ func tickerReset() {
 		done <- true
 	}()
 	t.Stop()
-	v = 2
+	v = 2 // silent "happens-before"
 	t.Reset(time.Millisecond)
 	<-done
 }
@@ -58,7 +58,7 @@ func afterFuncReset() {
 		done <- true
 	})
 	t.Stop()
-	v = 2
+	v = 2 // silent "happens-before"
 	t.Reset(time.Millisecond)
 	<-done
 }

@@ -34,9 +34,9 @@ func (s *summary) swapBufs() { s.hot, s.cold = s.cold, s.hot }
 
 func (s *summary) flushColdBuf() {
 	for _, v := range s.cold {
-		s.count += int(v)
+		s.count += int(v) // silent "common-lock"
 	}
-	s.cold = s.cold[:0]
+	s.cold = s.cold[:0] // silent "common-lock"
 	s.flushing = false
 }
 
@@ -74,7 +74,7 @@ type late struct {
 func (l *late) flush() {
 	l.mu.Lock()
 	go func() {
-		l.n = 1
+		l.n = 1 // silent "common-lock"
 		l.mu.Unlock()
 		l.n = 2 // want `data race on late.n: write at main.go:79 \(goroutine started at main.go:76\) vs write at main.go:85 \(goroutine started at main.go:19\); locks held: {} vs {l.mu}`
 	}()
@@ -95,7 +95,7 @@ type parent struct {
 
 func (p *parent) flush() {
 	p.mu.Lock()
-	p.n = 1
+	p.n = 1 // silent "common-lock": before the go statement the starter holds p.mu
 	go func() {
 		p.n++
 		p.mu.Unlock()

@@ -9,7 +9,7 @@ type job struct{ n, m, k int }
 // fill writes the job it received, then sends it: silent.
 func fill(in <-chan *job, out chan<- *job) {
 	for j := range in {
-		j.n = 1
+		j.n = 1 // silent "handover"
 		out <- j
 	}
 }
@@ -26,7 +26,7 @@ func late(in <-chan *job, out chan<- *job) {
 // taken hands the job over as a send does. Silent.
 func offer(in <-chan *job, out chan<- *job, done <-chan bool) {
 	for j := range in {
-		j.k = 3
+		j.k = 3 // silent "handover"
 		select {
 		case out <- j:
 		case <-done:

@@ -56,7 +56,7 @@ func lockedThroughInterface() {
 	for range 2 {
 		go func() {
 			acquire(l)
-			p.X++
+			p.X++ // silent "common-lock"
 			l.Unlock()
 		}()
 	}
@@ -88,7 +88,7 @@ func boxMadeInLibrary() {
 func fileMadeInLibrary() {
 	f := xlib.NewFile()
 	go f.Sync()
-	f.Close()
+	f.Close() // silent "self-synchronized"
 }
 
 // The library's method locks: silent.
@@ -100,7 +100,7 @@ func lockedInLibrary() {
 		defer wg.Done()
 		c.Inc()
 	}()
-	c.Inc()
+	c.Inc() // silent "common-lock"
 	wg.Wait()
 	_ = c.Value()
 }
@@ -123,7 +123,7 @@ func lockHelper(c *xlib.Counter, p *xlib.Point) {
 		c.Unlock()
 	}()
 	c.Lock()
-	p.X = 1
+	p.X = 1 // silent "common-lock"
 	c.Unlock()
 }
 
@@ -154,7 +154,7 @@ func writeInLibraryThenSend() {
 		done <- true
 	}()
 	<-done
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // Readers and writers of a map behind the library's RWMutex: silent.
@@ -162,7 +162,7 @@ func tableLocked() {
 	t := &xlib.Table{M: map[string]int{}}
 	go t.Put("a", 1)
 	go func() { t.Put("b", 2) }()
-	_ = t.Get("a")
+	_ = t.Get("a") // silent "common-lock"
 }
 
 // A writer that forgets the lock races with the readers.
@@ -180,7 +180,7 @@ func publish() {
 	ch := make(chan bool)
 	go func() { xlib.Publish(p, ch) }()
 	<-ch
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The same in a goroutine that starts in the library: silent.
@@ -189,7 +189,7 @@ func publishGo() {
 	ch := make(chan bool)
 	go xlib.Publish(p, ch)
 	<-ch
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The library sends before it writes.
@@ -209,7 +209,7 @@ func finish() {
 	done := make(chan struct{})
 	go func() { xlib.Finish(p, done) }()
 	<-done
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The library closes before it writes.
@@ -230,7 +230,7 @@ func work() {
 	wg.Add(1)
 	go func() { xlib.Work(p, &wg) }()
 	xlib.Wait(&wg)
-	println(p.Y)
+	println(p.Y) // silent "happens-before"
 }
 
 // The library marks the group done before it writes.
@@ -253,7 +253,7 @@ func onceInLibrary() {
 		c.Load()
 		done <- true
 	}()
-	c.Load()
+	c.Load() // silent "once"
 	<-done
 }
 
@@ -275,7 +275,7 @@ func wgGoLibrary() {
 	var wg sync.WaitGroup
 	wg.Go(func() { xlib.Set(p, 1) })
 	wg.Wait()
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The read comes before Wait.
@@ -294,7 +294,7 @@ func errgroupLibrary() {
 	var g errgroup.Group
 	g.Go(func() error { xlib.Set(p, 1); return nil })
 	g.Wait()
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The read comes before Wait.
@@ -316,7 +316,7 @@ func condInLibrary() {
 		q.Put(1)
 	}()
 	q.Get()
-	println(p.X)
+	println(p.X) // silent "happens-before"
 }
 
 // The producer writes p.X after Put.
