@@ -1,6 +1,7 @@
 package race_test
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,18 +188,34 @@ func TestRoots(t *testing.T) {
 // that each rule it names ruled out one of them: a twin silenced by
 // another rule, or by a budget, fails.
 func TestSilentRules(t *testing.T) {
+	pkgs := []string{"programs", "entrypoints", "manytests", "evidence"}
+	if racebuild.Enabled {
+		pkgs = []string{"entrypoints", "evidence"}
+	}
+	checkSilent(t, pkgs)
+}
+
+// TestSilentRulesAll checks the silent twins of the other fixture
+// packages the same way: a long test (minutes, as the packages are
+// analysed again with -why), which .ci/run runs.
+func TestSilentRulesAll(t *testing.T) {
+	// cmd/internal/longtest's switch, which analyzers/ cannot import.
+	if v := os.Getenv("ORIGO_LONG"); v == "" || v == "0" {
+		t.Skip("a long test: set ORIGO_LONG=1 to run it (.ci/run does)")
+	}
+	checkSilent(t, []string{"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks",
+		"deepspawn", "degraded", "dynlocks", "factories", "finalizers", "flags", "fresh", "future", "generated", "groups",
+		"handover", "ignored", "indices", "libmode", "runjoin", "subtests", "taken", "testruns", "timers", "transfer",
+		"wgloop", "workers", "xuse"})
+}
+
+// checkSilent runs race with -why=all on the fixture packages and
+// checks their // silent comments (see package whytest).
+func checkSilent(t *testing.T, pkgs []string) {
 	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
 		t.Fatal(err)
 	}
 	defer race.Analyzer.Flags.Set("why", "")
-	pkgs := []string{"programs", "entrypoints", "manytests", "evidence",
-		"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks", "deepspawn", "degraded",
-		"dynlocks", "factories", "finalizers", "flags", "fresh", "future", "generated", "groups", "handover",
-		"ignored", "indices", "libmode", "runjoin", "subtests", "taken", "testruns", "timers", "transfer",
-		"wgloop", "workers", "xuse"}
-	if racebuild.Enabled {
-		pkgs = []string{"entrypoints", "evidence"}
-	}
 	checked := 0
 	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...) {
 		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
