@@ -61,8 +61,10 @@ func newWhyLog(fset *token.FileSet, target string) *whyLog {
 func (w *whyLog) matches(pos token.Pos) bool { return w.target.Matches(w.fset, pos) }
 
 // note records the verdict rule on the pair a, b on loc ("" for
-// reported), under the access at the line asked about; the first
-// verdict on a candidate is kept.
+// reported), under the access at the line asked about. Pairs of
+// different goroutines that print alike ("test goroutine") are one
+// candidate to a reader: it is reported if one of them is, and is
+// otherwise ruled out by the first rule found.
 func (w *whyLog) note(c *checker, loc pointer.Location, a, b pointer.Access, rule rules.ID) {
 	if w == nil || rule == rules.OneGoroutine {
 		return // no candidate: one goroutine's accesses are in program order
@@ -78,8 +80,8 @@ func (w *whyLog) note(c *checker, loc pointer.Location, a, b pointer.Access, rul
 
 func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access, rule rules.ID) {
 	k := whyKey{at: accessPos(at), what: c.describe(loc), sideA: c.side(at), sideB: c.side(other), relatedB: accessPos(other)}
-	if _, ok := w.entries[k]; ok {
-		return
+	if old, ok := w.entries[k]; ok && (old.rule == "" || rule != "") {
+		return // the first rule, unless a pair that reads the same is reported
 	}
 	v := whyVerdict{rule: rule}
 	switch e := w.events; {
