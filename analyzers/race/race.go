@@ -238,8 +238,8 @@ func (c *checker) check() {
 			c.pass.Pkg.Path(), len(cut), goroutines, shb.MaxTraceEvents, shb.MaxPackageEvents, cut[0].Origin.Describe(c.pass.Fset), guard.IssuesURL)
 	}
 	if n := c.withheldCount(); n > 0 && c.ptr.ContextInsensitive {
-		fmt.Fprintf(os.Stderr, "origo: race: package %s was analyzed degraded (one context for all goroutines), so %d %s with no evidence that holds without contexts (an atomic, inconsistent locking, an object made once or held by a package-level variable, a type documented as safe for concurrent use) withheld; the flag -all reports them as possible data races\n",
-			c.pass.Pkg.Path(), n, plural(n, "candidate race was", "candidate races were"))
+		fmt.Fprintf(os.Stderr, "origo: race: package %s was analyzed degraded (one context for all goroutines), so %d %s no evidence of sharing that holds without contexts (an atomic, inconsistent locking between calls of the package's API, an object made once or held by a package-level variable, a type documented as safe for concurrent use) and %s withheld; the flag -all reports them as possible data races\n",
+			c.pass.Pkg.Path(), n, plural(n, "candidate race had", "candidate races had"), plural(n, "was", "were"))
 	}
 	if budgetHits > 0 {
 		fmt.Fprintf(os.Stderr, "origo: race: budget hit on package %s: %d locations with more than %d accesses in one goroutine or %d pairs, not all checked (first: %s), so races on them may go unreported; if they matter, report it at %s\n",
