@@ -46,7 +46,10 @@
 // go statement that started each goroutine with the calls that reached
 // it ("goroutine started here: main → (*Server).Start → go
 // (*Server).loop"), where the walk knows them, and at where the object
-// is made when that is in the package ("the Bank is made here"). An access
+// is made when that is in the package ("the Bank is made here"), and at
+// what shows the memory shared ("shared by goroutines: handed to the
+// goroutines by their go statements", see "Evidence of sharing" in
+// package ownership). An access
 // made inside a function of another package is shown where that
 // function was called: "write at b.go:12 (in b.(*T).Set, called at
 // a.go:30)". There is one report per racy location and pair of

@@ -503,7 +503,7 @@ func TestSARIF(t *testing.T) {
 		got = append(got, line)
 	}
 	want = []string{
-		"race/data-race testdata/demo/bank.go:59 [testdata/demo/bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [testdata/demo/bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker] [testdata/demo/bank.go:30 the Bank is made here (in demo.NewBank)]",
+		"race/data-race testdata/demo/bank.go:59 [testdata/demo/bank.go:59 the other write of Bank.processed (goroutine started at bank.go:50, in a loop)] [testdata/demo/bank.go:50 goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker] [testdata/demo/bank.go:30 the Bank is made here (in demo.NewBank)] [testdata/demo/bank.go:59 shared by goroutines: handed to the goroutines by their go statements]",
 		"deadlock/double-lock testdata/demo/bank.go:92 [testdata/demo/bank.go:89 b.mu locked here] [testdata/demo/bank.go:76 (*demo.Bank).Total locks b.mu again here]",
 	}
 	if !slices.Equal(got, want) {
@@ -544,6 +544,7 @@ func TestText(t *testing.T) {
 	bank.go:59:5: the other write of Bank.processed (goroutine started at bank.go:50, in a loop)
 	bank.go:50:3: goroutine started here: demo.main → (*demo.Bank).Run → go (*demo.Bank).worker
 	bank.go:30:10: the Bank is made here (in demo.NewBank)
+	bank.go:59:5: shared by goroutines: handed to the goroutines by their go statements
 bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this goroutine calls (*demo.Bank).Total, which locks it again (at bank.go:76); sync.Mutex is not reentrant, this blocks forever
 	bank.go:89:11: b.mu locked here
 	bank.go:76:11: (*demo.Bank).Total locks b.mu again here
