@@ -14,13 +14,17 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 )
 
 var (
@@ -31,6 +35,44 @@ var (
 // Testing is the part of testing.TB that Check uses.
 type Testing interface {
 	Errorf(format string, args ...any)
+}
+
+// Run runs a, whose -why flag the caller has set to all, on the
+// packages that patterns name in dir, a GOPATH tree as analysistest's,
+// with their tests, checks the silent comments of each against its
+// diagnostics (Check), and returns how many it checked. Unlike
+// analysistest.Run, it leaves out the main packages of the test
+// binaries: generated, without silent comments, they import testing's
+// fuzzing and profiling, which would take most of the run to analyze.
+func Run(t testing.TB, dir string, a *analysis.Analyzer, patterns ...string) int {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Dir:   dir,
+		Tests: true,
+		Env:   append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatalf("%s do not load", patterns)
+	}
+	pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool { return strings.HasSuffix(p.ID, ".test") })
+	g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			t.Errorf("%s: %v", act, act.Err)
+			continue
+		}
+		checked += Check(t, act.Package.Fset, act.Package.Syntax, act.Diagnostics)
+	}
+	return checked
 }
 
 // Check checks the silent comments of files against the why
