@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/gob"
 	"io"
+	"sync"
 )
 
 // The package facts (Effects, Locks, PointerSummaries, OriginsTable) are
@@ -17,13 +18,26 @@ import (
 // measurable time). flate's output is the same for the same input, so
 // facts stay byte-identical across runs.
 
+// The flate writers and readers are reused: a writer at the best
+// compression holds a megabyte of tables, and the checker that
+// analysistest runs (its SanityCheck) encodes and decodes every package
+// fact of every dependency again for each importer, so that allocating
+// them made the garbage collector most of an analysistest run. A reset
+// writer writes what a new one would.
+var (
+	writers = sync.Pool{New: func() any {
+		w, _ := flate.NewWriter(nil, flate.BestCompression) // the level is valid
+		return w
+	}}
+	readers sync.Pool // of flate readers, which implement flate.Resetter
+)
+
 // pack gob-encodes v and deflates the result.
 func pack(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		return nil, err
-	}
+	w := writers.Get().(*flate.Writer)
+	defer writers.Put(w)
+	w.Reset(&buf)
 	if err := gob.NewEncoder(w).Encode(v); err != nil {
 		return nil, err
 	}
@@ -35,8 +49,14 @@ func pack(v any) ([]byte, error) {
 
 // unpack inflates data and gob-decodes it into v.
 func unpack(data []byte, v any) error {
-	r := flate.NewReader(bytes.NewReader(data))
-	defer r.Close()
+	src := bytes.NewReader(data)
+	r, _ := readers.Get().(io.ReadCloser)
+	if r == nil {
+		r = flate.NewReader(src)
+	} else if err := r.(flate.Resetter).Reset(src, nil); err != nil {
+		return err
+	}
+	defer readers.Put(r)
 	if err := gob.NewDecoder(r).Decode(v); err != nil {
 		return err
 	}

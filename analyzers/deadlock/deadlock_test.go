@@ -2,8 +2,7 @@ package deadlock_test
 
 import (
 	"path/filepath"
-	"regexp"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
@@ -12,115 +11,57 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"github.com/origo-dev/origo/analyzers/internal/whytest"
-	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
+// TestDeadlock checks the fixtures' "// want" comments, the kind of each
+// report (kindtest.Check) and its related positions (reltest.Check: the
+// places its message names, in the package's files, for an editor to go
+// to). Each run of the analyzer analyzes the fixtures' imports again, so
+// the fixtures share one, and the fixture of fixes a second, which also
+// checks its fixes against main.go.golden (an Unlock before the return
+// of a lock left held), and the reports left without one:
+//
+//   - dl: a fixture of each kind of report;
+//   - dlx, dlxmain: a second acquisition hidden inside an imported
+//     package's function (dlxlib);
+//   - dlblock: channel operations and WaitGroup.Wait under a lock that
+//     the unblocking goroutine needs;
+//   - dltransfer: locks that a goroutine takes over from its starter: no
+//     double lock or lock left held for the starter and its callers, and
+//     the goroutine holds the lock until its Unlock;
+//   - dlignore: //origo:ignore deadlock silences each kind of report, at
+//     the end of its line and from the line above;
+//   - dlfix: the fixes.
+//
+// The runs have -why=all: each fixture's silent twins, marked
+// `// silent "rule"`, are checked against the rule that must rule them
+// out (see package whytest), and every rule of deadlock's manual must
+// silence a twin.
 func TestDeadlock(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dl")
-}
-
-// TestAcrossPackages checks a second acquisition hidden inside an
-// imported package's function.
-func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlx", "dlxmain")
-}
-
-// TestBlockingWhileLocked checks channel operations and WaitGroup.Wait
-// under a lock that the unblocking goroutine needs.
-func TestBlockingWhileLocked(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlblock")
-}
-
-// TestTransfer checks locks that a goroutine takes over from its
-// starter: no double lock or lock left held for the starter and its
-// callers, and the goroutine holds the lock until its Unlock.
-func TestTransfer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dltransfer")
-}
-
-// TestIgnore checks that //origo:ignore deadlock silences each kind of
-// report, at the end of its line and from the line above.
-func TestIgnore(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dlignore")
-}
-
-// TestFixes checks the fix of a lock left held (an Unlock before the
-// return) against main.go.golden, and the reports left without one.
-func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deadlock.Analyzer, "dlfix")
-}
-
-// TestFixesRun builds, vets and runs the fixture of fixes with its
-// fixes applied: each fixed function leaves its mutex unlocked, and
-// those entered with the lock held, which get no fix, leave it held.
-func TestFixesRun(t *testing.T) {
-	fixrun.Check(t, filepath.Join(analysistest.TestData(), "src", "dlfix"))
-}
-
-// TestSilentRules runs deadlock with -why=all on the fixtures and checks
-// their silent twins against the rule each names (see package whytest):
-// a twin whose line has no candidate, or one reported, or one that
-// another rule ruled out, fails. Every rule of deadlock's own must have
-// a twin.
-func TestSilentRules(t *testing.T) {
+	a, verdicts := whytest.Split(deadlock.Analyzer)
 	if err := deadlock.Analyzer.Flags.Set("why", "all"); err != nil {
 		t.Fatal(err)
 	}
 	defer deadlock.Analyzer.Flags.Set("why", "")
-	pkgs := []string{"dl", "dlblock", "dltransfer", "dlx", "dlxmain", "dlignore", "dlfix"}
-	if racebuild.Enabled {
-		pkgs = []string{"dlignore", "dlfix"}
-	}
-	checked := 0
-	named := make(map[rules.ID]bool)
-	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), deadlock.Analyzer, pkgs...) {
-		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
-		for _, f := range r.Pass.Files {
-			for _, cg := range f.Comments {
-				for _, c := range cg.List {
-					if m := silentRule.FindStringSubmatch(c.Text); m != nil {
-						for _, q := range strings.Fields(m[1]) {
-							named[rules.ID(strings.Trim(q, `"`))] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	if checked == 0 {
+	results := analysistest.Run(t, analysistest.TestData(), a, "dl", "dlx", "dlxmain", "dlblock", "dltransfer", "dlignore")
+	fixes := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), a, "dlfix")
+	results = append(results, fixes...)
+	if verdicts.Check(t, results) == 0 {
 		t.Fatal("no // silent comment found in the fixtures")
 	}
 	if racebuild.Enabled {
-		return // a few fixtures only
+		return // the plain run checks the kinds and related positions
 	}
-	for _, r := range rules.All {
-		if r.Doc == "analyzers/deadlock" && !named[r.ID] {
-			t.Errorf("rule %s silences no twin in the fixtures", r.ID)
-		}
-	}
-}
-
-// silentRule finds the rules a // silent comment names.
-var silentRule = regexp.MustCompile(`// silent((?: "[a-z-]+")+)`)
-
-// ignoreErrors is an analysistest.Testing that drops what analysistest
-// reports: TestSilentRules reads the diagnostics itself, and the why
-// diagnostics match no `// want`.
-type ignoreErrors struct{}
-
-func (ignoreErrors) Errorf(string, ...any) {}
-
-// TestRelated checks the related positions of each kind of report: the
-// places its message names, in the package's files, for an editor to go
-// to.
-func TestRelated(t *testing.T) {
-	if racebuild.Enabled {
-		t.Skip("the fixtures run under -race in the other tests; the plain run checks related positions")
-	}
-	results := analysistest.Run(t, analysistest.TestData(), deadlock.Analyzer, "dl", "dlx", "dlblock", "dltransfer", "dlfix")
+	whytest.Covered(t, "analyzers/deadlock", whytest.Named(results))
 	kindtest.Covered(t, "deadlock", kindtest.Check(t, results, nil))
-	reltest.Check(t, results, map[string][]string{
+	// Not dlxmain's, whose reports name the places in dlxlib where its
+	// locks are taken: outside the package's files, which reltest's
+	// rules are about.
+	related := slices.DeleteFunc(slices.Clone(results), func(r *analysistest.Result) bool {
+		return r.Pass != nil && r.Pass.Pkg.Path() == "dlxmain"
+	})
+	reltest.Check(t, related, map[string][]string{
 		`^double lock: `: {` locked here$`},
 		// The callee's Lock, when it is in the package (main.go, not
 		// dlxlib/dlxlib.go).
@@ -145,4 +86,11 @@ func TestRelated(t *testing.T) {
 		// The other goroutine's first Lock: the message names the one
 		// that waits.
 		`^the other goroutine locks \S+ here$`)
+}
+
+// TestFixesRun builds, vets and runs the fixture of fixes with its
+// fixes applied: each fixed function leaves its mutex unlocked, and
+// those entered with the lock held, which get no fix, leave it held.
+func TestFixesRun(t *testing.T) {
+	fixrun.Check(t, filepath.Join(analysistest.TestData(), "src", "dlfix"))
 }

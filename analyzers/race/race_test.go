@@ -1,7 +1,6 @@
 package race_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,25 +12,81 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/whytest"
 	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
+// TestRace checks the fixtures' "// want" comments, and the kind of
+// each report (kindtest.Check), in one run of the analyzer without
+// flags: each run analyzes the fixtures' imports again, and those take
+// most of its time (basic's net/http; the test binary of a fixture with
+// tests, testing and its fuzzing and profiling), so the fixtures that
+// need no flag share one. Besides the fixtures of the kinds of race:
+//
+//   - xuse: accesses and locks inside an imported package's functions
+//     (xlib), which reach xuse through facts;
+//   - ignored: //origo:ignore race silences a race on either access, at
+//     the end of the line and from the line above;
+//   - generated: nothing is reported in a generated file (TestGenerated
+//     checks the flag that reports there);
+//   - evidence: each evidence of sharing a report needs by default, and
+//     the pairs without any, which stay silent;
+//   - chains: a report names, as related positions, the go statements
+//     that started its goroutines with the calls that led to them from
+//     main;
+//   - programs, entrypoints, manytests: the roots as Go runs them: main
+//     and the tests are two programs (programs), a library's exported
+//     functions and methods that start goroutines are entry points
+//     (entrypoints), and each of 40 tests gets a budget of its own
+//     (manytests, whose race is in the last).
+//
+// The runs have -why=all: each fixture's silent twins, marked
+// `// silent "rule"`, are checked against the rule that must rule them
+// out (see package whytest), and every rule of race's and ownership's manuals must
+// silence a twin.
 func TestRace(t *testing.T) {
-	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "dynlocks", "finalizers", "buffers", "filled"}
+	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "dynlocks", "finalizers", "buffers", "filled",
+		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests"}
 	if racebuild.Enabled {
-		// Under -race, a few fixtures that reach every stage look for
-		// races in origo itself; the plain run checks the rest. These
-		// import no large package: those that import testing or
-		// net/http take 15-40 s each, ten times that under -race.
-		pkgs = []string{"indices", "future", "filled", "transfer", "fresh", "timers", "samelock", "buffers"}
+		// Under -race, the fixtures that reach every stage without a
+		// large import look for races in origo itself; the plain run
+		// checks the rest. Those that import testing or net/http take
+		// 15-40 s each, ten times that under -race.
+		pkgs = []string{"indices", "future", "filled", "transfer", "fresh", "timers", "samelock", "buffers",
+			"xuse", "ignored", "generated", "evidence", "chains", "entrypoints"}
 	}
-	kindtest.Check(t, analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...), nil)
-}
-
-// TestAcrossPackages checks accesses and locks inside an imported
-// package's functions, which reach xuse through facts.
-func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "xuse")
+	a, verdicts := whytest.Split(race.Analyzer)
+	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
+		t.Fatal(err)
+	}
+	defer race.Analyzer.Flags.Set("why", "")
+	results := analysistest.Run(t, analysistest.TestData(), a, pkgs...)
+	kindtest.Check(t, results, nil)
+	if verdicts.Check(t, results) == 0 {
+		t.Fatal("no // silent comment found in the fixtures")
+	}
+	if !racebuild.Enabled {
+		named := whytest.Named(results)
+		// The rules without a twin yet (issue 37).
+		whytest.Covered(t, "analyzers/race", named, rules.OneGoroutine, rules.TestRunsOnce, rules.CallsApart,
+			rules.RunObjects, rules.BothAtomic, rules.Twins, rules.NotInPackage)
+		whytest.Covered(t, "passes/ownership", named, rules.OwnSpawn)
+	}
+	var chains []string // the related positions of the reports on chains
+	for _, r := range results {
+		if r.Pass == nil || r.Pass.Pkg.Path() != "chains" {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				chains = append(chains, rel.Message)
+			}
+		}
+	}
+	want := "goroutine started here: chains.main → chains.start → go chains.worker → chains.spawn → go chains.inner"
+	if !slices.Contains(chains, want) {
+		t.Errorf("related positions of the reports on chains %q lack %q", chains, want)
+	}
 }
 
 // TestLoopVar121 checks the message for a loop variable that a module at
@@ -40,10 +95,9 @@ func TestLoopVar121(t *testing.T) {
 	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "loopvar121"), race.Analyzer, "./..."), nil)
 }
 
-// TestGenerated checks that nothing is reported in a generated file, and
-// that the flag "generated" reports there too.
+// TestGenerated checks that the flag "generated" reports in a generated
+// file too (without it nothing is, which TestRace checks on generated).
 func TestGenerated(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "generated")
 	if err := race.Analyzer.Flags.Set("generated", "true"); err != nil {
 		t.Fatal(err)
 	}
@@ -51,24 +105,11 @@ func TestGenerated(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "generatedon")
 }
 
-// TestIgnore checks that //origo:ignore race silences a race on either
-// access, at the end of the line and from the line above.
-func TestIgnore(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "ignored")
-}
-
 // TestFixes checks the fix of a WaitGroup.Add inside the goroutine (the
 // Add moved before the go statement) against main.go.golden, and the
 // reports left without one.
 func TestFixes(t *testing.T) {
 	kindtest.Check(t, analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), race.Analyzer, "wgfix"), nil)
-}
-
-// TestEvidence checks each evidence of sharing a report needs by
-// default, and the pairs without any, which stay silent (their rule is
-// checked by TestSilentRules).
-func TestEvidence(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, "evidence")
 }
 
 // TestAll checks, on package evidence, that -all reports each pair
@@ -134,25 +175,6 @@ func TestFixesRun(t *testing.T) {
 	fixrun.Check(t, filepath.Join(analysistest.TestData(), "loopvar121"))
 }
 
-// TestStartChains checks that a report names, as related positions, the
-// go statements that started its goroutines with the calls that led to
-// them from main.
-func TestStartChains(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), race.Analyzer, "chains")
-	var got []string
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			for _, rel := range d.Related {
-				got = append(got, rel.Message)
-			}
-		}
-	}
-	want := "goroutine started here: chains.main → chains.start → go chains.worker → chains.spawn → go chains.inner"
-	if !slices.Contains(got, want) {
-		t.Errorf("related positions %q lack %q", got, want)
-	}
-}
-
 // TestDegraded checks that a package too large for an origin per
 // goroutine is analyzed context insensitive, not skipped: the race is
 // reported, its synchronized look-alikes are not, and the pointer
@@ -170,64 +192,9 @@ func TestDegraded(t *testing.T) {
 	}
 }
 
-// TestRoots checks the roots as Go runs them: main and the tests are two
-// programs (programs), a library's exported functions and methods that
-// start goroutines are entry points (entrypoints), and each of 40 tests
-// gets a budget of its own (manytests, whose race is in the last).
-func TestRoots(t *testing.T) {
-	pkgs := []string{"programs", "entrypoints", "manytests"}
-	if racebuild.Enabled {
-		pkgs = []string{"entrypoints"} // no testing import: seconds, not minutes, under -race
-	}
-	analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...)
-}
-
-// TestSilentRules runs race with -why=all on fixtures whose silent
-// twins name the rule that must silence them, and checks that each
-// twin's line has candidates, none reported or cut by a budget, and
-// that each rule it names ruled out one of them: a twin silenced by
-// another rule, or by a budget, fails.
-func TestSilentRules(t *testing.T) {
-	pkgs := []string{"programs", "entrypoints", "manytests", "evidence"}
-	if racebuild.Enabled {
-		pkgs = []string{"entrypoints", "evidence"}
-	}
-	checkSilent(t, pkgs)
-}
-
-// TestSilentRulesAll checks the silent twins of the other fixture
-// packages the same way: a long test (minutes, as the packages are
-// analysed again with -why), which .ci/run runs.
-func TestSilentRulesAll(t *testing.T) {
-	// cmd/internal/longtest's switch, which analyzers/ cannot import.
-	if v := os.Getenv("ORIGO_LONG"); v == "" || v == "0" {
-		t.Skip("a long test: set ORIGO_LONG=1 to run it (.ci/run does)")
-	}
-	checkSilent(t, []string{"atomicobserve", "basic", "buffers", "callbacks", "callers", "chanops", "clonedlocks",
-		"deepspawn", "degraded", "dynlocks", "factories", "finalizers", "flags", "fresh", "future", "generated", "groups",
-		"handover", "ignored", "indices", "libmode", "runjoin", "subtests", "taken", "testruns", "timers", "transfer",
-		"wgloop", "workers", "xuse"})
-}
-
-// checkSilent runs race with -why=all on the fixture packages and
-// checks their // silent comments (see package whytest).
-func checkSilent(t *testing.T, pkgs []string) {
-	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
-		t.Fatal(err)
-	}
-	defer race.Analyzer.Flags.Set("why", "")
-	checked := 0
-	for _, r := range analysistest.Run(ignoreErrors{}, analysistest.TestData(), race.Analyzer, pkgs...) {
-		checked += whytest.Check(t, r.Pass.Fset, r.Pass.Files, r.Diagnostics)
-	}
-	if checked == 0 {
-		t.Fatal("no // silent comment found in the fixtures")
-	}
-}
-
 // ignoreErrors is an analysistest.Testing that drops what analysistest
-// reports: TestSilentRules reads the diagnostics itself, and the why
-// diagnostics match no `// want`.
+// reports: TestAll reads the diagnostics itself, and under -all the
+// possible data races match no `// want`.
 type ignoreErrors struct{}
 
 func (ignoreErrors) Errorf(string, ...any) {}

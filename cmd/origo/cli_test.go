@@ -17,6 +17,7 @@ import (
 // one line and exit 2, with a pointer to -h; findings are exit 3, and 0
 // under -json, as go vet -json; a package that does not load is 1.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	demo, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -57,6 +58,7 @@ func TestExitCodes(t *testing.T) {
 // -race=false reports the same. TestSelectAnalyzers checks the other
 // combinations without running them.
 func TestAnalyzerFlags(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	demo, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -110,6 +112,7 @@ func TestVersion(t *testing.T) {
 // nothing is written by -diff, and -fix moves the Add; the fixed file
 // then has nothing to report.
 func TestStandaloneFix(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir := t.TempDir()
 	const src = "package main\n\nimport \"sync\"\n\nfunc work() {}\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tgo func() {\n\t\twg.Add(1)\n\t\tdefer wg.Done()\n\t\twork()\n\t}()\n\twg.Wait()\n}\n"

@@ -6,14 +6,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 )
 
 // TestConfirmOnly runs the fixture of package confirm through the
 // command: -confirm=only prints the confirmed findings alone, each
 // with its confirmation in the message and in -json, and the summary
-// line counts them all.
+// line counts them all. A long test: it builds and runs the fixture's
+// tests under the race detector (from a cold cache, the standard
+// library built again with -race), as package confirm's TestFixture
+// does in go test ./....
 func TestConfirmOnly(t *testing.T) {
+	longtest.Skip(t)
 	functional(t)
 	if testing.Short() {
 		t.Skip("builds and runs the fixture's tests")

@@ -60,7 +60,10 @@ func functional(t *testing.T) {
 }
 
 // run runs the origo binary in dir and returns its stdout, stderr and
-// exit code.
+// exit code. The tests that only run the binary and go vet call
+// t.Parallel: each run is a process of its own, and none of them sets a
+// flag of the analyzers in this one (the tests that run the analyzers
+// here stay sequential).
 func run(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	return runCmd(t, exec.Command(origoBin, args...), dir)
@@ -167,6 +170,7 @@ func decodeVet(t *testing.T, dir, data string, all bool) []string {
 // standalone driver, which sees every package's, and requires the same
 // output: c's origins must reach a through b's facts in both.
 func TestVetMatchesStandalone(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	vet, standalone := vetAndStandalone(t, "origins")
 	for _, want := range []string{
@@ -204,6 +208,7 @@ func TestVetMatchesStandalonePointer(t *testing.T) {
 // TestVetMatchesStandaloneDemo runs origo on the demo under both
 // drivers: the same two reports, the demo's race and its deadlock.
 func TestVetMatchesStandaloneDemo(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
 		t.Fatal(err)
@@ -254,6 +259,7 @@ func TestVetMatchesStandaloneDemo(t *testing.T) {
 // same diagnostics, fixes and edits (byte offsets in the file), related
 // positions, categories and ends, under the same field names.
 func TestVetMatchesStandaloneFixes(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../..")
 	if err != nil {
@@ -331,6 +337,7 @@ func vetAndStandalone(t *testing.T, mode string) (vet, standalone []string) {
 // otherwise give a line per analyzer that says only "failed
 // prerequisites").
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {
@@ -473,6 +480,7 @@ func runSARIF(t *testing.T, dir string, args ...string) sarifLogT {
 // location, and the deadlock's two Locks; paths relative to the
 // repository.
 func TestSARIF(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -531,6 +539,7 @@ func TestSARIF(t *testing.T) {
 // indented beneath it (the deadlock's: where Report locked b.mu, and
 // Total's Lock).
 func TestText(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -557,6 +566,7 @@ bank.go:92:97: double lock: b.mu is held (locked at bank.go:89) when this gorout
 // TestSARIFFingerprints checks that a finding keeps its fingerprint when
 // the lines above it move, and that another finding gets another.
 func TestSARIFFingerprints(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	src, err := os.ReadFile("../../testdata/demo/bank.go")
 	if err != nil {
@@ -842,6 +852,7 @@ func TestNoSummariesForCommands(t *testing.T) {
 // tag: each race is found, the same by both. A syntax error is one clear
 // error.
 func TestLanguageCorners(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/broken")
 	if err != nil {

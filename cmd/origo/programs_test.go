@@ -14,6 +14,7 @@ import (
 // test binary's goroutines are never paired with main's (see
 // pointer.Origin.SameProgram).
 func TestProgramsMainAndTest(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("../../testdata/programs")
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func standaloneFindings(t *testing.T, dir string, args ...string) []string {
 // TestWhy checks origo why on a line whose reads are ordered after the
 // writes in each program, and never meet the other program's writes.
 func TestWhy(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("../../testdata/programs")
 	if err != nil {
 		t.Fatal(err)

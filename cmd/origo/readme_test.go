@@ -55,6 +55,7 @@ func readme(t *testing.T) []readmeBlock {
 // output shown under them is what origo prints for the first one, byte
 // for byte; a report line quoted anywhere else is one of those lines.
 func TestREADMEDemo(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	blocks := readme(t)
 	first := -1

@@ -202,6 +202,7 @@ func TestIntroduction(t *testing.T) {
 // TestSARIFSchema validates origo -sarif on the demo, and on a package
 // of every analyzer's reports, against the SARIF 2.1.0 schema.
 func TestSARIFSchema(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -229,6 +230,7 @@ func TestSARIFSchema(t *testing.T) {
 // TestJSONCategory checks that -json shows each report's kind as its
 // category, as go vet -json does.
 func TestJSONCategory(t *testing.T) {
+	t.Parallel()
 	functional(t)
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {

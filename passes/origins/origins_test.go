@@ -42,13 +42,12 @@ func TestChain(t *testing.T) {
 	analysistest.Run(t, dir, perFunc, "./...")
 }
 
+// TestSpawns checks the summaries of the fixtures' functions (their
+// wants), and the roots that the Result lists for the test package of
+// roots. The fixtures share one run, which analyzes their imports
+// (spawns' testing, roots' test binary) again each time.
 func TestSpawns(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), perFunc, "spawns", "nested", "generic")
-}
-
-// TestRoots checks the roots that the Result lists for a test package.
-func TestRoots(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), perFunc, "roots")
+	results := analysistest.Run(t, analysistest.TestData(), perFunc, "spawns", "nested", "generic", "roots")
 	var got []string
 	for _, r := range results {
 		if r.Action.Package.ID != "roots [roots.test]" || r.Err != nil {

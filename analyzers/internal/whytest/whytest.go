@@ -14,13 +14,16 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 var (
@@ -31,6 +34,96 @@ var (
 // Testing is the part of testing.TB that Check uses.
 type Testing interface {
 	Errorf(format string, args ...any)
+}
+
+// Split returns a copy of a that hands its why diagnostics (category
+// rules.WhyCategory) to the returned Verdicts instead of reporting them,
+// so that one analysistest run of it, with -why set to all, checks the
+// fixtures' `// want` comments against the reports and, through
+// Verdicts.Check, their `// silent` comments against the verdicts: the
+// fixtures and their imports are analysed once for both.
+func Split(a *analysis.Analyzer) (*analysis.Analyzer, *Verdicts) {
+	v := &Verdicts{byPkg: make(map[*types.Package][]analysis.Diagnostic)}
+	c := *a
+	c.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			if d.Category != rules.WhyCategory {
+				pass.Report(d)
+				return
+			}
+			v.mu.Lock()
+			v.byPkg[pass.Pkg] = append(v.byPkg[pass.Pkg], d)
+			v.mu.Unlock()
+		}
+		return a.Run(&p)
+	}
+	return &c, v
+}
+
+// Verdicts are the why diagnostics a Split analyzer set aside, by
+// package.
+type Verdicts struct {
+	mu    sync.Mutex
+	byPkg map[*types.Package][]analysis.Diagnostic
+}
+
+// Check checks the silent comments of each result's files against the
+// verdicts of its package (see Check), and returns how many it checked.
+func (v *Verdicts) Check(t Testing, results []*analysistest.Result) int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	checked := 0
+	for _, r := range results {
+		if r.Pass == nil {
+			continue
+		}
+		checked += Check(t, r.Pass.Fset, r.Pass.Files, v.byPkg[r.Pass.Pkg])
+	}
+	return checked
+}
+
+// Named returns the rules that the silent comments of results' files
+// name.
+func Named(results []*analysistest.Result) map[rules.ID]bool {
+	named := make(map[rules.ID]bool)
+	for _, r := range results {
+		if r.Pass == nil {
+			continue
+		}
+		for _, f := range r.Pass.Files {
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					if m := silentRe.FindStringSubmatch(c.Text); m != nil {
+						for _, q := range strings.Fields(m[1]) {
+							named[rules.ID(strings.Trim(q, `"`))] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return named
+}
+
+// Covered fails t for each rule documented in doc (a rule's Doc, the
+// package whose manual has its section) that no silent comment names:
+// every rule of an analyzer's own has a twin it silences. The bounds of
+// the analysis (rules.Budget, rules.NotTraced) silence no twin, and
+// missing lists the rules whose twins are still to be written: each of
+// them fails once a twin names it, to be taken off the list.
+func Covered(t Testing, doc string, named map[rules.ID]bool, missing ...rules.ID) {
+	for _, r := range rules.All {
+		if r.Doc != doc || r.ID == rules.Budget || r.ID == rules.NotTraced {
+			continue
+		}
+		switch {
+		case !named[r.ID] && !slices.Contains(missing, r.ID):
+			t.Errorf("rule %s silences no twin in the fixtures", r.ID)
+		case named[r.ID] && slices.Contains(missing, r.ID):
+			t.Errorf("rule %s has a twin now: take it off the missing list", r.ID)
+		}
+	}
 }
 
 // Check checks the silent comments of files against the why
