@@ -70,7 +70,11 @@
 // the pointer analysis finds for a call through a function value or an
 // interface in every goroutine that makes it (a constructor applying
 // its options, opt(d)); a dynamic call it finds no callee for, or one
-// that may reach what it does not see, publishes. The object a package
+// that may reach what it does not see, publishes. A variable that a
+// closure captures lives in a cell that each use loads (nc := &Conn{};
+// ...; go func() { ... nc ... }()): it still denotes what the function
+// assigned it, when it is assigned once, before its uses, and the
+// closures only read it; the closure taking it publishes the object. The object a package
 // function made and returns without publishing it is fresh in its
 // caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
 // so is a helper's parameter when every call of the helper that the

@@ -46,6 +46,7 @@ type freshness struct {
 	owns       map[*ssa.Function]bool                 // see ownObjects
 	funcs      []*ssa.Function                        // the package's, for setupMethod's static calls
 	static     map[*ssa.Function][]ssa.CallInstruction
+	owned      map[ownedKey]bool // see owningField
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {
@@ -63,6 +64,7 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function
 		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
 		setups:     make(map[*ssa.Function]bool),
 		funcs:      funcs,
+		owned:      make(map[ownedKey]bool),
 	}
 }
 
@@ -100,6 +102,9 @@ func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction, obj *pointer.
 	}
 	if p := paramOf(addr); p != nil && p.Parent() == w.Parent() {
 		return f.freshParam(p, obj, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
+	}
+	if holder, part := f.heldPart(addr); holder != nil {
+		return f.holderUnpublished(holder, shapeOf(part.Type()), w, maxCalleeDepth)
 	}
 	makers, ok := grownFrom(addr)
 	if !ok || len(makers) == 0 {
@@ -235,7 +240,7 @@ func accessedAddr(acc pointer.Access) ssa.Value {
 // into, when v selects a field, element or slice of what it made and no
 // pointer is loaded on the way; else nil.
 func allocation(v ssa.Value) ssa.Instruction {
-	switch x := selected(v).(type) {
+	switch x := denoted(v).(type) {
 	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
 		return x.(ssa.Instruction)
 	}
@@ -260,10 +265,102 @@ func selected(v ssa.Value) ssa.Value {
 	}
 }
 
+// maxCells bounds the variables followed by denoted.
+const maxCells = 8
+
+// denoted returns the value whose object v points into, as selected
+// does, and through the loads of a variable that holds one value (see
+// assigned): a variable a closure captures lives in a cell that every
+// use loads, and it still denotes what the function assigned it.
+func denoted(v ssa.Value) ssa.Value {
+	for range maxCells {
+		v = selected(v)
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			return v
+		}
+		val := assigned(load)
+		if val == nil {
+			return v
+		}
+		v = val
+	}
+	return v
+}
+
+// assigned returns the value that load reads from a local variable of
+// its function that is assigned once, by a store that comes before the
+// load on every path, and whose address nothing takes but closures
+// that only read it: what the variable holds there. It returns nil for
+// any other load.
+func assigned(load *ssa.UnOp) ssa.Value {
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok || cell.Parent() != load.Parent() {
+		return nil
+	}
+	var store *ssa.Store
+	for _, r := range *cell.Referrers() {
+		switch x := r.(type) {
+		case *ssa.Store:
+			if x.Addr != cell || store != nil {
+				return nil
+			}
+			store = x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if !readOnlyBindings(x, cell, maxCells) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	if store == nil || !before(store, load) {
+		return nil
+	}
+	return store.Val
+}
+
+// readOnlyBindings reports whether the closure c only reads the
+// variables it binds to cell, itself and through the closures it makes
+// in turn, depth deep.
+func readOnlyBindings(c *ssa.MakeClosure, cell ssa.Value, depth int) bool {
+	fn, ok := c.Fn.(*ssa.Function)
+	if !ok || depth <= 0 {
+		return false
+	}
+	for i, b := range c.Bindings {
+		if b != cell {
+			continue
+		}
+		fv := fn.FreeVars[i]
+		for _, r := range *fv.Referrers() {
+			switch x := r.(type) {
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			case *ssa.DebugRef:
+			case *ssa.MakeClosure:
+				if !readOnlyBindings(x, fv, depth-1) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // madeBy returns the call whose result v selects a field, element or
 // slice of, with no pointer loaded on the way; else nil.
 func madeBy(v ssa.Value) *ssa.Call {
-	call, _ := selected(v).(*ssa.Call)
+	call, _ := denoted(v).(*ssa.Call)
 	return call
 }
 
@@ -311,7 +408,7 @@ func (f *freshness) returnsFresh(ret *ssa.Return, r ssa.Value, depth int) bool {
 // paramOf returns the parameter whose object v selects a field, element
 // or slice of, with no pointer loaded on the way; else nil.
 func paramOf(v ssa.Value) *ssa.Parameter {
-	p, _ := selected(v).(*ssa.Parameter)
+	p, _ := denoted(v).(*ssa.Parameter)
 	return p
 }
 
@@ -599,8 +696,11 @@ func publishedBefore(alloc, w ssa.Instruction, pubs map[ssa.Instruction]bool) bo
 		}
 	}
 	for _, s := range bw.Succs {
-		if between[s] && anyIn(bw.Instrs[iw+1:], pubs) {
-			return true // w's block is in a loop that reaches it again
+		// w's block is in a loop that reaches it again: what the
+		// previous run published from w on, w itself when it is a
+		// call that publishes, was published before w's next run.
+		if between[s] && anyIn(bw.Instrs[iw:], pubs) {
+			return true
 		}
 	}
 	return false

@@ -23,6 +23,10 @@ type flow struct {
 	carries map[ssa.Value]bool
 	pubs    map[ssa.Instruction]bool
 	returns bool // a value that may carry the object is returned
+	// holder, when set, is the store into an owning field whose
+	// object the flow follows: it publishes nothing of its own (see
+	// ownedBy).
+	holder *ssa.Store
 }
 
 func (f *freshness) newFlow(obj any, sh *shape, anchors map[ssa.Value]bool, depth int) *flow {
@@ -86,7 +90,7 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 		fl.returns = true // the caller follows the result; no write follows a return
 		return nil
 	case *ssa.Store:
-		if x.Val == v {
+		if x.Val == v && x != fl.holder {
 			fl.storedInto(instr, x.Addr)
 		}
 		return nil

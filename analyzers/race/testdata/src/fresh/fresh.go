@@ -5,6 +5,7 @@
 package main
 
 import (
+	"os"
 	"sort"
 	"sync"
 )
@@ -84,6 +85,15 @@ func main() {
 	lazyMaps()
 	describe()
 	remotes()
+	capturedLater()
+	capturedLater()
+	madeCaptured()
+	madeCaptured()
+	capturedAndSet()
+	ownedParts()
+	ownedParts()
+	looseParts()
+	looseParts()
 }
 
 func use(int) {}
@@ -504,4 +514,79 @@ func remotes() {
 			g.resume()
 		}
 	}()
+}
+
+// A variable that a closure captures lives in a cell, which every use
+// loads: still the function's own variable, holding what it was
+// assigned. The writes through it before the go statement are silent,
+// those after race, whether the variable holds what the function made
+// or what a constructor returned.
+func capturedLater() {
+	w := &worker{}
+	w.x = 10 // silent "not-published"
+	go w.loop()
+	w.y = 10 // want `data race on worker.y`
+	report := func() { use(w.x) }
+	report()
+}
+
+func madeCaptured() {
+	w := newWorker()
+	w.y = 11 // silent "not-published"
+	go w.loop()
+	defer func() { use(w.y) }()
+	w.x = 11 // want `data race on worker.x`
+}
+
+func newWorker() *worker { return &worker{} }
+
+// A closure that assigns the variable may change what it holds: the
+// write after the call is to what the closure stored (shared, which a
+// goroutine reads).
+var shared = &worker{}
+
+func capturedAndSet() {
+	go func() { use(shared.x) }()
+	w := &worker{}
+	set := func() { w = shared }
+	set()
+	w.x = 12 // want `data race on worker.x`
+}
+
+// An object that only a field of another holds is its holder's part: a
+// field that every store of the package gives an object just made,
+// published no other way. Written through an unpublished holder, the
+// part is unpublished too, whether the holder's constructor or its
+// function put it there.
+type part struct{ n int }
+
+func (p *part) run() { use(p.n) }
+
+type whole struct{ p, q *part }
+
+func newWhole() *whole { return &whole{p: &part{}} }
+
+func ownedParts() {
+	w := newWhole()
+	w.q = &part{}
+	w.p.n = 1 // silent "not-published"
+	w.q.n = 1 // silent "not-published"
+	go w.p.run()
+	go w.q.run()
+	w.p.n = 2 // want `data race on part.n`
+}
+
+// A field that one store gives a shared object is no part: a write
+// through it, though the holder is unpublished, may be to that object.
+type loose struct{ p *part }
+
+var common = &part{}
+
+func looseParts() {
+	go common.run()
+	l := &loose{p: &part{}}
+	if len(os.Args) > 1 {
+		l.p = common
+	}
+	l.p.n = 3 // want `data race on part.n`
 }

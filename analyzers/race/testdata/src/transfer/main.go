@@ -95,7 +95,7 @@ type parent struct {
 
 func (p *parent) flush() {
 	p.mu.Lock()
-	p.n = 1 // silent "common-lock": before the go statement the starter holds p.mu
+	p.n = 1 // silent "not-published": main made p, and before the go statement the starter holds p.mu too
 	go func() {
 		p.n++
 		p.mu.Unlock()
