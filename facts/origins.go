@@ -22,6 +22,7 @@ const (
 	SpawnFuzz                                  // (*testing.F).Fuzz(f)
 	SpawnFinalizer                             // runtime.SetFinalizer(x, f)
 	SpawnCleanup                               // runtime.AddCleanup(x, f, arg)
+	SpawnBubble                                // synctest.Test(t, f): f and the goroutines it starts, in a bubble
 	numSpawnKinds
 )
 
@@ -37,6 +38,7 @@ var spawnKindNames = [numSpawnKinds]string{
 	SpawnFuzz:             "f.Fuzz",
 	SpawnFinalizer:        "runtime.SetFinalizer",
 	SpawnCleanup:          "runtime.AddCleanup",
+	SpawnBubble:           "synctest.Test",
 }
 
 func (k SpawnKind) String() string {
@@ -60,7 +62,8 @@ const (
 	Parallel
 	// Sync: the spawner waits for the goroutine to finish before it
 	// continues (a subtest that does not call t.Parallel, the bodies
-	// that b.RunParallel runs).
+	// that b.RunParallel runs, a synctest bubble, whose every goroutine
+	// synctest.Test waits for).
 	Sync
 )
 

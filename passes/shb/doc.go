@@ -49,7 +49,9 @@
 //     the goroutine (in the chain being walked, the origins of that
 //     chain's factory call and of the objects the statement's pointer
 //     may point to there: pointer.Origin.Sites and Recv); a subtest
-//     without t.Parallel → return of t.Run;
+//     without t.Parallel → return of t.Run; the end of every goroutine
+//     of a synctest bubble, the function synctest.Test runs and those
+//     it starts, directly or not → return of synctest.Test;
 //   - send → the receive that completes it, when the receives on the
 //     channel up to this one outnumber the sends that may precede it; a
 //     receive in a loop is taken to drain every send (range over a

@@ -275,8 +275,34 @@ func (l *linker) spawnEdges() {
 		l.edge(p.parent, id, p.child, 0)
 		if p.child.Origin.Flags&facts.Sync != 0 && sites[p] == 1 {
 			l.edge(p.child, int32(len(p.child.Events)), p.parent, id+1)
+			if p.child.Origin.Kind == facts.SpawnBubble {
+				l.bubbleEdges(p.child, p.parent, id+1)
+			}
 		}
 	}
+}
+
+// bubbleEdges: synctest.Test returns only after every goroutine of its
+// bubble has exited, those that the bubble's function starts and those
+// they start in turn: each ends before event id of the trace that called
+// Test.
+func (l *linker) bubbleEdges(bubble, caller *Trace, id int32) {
+	for _, t := range l.res.Traces {
+		if t != bubble && descends(t.Origin, bubble.Origin) {
+			l.edge(t, int32(len(t.Events)), caller, id)
+		}
+	}
+}
+
+// descends reports whether o was started, directly or not, by a
+// goroutine that anc started, or by anc.
+func descends(o, anc *pointer.Origin) bool {
+	for p := o.Parent; p != nil; p = p.Parent {
+		if p == anc {
+			return true
+		}
+	}
+	return false
 }
 
 // after returns the first ID that comes after event r on every path:

@@ -46,6 +46,9 @@ var spawners = map[string]Spawner{
 	"testing.B.Run":                {Kind: facts.SpawnSubtest, Arg: 2},
 	"testing.B.RunParallel":        {Kind: facts.SpawnRunParallel, Arg: 1, Flags: facts.Multiple | facts.Sync},
 	"testing.F.Fuzz":               {Kind: facts.SpawnFuzz, Arg: 1, Flags: facts.Sync}, // its inputs run one after another; Fuzz returns after them
+	// synctest.Test runs f in a new goroutine, a bubble, and returns
+	// after every goroutine of the bubble has exited.
+	"testing/synctest.Test": {Kind: facts.SpawnBubble, Arg: 1, Flags: facts.Sync},
 	// Finalizers run one after another on one goroutine of the
 	// runtime's; cleanups may run at once on several.
 	"runtime.SetFinalizer": {Kind: facts.SpawnFinalizer, Arg: 1},

@@ -3,6 +3,7 @@ package testreport
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 )
 
 // Nothing waits for the goroutine: reported.
@@ -99,4 +100,41 @@ func FuzzTarget(f *testing.F) {
 			t.Log(s) // want `test report after the test: Log`
 		}()
 	})
+}
+
+// synctest.Test returns after every goroutine of its bubble has exited,
+// those its function starts and those they start: their writes and
+// reports come before the test goes on.
+func TestBubble(t *testing.T) {
+	n := 0
+	synctest.Test(t, func(t *testing.T) {
+		go func() {
+			n = 1 // silent "happens-before"
+			t.Log("in the bubble")
+		}()
+	})
+	t.Log(n)
+}
+
+func TestBubbleNested(t *testing.T) {
+	n := 0
+	synctest.Test(t, func(t *testing.T) {
+		go func() {
+			go func() {
+				n = 2 // silent "happens-before"
+				t.Log("deeper in the bubble")
+			}()
+		}()
+	})
+	t.Log(n)
+}
+
+// Outside a bubble nothing waits for the goroutine.
+func TestNoBubble(t *testing.T) {
+	n := 0
+	go func() {
+		n = 3 // want `data race on n`
+		t.Log("late") // want `test report after the test: Log`
+	}()
+	t.Log(n)
 }
