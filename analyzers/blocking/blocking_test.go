@@ -8,7 +8,6 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"github.com/origo-dev/origo/analyzers/internal/whytest"
-	"github.com/origo-dev/origo/passes/rules"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -54,8 +53,7 @@ func TestBlocking(t *testing.T) {
 	if racebuild.Enabled {
 		return
 	}
-	// The rules without a twin yet (issue 37).
-	whytest.Covered(t, "analyzers/blocking", whytest.Named(results), rules.WaitUnlocks, rules.FailedTest, rules.ServeForever)
+	whytest.Covered(t, "analyzers/blocking", whytest.Named(results))
 	kindtest.Covered(t, "blocking", met)
 	reltest.Check(t, results, map[string][]string{
 		`^send blocks forever when \w+ returns early: `:                           {` made here$`, `^\w+ returns here without receiving$`},

@@ -271,7 +271,12 @@
 // go vet, the flag -race.why=FILE:LINE) prints, for every candidate with
 // an access at that line, the two accesses, their goroutines and
 // programs, and "reported" or the rule that ruled it out, with what it
-// applied to (for happens-before, the chain of edges):
+// applied to (for happens-before, the chain of edges). Pairs whose
+// goroutines print alike (the copies of a goroutine started in a loop,
+// "test goroutine") are one candidate: reported if one of them is, else
+// one line for each rule that ruled one out; two accesses of one
+// goroutine are shown as ruled out by one-goroutine only where no other
+// pair that prints alike was ruled out otherwise:
 //
 //	main.go:40:14: why: racy: read at main.go:40 (main goroutine, in main's program) vs write at main.go:14 (goroutine started at main.go:14, in the test binary): ruled out by other-program (...): ...
 //

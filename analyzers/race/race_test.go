@@ -68,8 +68,7 @@ func TestRace(t *testing.T) {
 	if !racebuild.Enabled {
 		named := whytest.Named(results)
 		// The rules without a twin yet (issue 37).
-		whytest.Covered(t, "analyzers/race", named, rules.OneGoroutine, rules.TestRunsOnce, rules.CallsApart,
-			rules.RunObjects, rules.BothAtomic, rules.Twins, rules.NotInPackage)
+		whytest.Covered(t, "analyzers/race", named, rules.RunObjects, rules.NotInPackage)
 		whytest.Covered(t, "passes/ownership", named, rules.OwnSpawn)
 	}
 	var chains []string // the related positions of the reports on chains

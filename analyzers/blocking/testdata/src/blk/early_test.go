@@ -19,3 +19,31 @@ func TestFeedB(t *testing.T) {
 	go consume(ch)
 	close(ch)
 }
+
+// TestLoad's goroutine fails the test on an error rather than send
+// (load, in quits.go, returns quietly and is reported): silent.
+func TestLoad(t *testing.T) {
+	ch := make(chan int)
+	go func() {
+		v, err := lookup(1)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		ch <- v
+	}()
+	<-ch // silent "failed-test"
+}
+
+// TestValidate returns before it receives only where it failed
+// (validate, in leaks.go, returns quietly and its worker's send is
+// reported): silent.
+func TestValidate(t *testing.T) {
+	ch := make(chan int)
+	go func() { ch <- compute() }() // silent "failed-test"
+	if _, err := lookup(1); err != nil {
+		t.Error(err)
+		return
+	}
+	<-ch
+}

@@ -71,6 +71,12 @@ func waitForever() {
 	select {} // want `select \{\} blocks forever: waitForever never returns`
 }
 
+// serveUntilKilled blocks on purpose in main, which calls it (no go
+// statement starts it, unlike waitForever): silent.
+func serveUntilKilled() {
+	select {} // silent "serve-forever"
+}
+
 // handoff sends to a goroutine that receives: silent.
 func handoff() int {
 	c := make(chan int)
@@ -221,4 +227,7 @@ func Run(items []int) {
 	go bufferRoom()
 }
 
-func main() { Run(nil) }
+func main() {
+	Run(nil)
+	serveUntilKilled()
+}

@@ -13,6 +13,7 @@ import (
 func main() {
 	goBefore()
 	goAfter()
+	goOwn()
 	chanHandoff()
 	chanSendFirst()
 	unbuffered()
@@ -29,6 +30,7 @@ func main() {
 	readers()
 	writerUnderRLock()
 	atomics()
+	atomicTypes()
 	atomicVsPlain()
 	once()
 	onceBefore()
@@ -110,6 +112,19 @@ func goAfter() {
 		done <- true
 	}()
 	x = 1 // want `data race on x: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
+	<-done
+}
+
+// The goroutine writes x after its own read: one goroutine's accesses
+// are in program order.
+func goOwn() {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		use(x)
+		x = 1 // silent "one-goroutine"
+		done <- true
+	}()
 	<-done
 }
 
@@ -321,13 +336,36 @@ func writerUnderRLock() {
 	}
 }
 
+// The goroutines' Adds are both atomic: no race between them (the read
+// after Wait is ordered; atomicVsPlain's read is not).
 func atomics() {
 	var n int64
+	var wg sync.WaitGroup
 	for range 2 {
+		wg.Add(1)
 		go func() {
-			atomic.AddInt64(&n, 1)
+			defer wg.Done()
+			atomic.AddInt64(&n, 1) // silent "both-atomic"
 		}()
 	}
+	wg.Wait()
+	use(int(n))
+}
+
+// The same through atomic.Int64's methods, reset by a plain store once
+// the goroutines are done.
+func atomicTypes() {
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n.Add(1) // silent "both-atomic"
+		}()
+	}
+	wg.Wait()
+	n = atomic.Int64{}
 }
 
 func atomicVsPlain() {
@@ -886,7 +924,7 @@ func flagUnderLock() {
 			mu.Lock()
 		}
 		mu.Unlock()
-		x = 2
+		x = 2 // silent "atomic-observed": the poller saw written, set under mu after x = 1
 		c <- true
 	}()
 	<-c
@@ -1077,7 +1115,7 @@ func condSignal() {
 		cond.Wait()
 	}
 	mu.Unlock()
-	x = 2
+	x = 2 // silent "atomic-observed": the waiter saw ready, set under mu after x = 1
 	use(x)
 }
 

@@ -77,3 +77,39 @@ func (s *Summer) AddSlots(items []int) {
 // Total reads s: a call of its own, in sequence with Add's (Summer has no
 // mutex: its callers do not share it while adding).
 func (s *Summer) Total() int { return s.total }
+
+// early is written by the goroutine RecordEarly starts, and read before
+// the call waits for it: a race within one call.
+var early int
+
+// RecordEarly reads early before it waits.
+func RecordEarly(x int) int {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); early = x }() // want `data race on early`
+	v := early
+	wg.Wait()
+	return v
+}
+
+// last is written by the goroutine Record starts and joins, and read by
+// Peek: each call of an entry point is checked on its own, with the
+// goroutines it starts, so Peek's read comes in a call apart.
+var last int
+
+// Record writes last in a goroutine it waits for.
+func Record(x int) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); last = x }() // silent "calls-apart"
+	wg.Wait()
+}
+
+// Peek reads last in a call of its own.
+func Peek() int {
+	v := last // silent "calls-apart"
+	var wg sync.WaitGroup
+	wg.Go(func() {})
+	wg.Wait()
+	return v
+}

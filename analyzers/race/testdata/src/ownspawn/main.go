@@ -6,20 +6,29 @@
 package main
 
 type reader struct {
-	done chan struct{}
-	name string
+	done  chan struct{}
+	name  string
+	tally *tally
 }
 
 func (r *reader) start() {
 	r.done = make(chan struct{})
-	r.name = "reader"
+	r.name = "reader" // silent "not-published": before the go statement publishes the call's own reader
+	r.tally = newTally()
 	go r.run()
 }
 
 func (r *reader) run() {
 	println(r.name)
+	r.tally.n++ // silent "twins": the readers' goroutines, told apart only by their reader, are one to the analysis
 	close(r.done)
 }
+
+// tally is each reader's own, but newTally, which every start calls,
+// makes one object for them all to the pointer analysis.
+type tally struct{ n int }
+
+func newTally() *tally { return &tally{} }
 
 type peer struct{ msg, app *reader }
 

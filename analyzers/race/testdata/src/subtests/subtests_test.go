@@ -29,6 +29,34 @@ func TestParallel(t *testing.T) {
 	}
 }
 
+// Two parallel tests run at once: their writes race.
+var both state
+
+func TestParallelFirst(t *testing.T) {
+	t.Parallel()
+	both.cur = 1 // want `data race on both.cur`
+}
+
+func TestParallelSecond(t *testing.T) {
+	t.Parallel()
+	both.cur = 2
+}
+
+// A parallel test that alone writes alone runs once: its write, and
+// its goroutine's to aloneGo, are not paired with copies of themselves.
+var alone, aloneGo state
+
+func TestParallelAlone(t *testing.T) {
+	t.Parallel()
+	alone.cur = 1 // silent "test-runs-once"
+	done := make(chan bool)
+	go func() {
+		aloneGo.cur = 2 // silent "test-runs-once"
+		done <- true
+	}()
+	<-done
+}
+
 // b.RunParallel returns when its bodies are done: the read after it is
 // ordered, the locked writes in the bodies exclude each other.
 func BenchmarkParallelLocked(b *testing.B) {
