@@ -436,6 +436,9 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if c.hb.SameTestRun(ta, x, tb, y) {
 		return rules.TestRunsOnce
 	}
+	if rule := c.order.SequentialRun(ta, x, tb, y); rule != "" {
+		return rule
+	}
 	if c.order.Exclusive(la, lb) {
 		return rules.CommonLock
 	}

@@ -27,6 +27,8 @@ func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID
 		return false, rules.OtherProgram
 	case o.r.SameTestRun(t, x, u, y):
 		return false, rules.TestRunsOnce
+	case o.SequentialRun(t, x, u, y) != "":
+		return false, rules.SubtestsWait
 	case o.r.SeparateRuns(t, x, u, y):
 		return false, o.r.RunsRule(t, u)
 	case o.HappensBefore(t, x, u, y, false) || o.HappensBefore(u, y, t, x, false):

@@ -17,9 +17,13 @@ import (
 // benchmark that calls runGCD, would look concurrent with each other.
 // A goroutine that such a subtest starts with a go statement is not
 // waited for by Run and is judged as before; so is a goroutine whose
-// root runs in several copies at once (a parallel test, the library's
-// methods, a goroutine started in a loop), whose subtests may belong to
-// two copies.
+// root runs in several copies at once (the library's methods, a
+// goroutine started in a loop), whose subtests may belong to two copies.
+// The parallel tests' root is such a root too, but each of its runs is
+// one test function, which runs once: what one run does and the
+// subtests without t.Parallel that it starts never run at once, in
+// whichever copy of the root the analysis places them (SequentialRun:
+// a table-driven test that calls t.Parallel, then t.Run for each case).
 
 // Sequential returns rules.SubtestsWait when the goroutines a and b
 // run one after the other as a test and its subtests without
@@ -86,4 +90,43 @@ func (o *Order) starter(g *pointer.Origin) *pointer.Origin {
 		}
 	}
 	return o.starters[g]
+}
+
+// SequentialRun returns rules.SubtestsWait when event x of t and event
+// y of u are in one run of the parallel tests' root, each in its
+// goroutine or in a subtest without t.Parallel that the run started (at
+// any depth), and "" otherwise: one test function's run, in either copy
+// of the root, and the subtests it waits for.
+func (o *Order) SequentialRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
+	p := o.r.runs.parallel
+	wt, wu := o.waitedIn(t.Origin), o.waitedIn(u.Origin)
+	if p[1] == nil || wt == nil || wu == nil || !o.parallelRoot(wt) || !o.parallelRoot(wu) {
+		return ""
+	}
+	rt, ru := o.r.parallelRun(t, x), o.r.parallelRun(u, y)
+	if rt < 0 || rt != ru {
+		return ""
+	}
+	return rules.SubtestsWait
+}
+
+// parallelRoot reports whether g is one of the two copies of the
+// parallel tests' root.
+func (o *Order) parallelRoot(g *pointer.Origin) bool {
+	p := o.r.runs.parallel
+	return (p[0] != nil && g == p[0].Origin) || (p[1] != nil && g == p[1].Origin)
+}
+
+// parallelRun returns the run of the parallel tests' root that event x
+// of t is in: its own run when t is a copy of the root, the one run that
+// starts t's goroutine otherwise; -1 when there is not one.
+func (r *Result) parallelRun(t *Trace, x int32) int {
+	p := r.runs.parallel
+	if t == p[0] || t == p[1] {
+		return t.Run(x)
+	}
+	if t.index >= int32(len(r.runs.onlyRun)) {
+		return -1
+	}
+	return int(r.runs.onlyRun[t.index])
 }

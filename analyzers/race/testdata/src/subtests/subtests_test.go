@@ -42,6 +42,34 @@ func TestParallelSecond(t *testing.T) {
 	both.cur = 2
 }
 
+// A parallel test's sequential subtests, as in a table-driven test:
+// t.Run waits for each, so the loop's next write of the case comes
+// after the subtest that read it, whichever copy of the parallel tests
+// the analysis pairs them in.
+func TestParallelTable(t *testing.T) {
+	t.Parallel()
+	var tc state
+	for i := range 3 {
+		tc.cur = i // silent "subtests-wait"
+		t.Run("case", func(t *testing.T) {
+			_ = tc.cur
+		})
+	}
+}
+
+// A goroutine that the subtest starts is not waited for by t.Run: the
+// next case's write races with it.
+func TestParallelTableGo(t *testing.T) {
+	t.Parallel()
+	var tc state
+	for i := range 3 {
+		tc.cur = i // want `data race on tc.cur`
+		t.Run("case", func(t *testing.T) {
+			go func() { _ = tc.cur }()
+		})
+	}
+}
+
 // A parallel test that alone writes alone runs once: its write, and
 // its goroutine's to aloneGo, are not paired with copies of themselves.
 var alone, aloneGo state
