@@ -133,7 +133,7 @@ func TestBubbleNested(t *testing.T) {
 func TestNoBubble(t *testing.T) {
 	n := 0
 	go func() {
-		n = 3 // want `data race on n`
+		n = 3         // want `data race on n`
 		t.Log("late") // want `test report after the test: Log`
 	}()
 	t.Log(n)
