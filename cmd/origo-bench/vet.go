@@ -70,7 +70,7 @@ func benchVet(args []string) error {
 	}
 	// The per-package figures, in a pass of their own: go vet through
 	// the wrapper, which times each unit's process.
-	for run := range max(*unitRuns, 0) {
+	for run := range *unitRuns {
 		for i, tool := range tools {
 			log := filepath.Join(tmp, fmt.Sprintf("%d-%d.jsonl", i, run))
 			_, out := wrappedVet(*dir, patterns, self, tool.path, log, strconv.FormatInt(time.Now().UnixNano(), 36))
@@ -85,14 +85,23 @@ func benchVet(args []string) error {
 		}
 	}
 	fmt.Printf("packages %s in %s, %d plain go vet runs of each tool, analysis results uncached, compilation cached;\n", strings.Join(patterns, " "), *dir, *runs)
-	fmt.Printf("units, per-package times and RSS from %d run(s) through the per-unit wrapper\n\n", max(*unitRuns, 0))
-	fmt.Printf("%-8s %10s %10s %8s %10s %12s %12s %10s\n", "tool", "wall min", "median", "ratio", "units", "pkg median", "pkg max", "max RSS")
 	ref := median(walls[0])
-	for i, tool := range tools {
-		perPkg, maxRSS, n := pkgFigures(units[i])
-		fmt.Printf("%-8s %10s %10s %7.2fx %10d %12s %12s %8dMB\n", tool.name,
-			round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref),
-			n, round(median(perPkg)), round(slices.Max(perPkg)), maxRSS/1024)
+	if *unitRuns < 1 {
+		fmt.Printf("no run through the per-unit wrapper (-units 0): no per-package figures\n\n")
+		fmt.Printf("%-8s %10s %10s %8s\n", "tool", "wall min", "median", "ratio")
+		for i, tool := range tools {
+			fmt.Printf("%-8s %10s %10s %7.2fx\n", tool.name,
+				round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref))
+		}
+	} else {
+		fmt.Printf("units, per-package times and RSS from %d run(s) through the per-unit wrapper\n\n", *unitRuns)
+		fmt.Printf("%-8s %10s %10s %8s %10s %12s %12s %10s\n", "tool", "wall min", "median", "ratio", "units", "pkg median", "pkg max", "max RSS")
+		for i, tool := range tools {
+			perPkg, maxRSS, n := pkgFigures(units[i])
+			fmt.Printf("%-8s %10s %10s %7.2fx %10d %12s %12s %8dMB\n", tool.name,
+				round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref),
+				n, round(median(perPkg)), round(slices.Max(perPkg)), maxRSS/1024)
+		}
 	}
 	fmt.Println("\nfully warm: the same go vet again, every analysis result in the build cache")
 	fmt.Printf("%-8s %10s %10s %8s\n", "tool", "wall min", "median", "ratio")

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPeakProfile checks that the profile written is the one of the
@@ -21,8 +22,20 @@ func TestPeakProfile(t *testing.T) {
 	for i := range live {
 		live[i] = make([]byte, 1<<20)
 	}
-	for range 3 {
+	// Collections until the profile of the peak is taken: the
+	// finalizer that sees each one runs when the runtime gets to it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
 		runtime.GC()
+		p.mu.Lock()
+		peak := p.live
+		p.mu.Unlock()
+		if peak >= 64<<20 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no profile of the peak after 10 s of collections with 64 MiB live")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	runtime.KeepAlive(live)
 	live = nil

@@ -238,6 +238,11 @@ func (r *result) findings() int {
 // progress is not nil, it counts there the packages done (see
 // newProgress).
 func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer) *result {
+	if lazyLoad {
+		if res := analyzeLazily(suite, patterns, tests, tags, progress); res != nil {
+			return res
+		}
+	}
 	res := new(result)
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
@@ -259,6 +264,42 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 	if len(roots) == 0 {
 		return res
 	}
+	analyzeRoots(suite, roots, nil, progress, res)
+	return res
+}
+
+// lazyLoad says whether analyze loads each package only when its
+// analysis is about to run (see lazyLoader); tests compare both ways.
+var lazyLoad = true
+
+// analyzeLazily is analyze with a lazyLoader. It returns nil when a
+// package has errors (a pattern that matches nothing, a file that does
+// not parse, a type error): analyze then loads the packages the old
+// way, which says what the errors are.
+func analyzeLazily(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer) *result {
+	pkgs, err := loadMetadata(patterns, tests, tags)
+	if err != nil || len(pkgs) == 0 {
+		return nil
+	}
+	lazy := newLazyLoader(pkgs)
+	if lazy == nil {
+		return nil
+	}
+	res := new(result)
+	roots := rootPackages(pkgs, res)
+	if len(res.errors) > 0 || len(roots) == 0 {
+		return nil
+	}
+	analyzeRoots(suite, roots, lazy, progress, res)
+	if lazy.broken.Load() {
+		return nil
+	}
+	return res
+}
+
+// analyzeRoots runs the suite on roots and collects the findings and
+// errors into res.
+func analyzeRoots(suite []*analysis.Analyzer, roots []*packages.Package, lazy *lazyLoader, progress io.Writer, res *result) {
 	analyzers := suite
 	var counter *analysis.Analyzer
 	if progress != nil && len(roots) > 1 {
@@ -267,17 +308,16 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 		defer clear()
 		analyzers = append(slices.Clip(suite), counter)
 	}
-	rel, wrapped := newReleaser(analyzers, roots)
+	rel, wrapped := newReleaser(analyzers, roots, lazy)
 	graph, err := checker.Analyze(wrapped, roots, nil)
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
-		return res
+		return
 	}
 	// The counter's actions report nothing; one whose prerequisite
 	// failed would repeat that failure.
 	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return rel.original(act.Analyzer) == counter })
 	collect(graph, res, rel.original)
-	return res
 }
 
 // isTerminal reports whether w is a terminal (or another character
