@@ -19,7 +19,10 @@ import (
 // the checker orders them), but keeps each Result only until the
 // analyzers that require it on the same package have run, and drops a
 // dependency's syntax and type information once every action on it is
-// done: its importers need only its types and facts, which stay.
+// done: its importers need only its types and facts, which stay. With a
+// lazyLoader, a package is loaded only when its first action is about
+// to run, so that its syntax and type information live from then until
+// its last action is done.
 
 // releaser wraps a suite of analyzers; see wrap.
 type releaser struct {
