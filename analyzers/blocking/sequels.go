@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/analyzers/deadlock"
 	"github.com/origo-dev/origo/analyzers/internal/ignore"
@@ -193,6 +194,42 @@ func (c *checker) explainPartners(s *sequelState, partners []place, u *shb.Trace
 	}
 }
 
+// partners returns the operations of partnerKinds (what names them) on
+// objs, in the order of byChan, each once: for channels with thousands
+// of operations, the work of a minute (database/sql) when done for each
+// of their operations in each round, so kept.
+func (s *sequelState) partners(objs []*pointer.Object, partnerKinds []shb.Kind, what string) []place {
+	var b strings.Builder
+	b.WriteString(what)
+	for _, obj := range objs {
+		fmt.Fprintf(&b, " %p", chanKey(obj)) // a pointer: *pointer.Object or ssa.Value
+	}
+	memo := b.String()
+	if ps, ok := s.partnersOf[memo]; ok {
+		return ps
+	}
+	var partnerKind [256]bool
+	for _, kind := range partnerKinds {
+		partnerKind[kind] = true
+	}
+	var partners []place
+	seen := make(map[place]bool)
+	for _, obj := range objs {
+		for _, p := range s.byChan[chanKey(obj)] {
+			if partnerKind[p.t.Events[p.ev].Kind] && !seen[p] {
+				seen[p] = true
+				partners = append(partners, p)
+			}
+		}
+	}
+	partners = slices.Clip(partners)
+	if s.partnersOf == nil {
+		s.partnersOf = make(map[string][]place)
+	}
+	s.partnersOf[memo] = partners
+	return partners
+}
+
 // sequelState is what sequels finds its partners by.
 type sequelState struct {
 	dl *deadlock.Result
@@ -204,6 +241,8 @@ type sequelState struct {
 	// by kind and object.
 	byChan map[any][]place
 	bySync map[[2]int32][]place
+	// partnersOf keeps what partners found, by operation and channels.
+	partnersOf map[string][]place
 	// chans holds the channels each send, receive and close may be on
 	// (see channelsOf), asked once.
 	chans map[place][]*pointer.Object
@@ -491,19 +530,13 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	if !ok {
 		return
 	}
-	var partners []place
 	untraced := false
 	for _, obj := range objs {
-		k := chanKey(obj)
 		for _, kind := range partnerKinds {
-			untraced = untraced || s.untraced[k][kind]
-		}
-		for _, p := range s.byChan[k] {
-			if slices.Contains(partnerKinds, p.t.Events[p.ev].Kind) && !slices.Contains(partners, p) {
-				partners = append(partners, p)
-			}
+			untraced = untraced || s.untraced[chanKey(obj)][kind]
 		}
 	}
+	partners := s.partners(objs, partnerKinds, what)
 	pos := ev.Instr.Pos()
 	explain := c.why.at(pos) && c.sequelCandidate(s, partners)
 	q := ""

@@ -10,7 +10,7 @@
 // origo's binary with a nonce appended (go vet keys results by the
 // tool's content hash), and for plain go vet a flag that changes only
 // its cache key. These plain runs give the wall time (min, median,
-// ratio) and the fully warm time. A separate pass (-units runs) goes
+// ratio) and the fully warm time. A separate pass (-units runs; 0 for none) goes
 // through a wrapper that times each unit's process, for per-package
 // time (median, max), the bytes of facts written, and the peak RSS of
 // one package's analysis; its process per unit would dilute the ratio.

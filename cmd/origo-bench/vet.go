@@ -20,7 +20,7 @@ import (
 func benchVet(args []string) error {
 	fs := flag.NewFlagSet("vet", flag.ExitOnError)
 	runs := fs.Int("n", 5, "number of runs of each tool, plain go vet, for the wall times")
-	unitRuns := fs.Int("units", 1, "number of runs of each tool through the per-package wrapper, for the per-package figures")
+	unitRuns := fs.Int("units", 1, "number of runs of each tool through the per-package wrapper, for the per-package figures (0: none, only the wall times)")
 	origo := fs.String("origo", "", "the origo binary (default: built from this repository)")
 	dir := fs.String("C", ".", "run go vet in this directory")
 	fs.Parse(args)
@@ -70,7 +70,7 @@ func benchVet(args []string) error {
 	}
 	// The per-package figures, in a pass of their own: go vet through
 	// the wrapper, which times each unit's process.
-	for run := range max(*unitRuns, 1) {
+	for run := range *unitRuns {
 		for i, tool := range tools {
 			log := filepath.Join(tmp, fmt.Sprintf("%d-%d.jsonl", i, run))
 			_, out := wrappedVet(*dir, patterns, self, tool.path, log, strconv.FormatInt(time.Now().UnixNano(), 36))
@@ -85,20 +85,32 @@ func benchVet(args []string) error {
 		}
 	}
 	fmt.Printf("packages %s in %s, %d plain go vet runs of each tool, analysis results uncached, compilation cached;\n", strings.Join(patterns, " "), *dir, *runs)
-	fmt.Printf("units, per-package times and RSS from %d run(s) through the per-unit wrapper\n\n", max(*unitRuns, 1))
-	fmt.Printf("%-8s %10s %10s %8s %10s %12s %12s %10s\n", "tool", "wall min", "median", "ratio", "units", "pkg median", "pkg max", "max RSS")
 	ref := median(walls[0])
-	for i, tool := range tools {
-		perPkg, maxRSS, n := pkgFigures(units[i])
-		fmt.Printf("%-8s %10s %10s %7.2fx %10d %12s %12s %8dMB\n", tool.name,
-			round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref),
-			n, round(median(perPkg)), round(slices.Max(perPkg)), maxRSS/1024)
+	if *unitRuns < 1 {
+		fmt.Printf("no run through the per-unit wrapper (-units 0): no per-package figures\n\n")
+		fmt.Printf("%-8s %10s %10s %8s\n", "tool", "wall min", "median", "ratio")
+		for i, tool := range tools {
+			fmt.Printf("%-8s %10s %10s %7.2fx\n", tool.name,
+				round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref))
+		}
+	} else {
+		fmt.Printf("units, per-package times and RSS from %d run(s) through the per-unit wrapper\n\n", *unitRuns)
+		fmt.Printf("%-8s %10s %10s %8s %10s %12s %12s %10s\n", "tool", "wall min", "median", "ratio", "units", "pkg median", "pkg max", "max RSS")
+		for i, tool := range tools {
+			perPkg, maxRSS, n := pkgFigures(units[i])
+			fmt.Printf("%-8s %10s %10s %7.2fx %10d %12s %12s %8dMB\n", tool.name,
+				round(slices.Min(walls[i])), round(median(walls[i])), float64(median(walls[i]))/float64(ref),
+				n, round(median(perPkg)), round(slices.Max(perPkg)), maxRSS/1024)
+		}
 	}
 	fmt.Println("\nfully warm: the same go vet again, every analysis result in the build cache")
 	fmt.Printf("%-8s %10s %10s %8s\n", "tool", "wall min", "median", "ratio")
 	warmRef := median(warmWalls[0])
 	for i, tool := range tools {
 		fmt.Printf("%-8s %10s %10s %7.2fx\n", tool.name, round(slices.Min(warmWalls[i])), round(median(warmWalls[i])), float64(median(warmWalls[i]))/float64(warmRef))
+	}
+	if *unitRuns < 1 {
+		return nil
 	}
 	fmt.Println()
 	for i, tool := range tools {

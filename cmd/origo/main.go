@@ -178,7 +178,8 @@ func tuneGC() {
 // default GOGC alone, the heap grows to twice what is live before a
 // collection. On client_golang ./... (with the releaser of release.go):
 // 1.9 GB peak RSS and 29-31 s of CPU before, 1.06 GB and 42 s after;
-// without the releaser, 3.7 GB.
+// without the releaser, 3.7 GB. Since packages are loaded lazily (see
+// lazyLoader), 385 MB live at most, 0.9 GB peak RSS, 28 s of CPU.
 func tuneStandaloneGC() {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(standaloneLimit)

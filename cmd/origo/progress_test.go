@@ -19,9 +19,9 @@ func TestProgress(t *testing.T) {
 	longtest.Skip(t)
 	functional(t)
 	t.Chdir("../../testdata/chain")
-	quiet := analyze(suite, []string{"./..."}, true, "", nil, nil)
+	quiet := analyze(suite, []string{"./..."}, true, "", nil)
 	var buf bytes.Buffer
-	res := analyze(suite, []string{"./..."}, true, "", &buf, nil)
+	res := analyze(suite, []string{"./..."}, true, "", &buf)
 	if !slices.EqualFunc(res.diags, quiet.diags, func(x, y diagnostic) bool { return x.posn == y.posn && x.message == y.message }) ||
 		!slices.Equal(res.errors, quiet.errors) {
 		t.Errorf("with progress: %d findings, errors %q; without: %d, %q", len(res.diags), res.errors, len(quiet.diags), quiet.errors)

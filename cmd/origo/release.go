@@ -3,6 +3,7 @@ package main
 import (
 	"go/types"
 	"runtime"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -18,7 +19,10 @@ import (
 // the checker orders them), but keeps each Result only until the
 // analyzers that require it on the same package have run, and drops a
 // dependency's syntax and type information once every action on it is
-// done: its importers need only its types and facts, which stay.
+// done: its importers need only its types and facts, which stay. With a
+// lazyLoader, a package is loaded only when its first action is about
+// to run, so that its syntax and type information live from then until
+// its last action is done.
 
 // releaser wraps a suite of analyzers; see wrap.
 type releaser struct {
@@ -37,6 +41,8 @@ type releaser struct {
 	// prerequisites are done at once, and the scheduler takes turns
 	// between hundreds of half-built SSA programs.
 	running chan struct{}
+
+	lazy *lazyLoader // nil when the packages came loaded
 }
 
 // actionKey is an analyzer applied to a package.
@@ -46,8 +52,10 @@ type actionKey struct {
 }
 
 // newReleaser returns a releaser for analyzers applied to roots, and
-// the wrappers to give the checker in their place.
-func newReleaser(analyzers []*analysis.Analyzer, roots []*packages.Package) (*releaser, []*analysis.Analyzer) {
+// the wrappers to give the checker in their place. With a lazy loader,
+// every analyzer requires the loader's analyzer, which loads the
+// package first.
+func newReleaser(analyzers []*analysis.Analyzer, roots []*packages.Package, lazy *lazyLoader) (*releaser, []*analysis.Analyzer) {
 	r := &releaser{
 		orig:     make(map[*analysis.Analyzer]*analysis.Analyzer),
 		results:  make(map[actionKey]any),
@@ -57,6 +65,17 @@ func newReleaser(analyzers []*analysis.Analyzer, roots []*packages.Package) (*re
 		packages: make(map[*types.Package]*packages.Package),
 		roots:    make(map[*types.Package]bool),
 		running:  make(chan struct{}, runtime.GOMAXPROCS(0)),
+		lazy:     lazy,
+	}
+	if lazy != nil {
+		lazy.cpu = r.running
+	}
+	// requires is what a requires, the loader's analyzer included.
+	requires := func(a *analysis.Analyzer) []*analysis.Analyzer {
+		if lazy == nil || a == lazy.analyzer {
+			return a.Requires
+		}
+		return append(slices.Clip(a.Requires), lazy.analyzer)
 	}
 	wrapped := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
@@ -65,8 +84,9 @@ func newReleaser(analyzers []*analysis.Analyzer, roots []*packages.Package) (*re
 			return w
 		}
 		w := *a
-		w.Requires = make([]*analysis.Analyzer, len(a.Requires))
-		for i, req := range a.Requires {
+		reqs := requires(a)
+		w.Requires = make([]*analysis.Analyzer, len(reqs))
+		for i, req := range reqs {
 			w.Requires[i] = wrap(req)
 		}
 		w.ResultType = nil // the Result goes to r.results, not to the checker
@@ -93,7 +113,7 @@ func newReleaser(analyzers []*analysis.Analyzer, roots []*packages.Package) (*re
 		seen[k] = true
 		r.left[p.Types]++
 		r.packages[p.Types] = p
-		for _, req := range a.Requires {
+		for _, req := range requires(a) {
 			r.readers[actionKey{req, p.Types}]++
 			visit(req, p)
 		}
@@ -124,9 +144,22 @@ func (r *releaser) run(a *analysis.Analyzer, pass *analysis.Pass) (any, error) {
 	}
 	r.mu.Unlock()
 
-	r.running <- struct{}{}
-	res, err := a.Run(&inner)
-	<-r.running
+	var res any
+	var err error
+	switch {
+	case r.lazy != nil && a == r.lazy.analyzer:
+		res, err = a.Run(&inner) // waits for the budget, then for a thread
+	case r.lazy != nil:
+		r.lazy.start()
+		r.running <- struct{}{}
+		res, err = a.Run(&inner)
+		<-r.running
+		r.lazy.idle()
+	default:
+		r.running <- struct{}{}
+		res, err = a.Run(&inner)
+		<-r.running
+	}
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -164,6 +197,9 @@ func (r *releaser) run(a *analysis.Analyzer, pass *analysis.Pass) (any, error) {
 		}
 		delete(r.passes, pass.Pkg)
 		delete(r.packages, pass.Pkg)
+		if r.lazy != nil {
+			r.lazy.release(pass.Pkg)
+		}
 	}
 	return nil, err
 }

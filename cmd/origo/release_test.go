@@ -44,7 +44,7 @@ func TestReleaser(t *testing.T) {
 		t.Fatal(err)
 	}
 	roots := load()
-	rel, wrapped := newReleaser(suite, roots)
+	rel, wrapped := newReleaser(suite, roots, nil)
 	released, err := checker.Analyze(wrapped, roots, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -77,7 +76,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	tests := fs.Bool("test", true, "also analyze the packages' tests")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file (labelled by pass and package: go tool pprof -tags)")
-	memprofile := fs.String("memprofile", "", "write a heap profile to this file, taken when every package is analyzed")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file, of the moment the live heap was largest")
 	registerDumpFlag(fs)
 	registerAllFlag(fs)
 	choices := registerAnalyzerFlags(fs)
@@ -117,12 +116,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if isTerminal(stderr) {
 		progress = stderr
 	}
-	var heldResults func()
-	if *memprofile != "" {
-		heldResults = func() { writeHeapProfile(*memprofile, stderr) }
-	}
 	tuneStandaloneGC()
-	res := analyze(selectAnalyzers(choices), patterns, *tests, *tags, progress, heldResults)
+	if *memprofile != "" {
+		peak := startPeakProfile()
+		defer peak.write(*memprofile, stderr)
+	}
+	res := analyze(selectAnalyzers(choices), patterns, *tests, *tags, progress)
 	if why != "" {
 		res.diags = whyOnly(res.diags)
 		if len(res.diags) == 0 && len(res.errors) == 0 {
@@ -238,7 +237,12 @@ func (r *result) findings() int {
 // analyze loads and analyzes the packages that patterns match. When
 // progress is not nil, it counts there the packages done (see
 // newProgress).
-func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer, heldResults func()) *result {
+func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer) *result {
+	if lazyLoad {
+		if res := analyzeLazily(suite, patterns, tests, tags, progress); res != nil {
+			return res
+		}
+	}
 	res := new(result)
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule | packages.NeedForTest,
@@ -260,6 +264,42 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 	if len(roots) == 0 {
 		return res
 	}
+	analyzeRoots(suite, roots, nil, progress, res)
+	return res
+}
+
+// lazyLoad says whether analyze loads each package only when its
+// analysis is about to run (see lazyLoader); tests compare both ways.
+var lazyLoad = true
+
+// analyzeLazily is analyze with a lazyLoader. It returns nil when a
+// package has errors (a pattern that matches nothing, a file that does
+// not parse, a type error): analyze then loads the packages the old
+// way, which says what the errors are.
+func analyzeLazily(suite []*analysis.Analyzer, patterns []string, tests bool, tags string, progress io.Writer) *result {
+	pkgs, err := loadMetadata(patterns, tests, tags)
+	if err != nil || len(pkgs) == 0 {
+		return nil
+	}
+	lazy := newLazyLoader(pkgs)
+	if lazy == nil {
+		return nil
+	}
+	res := new(result)
+	roots := rootPackages(pkgs, res)
+	if len(res.errors) > 0 || len(roots) == 0 {
+		return nil
+	}
+	analyzeRoots(suite, roots, lazy, progress, res)
+	if lazy.broken.Load() {
+		return nil
+	}
+	return res
+}
+
+// analyzeRoots runs the suite on roots and collects the findings and
+// errors into res.
+func analyzeRoots(suite []*analysis.Analyzer, roots []*packages.Package, lazy *lazyLoader, progress io.Writer, res *result) {
 	analyzers := suite
 	var counter *analysis.Analyzer
 	if progress != nil && len(roots) > 1 {
@@ -268,20 +308,16 @@ func analyze(suite []*analysis.Analyzer, patterns []string, tests bool, tags str
 		defer clear()
 		analyzers = append(slices.Clip(suite), counter)
 	}
-	rel, wrapped := newReleaser(analyzers, roots)
+	rel, wrapped := newReleaser(analyzers, roots, lazy)
 	graph, err := checker.Analyze(wrapped, roots, nil)
 	if err != nil {
 		res.errors = append(res.errors, err.Error())
-		return res
-	}
-	if heldResults != nil {
-		heldResults()
+		return
 	}
 	// The counter's actions report nothing; one whose prerequisite
 	// failed would repeat that failure.
 	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return rel.original(act.Analyzer) == counter })
 	collect(graph, res, rel.original)
-	return res
 }
 
 // isTerminal reports whether w is a terminal (or another character
@@ -588,19 +624,4 @@ Flags:
 Exit codes: 0 nothing found (and always with -json or -fix, as go vet),
 3 findings, 1 a package that cannot be analyzed, 2 a bad command line.
 `)
-}
-
-// writeHeapProfile writes a heap profile of what is live now to file.
-func writeHeapProfile(file string, stderr io.Writer) {
-	f, err := os.Create(file)
-	if err == nil {
-		runtime.GC()
-		err = pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "origo: "+err.Error())
-	}
 }
