@@ -96,7 +96,13 @@
 // slice kept in a field of an object the function made (d.pairs =
 // append(d.pairs, p)) is grown from what the function stored there,
 // fresh while that object is: a callee storing another slice into the
-// field is not seen.
+// field is not seen. An object that only an owning field holds is its
+// holder's part, unpublished while the holder is: a field is owning when
+// it is unexported and every store of the package into it stores nil or
+// an object the storing function made (or got from a constructor) and
+// publishes no other way (srv := NewServer(...); srv.forwarder.broker =
+// b, before srv.Start()); a part loaded from the holder and given to a
+// go statement (go srv.forwarder.run()) publishes it.
 //
 // # The caller's object
 //
