@@ -46,7 +46,10 @@ type freshness struct {
 	owns       map[*ssa.Function]bool                 // see ownObjects
 	funcs      []*ssa.Function                        // the package's, for setupMethod's static calls
 	static     map[*ssa.Function][]ssa.CallInstruction
-	owned      map[ownedKey]bool // see owningField
+	owned      map[ownedKey]bool                    // see owningField
+	stores     *storeIndex                          // see fieldStores
+	held       map[heldKey]map[ssa.Instruction]bool // see holderPubs
+	parts      map[partKey]*shape                   // see partShape
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {
@@ -65,6 +68,8 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function
 		setups:     make(map[*ssa.Function]bool),
 		funcs:      funcs,
 		owned:      make(map[ownedKey]bool),
+		held:       make(map[heldKey]map[ssa.Instruction]bool),
+		parts:      make(map[partKey]*shape),
 	}
 }
 
@@ -104,7 +109,7 @@ func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction, obj *pointer.
 		return f.freshParam(p, obj, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
 	}
 	if holder, part := f.heldPart(addr); holder != nil {
-		return f.holderUnpublished(holder, shapeOf(part.Type()), w, maxCalleeDepth)
+		return f.holderUnpublished(holder, f.partShape(part.Type(), nil), w, maxCalleeDepth)
 	}
 	makers, ok := grownFrom(addr)
 	if !ok || len(makers) == 0 {
@@ -298,29 +303,14 @@ func assigned(load *ssa.UnOp) ssa.Value {
 	if !ok || cell.Parent() != load.Parent() {
 		return nil
 	}
-	var store *ssa.Store
-	for _, r := range *cell.Referrers() {
-		switch x := r.(type) {
-		case *ssa.Store:
-			if x.Addr != cell || store != nil {
-				return nil
-			}
-			store = x
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return nil
-			}
-		case *ssa.DebugRef:
-		case *ssa.MakeClosure:
-			if !readOnlyBindings(x, cell, maxCells) {
-				return nil
-			}
-		default:
-			return nil
-		}
-	}
+	store := onlyStore(cell)
 	if store == nil || !before(store, load) {
 		return nil
+	}
+	for _, r := range *cell.Referrers() {
+		if c, ok := r.(*ssa.MakeClosure); ok && !readOnlyBindings(c, cell, maxCells) {
+			return nil
+		}
 	}
 	return store.Val
 }

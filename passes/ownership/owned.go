@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // An object that only a field of another object holds is that object's
@@ -54,22 +55,56 @@ func (f *freshness) holderUnpublished(holder ssa.Value, part *shape, w ssa.Instr
 	} else if call := madeBy(holder); call != nil && f.freshResult(call, maxCalleeDepth) {
 		made = call
 	} else if h, load := f.heldPart(holder); h != nil {
-		return f.holderUnpublished(h, shapeOf(load.Type()).with(part), w, depth-1)
+		return f.holderUnpublished(h, f.partShape(load.Type(), part), w, depth-1)
 	}
 	if made == nil || made.Parent() != w.Parent() {
 		return false
 	}
+	return !publishedBefore(made, w, f.holderPubs(made, part))
+}
+
+// holderPubs returns the publications of the holder made by made,
+// followed with its parts of shape part, found once for each.
+func (f *freshness) holderPubs(made ssa.Instruction, part *shape) map[ssa.Instruction]bool {
+	k := heldKey{made, part}
+	if pubs, ok := f.held[k]; ok {
+		return pubs
+	}
 	mv := made.(ssa.Value)
-	fl := f.newFlow(heldKey{made, part}, shapeOf(mv.Type()).with(part), map[ssa.Value]bool{mv: true}, maxCalleeDepth)
+	fl := f.newFlow(k, shapeOf(mv.Type()).with(part), map[ssa.Value]bool{mv: true}, maxCalleeDepth)
 	fl.follow(mv)
-	return !publishedBefore(made, w, fl.pubs)
+	f.held[k] = fl.pubs
+	return fl.pubs
 }
 
 // heldKey names the object of a holder's flow that follows its parts
-// too, for the memo of callees.
+// too, for the memo of callees and of holderPubs.
 type heldKey struct {
 	made ssa.Instruction
 	part *shape
+}
+
+// partKey names the shape of the parts of type t held in a holder that
+// is itself a part of shape inner (nil for none).
+type partKey struct {
+	t     types.Type
+	inner *shape
+}
+
+// partShape returns the shape of parts of type t, inside inner when it
+// is not nil: one shape for each, so that the memos keyed by shape find
+// it again.
+func (f *freshness) partShape(t types.Type, inner *shape) *shape {
+	k := partKey{t, inner}
+	if sh, ok := f.parts[k]; ok {
+		return sh
+	}
+	sh := shapeOf(t)
+	if inner != nil {
+		sh = sh.with(inner)
+	}
+	f.parts[k] = sh
+	return sh
 }
 
 // owningField reports whether the field fa selects is an owning field.
@@ -93,7 +128,34 @@ func (f *freshness) owningField(fa *ssa.FieldAddr) bool {
 // store, and no store copies a whole struct of k's type (which copies
 // the field from another).
 func (f *freshness) ownedStores(k ownedKey) bool {
-	stores := 0
+	idx := f.fieldStores()
+	if idx.whole.At(k.st) != nil {
+		return false
+	}
+	byField, _ := idx.fields.At(k.st).(map[int][]*ssa.Store)
+	stores := byField[k.field]
+	for _, st := range stores {
+		if !f.ownedBy(st) {
+			return false
+		}
+	}
+	return len(stores) > 0
+}
+
+// storeIndex is the package's stores that owningField reads, found in
+// one pass: by struct type (types.Identical), the stores into each
+// field, and whether a whole struct of the type is stored.
+type storeIndex struct {
+	fields typeutil.Map // *types.Struct → map[int][]*ssa.Store, by field
+	whole  typeutil.Map // *types.Struct → true
+}
+
+// fieldStores returns the index, made on first need.
+func (f *freshness) fieldStores() *storeIndex {
+	if f.stores != nil {
+		return f.stores
+	}
+	idx := new(storeIndex)
 	for _, fn := range f.storeFuncs() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -101,24 +163,28 @@ func (f *freshness) ownedStores(k ownedKey) bool {
 				if !ok {
 					continue
 				}
-				if types.Identical(st.Val.Type().Underlying(), k.st) {
-					return false
+				if u, ok := st.Val.Type().Underlying().(*types.Struct); ok {
+					idx.whole.Set(u, true)
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok || fa.Field != k.field {
+				if !ok {
 					continue
 				}
-				if s, ok := structOf(fa); !ok || !types.Identical(s, k.st) {
+				s, ok := structOf(fa)
+				if !ok {
 					continue
 				}
-				stores++
-				if !f.ownedBy(st) {
-					return false
+				byField, _ := idx.fields.At(s).(map[int][]*ssa.Store)
+				if byField == nil {
+					byField = make(map[int][]*ssa.Store)
+					idx.fields.Set(s, byField)
 				}
+				byField[fa.Field] = append(byField[fa.Field], st)
 			}
 		}
 	}
-	return stores > 0
+	f.stores = idx
+	return idx
 }
 
 // storeFuncs returns the functions whose stores owningField reads: the

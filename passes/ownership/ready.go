@@ -138,24 +138,33 @@ func closedField(instr ssa.Instruction) (*ssa.FieldAddr, bool) {
 // storedOnceInto returns the value of the one store into a local
 // variable v that a closure captures, or nil.
 func storedOnceInto(v ssa.Value) ssa.Value {
+	if st := onlyStore(v); st != nil {
+		return st.Val
+	}
+	return nil
+}
+
+// onlyStore returns the one store into a local variable v (an Alloc)
+// whose address goes nowhere but to loads and closures, or nil.
+func onlyStore(v ssa.Value) *ssa.Store {
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok {
 		return nil
 	}
-	var val ssa.Value
+	var store *ssa.Store
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
 		case *ssa.Store:
-			if r.Addr != alloc || val != nil {
+			if r.Addr != alloc || store != nil {
 				return nil
 			}
-			val = r.Val
+			store = r
 		case *ssa.MakeClosure, *ssa.UnOp:
 		default:
 			return nil // its address goes elsewhere
 		}
 	}
-	return val
+	return store
 }
 
 // maxWaitedDepth bounds the closures and calls that waitedVia follows.
