@@ -433,10 +433,7 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if byEvent && c.hb.SeparateRuns(ta, x, tb, y) {
 		return c.hb.RunsRule(ta, tb)
 	}
-	if c.hb.SameTestRun(ta, x, tb, y) {
-		return rules.TestRunsOnce
-	}
-	if rule := c.order.SequentialRun(ta, x, tb, y); rule != "" {
+	if rule := c.order.OneRun(ta, x, tb, y); rule != "" {
 		return rule
 	}
 	if c.order.Exclusive(la, lb) {

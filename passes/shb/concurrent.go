@@ -25,16 +25,30 @@ func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID
 		return false, rules.OneGoroutine
 	case !t.Origin.SameProgram(u.Origin):
 		return false, rules.OtherProgram
-	case o.r.SameTestRun(t, x, u, y):
-		return false, rules.TestRunsOnce
-	case o.SequentialRun(t, x, u, y) != "":
-		return false, rules.SubtestsWait
+	}
+	if rule := o.OneRun(t, x, u, y); rule != "" {
+		return false, rule
+	}
+	switch {
 	case o.r.SeparateRuns(t, x, u, y):
 		return false, o.r.RunsRule(t, u)
 	case o.HappensBefore(t, x, u, y, false) || o.HappensBefore(u, y, t, x, false):
 		return false, rules.HappensBefore
 	}
 	return true, ""
+}
+
+// OneRun returns the rule by which event x of t and event y of u are
+// in one run of a parallel test that keeps them apart: the two copies
+// of that run's goroutines (test-runs-once), or the run and the
+// subtests it waits for (subtests-wait); "" otherwise. Concurrent asks
+// it, and so does race, which asks locks and ownership between it and
+// happens-before.
+func (o *Order) OneRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
+	if o.r.SameTestRun(t, x, u, y) {
+		return rules.TestRunsOnce
+	}
+	return o.sequentialRun(t, x, u, y)
 }
 
 // Explain says, for a person, what rule id found between event x of t

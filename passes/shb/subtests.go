@@ -22,7 +22,7 @@ import (
 // The parallel tests' root is such a root too, but each of its runs is
 // one test function, which runs once: what one run does and the
 // subtests without t.Parallel that it starts never run at once, in
-// whichever copy of the root the analysis places them (SequentialRun:
+// whichever copy of the root the analysis places them (sequentialRun:
 // a table-driven test that calls t.Parallel, then t.Run for each case).
 
 // Sequential returns rules.SubtestsWait when the goroutines a and b
@@ -92,12 +92,12 @@ func (o *Order) starter(g *pointer.Origin) *pointer.Origin {
 	return o.starters[g]
 }
 
-// SequentialRun returns rules.SubtestsWait when event x of t and event
+// sequentialRun returns rules.SubtestsWait when event x of t and event
 // y of u are in one run of the parallel tests' root, each in its
 // goroutine or in a subtest without t.Parallel that the run started (at
 // any depth), and "" otherwise: one test function's run, in either copy
 // of the root, and the subtests it waits for.
-func (o *Order) SequentialRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
+func (o *Order) sequentialRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
 	p := o.r.runs.parallel
 	wt, wu := o.waitedIn(t.Origin), o.waitedIn(u.Origin)
 	if p[1] == nil || wt == nil || wu == nil || !o.parallelRoot(wt) || !o.parallelRoot(wu) {
