@@ -397,6 +397,14 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		}
 	case *ssa.Send:
 		whole(instr.Chan, false)
+	case *ssa.Select:
+		// A select's send case reads its channel as a plain send does
+		// (a close that nothing orders races with it).
+		for _, st := range instr.States {
+			if st.Dir == types.SendOnly {
+				whole(st.Chan, false)
+			}
+		}
 	case *ssa.Lookup:
 		if _, ok := instr.X.Type().Underlying().(*types.Map); ok {
 			whole(instr.X, false)

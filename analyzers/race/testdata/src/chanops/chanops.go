@@ -9,6 +9,9 @@ func main() {
 	closeVsLen()
 	joinedCloser()
 	twoClosers(make(chan struct{}))
+	selectSendVsClose()
+	selectSendInCallee()
+	selectSendThenClose()
 }
 
 // The receive orders the send before the close: silent.
@@ -50,4 +53,48 @@ func twoClosers(done chan struct{}) {
 	for range 2 {
 		go func() { close(done) }() // silent "closes-both"
 	}
+}
+
+// A select's send case reads its channel as a plain send does: nothing
+// orders it and the close (runtime/race's TestRaceChanSendSelectClose).
+func selectSendVsClose() {
+	ch := make(chan int, 1)
+	quit := make(chan int)
+	go func() {
+		select {
+		case ch <- 1:
+		case <-quit:
+		}
+	}()
+	close(ch) // want `data race on a chan int: write at chanops.go:\d+ \(main goroutine\) vs read at chanops.go:\d+`
+}
+
+// The same, the select one call away in the goroutine.
+func selectSendInCallee() {
+	ch := make(chan int, 1)
+	go trySend(ch, make(chan int))
+	close(ch) // want `data race on a chan int: write at chanops.go:\d+ \(main goroutine\) vs read at chanops.go:\d+`
+}
+
+func trySend(ch, quit chan int) {
+	select {
+	case ch <- 1:
+	case <-quit:
+	}
+}
+
+// The goroutine's result is received after its select, before the
+// close: silent.
+func selectSendThenClose() {
+	ch := make(chan int, 1)
+	done := make(chan bool)
+	go func() {
+		select {
+		case ch <- 1:
+		default:
+		}
+		done <- true
+	}()
+	<-done
+	close(ch) // silent "happens-before"
 }
