@@ -76,7 +76,7 @@ func (a *state) frameNode(o *Origin, frames []Frame) *cgnode {
 }
 
 // maxAddrSteps bounds the steps followed back from a value.
-const maxAddrSteps = 16
+const maxAddrSteps = 32
 
 // PointsToAlong returns what v, a value of the last frame's function,
 // may point to (or, for an address, where it may point into) when the

@@ -53,7 +53,7 @@ func (ls *layouts) of(t types.Type) *layout {
 
 // maxLayoutDepth bounds the nesting of struct and array types that are
 // flattened; deeper parts are one opaque leaf.
-const maxLayoutDepth = 8
+const maxLayoutDepth = 24
 
 func (ls *layouts) flatten(l *layout, t types.Type, path string, depth int) {
 	top := depth == 0
