@@ -205,7 +205,7 @@ func (c assertCons) solve(a *state, loc nodeID) {
 		// methods); a concrete type must have the same name.
 		if c.isIface {
 			a.addLoc(c.dst, loc)
-		} else if types.TypeString(c.typ, nil) == obj.sumDyn {
+		} else if a.typeName(c.typ, false) == obj.sumDyn {
 			a.copyBlock(loc, c.dst, min(obj.layout.size(), a.size(c.typ)))
 		}
 		return

@@ -214,6 +214,7 @@ type state struct {
 	statics         map[*Object]bool                // objects the package's variables hold (see reachableFromGlobals)
 	pkgPath         string                          // the package being summarized
 	frozen          bool                            // analysis done: queries write nothing (no Stats)
+	typeNames       [2]map[types.Type]string        // memo of typeName, by qualifier (see typeName)
 }
 
 func newState(prog *ssa.Program, opts Options) *state {
@@ -405,6 +406,28 @@ func (o *Object) String() string {
 }
 
 func shortQualifier(p *types.Package) string { return p.Name() }
+
+// typeName is types.TypeString of t, qualified by package path (short
+// false) or by package name (short, shortQualifier), memoized: the
+// assertions of a summary-mode analysis compare the same types' names
+// with boxes from other packages, and the projected summaries name the
+// same objects' types, over and over. Only the analysis calls it,
+// before the state is frozen.
+func (a *state) typeName(t types.Type, short bool) string {
+	i, q := 0, types.Qualifier(nil)
+	if short {
+		i, q = 1, shortQualifier
+	}
+	if s, ok := a.typeNames[i][t]; ok {
+		return s
+	}
+	if a.typeNames[i] == nil {
+		a.typeNames[i] = make(map[types.Type]string)
+	}
+	s := types.TypeString(t, q)
+	a.typeNames[i][t] = s
+	return s
+}
 
 func baseName(path string) string {
 	if i := strings.LastIndexAny(path, `/\`); i >= 0 {

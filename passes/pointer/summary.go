@@ -232,6 +232,14 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	}
 	a.solve()
 	a.statics = a.reachableFromGlobals(ir.Pkg)
+	// Each root object belongs to the one candidate it was made for:
+	// indexed once, not gathered again for every summary projected.
+	owners := make(map[*Object]*rootObjects)
+	for _, r := range roots {
+		for _, po := range r.params {
+			owners[po.obj] = r
+		}
+	}
 
 	var strs facts.Interner
 	set := &facts.PointerSummaries{V: facts.Version}
@@ -252,7 +260,7 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
-		if s := a.project(fn, roots[fn], roots, &strs, want); s != nil {
+		if s := a.project(fn, roots[fn], owners, &strs, want); s != nil {
 			set.Funcs = append(set.Funcs, *s)
 		}
 	}
@@ -261,7 +269,7 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 		for len(queue) > 0 { // closures the variables hold
 			fn := queue[0]
 			queue = queue[1:]
-			if s := a.project(fn, roots[fn], roots, &strs, want); s != nil {
+			if s := a.project(fn, roots[fn], owners, &strs, want); s != nil {
 				set.Funcs = append(set.Funcs, *s)
 			}
 		}
@@ -337,7 +345,7 @@ func (a *state) staticName(obj *Object) string {
 		return obj.global
 	}
 	p := a.prog.Fset.Position(obj.Site.Pos())
-	return fmt.Sprintf("%s.<%s:%d:%d:%s:%s>", a.pkgPath, baseName(p.Filename), p.Line, p.Column, obj.Kind, types.TypeString(obj.Type, nil))
+	return fmt.Sprintf("%s.<%s:%d:%d:%s:%s>", a.pkgPath, baseName(p.Filename), p.Line, p.Column, obj.Kind, a.typeName(obj.Type, false))
 }
 
 // subObjects gives each pointer leaf of obj an object for what it points
@@ -387,21 +395,19 @@ func sortedMembers(pkg *ssa.Package) []string {
 // reachable from its arguments' objects and its results, the edges among
 // them, and the results' targets. Objects that stand for other
 // functions' arguments, globals and functions are left out.
-func (a *state) project(fn *ssa.Function, r *rootObjects, all map[*ssa.Function]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
+func (a *state) project(fn *ssa.Function, r *rootObjects, owners map[*Object]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
 	cg := a.cgnodes[cgKey{fn, a.summaryCtx}]
-	return a.projectRoots(summaryName(fn), cg, r, all, strs, want)
+	return a.projectRoots(summaryName(fn), cg, r, owners, strs, want)
 }
 
 // projectRoots builds a summary named name from the root objects r and
-// the results of cg (if any).
-func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*ssa.Function]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
-	foreign := make(map[*Object]bool)
-	for _, ro := range all {
-		if ro != r {
-			for _, po := range ro.params {
-				foreign[po.obj] = true
-			}
-		}
+// the results of cg (if any). owners gives the candidate each root
+// object stands for an argument of: those of other candidates are left
+// out.
+func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, owners map[*Object]*rootObjects, strs *facts.Interner, want func(*ssa.Function)) *facts.FuncSummary {
+	foreign := func(obj *Object) bool {
+		owner, ok := owners[obj]
+		return ok && owner != r
 	}
 	s := &facts.FuncSummary{Name: strs.Intern(name)}
 	index := make(map[*Object]int32)
@@ -410,7 +416,7 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 		if i, ok := index[obj]; ok {
 			return i, true
 		}
-		if foreign[obj] || obj.Kind == ObjFunc {
+		if foreign(obj) || obj.Kind == ObjFunc {
 			return 0, false
 		}
 		if len(s.Objects) >= facts.MaxSumObjects {
@@ -419,7 +425,7 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 		}
 		i := int32(len(s.Objects))
 		index[obj] = i
-		so := facts.SumObject{Kind: facts.SumAlloc, Size: uint32(obj.layout.size()), Type: strs.Intern(types.TypeString(obj.Type, shortQualifier))}
+		so := facts.SumObject{Kind: facts.SumAlloc, Size: uint32(obj.layout.size()), Type: strs.Intern(a.typeName(obj.Type, true))}
 		switch {
 		case obj.Kind == ObjGlobal:
 			so.Kind, so.Site = facts.SumGlobal, strs.Intern(obj.Site.String())
@@ -435,12 +441,12 @@ func (a *state) projectRoots(name string, cg *cgnode, r *rootObjects, all map[*s
 		case obj.sumFunc != "":
 			so.Func = strs.Intern(obj.sumFunc)
 		case obj.Kind == ObjInterface && obj.sumDyn == "":
-			so.Dyn = strs.Intern(types.TypeString(obj.Type, nil))
+			so.Dyn = strs.Intern(a.typeName(obj.Type, false))
 		case obj.sumDyn != "":
 			so.Dyn = strs.Intern(obj.sumDyn)
 		}
 		if so.Kind == facts.SumGlobal {
-			so.Type = strs.Intern(types.TypeString(obj.Type, shortQualifier))
+			so.Type = strs.Intern(a.typeName(obj.Type, true))
 		} else if obj.sumType != "" {
 			so.Type, so.Site = strs.Intern(obj.sumType), strs.Intern(obj.sumSite)
 		} else if obj.Site != nil {
