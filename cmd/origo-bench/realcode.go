@@ -89,7 +89,7 @@ func benchRealCode(args []string) error {
 	verdictsFile := fs.String("verdicts", defaultVerdicts, "the verdict file")
 	only := fs.String("only", "", "vet only the modules whose path contains this string")
 	firstLookFile := fs.String("firstlook", defaultFirstLook, "the first-look record")
-	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format")
+	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format (under -confirm: the reports judged TRUE and not confirmed, with why)")
 	list := fs.String("evidence", "", "list race's reports whose evidence of sharing contains this string, with their verdicts")
 	confirm := fs.Bool("confirm", false, "run the standalone origo -confirm on each module (it runs the module's tests) and count its reports confirmed, tried and not confirmed, and not reachable from any test; fail if a confirmed report is judged FALSE or not judged")
 	budget := fs.Duration("confirm.budget", 0, "origo's -confirm.budget (0: its default)")
@@ -115,7 +115,7 @@ func benchRealCode(args []string) error {
 		return err
 	}
 	if *confirm {
-		err := benchRealConfirm(os.Stdout, root, *origo, *only, confirmFlags(*budget, *parallel), verdicts)
+		err := benchRealConfirm(os.Stdout, root, *origo, *only, confirmFlags(*budget, *parallel), verdicts, *verbose)
 		if *keep != "" {
 			fmt.Printf("scratch modules kept in %s\n", root)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -33,9 +34,12 @@ type confirmRow struct {
 	notes                                              []string      // -confirm's notes and origo's errors
 	err                                                string        // the run failed: no figures
 	found                                              []confirmedReport
+	// The reports judged TRUE, those confirmed, and those not, for -v.
+	judgedTrue, trueConfirmed int
+	trueMissed                []confirmedReport
 }
 
-// confirmedReport is a confirmed report and its verdict.
+// confirmedReport is a report, its verdict and its outcome.
 type confirmedReport struct {
 	module, key, posn string
 	verdict           verdict // word "" when not judged
@@ -55,12 +59,20 @@ func (c confirmedReport) bad() string {
 
 // judgeConfirmed counts the outcomes of the reports of a module (the
 // best outcome of the diagnostics each stands for; a report with none is
-// "not tried") and looks every confirmed one up in the module's
-// verdicts.
+// "not tried"), looks every confirmed one up in the module's verdicts,
+// and counts the reports judged TRUE and those of them confirmed.
 func judgeConfirmed(module string, reps []realReport, outcomes confirmations, vs map[string]verdict) confirmRow {
 	row := confirmRow{module: module, reports: len(reps)}
 	for _, r := range reps {
 		o, ok := bestOutcome(r, outcomes)
+		if vs[r.key].word == "TRUE" {
+			row.judgedTrue++
+			if o.Confirmed {
+				row.trueConfirmed++
+			} else {
+				row.trueMissed = append(row.trueMissed, confirmedReport{module: module, key: r.key, posn: r.posn, verdict: vs[r.key], outcome: o})
+			}
+		}
 		if !ok {
 			row.notTried++
 			continue
@@ -187,7 +199,7 @@ func confirmModule(m realModule, dir, origo string, flags []string, vs map[strin
 // that only selects, a row printed as each is done, then the confirmed
 // reports with their verdicts. It fails when a confirmed report is
 // judged FALSE or not judged, or a run failed.
-func benchRealConfirm(w io.Writer, root, origo, only string, flags []string, verdicts map[string]map[string]verdict) error {
+func benchRealConfirm(w io.Writer, root, origo, only string, flags []string, verdicts map[string]map[string]verdict, verbose bool) error {
 	fmt.Fprintf(w, "origo -confirm %s on the real modules\n", strings.Join(flags, " "))
 	printConfirmHeader(w)
 	var rows []confirmRow
@@ -205,32 +217,34 @@ func benchRealConfirm(w io.Writer, root, origo, only string, flags []string, ver
 		printConfirmRow(w, row)
 		rows = append(rows, row)
 	}
-	return printConfirmFooter(w, rows)
+	return printConfirmFooter(w, rows, verbose)
 }
 
 // confirmRowFormat lays out a row of the -confirm table.
-const confirmRowFormat = "%-38s %7s %9s %12s %11s %9s %12s %10s\n"
+const confirmRowFormat = "%-38s %7s %9s %12s %11s %9s   %4s %7s %12s %10s\n"
 
 func printConfirmHeader(w io.Writer) {
-	fmt.Fprintf(w, confirmRowFormat, "module", "reports", "confirmed", "tried-not-cf", "unreachable", "not-tried", "confirm-time", "total-time")
+	fmt.Fprintf(w, confirmRowFormat, "module", "reports", "confirmed", "tried-not-cf", "unreachable", "not-tried", "TRUE", "TRUE-cf", "confirm-time", "total-time")
 }
 
 // printConfirmRow prints a module's row: its reports, confirmed, tried
 // and not confirmed, not reachable from any test, of a kind no run
-// witnesses, the time -confirm took and the whole run's.
+// witnesses, the reports judged TRUE and those of them confirmed, the
+// time -confirm took and the whole run's.
 func printConfirmRow(w io.Writer, r confirmRow) {
 	if r.err != "" {
 		fmt.Fprintf(w, "%-38s error (after %s): %s\n", r.module, r.total.Round(time.Second), firstLine(r.err))
 		return
 	}
 	fmt.Fprintf(w, confirmRowFormat, r.module, strconv.Itoa(r.reports), strconv.Itoa(r.confirmed), strconv.Itoa(r.notConfirmed),
-		strconv.Itoa(r.noTest), strconv.Itoa(r.notTried), r.confirmTime.Round(100*time.Millisecond).String(), r.total.Round(time.Second).String())
+		strconv.Itoa(r.noTest), strconv.Itoa(r.notTried), strconv.Itoa(r.judgedTrue), strconv.Itoa(r.trueConfirmed), r.confirmTime.Round(100*time.Millisecond).String(), r.total.Round(time.Second).String())
 }
 
 // printConfirmFooter prints the total, the notes and failures of each
-// module, and the confirmed reports with their verdicts, the bad ones
-// loudly; it returns an error if there is a bad one or a failed run.
-func printConfirmFooter(w io.Writer, rows []confirmRow) error {
+// module, the confirmed reports with their verdicts, with verbose the
+// reports judged TRUE and not confirmed with why, and the bad confirmed
+// ones loudly; it returns an error if there is a bad one or a failed run.
+func printConfirmFooter(w io.Writer, rows []confirmRow, verbose bool) error {
 	total := confirmRow{module: "total"}
 	var failed []confirmRow
 	var found []confirmedReport
@@ -244,6 +258,8 @@ func printConfirmFooter(w io.Writer, rows []confirmRow) error {
 		total.notConfirmed += r.notConfirmed
 		total.noTest += r.noTest
 		total.notTried += r.notTried
+		total.judgedTrue += r.judgedTrue
+		total.trueConfirmed += r.trueConfirmed
 		total.confirmTime += r.confirmTime
 		total.total += r.total
 		found = append(found, r.found...)
@@ -271,6 +287,19 @@ func printConfirmFooter(w io.Writer, rows []confirmRow) error {
 		}
 		if c.bad() != "" {
 			bad = append(bad, c)
+		}
+	}
+	if verbose {
+		var missed []confirmedReport
+		for _, r := range rows {
+			missed = append(missed, r.trueMissed...)
+		}
+		fmt.Fprintf(w, "\nreports judged TRUE and not confirmed: %d\n", len(missed))
+		for _, c := range missed {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", c.module, c.posn, cmp.Or(c.outcome.Status, "not tried"), c.key)
+			if c.outcome.Reason != "" {
+				fmt.Fprintf(w, "\t%s\n", c.outcome.Reason)
+			}
 		}
 	}
 	if len(bad) > 0 {

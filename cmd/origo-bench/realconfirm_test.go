@@ -70,9 +70,13 @@ func TestJudgeConfirmed(t *testing.T) {
 		raceKey: {key: raceKey, word: "TRUE", reason: "two goroutines write t.n", line: 3},
 		topKey:  {key: topKey, word: "FALSE", reason: "x is local", line: 4},
 	}
+	vs[notTakenK] = verdict{key: notTakenK, word: "TRUE", reason: "v.mu is locked twice", line: 6}
 	row := judgeConfirmed("example.com/p", reps, outcomes, vs)
 	if row.reports != 5 || row.confirmed != 2 || row.notConfirmed != 1 || row.noTest != 1 || row.notTried != 1 {
 		t.Errorf("row %+v, want 5 reports: 2 confirmed, 1 not confirmed, 1 no test, 1 not tried", row)
+	}
+	if row.judgedTrue != 2 || row.trueConfirmed != 1 || len(row.trueMissed) != 1 || row.trueMissed[0].key != notTakenK || row.trueMissed[0].outcome.Status != "no test" {
+		t.Errorf("TRUE reports: %d, confirmed %d, missed %+v; want 2, 1, the double lock of v.mu", row.judgedTrue, row.trueConfirmed, row.trueMissed)
 	}
 	if len(row.found) != 2 {
 		t.Fatalf("found %+v, want the race and the double lock", row.found)
@@ -127,9 +131,12 @@ func TestPrintConfirm(t *testing.T) {
 		outcome: confirmOutcome{Status: "confirmed", Confirmed: true, Test: "TestG", Witness: "race detector", Command: "go test -race -run '^TestG$' -count=1 -cpu=4 example.com/a"}}
 	unjudged := confirmedReport{module: "example.com/b", key: "b.go H blocking: send blocks forever", posn: "b.go:1:1",
 		outcome: confirmOutcome{Status: "confirmed", Confirmed: true, Test: "TestH", Witness: "goroutine leak profile", Command: "GOEXPERIMENT=goroutineleakprofile go test -run '^TestH$' example.com/b"}}
+	missed := confirmedReport{module: "example.com/a", key: "a.go K race: data race on z", posn: "a.go:20:1", verdict: verdict{word: "TRUE", reason: "z is written by two goroutines"},
+		outcome: confirmOutcome{Status: "not confirmed", Test: "TestK", Reason: "no race between the two accesses in 24 runs of TestK"}}
 	rows := []confirmRow{
 		{module: "example.com/a", reports: 5, confirmed: 2, notConfirmed: 1, noTest: 1, notTried: 1, confirmTime: 12300 * time.Millisecond, total: 20 * time.Second,
-			found: []confirmedReport{good, wrong}, notes: []string{"-confirm: go test -c failed in x"}},
+			found: []confirmedReport{good, wrong}, notes: []string{"-confirm: go test -c failed in x"},
+			judgedTrue: 2, trueConfirmed: 1, trueMissed: []confirmedReport{missed}},
 		{module: "example.com/b", reports: 1, confirmed: 1, confirmTime: 4 * time.Second, total: 9 * time.Second, found: []confirmedReport{unjudged}},
 		{module: "example.com/c", total: 2 * time.Second, err: "origo -confirm in c: exit status 2\nmore"},
 	}
@@ -138,12 +145,12 @@ func TestPrintConfirm(t *testing.T) {
 	for _, r := range rows {
 		printConfirmRow(&b, r)
 	}
-	err := printConfirmFooter(&b, rows)
-	want := `module                                 reports confirmed tried-not-cf unreachable not-tried confirm-time total-time
-example.com/a                                5         2            1           1         1        12.3s        20s
-example.com/b                                1         1            0           0         0           4s         9s
+	err := printConfirmFooter(&b, rows, true)
+	want := `module                                 reports confirmed tried-not-cf unreachable not-tried   TRUE TRUE-cf confirm-time total-time
+example.com/a                                5         2            1           1         1      2       1        12.3s        20s
+example.com/b                                1         1            0           0         0      0       0           4s         9s
 example.com/c                          error (after 2s): origo -confirm in c: exit status 2
-total                                        6         3            1           1         1        16.3s        29s
+total                                        6         3            1           1         1      2       1        16.3s        29s
 note: example.com/a: -confirm: go test -c failed in x
 
 error: example.com/c: origo -confirm in c: exit status 2
@@ -159,6 +166,10 @@ example.com/a	a.go:9:2	FALSE	a.go G race: data race on y
 example.com/b	b.go:1:1	?	b.go H blocking: send blocks forever
 	by TestH (goroutine leak profile): GOEXPERIMENT=goroutineleakprofile go test -run '^TestH$' example.com/b
 
+reports judged TRUE and not confirmed: 1
+example.com/a	a.go:20:1	not confirmed	a.go K race: data race on z
+	no race between the two accesses in 24 runs of TestK
+
 !!! 2 confirmed report(s) judged FALSE or not judged: a bug of -confirm or a wrong verdict (FALSE), or a verdict to write (not judged)
 !!! judged FALSE: example.com/a	a.go:9:2	a.go G race: data race on y
 !!! not judged: example.com/b	b.go:1:1	b.go H blocking: send blocks forever
@@ -173,7 +184,7 @@ example.com/b	b.go:1:1	?	b.go H blocking: send blocks forever
 	// All confirmed reports TRUE: no alarm, no error.
 	b.Reset()
 	ok := []confirmRow{{module: "example.com/a", reports: 1, confirmed: 1, found: []confirmedReport{good}}}
-	if err := printConfirmFooter(&b, ok); err != nil || strings.Contains(b.String(), "!!!") {
+	if err := printConfirmFooter(&b, ok, false); err != nil || strings.Contains(b.String(), "!!!") {
 		t.Errorf("a bench with only TRUE confirmed reports: error %v, output\n%s", err, b.String())
 	}
 }
