@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/origo-dev/origo/analyzers/kinds"
 )
@@ -52,6 +53,9 @@ func benchLeakCorpus(args []string) error {
 	analyzers := fs.String("analyzers", "deadlock,blocking", "score the diagnostics of these analyzers (comma-separated)")
 	keep := fs.String("keep", "", "write the scratch module to this directory and keep it")
 	verbose := fs.Bool("v", false, "list every case with its leaks and the diagnostics outside any expectation")
+	confirm := fs.Bool("confirm", false, "write a test per case, run the standalone origo -confirm on the corpus (it runs the cases) and count the diagnostics confirmed, matching an expected leak or not; one in a case expecting no leak is a bug of -confirm")
+	budget := fs.Duration("confirm.budget", 0, "origo's -confirm.budget (0: its default)")
+	parallel := fs.Int("confirm.parallel", 0, "origo's -confirm.parallel (0: its default)")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		usage()
@@ -79,18 +83,42 @@ func benchLeakCorpus(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := removeCasesTests(mod); err != nil {
+		return err
+	}
 	if err := writeCorpusModule(mod, "leakcorpus", corpusDir, files); err != nil {
 		return err
 	}
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
 		return err
 	}
-	res, err := runVetJSON(mod, *origo)
+	c, err := parseLeakCorpus(mod, files)
 	if err != nil {
 		return err
 	}
-	c, err := parseLeakCorpus(mod, files)
-	if err != nil {
+	var res *vetResult
+	var run *confirmRun
+	var elapsed time.Duration
+	if *confirm {
+		warnings, err := writeCasesTests(mod, c)
+		if err != nil {
+			return err
+		}
+		exp.skipped = append(exp.skipped, warnings...)
+		flags := confirmFlags(*budget, *parallel)
+		for _, name := range names {
+			flags = append(flags, "-"+name)
+		}
+		start := time.Now()
+		if run, err = runConfirmJSON(mod, *origo, flags...); err != nil {
+			return err
+		}
+		elapsed = time.Since(start)
+		for _, e := range run.errors {
+			exp.skipped = append(exp.skipped, "origo: "+e)
+		}
+		res, run.outcomes = withoutConfirmation(run.res, run.outcomes)
+	} else if res, err = runVetJSON(mod, *origo); err != nil {
 		return err
 	}
 	var diags []diag
@@ -100,6 +128,10 @@ func benchLeakCorpus(args []string) error {
 	r := scoreLeaks(c, exp.cases, diags)
 	r.warnings = append(exp.skipped, r.warnings...)
 	printLeakReport(r, goversion, strings.Join(names, ","), *verbose)
+	var confirmErr error
+	if *confirm {
+		confirmErr = printLeakConfirmations(os.Stdout, r, run.outcomes, run.summary, elapsed)
+	}
 	if len(diags) == 0 {
 		others := strings.Join(slices.Sorted(maps.Keys(res.diags)), " ")
 		fmt.Printf("warning: no diagnostics from analyzers %s (analyzers that reported: %s)\n", strings.Join(names, ","), cmp.Or(others, "none"))
@@ -115,7 +147,7 @@ func benchLeakCorpus(args []string) error {
 	if *keep != "" {
 		fmt.Printf("scratch module kept in %s\n", mod)
 	}
-	return nil
+	return confirmErr
 }
 
 // splitList splits a comma-separated list, dropping empty items.
@@ -790,30 +822,7 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 	groups := map[string]*leakGroup{gokerDir: {name: gokerDir}, "patterns": {name: "patterns"}}
 	r.groups = []*leakGroup{groups[gokerDir], groups["patterns"]}
 
-	// Entries: register("Name", F) in the corpus.
-	entries := make(map[string]*leakFunc)
-	for _, rel := range c.files {
-		for _, fn := range c.byFile[rel] {
-			if fn.top != fn || fn.body == nil {
-				continue
-			}
-			ast.Inspect(fn.body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 2 {
-					return true
-				}
-				if id, ok := call.Fun.(*ast.Ident); !ok || !strings.HasPrefix(id.Name, "register") {
-					return true
-				}
-				name, ok := stringLit(call.Args[0])
-				id, ok2 := call.Args[1].(*ast.Ident)
-				if ok && ok2 && c.decls[rel][id.Name] != nil {
-					entries[name] = c.decls[rel][id.Name]
-				}
-				return true
-			})
-		}
-	}
+	entries := c.registered()
 
 	for _, tc := range cases {
 		tc.entry = entries[tc.name]
@@ -884,6 +893,36 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 		})
 	}
 	return r
+}
+
+// registered returns the entries of the corpus's cases, by name: the
+// functions registered by register("Name", F) in an init function (or
+// registerInit).
+func (c *leakCorpus) registered() map[string]*leakFunc {
+	entries := make(map[string]*leakFunc)
+	for _, rel := range c.files {
+		for _, fn := range c.byFile[rel] {
+			if fn.top != fn || fn.body == nil {
+				continue
+			}
+			ast.Inspect(fn.body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) != 2 {
+					return true
+				}
+				if id, ok := call.Fun.(*ast.Ident); !ok || !strings.HasPrefix(id.Name, "register") {
+					return true
+				}
+				name, ok := stringLit(call.Args[0])
+				id, ok2 := call.Args[1].(*ast.Ident)
+				if ok && ok2 && c.decls[rel][id.Name] != nil {
+					entries[name] = c.decls[rel][id.Name]
+				}
+				return true
+			})
+		}
+	}
+	return entries
 }
 
 // place places a diagnostic, or the other side of one, in the corpus,

@@ -64,7 +64,7 @@
 // -confirm: the corpus says they have no race), and the time it took;
 // -v lists the flagged TestRace functions not confirmed, with why.
 //
-//	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v]
+//	origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v] [-confirm [-confirm.budget d] [-confirm.parallel n]]
 //
 // vets released modules (servers, clients, drivers, caches, schedulers:
 // grpc, etcd server, prometheus client_golang, nats.go, go-redis, raft,
@@ -82,7 +82,14 @@
 // for it), that record's reports, TRUE, FALSE and precision. -v lists the
 // reports not yet judged in verdict-file format; verdicts that match no
 // report are listed as stale. -keep reuses the prepared modules between
-// runs.
+// runs. -confirm runs the standalone origo -confirm on each module
+// instead (its tests run) and prints, as each module is done, its
+// reports, those confirmed, tried and not confirmed, not reachable from
+// any test, of a kind no run witnesses, the time -confirm took and the
+// whole run's; then each confirmed report with its verdict and the
+// command that reproduces it. A confirmed report judged FALSE (a bug of
+// -confirm or a wrong verdict) or not judged is printed loudly, and the
+// bench fails.
 //
 //	origo-bench realbugs [-origo path] [-keep dir] [-only id] [-bugs file] [-v]
 //
@@ -98,7 +105,7 @@
 // the share of those found that the fix silences. -v prints the report that found
 // each bug, and a missed bug's package's other reports.
 //
-//	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
+//	origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v] [-confirm [-confirm.budget d] [-confirm.parallel n]]
 //
 // scores origo's blocking reports on Go's goroutine-leak corpus,
 // $GOROOT/src/runtime/testdata/testgoroutineleakprofile (the micro tests,
@@ -125,7 +132,15 @@
 // the cases with all leaks found or some, the cases expecting no leak
 // that are flagged, and the diagnostics outside any expectation. -v lists
 // every case with its leaks and the diagnostics that matched them, and
-// the diagnostics outside any expectation.
+// the diagnostics outside any expectation. -confirm writes in each of
+// the two programs a test per case that calls its entry (the corpus has
+// no tests: the runtime's test runs each program with the case's name),
+// runs the standalone origo -confirm with the -analyzers on the module
+// (the scores above are then of that run's diagnostics), and prints per
+// group the diagnostics confirmed, matching an expected leak or not, in
+// a case expecting no leak (each a bug of -confirm: it fails), tried and
+// not confirmed, not reachable; the expected leaks with a confirmed
+// diagnostic; and the confirmed diagnostics outside any expected leak.
 //
 //	origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
 //
@@ -220,9 +235,9 @@ func usage() {
        origo-bench bigpkg [-lines 150000] [-goevery 5] [-origo path] [-keep dir]
        origo-bench sensitivity [-C dir] [packages]
        origo-bench racecorpus [-origo path] [-analyzer race] [-keep dir] [-v] [-confirm [-confirm.budget d]]
-       origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v]
+       origo-bench realcode [-origo path] [-keep dir] [-only module] [-verdicts file] [-firstlook file] [-v] [-confirm [-confirm.budget d] [-confirm.parallel n]]
        origo-bench realbugs [-origo path] [-keep dir] [-only id] [-bugs file] [-v]
-       origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v]
+       origo-bench leakcorpus [-origo path] [-analyzers deadlock,blocking] [-keep dir] [-v] [-confirm [-confirm.budget d] [-confirm.parallel n]]
        origo-bench corpus [-origo path] [-keep dir] [-only target] [-v]
        origo-bench golangci [-version v2.15.0] [-keep dir]
        origo-bench editor [-module grpc] [-n 3] [-keep dir] [-test=false]

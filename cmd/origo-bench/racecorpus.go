@@ -77,9 +77,18 @@ func benchRaceCorpus(args []string) error {
 	var elapsed time.Duration
 	if *confirm {
 		start := time.Now()
-		if res, outcomes, summary, err = runConfirmJSON(mod, *origo, *budget); err != nil {
+		flags := []string{"-tags=race"}
+		if *budget > 0 {
+			flags = append(flags, "-confirm.budget="+budget.String())
+		}
+		run, err := runConfirmJSON(mod, *origo, flags...)
+		if err != nil {
 			return err
 		}
+		if len(run.errors) > 0 {
+			return fmt.Errorf("origo -confirm in %s:\n%s", mod, strings.Join(run.errors, "\n"))
+		}
+		res, outcomes, summary = run.res, run.outcomes, strings.Join(run.summary, "\n")
 		elapsed = time.Since(start)
 	} else if res, err = runVetJSON(mod, *origo, "-race"); err != nil {
 		return err
@@ -202,38 +211,55 @@ type confirmOutcome struct {
 	Status    string `json:"status"`
 	Confirmed bool   `json:"confirmed"`
 	Test      string `json:"test"`
+	Witness   string `json:"witness"`
+	Command   string `json:"command"`
 	Reason    string `json:"reason"`
 }
 
 // confirmations are origo -confirm's outcomes, by diagnostic.
 type confirmations map[diagKey]confirmOutcome
 
-// runConfirmJSON runs the standalone origo with -confirm on the module in
-// dir, with the race build tag (some corpus files build only under
-// -race), and returns its diagnostics, their outcomes and its summary
-// line.
-func runConfirmJSON(dir, origo string, budget time.Duration) (*vetResult, confirmations, string, error) {
-	args := []string{"-json", "-confirm", "-tags=race"}
-	if budget > 0 {
-		args = append(args, "-confirm.budget="+budget.String())
-	}
+// confirmRun is the output of one run of origo -json -confirm.
+type confirmRun struct {
+	res      *vetResult
+	outcomes confirmations
+	summary  []string // its lines "origo: -confirm...": the summary, then notes
+	errors   []string // its other lines "origo: ...", when it exited with an error but printed its findings
+}
+
+// runConfirmJSON runs the standalone origo with -json -confirm and the
+// flags on the module in dir and returns its diagnostics and their
+// outcomes. A run that failed (a package that does not build) but
+// printed its findings is returned with its errors.
+func runConfirmJSON(dir, origo string, flags ...string) (*confirmRun, error) {
+	args := append([]string{"-json", "-confirm"}, flags...)
 	cmd := exec.Command(origo, append(args, "./...")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if exit, ok := err.(*exec.ExitError); err != nil && (!ok || exit.ExitCode() != 3) {
-		return nil, nil, "", fmt.Errorf("origo -confirm in %s: %v\n%s", dir, err, lastLines(stderr.String(), 30))
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		return nil, fmt.Errorf("origo -confirm in %s: %v", dir, err)
 	}
-	var summary []string
+	run := &confirmRun{}
 	for line := range strings.SplitSeq(stderr.String(), "\n") {
-		if strings.HasPrefix(line, "origo: -confirm") {
-			summary = append(summary, line)
+		switch {
+		case strings.HasPrefix(line, "origo: -confirm"):
+			run.summary = append(run.summary, line)
+		case strings.HasPrefix(line, "origo: "):
+			run.errors = append(run.errors, strings.TrimPrefix(line, "origo: "))
 		}
 	}
-	res, outcomes, err := parseConfirmJSON(stdout.Bytes())
-	return res, outcomes, strings.Join(summary, "\n"), err
+	var perr error
+	run.res, run.outcomes, perr = parseConfirmJSON(stdout.Bytes())
+	if err != nil && (perr != nil || len(run.summary) == 0) {
+		return nil, fmt.Errorf("origo -confirm in %s: %v\n%s", dir, err, lastLines(stderr.String(), 30))
+	}
+	if err == nil {
+		run.errors = nil // lines of a run that succeeded: none are errors
+	}
+	return run, perr
 }
 
 // parseConfirmJSON decodes the output of origo -json -confirm: package →

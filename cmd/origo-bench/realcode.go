@@ -89,8 +89,11 @@ func benchRealCode(args []string) error {
 	verdictsFile := fs.String("verdicts", defaultVerdicts, "the verdict file")
 	only := fs.String("only", "", "vet only the modules whose path contains this string")
 	firstLookFile := fs.String("firstlook", defaultFirstLook, "the first-look record")
-	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format")
+	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format (under -confirm: the reports judged TRUE and not confirmed, with why)")
 	list := fs.String("evidence", "", "list race's reports whose evidence of sharing contains this string, with their verdicts")
+	confirm := fs.Bool("confirm", false, "run the standalone origo -confirm on each module (it runs the module's tests) and count its reports confirmed, tried and not confirmed, and not reachable from any test; fail if a confirmed report is judged FALSE or not judged")
+	budget := fs.Duration("confirm.budget", 0, "origo's -confirm.budget (0: its default)")
+	parallel := fs.Int("confirm.parallel", 0, "origo's -confirm.parallel (0: its default)")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		usage()
@@ -109,6 +112,13 @@ func benchRealCode(args []string) error {
 	}
 	defer os.RemoveAll(tmp)
 	if *origo, err = origoBinary(*origo, tmp); err != nil {
+		return err
+	}
+	if *confirm {
+		err := benchRealConfirm(os.Stdout, root, *origo, *only, confirmFlags(*budget, *parallel), verdicts, *verbose)
+		if *keep != "" {
+			fmt.Printf("scratch modules kept in %s\n", root)
+		}
 		return err
 	}
 	var rows []realRow
@@ -297,11 +307,12 @@ func copyTree(src, dst string) error {
 
 // realReport is one report of origo on a real module.
 type realReport struct {
-	key      string // stable across unrelated line shifts; see reportKey
-	posn     string // module-relative file:line:col, for a person to look
-	kind     string // the diagnostic's category (see package kinds)
-	possible bool   // race's lower tier (-race.all), keyed as the report it would be
-	evidence string // what race took to show the memory shared (see race.EvidencePrefix), or ""
+	key      string    // stable across unrelated line shifts; see reportKey
+	posn     string    // module-relative file:line:col, for a person to look
+	kind     string    // the diagnostic's category (see package kinds)
+	possible bool      // race's lower tier (-race.all), keyed as the report it would be
+	evidence string    // what race took to show the memory shared (see race.EvidencePrefix), or ""
+	from     []diagKey // the diagnostics it stands for: one, or a package's and its test variant's
 }
 
 // keyReports gives every diagnostic of the vet result its key, in file
@@ -317,7 +328,7 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		category string
 		evidence string
 	}
-	seen := make(map[posDiag]bool)
+	from := make(map[posDiag][]diagKey)
 	var ds []posDiag
 	for analyzer, diags := range res.diags {
 		for _, d := range diags {
@@ -339,10 +350,10 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 				// one verdict judges the pair in either tier.
 				pd.message = strings.TrimSuffix(strings.TrimPrefix(d.Message, race.PossiblePrefix), "; "+race.NoEvidenceNote)
 			}
-			if !seen[pd] {
-				seen[pd] = true
+			if from[pd] == nil {
 				ds = append(ds, pd)
 			}
+			from[pd] = append(from[pd], d.key())
 		}
 	}
 	slices.SortFunc(ds, func(a, b posDiag) int {
@@ -366,7 +377,14 @@ func keyReports(dir string, res *vetResult) ([]realReport, error) {
 		if n := count[key]; n > 1 {
 			key += " #" + strconv.Itoa(n)
 		}
-		reps = append(reps, realReport{key, fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col), cmp.Or(d.category, d.analyzer), d.category == kinds.PossibleRace.ID, d.evidence})
+		reps = append(reps, realReport{
+			key:      key,
+			posn:     fmt.Sprintf("%s:%d:%d", d.file, d.line, d.col),
+			kind:     cmp.Or(d.category, d.analyzer),
+			possible: d.category == kinds.PossibleRace.ID,
+			evidence: d.evidence,
+			from:     from[d],
+		})
 	}
 	return reps, nil
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/analyzers/race"
 	"github.com/origo-dev/origo/cmd/internal/longtest"
 	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 )
@@ -86,5 +90,82 @@ func TestAnalyzerMessage(t *testing.T) {
 	d = diagnostic{message: "data race on x: ...", confirm: &confirm.Result{Status: confirm.NotConfirmed}}
 	if got := d.analyzerMessage(); got != d.message {
 		t.Errorf("analyzerMessage() of an unconfirmed finding = %q", got)
+	}
+}
+
+// TestSARIFConfirm checks the confirmation in SARIF: a result of a run
+// under -confirm carries the confirm object of -json as a property
+// (confirmed, the test, the command that reproduces it...), the log
+// still validates against the SARIF 2.1.0 schema, and the fingerprint
+// of a confirmed result is the one it has without -confirm.
+func TestSARIFConfirm(t *testing.T) {
+	demo, err := filepath.Abs("../../testdata/demo/bank.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(line int) token.Position { return token.Position{Filename: demo, Line: line, Column: 5} }
+	const msg = "data race on Bank.processed: write at bank.go:59 vs read at bank.go:70"
+	confirmed := &confirm.Result{Status: confirm.Confirmed, Confirmed: true, Test: "TestBank", Witness: "race detector",
+		Command:  "go test -race -run '^TestBank$' -count=1 -cpu=2 example.com/demo",
+		Schedule: "a 10ms sleep inserted before bank.go:59", Runs: 3}
+	tried := &confirm.Result{Status: confirm.NotConfirmed, Test: "TestBank", Runs: 24, Reason: "no race between the two accesses in 24 runs of TestBank"}
+	diag := func(line int, message string, res *confirm.Result) diagnostic {
+		return diagnostic{analyzer: race.Analyzer, category: kinds.DataRace.ID, posn: at(line), message: message,
+			related: []related{{posn: at(70), end: at(70), message: "the other access, a read"}},
+			file:    "testdata/demo/bank.go", function: "(*Bank).Process", confirm: res}
+	}
+	d := diag(59, msg, confirmed)
+	d.message += "; " + confirmed.Suffix()
+	d.related = append(d.related, related{posn: at(59), end: at(59), message: "race detector: write by goroutine 7, in demo.(*Bank).Process"})
+	res := &result{diags: []diagnostic{d, diag(80, "data race on Bank.total", tried), diag(90, "data race on Bank.n", nil)}}
+	log, data := sarifOf(t, res) // validates the log
+	results := log.Runs[0].Results
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3", len(results))
+	}
+
+	// The confirmed result: the confirm object whole, and the message
+	// and related positions as the text output has them.
+	c := results[0].Properties
+	if c == nil || c.Confirm == nil || !c.Confirm.Confirmed || c.Confirm.Status != confirm.Confirmed || c.Confirm.Test != "TestBank" ||
+		c.Confirm.Command != confirmed.Command || c.Confirm.Witness != "race detector" || c.Confirm.Schedule != confirmed.Schedule || c.Confirm.Runs != 3 {
+		t.Errorf("the confirmed result's properties: %+v", c)
+	}
+	if !strings.HasSuffix(results[0].Message.Text, "; confirmed by TestBank under -race") || len(results[0].RelatedLocations) != 2 {
+		t.Errorf("the confirmed result: message %q, %d related locations", results[0].Message.Text, len(results[0].RelatedLocations))
+	}
+	// The keys are those of -json's confirm object.
+	var raw struct {
+		Runs []struct {
+			Results []struct {
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range raw.Runs[0].Results[0].Properties["confirm"] {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if want := []string{"command", "confirmed", "runs", "schedule", "status", "test", "witness"}; !slices.Equal(keys, want) {
+		t.Errorf("the confirm property's keys %v, want %v", keys, want)
+	}
+
+	// Tried and not confirmed: said so, with why; no run: no property.
+	if p := results[1].Properties; p == nil || p.Confirm == nil || p.Confirm.Confirmed || p.Confirm.Status != confirm.NotConfirmed || p.Confirm.Reason != tried.Reason {
+		t.Errorf("the unconfirmed result's properties: %+v", p)
+	}
+	if p := results[2].Properties; p != nil {
+		t.Errorf("a result without -confirm has properties %+v", p)
+	}
+
+	// The confirmed result's fingerprint is its fingerprint without
+	// -confirm.
+	plain, _ := sarifOf(t, &result{diags: []diagnostic{diag(59, msg, nil)}})
+	if got, want := results[0].PartialFingerprints[fingerprintKey], plain.Runs[0].Results[0].PartialFingerprints[fingerprintKey]; got != want {
+		t.Errorf("fingerprint under -confirm %s, without %s", got, want)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/cmd/origo/internal/confirm"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
 	"golang.org/x/tools/go/analysis"
 )
@@ -108,6 +109,15 @@ type sarifResult struct {
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 	// PartialFingerprints has one entry, fingerprintKey.
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+// sarifProperties is a result's property bag: under -confirm, what the
+// runs came to, the confirm object of -json (status, confirmed, the
+// test, the witness, the command that reproduces it, the schedule, the
+// runs, or why it is not confirmed).
+type sarifProperties struct {
+	Confirm *confirm.Result `json:"confirm,omitempty"`
 }
 
 type sarifLocation struct {
@@ -196,6 +206,9 @@ func printSARIF(w io.Writer, res *result) error {
 			Message:             sarifMessage{Text: d.message},
 			Locations:           []sarifLocation{{PhysicalLocation: physical(root, cols, d.posn, d.end)}},
 			PartialFingerprints: map[string]string{fingerprintKey: prints[i]},
+		}
+		if d.confirm != nil {
+			r.Properties = &sarifProperties{Confirm: d.confirm}
 		}
 		for i, rel := range d.related {
 			id := i + 1
@@ -349,9 +362,10 @@ var positions = regexp.MustCompile(`(\.go):\d+(:\d+)?\b`)
 // A fingerprint is the hex SHA-256 (first 16 bytes) of the analyzer's
 // name, the file's path relative to its module's root, the name of the
 // enclosing function declaration (Type.Method, "" outside any) and the
-// message with its positions cut to file names ("write at bank.go:59"
-// becomes "write at bank.go"), none of which a line inserted above the
-// finding changes; then ":" and the ordinal (from 1), in position order,
+// message as its analyzer wrote it (without the confirmation -confirm
+// adds: a run does not make it another finding) with its positions cut
+// to file names ("write at bank.go:59" becomes "write at bank.go"), none
+// of which a line inserted above the finding changes; then ":" and the ordinal (from 1), in position order,
 // of the diagnostics of the same hash, which tells apart the findings
 // that only their lines distinguish. Moving code into another function
 // or file, renaming what the message names, or a change in what the
@@ -365,7 +379,7 @@ func fingerprints(diags []diagnostic) []string {
 	seen := make(map[string]int)
 	for i, d := range diags {
 		h := sha256.New()
-		for _, part := range []string{d.analyzer.Name, d.file, d.function, positions.ReplaceAllString(d.message, "$1")} {
+		for _, part := range []string{d.analyzer.Name, d.file, d.function, positions.ReplaceAllString(d.analyzerMessage(), "$1")} {
 			h.Write([]byte(part))
 			h.Write([]byte{0})
 		}

@@ -685,13 +685,14 @@ func (p *pkgRun) matchRace(r *Report, rn *run) (Result, bool) {
 
 // matchBlock decides whether a run left a goroutine blocked at the
 // operation a deadlock or blocking report names: in the dump of a test
-// that hung, or leaked per the goroutine leak profile.
+// that hung (timed out with every goroutine stuck, see stalled), or
+// leaked per the goroutine leak profile.
 func (p *pkgRun) matchBlock(r *Report, rn *run) (Result, bool) {
 	if rn.witness != byHang {
 		return Result{}, false
 	}
 	reasons := p.src.waitReasons(r.Posn)
-	if rn.timedOut {
+	if rn.timedOut && stalled(rn.dump) {
 		if g, ok := blockedAt(rn.dump, r.Posn, reasons); ok {
 			return p.confirmed(r, rn, byHang, blockStacks(r, g, rn.dump)), true
 		}

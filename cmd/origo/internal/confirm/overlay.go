@@ -158,7 +158,9 @@ func (s *pkgSource) packageName() string {
 
 // helperSource is the file that declares the yield and the leak hook in
 // package pkg. Its imports are renamed: a file's imports may not share a
-// name with a declaration of its package.
+// name with a declaration of its package. It is compiled at the
+// language version of the package's module, which may be as old as
+// go1.12 (robfig/cron's): no 0o literals, generics, any, min or max.
 func helperSource(pkg string) string {
 	return `package ` + pkg + `
 
@@ -213,7 +215,7 @@ func origoConfirmLeaks() {
 		return
 	}
 	origoconfirmtime.Sleep(100 * origoconfirmtime.Millisecond)
-	f, err := origoconfirmos.OpenFile(file, origoconfirmos.O_WRONLY|origoconfirmos.O_CREATE|origoconfirmos.O_APPEND, 0o644)
+	f, err := origoconfirmos.OpenFile(file, origoconfirmos.O_WRONLY|origoconfirmos.O_CREATE|origoconfirmos.O_APPEND, 0644)
 	if err != nil {
 		return
 	}

@@ -159,6 +159,42 @@ func (g *goroutine) blocked() bool {
 	return false
 }
 
+// stalled reports whether the dump a test printed at its timeout shows a
+// program that would have made no more progress: each goroutine but the
+// one that panicked at the timeout waits in a channel or sync operation,
+// on the network, or in a select. A goroutine asleep (time.Sleep, or a
+// yield of the run), runnable, running or in a system call would have
+// gone on: the test was slow, not hung, and a goroutine blocked at the
+// reported line at that moment may have been released later. (ants'
+// TestMaxBlockingSubmit: a pool worker waits at <-ch while the test
+// sleeps for a second before it closes ch; with the run's yields, the
+// timeout came first.) A goroutine in a select with a timer may go on
+// too: the dump does not tell, and such a select counts as stuck.
+func stalled(gs []goroutine) bool {
+	for _, g := range gs {
+		if g.alarm() {
+			continue
+		}
+		for _, p := range []string{"sleep", "runnable", "running", "syscall", "preempted"} {
+			if strings.HasPrefix(g.state, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// alarm reports whether g is the goroutine of the testing package that
+// panics at the test's timeout.
+func (g *goroutine) alarm() bool {
+	for _, f := range g.frames {
+		if strings.HasPrefix(f.fn, "testing.(*M).startAlarm") {
+			return true
+		}
+	}
+	return false
+}
+
 // samePlace reports whether a frame's file and line are a report's.
 // The race detector and tracebacks print the path the compiler saw:
 // absolute, unless the build trimmed paths (GOFLAGS=-trimpath), where it

@@ -252,3 +252,28 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestStalled checks which timeout dumps witness a hang: the dump of
+// TestNightly's deadlock (every goroutine blocked but the alarm's), and
+// not one where a goroutine still sleeps, as ants' TestMaxBlockingSubmit
+// did in its time.Sleep before it closed the channel its pool worker
+// waited on.
+func TestStalled(t *testing.T) {
+	if !stalled(parseDump(dumpOutput)) {
+		t.Error("a deadlock's dump is not taken for a stalled program")
+	}
+	slow := dumpOutput + `
+goroutine 6 [sleep]:
+time.Sleep(0x3b9aca00)
+	/usr/local/go/src/runtime/time.go:363 +0x165
+example.com/p.TestSlow(0xc000102a80)
+	/src/p/p_test.go:574 +0x2b1
+`
+	if stalled(parseDump(slow)) {
+		t.Error("a dump with a goroutine asleep is taken for a stalled program")
+	}
+	runnable := strings.Replace(dumpOutput, "goroutine 7 [sync.Mutex.Lock, 2 minutes]", "goroutine 7 [runnable]", 1)
+	if stalled(parseDump(runnable)) {
+		t.Error("a dump with a runnable goroutine is taken for a stalled program")
+	}
+}
