@@ -54,9 +54,9 @@ func startPeakProfile() *peakProfile {
 				// one after the peak's describes the peak's heap.
 				select {
 				case p.wake <- pending:
-				default: // a profile is being taken; the next peak takes another
+					pending = 0
+				default: // a profile is being taken: the next collection tries again
 				}
-				pending = 0
 			}
 			if p.stopped.Load() {
 				close(p.wake)
