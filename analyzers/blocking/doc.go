@@ -218,6 +218,11 @@
 //   - library-callers: a library's importers decide the order of the
 //     calls of its API and call what it leaves to them (a Stop, a
 //     Rollback);
+//   - handed-to-import: a function value given to another package's
+//     function runs where that code runs it: a worker pool's Submit
+//     keeps it for a goroutine of its own, so a receive in it does not
+//     wait for what its caller does after the call (sync's functions,
+//     Once.Do, run it there and then);
 //   - never-runs: the stop that would end the receiver's loop is given
 //     only by code nothing in the (whole) program calls;
 //   - failed-test: the path goes through a test's failure or skip;

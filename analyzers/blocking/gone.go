@@ -9,6 +9,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/analyzers/kinds"
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
@@ -474,6 +475,15 @@ func (c *checker) selfWaits(s *sequelState) {
 					last = p
 				}
 			}
+			if own && last.t != nil {
+				if site := c.handedAway(t, ev.ID); site != nil {
+					if c.why.at(recv.Pos()) {
+						c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X)),
+							why(rules.HandedAway, "the receive is in a function value given to %s at %s, which runs it where that code runs it", facts.ShortName(site.Common().StaticCallee().String()), c.pos(site.Pos())))
+					}
+					continue
+				}
+			}
 			if !own || last.t == nil || !c.oneWay(t, ev.ID) || !c.oneWay(t, last.ev) {
 				if laterOwn && other.Rule != "" && c.why.at(recv.Pos()) {
 					c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X)), other)
@@ -486,6 +496,29 @@ func (c *checker) selfWaits(s *sequelState) {
 				c.goroutine(t), c.chanName(recv.X), c.pos(mc.Pos()), c.pos(at))
 		}
 	}
+}
+
+// handedAway returns the call of another package's function through
+// which t's goroutine reaches event ev in a function value it gave that
+// code (p.Submit(func() { <-ch })): the pointer analysis calls such a
+// value at the call, but the code may keep it and run it later, on a
+// goroutine of its own (a worker pool). nil when there is none. sync's
+// functions (Once.Do) run it there and then.
+func (c *checker) handedAway(t *shb.Trace, ev int32) ssa.CallInstruction {
+	frames, ok := t.Frames(ev)
+	if !ok {
+		return nil
+	}
+	for _, f := range frames {
+		if f.Site == nil {
+			continue
+		}
+		callee := f.Site.Common().StaticCallee()
+		if callee != nil && callee != f.Fn && buildir.Imported(callee) && (callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync") {
+			return f.Site
+		}
+	}
+	return nil
 }
 
 // oneWay reports whether t's goroutine reaches event ev through calls

@@ -89,7 +89,7 @@
 // s[:len(s):len(s)] or slices.Clip(s), it only reads, copying them
 // into a new array) and reads
 // those of t in append(s, t...), copy likewise, string(b) reads b's; close writes a
-// channel and a send reads it; sync/atomic calls, and a mutex's methods,
+// channel and a send reads it, as a select's send case does; sync/atomic calls, and a mutex's methods,
 // which change its state atomically) per origin; a location only
 // accessed atomically is not shared, as atomics race with nothing but
 // plain accesses. []byte(s)
@@ -111,6 +111,11 @@
 // origin-shared when two
 // origins access it and one writes. Shared locations are where races can
 // be; ordering by happens-before and locks is for later passes.
+//
+// A sync.Pool holds what Put gives it: a Get may return it, or what the
+// pool's New makes (sync reaches its per-P lists through uintptr
+// arithmetic, which no points-to set survives). Which goroutine holds a
+// pooled object when is package ownership's question (pool-taken).
 //
 // # Summaries across packages
 //

@@ -64,6 +64,7 @@ const (
 	AtomicObserved    ID = "atomic-observed"
 	CommonLock        ID = "common-lock"
 	TakenUnderLock    ID = "taken-under-lock"
+	PoolTaken         ID = "pool-taken"
 	DoubleBuffer      ID = "double-buffer"
 	BothAtomic        ID = "both-atomic"
 	NotPublished      ID = "not-published"
@@ -99,6 +100,7 @@ const (
 	FailedTest        ID = "failed-test"
 	ServeForever      ID = "serve-forever"
 	Values            ID = "values"
+	HandedAway        ID = "handed-to-import"
 	// deadlock's rules
 	NotHeld        ID = "not-held"
 	LockedFirst    ID = "locked-first"
@@ -138,6 +140,7 @@ var All = []Rule{
 	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
+	{PoolTaken, "an object taken from a sync.Pool is its taker's until it puts it back: a Put happens before the Get that returns what it put", "Objects taken from a sync.Pool", ownershipDoc},
 	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", ownershipDoc},
 	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
 	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", ownershipDoc},
@@ -169,6 +172,7 @@ var All = []Rule{
 	{Counted, "WaitGroup.Wait returns once the Dones have matched what Add counted before it: Adds that count only goroutines already started, each calling Done, let it return, and with no Add it returns at once", "What stays silent", blockingDoc},
 	{WaitUnlocks, "Cond.Wait unlocks the Cond's mutex while it waits: a goroutine stuck in Wait does not hold it", "What stays silent", blockingDoc},
 	{LibraryCallers, "a library's importers call its API in an order the package does not show, and call what it leaves to them (a Stop, a Rollback, a cancel function): only a program the package holds whole, a main package, is judged on them", "What stays silent", blockingDoc},
+	{HandedAway, "a function value given to another package's function runs where that code runs it (a worker pool keeps it for a goroutine of its own): what it waits for is not known to come after its caller's", "What stays silent", blockingDoc},
 	{NeverRuns, "code that nothing in a whole program (a main package nothing imports) calls never runs: a stop that only such code gives never comes", "What stays silent", blockingDoc},
 	{FailedTest, "a path through a test's failure or skip (t.Error, t.Fatal, t.Skip) may leave goroutines behind: the test has already failed", "What stays silent", blockingDoc},
 	{ServeForever, "select {} outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},

@@ -44,4 +44,7 @@ func main() {
 	go produced()
 	go drained()
 	go computed(context.Background())
+	go submitted()
+	go submittedVia()
+	go ranNow()
 }
