@@ -94,6 +94,7 @@ func main() {
 	ownedParts()
 	looseParts()
 	looseParts()
+	spawnedInLoop()
 }
 
 func use(int) {}
@@ -589,4 +590,24 @@ func looseParts() {
 		l.p = common
 	}
 	l.p.n = 3 // want `data race on part.n`
+}
+
+type looper struct{ a, n int }
+
+func newLooper() *looper { return &looper{} }
+
+func (l *looper) spawn() { go l.run() }
+
+func (l *looper) run() { use(l.a + l.n) }
+
+// A constructor's looper that a call in a loop publishes (spawn starts
+// its goroutine): the write before the loop is the maker's, the write in
+// the loop comes after the previous iteration's spawn.
+func spawnedInLoop() {
+	l := newLooper()
+	l.a = 10 // silent "not-published"
+	for i := range 2 {
+		l.n = i // want `data race on looper.n`
+		l.spawn()
+	}
 }
