@@ -27,7 +27,7 @@
 // neither a common lock nor shb orders, it asks Query.Guarded
 // (taken-under-lock, double-buffer) and, after the happens-before
 // question, Query.Owned (test-objects, own-spawn, handover, future,
-// done-per-item, pool-taken). A pair left over is reported by default only where
+// done-per-item). A pair left over is reported by default only where
 // Query.Evidence finds evidence of sharing (no-sharing-evidence); the
 // others are race's possible data races.
 //
@@ -143,25 +143,6 @@
 // accesses through the value it took, there and in the callees and
 // closures it passes them to, race with accesses made without the
 // mutex, not with those made holding it.
-//
-// # Objects taken from a sync.Pool
-//
-// pool-taken: an object taken from a sync.Pool is its taker's until it
-// puts it back: a Put happens before the Get that returns what it put.
-//
-// A Get never returns an object that another goroutine holds, and the
-// race detector orders a Put before the Get that returns what it put.
-// The pointer analysis gives every Get what every Put gave the pool (and
-// what New makes), so the goroutines that use one pool seem to share
-// their buffers. Two accesses that each reach the object through a value
-// their goroutine took from a pool, by p.Get() or by a function of the
-// package that returns it (getBuf()), there or in the callees it passes
-// it to, before a Put of that value (p.Put(b), or a function of the
-// package that puts its argument) on some path to the access, are no
-// race. A Get that may return nil, made up for by a new object
-// (if b == nil { b = new(T) }), takes it too. An access after the Put
-// races as usual, and using an object after putting it back is
-// evidence that goroutines share it (runtime/race's TestRacePool).
 //
 // # Double buffers
 //

@@ -100,9 +100,6 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		// merged owners; on one object it is one mutex.
 		return ""
 	}
-	if q.usedAfterPut(a) || q.usedAfterPut(b) {
-		return "used after it was put back in a sync.Pool"
-	}
 	if why := q.singleton(loc.Obj); why != "" {
 		return why
 	}

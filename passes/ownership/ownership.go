@@ -6,7 +6,6 @@ import (
 	"reflect"
 
 	"github.com/origo-dev/origo/passes/buildir"
-	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
@@ -22,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "rule out the accesses whose memory one goroutine owns at a time",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/ownership",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer, effects.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -36,7 +35,6 @@ type Result struct {
 	locks *lockset.Result
 	ptr   *pointer.Result
 	hb    *shb.Result
-	eff   *effects.Result
 	funcs []*ssa.Function // the package's, in source order
 }
 
@@ -48,7 +46,6 @@ func run(pass *analysis.Pass) (any, error) {
 		locks: pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		ptr:   pass.ResultOf[pointer.Analyzer].(*pointer.Result),
 		hb:    pass.ResultOf[shb.Analyzer].(*shb.Result),
-		eff:   pass.ResultOf[effects.Analyzer].(*effects.Result),
 		funcs: pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs,
 	}, nil
 }
@@ -65,7 +62,6 @@ type Query struct {
 	ptr      *pointer.Result
 	hb       *shb.Result
 	order    *shb.Order // the asker's happens-before queries
-	effects  *effects.Result
 	fresh    *freshness // writes before their object is published
 	spawnEvs map[*pointer.Origin][]spawn
 	spawns   map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
@@ -90,7 +86,6 @@ type Query struct {
 	sentObjs   map[*pointer.Object]bool       // see Sent
 	takes      map[touchKey]*ssa.UnOp         // see takenBy
 	takeLoads  map[*ssa.UnOp]bool             // see isTake
-	pooled     map[touchKey]bool              // see poolTaken
 	selfSynced map[*pointer.Object]bool       // see internal
 	buffers    map[bufferKey]buffers          // see swappedBuffers
 	ev         evidenceMemo                   // see Evidence
@@ -100,7 +95,7 @@ type Query struct {
 // NewQuery returns a Query on r that asks order, the asker's own, what
 // happens before what.
 func (r *Result) NewQuery(order *shb.Order) *Query {
-	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, effects: r.eff, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
+	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
 	q.spawnEvs = spawnsOf(r.hb)
 	q.spawns, q.reentry = spawnSites(q.spawnEvs), make(map[*pointer.Origin]bool)
 	return q
@@ -279,8 +274,7 @@ func (q *Query) Guarded(a, b Exec) rules.ID {
 // object passing from one goroutine to the other: each test's own
 // objects (test-objects), writes before a method starts its goroutine
 // (own-spawn), a channel handing the object over (handover), a future's
-// close (future), a WaitGroup.Done after each item (done-per-item), both
-// taken from a sync.Pool and not put back yet (pool-taken); ""
+// close (future), a WaitGroup.Done after each item (done-per-item); ""
 // when none applies. perIter is PerIteration(obj).
 func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 	ta, x, tb, y := a.T, a.X, b.T, b.X
@@ -296,8 +290,6 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 		return rules.Future
 	case q.doneAfter(ta, x, a.Acc, tb, y) || q.doneAfter(tb, y, b.Acc, ta, x):
 		return rules.DonePerItem
-	case q.poolTaken(ta, x, a.Acc) && q.poolTaken(tb, y, b.Acc):
-		return rules.PoolTaken
 	}
 	return ""
 }

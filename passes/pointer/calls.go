@@ -27,9 +27,6 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 		a.genBuiltin(p, instr, v, call.Args, result)
 		return
 	case *ssa.Function:
-		if op, pool := syncapi.Pool(call); op != syncapi.NotPool && spawn == nil {
-			a.genPool(p, instr, op, pool, result)
-		}
 		if spawn == nil && a.genSpawner(p, instr, v) {
 			a.spawnerResult(p, instr, v, result)
 			return
@@ -483,47 +480,4 @@ func (a *state) moveElems(p at, src ssa.Value, dst nodeID, elem types.Type) {
 	size := a.size(elem)
 	a.addCons(a.val(p, src), loadCons{dst: tmp, size: size})
 	a.addCons(dst, storeCons{src: tmp, size: size})
-}
-
-// genPool models a sync.Pool's contents: what Put gives the pool, a Get
-// may return. The pool's local field stands for them (sync's own code
-// reaches its per-P lists through uintptr arithmetic that the analysis
-// does not follow); a Get may also call the pool's New function and
-// return what it makes.
-func (a *state) genPool(p at, instr ssa.CallInstruction, op syncapi.PoolOp, pool ssa.Value, result nodeID) {
-	call := instr.Common()
-	ptr, ok := pool.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return
-	}
-	field, newFn := -1, -1
-	for i := range st.NumFields() {
-		switch st.Field(i).Name() {
-		case "local":
-			field = i
-		case "New":
-			newFn = i
-		}
-	}
-	if field < 0 || newFn < 0 {
-		return
-	}
-	off := a.layouts.offsetOf(ptr.Elem(), field)
-	switch op {
-	case syncapi.PoolPut:
-		a.addCons(a.val(p, pool), storeCons{src: a.val(p, call.Args[1]), off: off, size: 1})
-	case syncapi.PoolGet:
-		if result < 0 {
-			return
-		}
-		a.addCons(a.val(p, pool), loadCons{dst: result, off: off, size: 1})
-		fn := st.Field(newFn).Type()
-		tmp := a.newNodes(fn, nil)
-		a.addCons(a.val(p, pool), loadCons{dst: tmp, off: a.layouts.offsetOf(ptr.Elem(), newFn), size: 1})
-		a.addCons(tmp, callCons{&callSite{caller: p.cg, at: p, instr: instr, result: result}})
-	}
 }

@@ -112,11 +112,6 @@
 // origins access it and one writes. Shared locations are where races can
 // be; ordering by happens-before and locks is for later passes.
 //
-// A sync.Pool holds what Put gives it: a Get may return it, or what the
-// pool's New makes (sync reaches its per-P lists through uintptr
-// arithmetic, which no points-to set survives). Which goroutine holds a
-// pooled object when is package ownership's question (pool-taken).
-//
 // # Summaries across packages
 //
 // SummaryAnalyzer summarizes the exported functions and methods of every

@@ -64,7 +64,6 @@ const (
 	AtomicObserved    ID = "atomic-observed"
 	CommonLock        ID = "common-lock"
 	TakenUnderLock    ID = "taken-under-lock"
-	PoolTaken         ID = "pool-taken"
 	DoubleBuffer      ID = "double-buffer"
 	BothAtomic        ID = "both-atomic"
 	NotPublished      ID = "not-published"
@@ -140,7 +139,6 @@ var All = []Rule{
 	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
-	{PoolTaken, "an object taken from a sync.Pool is its taker's until it puts it back: a Put happens before the Get that returns what it put", "Objects taken from a sync.Pool", ownershipDoc},
 	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", ownershipDoc},
 	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
 	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", ownershipDoc},
