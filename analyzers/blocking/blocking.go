@@ -87,6 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 		stopped = cmp.Or(stopped, f)
 	}
 	c.explainUntraced(stopped)
+	c.flush()
 	c.why.report(pass)
 	if !complete {
 		return (*ignore.Silenced)(nil), nil // not all checked
@@ -124,6 +125,8 @@ type checker struct {
 	// sequel's, a send whose receiver left), those: the goroutines that
 	// run the same code elsewhere need not block.
 	blockedIn deadlock.Goroutines
+	diags     []analysis.Diagnostic // the reports, until flush
+	sequelOf  []sequel              // the reports that are sequels (see reportSequel)
 }
 
 // report reports a blocking operation of kind k once, with the related
@@ -142,7 +145,65 @@ func (c *checker) report(k kinds.Kind, instr ssa.Instruction, pos token.Pos, rel
 	c.blockedAt[instr.Pos()] = true
 	c.why.note(pos, msg, rules.None)
 	rel = slices.DeleteFunc(rel, func(r analysis.RelatedInformation) bool { return r.Pos == pos })
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: k.ID, Message: msg, Related: rel})
+	c.diags = append(c.diags, analysis.Diagnostic{Pos: pos, Category: k.ID, Message: msg, Related: rel})
+}
+
+// reportSequel reports, as report does, an operation that blocks
+// forever because another goroutine may block forever first, at root:
+// one cause, one finding. The operation becomes a related position of
+// the report at root (its message begins with kinds.Sequel), or of the
+// report root's own cause; a report of its own only when no report of
+// this analyzer is at root (a deadlock's, say).
+func (c *checker) reportSequel(root token.Pos, k kinds.Kind, instr ssa.Instruction, pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
+	n := len(c.diags)
+	c.report(k, instr, pos, rel, format, args...)
+	if len(c.diags) > n {
+		c.sequelOf = append(c.sequelOf, sequel{diag: n, root: root})
+	}
+}
+
+// A sequel is a report made by reportSequel: c.diags[diag], caused by
+// the operation at root.
+type sequel struct {
+	diag int
+	root token.Pos
+}
+
+// flush reports the diagnostics, each sequel as a related position of
+// the report of its first cause.
+func (c *checker) flush() {
+	at := make(map[token.Pos]int, len(c.diags))
+	for i, d := range c.diags {
+		at[d.Pos] = i
+	}
+	rootOf := make(map[int]token.Pos, len(c.sequelOf))
+	for _, s := range c.sequelOf {
+		rootOf[s.diag] = s.root
+	}
+	folded := make(map[int]bool)
+	for _, s := range c.sequelOf {
+		// The first cause: follow the causes that are sequels too.
+		r, ok := at[s.root]
+		for steps := 0; ok && steps < len(c.sequelOf); steps++ {
+			next, isSequel := rootOf[r]
+			if !isSequel {
+				break
+			}
+			r, ok = at[next]
+		}
+		if _, isSequel := rootOf[r]; !ok || isSequel || r == s.diag || !posn.InFiles(c.pass, c.diags[s.diag].Pos) {
+			continue
+		}
+		d := c.diags[s.diag]
+		c.diags[r].Related = append(c.diags[r].Related, analysis.RelatedInformation{Pos: d.Pos, Message: kinds.Sequel + ": " + d.Message})
+		folded[s.diag] = true
+	}
+	for i, d := range c.diags {
+		if !folded[i] {
+			c.pass.Report(d)
+		}
+	}
+	c.diags = nil
 }
 
 // related returns a related position of a report, for an editor to go

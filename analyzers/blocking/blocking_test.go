@@ -8,6 +8,7 @@ import (
 	"github.com/origo-dev/origo/analyzers/internal/racebuild"
 	"github.com/origo-dev/origo/analyzers/internal/reltest"
 	"github.com/origo-dev/origo/analyzers/internal/whytest"
+	"github.com/origo-dev/origo/analyzers/kinds"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -50,6 +51,9 @@ func TestBlocking(t *testing.T) {
 	if verdicts.Check(t, results) == 0 {
 		t.Fatal("no // silent comment found in the fixtures")
 	}
+	if n := checkSequels(t, results); n == 0 && !racebuild.Enabled {
+		t.Error("no // sequel comment found in the fixtures")
+	}
 	if racebuild.Enabled {
 		return
 	}
@@ -72,9 +76,8 @@ func TestBlocking(t *testing.T) {
 		`^(WaitGroup|Cond)\.Wait blocks forever: .* only after \S+, where`:        {`^the goroutine that would end the Wait may block forever here$`},
 		// Its own Lock is where the holder locked too when both run one
 		// function: no related position then.
-		`^Lock blocks forever: .*; locked at `: {` locked here$`},
-		`^Lock blocks forever: `:               {`^the goroutine holding it may block forever here$`},
-	})
+		`^Lock blocks forever: `: {`^the goroutine holding it may block forever here$`},
+	}, `^`+kinds.Sequel+`: `)
 }
 
 // blockingHeads are the words the messages of each kind begin with, for

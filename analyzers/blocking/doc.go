@@ -141,6 +141,12 @@
 // operations after the goroutine's own stuck place, are left out: they
 // never run.
 //
+// One cause is one report: such an operation is a related position of
+// the report of the place it waits on (or of that place's own cause),
+// its message beginning "blocks forever as a consequence:", and a
+// report of its own only when that place is another analyzer's report
+// (a deadlock) or silenced.
+//
 // A report's related positions (indented beneath it in origo's text
 // output, relatedLocations in SARIF) are the places its message names,
 // for an editor to go to: the channel's make ("ch made here"), the go

@@ -573,11 +573,11 @@ func (c *checker) channelSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	by, where := c.goroutine(p.t), c.pos(stuckAt)
 	switch what {
 	case "send":
-		c.report(kinds.SendBlocks, ev.Instr, ev.Instr.Pos(), rel, "send blocks forever: %s sends on %s (made at %s, unbuffered), but every goroutine that receives from it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.reportSequel(stuckAt, kinds.SendBlocks, ev.Instr, ev.Instr.Pos(), rel, "send blocks forever: %s sends on %s (made at %s, unbuffered), but every goroutine that receives from it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	case "receive":
-		c.report(kinds.ReceiveBlocks, ev.Instr, ev.Instr.Pos(), rel, "receive blocks forever: %s receives from %s (made at %s), but every goroutine that sends on or closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.reportSequel(stuckAt, kinds.ReceiveBlocks, ev.Instr, ev.Instr.Pos(), rel, "receive blocks forever: %s receives from %s (made at %s), but every goroutine that sends on or closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	case "range":
-		c.report(kinds.RangeBlocks, ev.Instr, ev.Instr.Pos(), rel, "range over channel blocks forever: %s ranges over %s (made at %s), but every goroutine that closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
+		c.reportSequel(stuckAt, kinds.RangeBlocks, ev.Instr, ev.Instr.Pos(), rel, "range over channel blocks forever: %s ranges over %s (made at %s), but every goroutine that closes it may block forever before it does: %s at %s (reported there)", c.goroutine(u), c.chanName(ch), c.pos(mc.Pos()), by, where)
 	}
 }
 
@@ -611,7 +611,7 @@ func (c *checker) waitSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 	if ev.Kind == shb.CondWait {
 		what, blocks = "Cond.Wait", kinds.CondWaitBlocks
 	}
-	c.report(blocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
+	c.reportSequel(stuckAt, blocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(stuckAt, "the goroutine that would end the Wait may block forever here")),
 		"%s blocks forever: %s waits for %s, and %s %s it only after %s, where it may block forever (reported there)",
 		what, c.goroutine(u), syncName(ev), c.goroutine(p.t), verb, c.pos(stuckAt))
 }
@@ -704,7 +704,7 @@ func (c *checker) lockSequel(s *sequelState, u *shb.Trace, ev *shb.Event) {
 			if lockedAt == ev.Instr.Pos() {
 				locked = "locked by this same Lock"
 			}
-			c.report(kinds.LockBlocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(lockedAt, "%s locked here", name), c.related(stuckAt, "the goroutine holding it may block forever here")),
+			c.reportSequel(stuckAt, kinds.LockBlocks, ev.Instr, ev.Instr.Pos(), slices.Concat(c.startedAt(u), c.related(lockedAt, "%s locked here", name), c.related(stuckAt, "the goroutine holding it may block forever here")),
 				"Lock blocks forever: %s locks %s, which %s holds while it may block forever at %s (reported there; %s)",
 				c.goroutine(u), name, c.goroutine(t), c.pos(stuckAt), locked)
 			s.holders[ev.Instr.Pos()] = append(s.holders[ev.Instr.Pos()], place{t, x})

@@ -127,6 +127,12 @@ func Of(name string) []Kind {
 // //origo:ignore directive on the line of either side silences it.
 const OtherSide = "the other side of the deadlock"
 
+// Sequel begins the message of a related position where a goroutine
+// blocks forever only because another may block forever first, at the
+// report's operation or at one of its sequels: "blocks forever as a
+// consequence: Lock blocks forever: ...". One cause is one report.
+const Sequel = "blocks forever as a consequence"
+
 // section is the heading of the manual's section on the kinds.
 const section = "# Report kinds"
 

@@ -238,6 +238,17 @@ var categoryKinds = map[string]leakKind{
 	kinds.LockBlocks.ID:               kindLock,
 }
 
+// titled returns the kind whose title begins msg, the message of a
+// sequel (see kinds.Sequel).
+func titled(msg string) (kinds.Kind, bool) {
+	for _, k := range kinds.All {
+		if strings.HasPrefix(msg, k.Title+":") {
+			return k, true
+		}
+	}
+	return kinds.Kind{}, false
+}
+
 // messageHead is the part of a message before its first ';', what -v
 // prints of it.
 func messageHead(msg string) string {
@@ -770,8 +781,8 @@ type leakDiag struct {
 	fn        *leakFunc // innermost enclosing function, or nil
 	kind      leakKind
 	matched   bool // counts for some expected leak
-	// of is the report whose other side of a deadlock this is (a related
-	// position), or nil for a report's own position. A report counts
+	// of is the report whose other side of a deadlock, or whose sequel,
+	// this is (a related position), or nil for a report's own position. A report counts
 	// once, at its own position, matched when one of its places is.
 	of *leakDiag
 }
@@ -878,11 +889,21 @@ func scoreLeaks(c *leakCorpus, cases []*leakCase, diags []diag) *leakReport {
 		c.match(cases, ld)
 		// The other sides of a deadlock, where its other goroutines block
 		// in a Lock: related positions of the one report.
+		// And the operations that block forever as its consequence:
+		// related positions too, their messages beginning with their
+		// kind's title.
 		for _, rel := range d.Related {
 			if strings.HasPrefix(rel.Message, kinds.OtherSide+":") {
 				side := c.place(diag{Posn: rel.Posn, Category: d.Category, Message: rel.Message}, kindLock)
 				side.of = ld
 				c.match(cases, side)
+			}
+			if msg, ok := strings.CutPrefix(rel.Message, kinds.Sequel+": "); ok {
+				if k, ok := titled(msg); ok {
+					seq := c.place(diag{Posn: rel.Posn, Category: k.ID, Message: msg}, categoryKinds[k.ID])
+					seq.of = ld
+					c.match(cases, seq)
+				}
 			}
 		}
 	}

@@ -205,7 +205,7 @@ func watchAll() {
 		}()
 	}
 	for _, w := range ws {
-		<-w.running // want `receive blocks forever: goroutine started at gone.go:\d+ receives from the channel \(made at gone.go:\d+\), but every goroutine that sends on or closes it may block forever before it does`
+		<-w.running // sequel `receive blocks forever: goroutine started at gone.go:\d+ receives from the channel \(made at gone.go:\d+\), but every goroutine that sends on or closes it may block forever before it does`
 	}
 	close(out)
 }

@@ -74,7 +74,7 @@ func collectAll(xs []int) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results <- x * 2 // want `send blocks forever: goroutine started at waits.go:\d+, in a loop sends on results \(made at waits.go:\d+, unbuffered\), but every goroutine that receives from it may block forever before it does: goroutine started at waits.go:\d+ at waits.go:\d+ \(reported there\)`
+			results <- x * 2 // sequel `send blocks forever: goroutine started at waits.go:\d+, in a loop sends on results \(made at waits.go:\d+, unbuffered\), but every goroutine that receives from it may block forever before it does: goroutine started at waits.go:\d+ at waits.go:\d+ \(reported there\)`
 		}()
 	}
 	wg.Wait() // want `WaitGroup.Wait blocks forever: the goroutine started at waits.go:\d+ calls Done on wg only after it sends on results \(made at waits.go:\d+, unbuffered\) at waits.go:\d+, and collectAll receives from results only after this Wait`

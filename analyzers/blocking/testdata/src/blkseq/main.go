@@ -226,7 +226,7 @@ func (c *Conn) write(v int) {
 }
 
 func (c *Conn) close() {
-	c.mu.Lock() // want `Lock blocks forever: goroutine started at main.go:\d+ locks c.mu, which goroutine started at main.go:\d+ holds while it may block forever at main.go:\d+ \(reported there; locked at main.go:\d+\)`
+	c.mu.Lock() // sequel `Lock blocks forever: goroutine started at main.go:\d+ locks c.mu, which goroutine started at main.go:\d+ holds while it may block forever at main.go:\d+ \(reported there; locked at main.go:\d+\)`
 	c.out = nil
 	c.mu.Unlock()
 }
