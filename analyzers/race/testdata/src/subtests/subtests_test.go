@@ -70,6 +70,25 @@ func TestParallelTableGo(t *testing.T) {
 	}
 }
 
+// The same, the cases run by a helper the parallel test calls, each
+// case's subtest nested in a sequential group: t.Run waits for each.
+func TestParallelTableHelper(t *testing.T) {
+	t.Parallel()
+	var tc state
+	runCases(t, &tc)
+}
+
+func runCases(t *testing.T, tc *state) {
+	t.Run("group", func(t *testing.T) {
+		for i := range 3 {
+			tc.cur = i // silent "subtests-wait"
+			t.Run("case", func(t *testing.T) {
+				_ = tc.cur
+			})
+		}
+	})
+}
+
 // A parallel test that alone writes alone runs once: its write, and
 // its goroutine's to aloneGo, are not paired with copies of themselves.
 var alone, aloneGo state
