@@ -184,8 +184,9 @@ type state struct {
 	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
 	stats       Stats
-	filters     []types.Type // by filterID: the pointee types of dereferences (see admits)
-	filterIDs   typeutil.Map // types.Type -> filterID
+	filters     []types.Type            // by filterID: the pointee types of dereferences (see admits)
+	filterIDs   typeutil.Map            // types.Type -> filterID
+	filterByPtr map[types.Type]filterID // what filterIDs gave, by types.Type value: a cheaper first look
 
 	// For the context-insensitive variant: the call graph, and the
 	// origins that reach each function.
