@@ -216,6 +216,7 @@ type state struct {
 	pkgPath         string                          // the package being summarized
 	frozen          bool                            // analysis done: queries write nothing (no Stats)
 	typeNames       [2]map[types.Type]string        // memo of typeName, by qualifier (see typeName)
+	opaque          map[int]types.Type              // opaqueType's types, by size
 }
 
 func newState(prog *ssa.Program, opts Options) *state {
