@@ -98,8 +98,33 @@ type effect struct {
 
 // importedEffects is the effect of a function of a direct import.
 type importedEffects struct {
-	set *facts.Effects
-	fn  *facts.FuncEffects
+	set  *facts.Effects
+	fn   *facts.FuncEffects
+	keys *keyTable // set's keys, parsed
+}
+
+// keyTable parses the keys of one import's facts.Effects once each:
+// every function of every import is listed in Run (see list), and the
+// same keys come back in function after function.
+type keyTable struct {
+	set    *facts.Effects
+	keys   []facts.Key
+	parsed []bool
+}
+
+func newKeyTable(set *facts.Effects) *keyTable {
+	return &keyTable{set: set, keys: make([]facts.Key, len(set.Strings)), parsed: make([]bool, len(set.Strings))}
+}
+
+// key is set.Key(i).
+func (t *keyTable) key(i uint32) facts.Key {
+	if int(i) >= len(t.keys) {
+		return t.set.Key(i)
+	}
+	if !t.parsed[i] {
+		t.keys[i], t.parsed[i] = t.set.Key(i), true
+	}
+	return t.keys[i]
 }
 
 // summarizer computes the effects of the package's functions, during
@@ -126,9 +151,10 @@ func run(pass *analysis.Pass) (any, error) {
 		if !pass.ImportPackageFact(imp, set) || !set.Valid() {
 			continue
 		}
+		keys := newKeyTable(set)
 		for i := range set.Funcs {
 			name := set.Str(set.Funcs[i].Name)
-			eff := importedEffects{set, &set.Funcs[i]}
+			eff := importedEffects{set, &set.Funcs[i], keys}
 			s.byName[name] = eff
 			r.byName[name] = eff.list()
 			if eff.fn.Contained != 0 {
@@ -409,19 +435,29 @@ func (s *summarizer) imported(call *ssa.CallCommon) (importedEffects, func(facts
 	return eff, lockset.Binder(call), true
 }
 
-// list returns what Imported gives for e's function.
+// list returns what Imported gives for e's function: its effects (see
+// effects) as Ops, made directly.
 func (e importedEffects) list() []Op {
-	var out []Op
-	n := 0
-	for _, eff := range e.effects() {
-		op := Op{Sync: eff.sync, Key: eff.key, At: eff.at, Write: eff.write, Whole: eff.whole, Atomic: eff.atomic, Locks: eff.locks}
-		if eff.sync == 0 {
-			op.Index = n
-			n++
+	out := make([]Op, 0, len(e.fn.Accesses)+len(e.fn.Syncs))
+	syncs := e.fn.Syncs
+	for i, a := range e.fn.Accesses {
+		for len(syncs) > 0 && syncs[0].After <= uint32(i) {
+			out = append(out, e.syncOp(syncs[0]))
+			syncs = syncs[1:]
 		}
-		out = append(out, op)
+		out = append(out, Op{
+			Index: i, Key: e.keys.key(a.Key), At: e.set.Str(a.Pos),
+			Write: a.Write, Whole: a.Whole, Atomic: a.Atomic, Locks: e.held(a.Locks),
+		})
+	}
+	for _, op := range syncs {
+		out = append(out, e.syncOp(op))
 	}
 	return out
+}
+
+func (e importedEffects) syncOp(op facts.SyncOp) Op {
+	return Op{Sync: op.Kind, Key: e.keys.key(op.Key), At: e.set.Str(op.Pos)}
 }
 
 // effects returns the accesses and operations of e in program order.
@@ -434,7 +470,7 @@ func (e importedEffects) effects() []effect {
 			syncs = syncs[1:]
 		}
 		out = append(out, effect{
-			key: e.set.Key(a.Key), at: e.set.Str(a.Pos),
+			key: e.keys.key(a.Key), at: e.set.Str(a.Pos),
 			write: a.Write, whole: a.Whole, atomic: a.Atomic, locks: e.held(a.Locks),
 		})
 	}
@@ -445,13 +481,13 @@ func (e importedEffects) effects() []effect {
 }
 
 func (e importedEffects) sync(op facts.SyncOp) effect {
-	return effect{sync: op.Kind, key: e.set.Key(op.Key), at: e.set.Str(op.Pos)}
+	return effect{sync: op.Kind, key: e.keys.key(op.Key), at: e.set.Str(op.Pos)}
 }
 
 func (e importedEffects) held(locks []facts.HeldLock) lockset.Set {
 	var s lockset.Set
 	for _, h := range locks {
-		s = s.With(lockset.Held{Key: e.set.Key(h.Key), Read: h.Read, Once: h.Once})
+		s = s.With(lockset.Held{Key: e.keys.key(h.Key), Read: h.Read, Once: h.Once})
 	}
 	return s
 }

@@ -154,7 +154,12 @@ func (sv *solver) info(fn *ssa.Function) *funcInfo {
 	if fi, ok := sv.funcs[fn]; ok {
 		return fi
 	}
-	fi := &funcInfo{before: make(map[ssa.Instruction]Set), busy: true}
+	// before gets every instruction: sized for them, it never grows.
+	n := 0
+	for _, b := range fn.Blocks {
+		n += len(b.Instrs)
+	}
+	fi := &funcInfo{before: make(map[ssa.Instruction]Set, n), busy: true}
 	sv.funcs[fn] = fi
 	if len(fn.Blocks) > 0 {
 		sv.solve(fn, fi)

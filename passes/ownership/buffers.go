@@ -64,14 +64,45 @@ func (q *Query) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la shb.
 	if !bufs.ok {
 		return false
 	}
+	sk := swapKey{k, ta.Origin, fa.X, tb.Origin, fb.X}
+	swapLocks, done := q.swapLocks[sk]
+	if !done {
+		swapLocks = q.swapLocksOf(bufs, ta.Origin, fa.X, tb.Origin, fb.X)
+		if q.swapLocks == nil {
+			q.swapLocks = make(map[swapKey][]shb.LocksetID)
+		}
+		q.swapLocks[sk] = swapLocks
+	}
+	if len(swapLocks) == 0 {
+		return false // no swap seen: nothing tells the fields apart
+	}
+	return q.heldAlong(ta, loadA, x, la, swapLocks) && q.heldAlong(tb, loadB, y, lb, swapLocks)
+}
+
+// swapKey is a pair of fields and, on each side, the origin and the
+// struct pointer whose field a side loads: what swapLocksOf depends on.
+type swapKey struct {
+	fields bufferKey
+	oa     *pointer.Origin
+	xa     ssa.Value
+	ob     *pointer.Origin
+	xb     ssa.Value
+}
+
+// swapLocksOf returns the locksets held at the swaps of bufs, in every
+// trace, on the objects that xa (in origin oa) and xb (in ob) may
+// point to. The race pass asks it for every pair of the two sides'
+// events, most of them with the same loads, so the query memoizes it
+// (Query.swapLocks).
+func (q *Query) swapLocksOf(bufs buffers, oa *pointer.Origin, xa ssa.Value, ob *pointer.Origin, xb ssa.Value) []shb.LocksetID {
 	// The swaps that matter are those on the objects the two loads may
 	// load from: the pointer analysis tells a constructor's objects apart
 	// by call site, and their mutexes with them.
 	objs := make(map[*pointer.Object]bool)
-	for _, l := range q.ptr.PointsToIn(ta.Origin, fa.X) {
+	for _, l := range q.ptr.PointsToIn(oa, xa) {
 		objs[l.Obj] = true
 	}
-	for _, l := range q.ptr.PointsToIn(tb.Origin, fb.X) {
+	for _, l := range q.ptr.PointsToIn(ob, xb) {
 		objs[l.Obj] = true
 	}
 	var swapLocks []shb.LocksetID
@@ -86,10 +117,7 @@ func (q *Query) swappedBuffers(ta *shb.Trace, x int32, a pointer.Access, la shb.
 			}
 		}
 	}
-	if len(swapLocks) == 0 {
-		return false // no swap seen: nothing tells the fields apart
-	}
-	return q.heldAlong(ta, loadA, x, la, swapLocks) && q.heldAlong(tb, loadB, y, lb, swapLocks)
+	return swapLocks
 }
 
 // mayPointInto reports whether v may point to one of objs in origin o.

@@ -88,6 +88,7 @@ type Query struct {
 	takeLoads  map[*ssa.UnOp]bool             // see isTake
 	selfSynced map[*pointer.Object]bool       // see internal
 	buffers    map[bufferKey]buffers          // see swappedBuffers
+	swapLocks  map[swapKey][]shb.LocksetID    // see swapLocksOf
 	ev         evidenceMemo                   // see Evidence
 	lockedAcc  map[pointer.Access]bool        // see locked
 }

@@ -38,6 +38,10 @@ type importedCall struct {
 	// origin, when set, is the goroutine that a go statement starts in
 	// fn; otherwise the call runs in the origins that run at.cg.
 	origin *Origin
+	// ops is fn's effect, once importedAccesses has looked it up (see
+	// looked): effects.Result.Imported names fn anew at each call.
+	ops    []effects.Op
+	looked bool
 }
 
 // importedSpawn starts a goroutine in fn, a function of another package
@@ -93,7 +97,10 @@ func (a *state) recordImported(site *callSite, fn *ssa.Function) {
 func (a *state) importedAccesses(writes bool, f func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock)) {
 	for i := range a.importedCalls {
 		c := &a.importedCalls[i]
-		for _, acc := range a.effects.Imported(c.fn) {
+		if !c.looked {
+			c.ops, c.looked = a.effects.Imported(c.fn), true
+		}
+		for _, acc := range c.ops {
 			if acc.Sync != 0 || acc.Write != writes {
 				continue
 			}

@@ -476,15 +476,22 @@ func (a *state) filterOf(t types.Type) filterID {
 	if t == nil || hasTypeParam(t) || a.layouts.of(t).size() == 0 {
 		return 0
 	}
-	if id, ok := a.filterIDs.At(t).(filterID); ok {
+	if id, ok := a.filterByPtr[t]; ok {
 		return id
 	}
-	if len(a.filters) == 0 {
-		a.filters = append(a.filters, nil) // 0 is none
+	id, ok := a.filterIDs.At(t).(filterID)
+	if !ok {
+		if len(a.filters) == 0 {
+			a.filters = append(a.filters, nil) // 0 is none
+		}
+		id = filterID(len(a.filters))
+		a.filters = append(a.filters, t)
+		a.filterIDs.Set(t, id)
 	}
-	id := filterID(len(a.filters))
-	a.filters = append(a.filters, t)
-	a.filterIDs.Set(t, id)
+	if a.filterByPtr == nil {
+		a.filterByPtr = make(map[types.Type]filterID)
+	}
+	a.filterByPtr[t] = id
 	return id
 }
 

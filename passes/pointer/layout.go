@@ -35,18 +35,32 @@ func (l *layout) size() int { return len(l.leaves) }
 // layouts caches layouts by type. Once frozen (the analysis is done and
 // its Result is shared) it computes what it lacks without keeping it.
 type layouts struct {
-	m      typeutil.Map
+	m typeutil.Map
+	// byPtr holds what m gave for each types.Type value asked: the same
+	// type is asked again and again, and m hashes it structurally each
+	// time (a fifth of the pointer analysis of client_golang's
+	// prometheus package went to m).
+	byPtr  map[types.Type]*layout
 	frozen bool
 }
 
 func (ls *layouts) of(t types.Type) *layout {
-	if l, ok := ls.m.At(t).(*layout); ok {
+	if l, ok := ls.byPtr[t]; ok {
 		return l
 	}
-	l := new(layout)
-	ls.flatten(l, t, "", 0)
+	l, ok := ls.m.At(t).(*layout)
+	if !ok {
+		l = new(layout)
+		ls.flatten(l, t, "", 0)
+		if !ls.frozen {
+			ls.m.Set(t, l)
+		}
+	}
 	if !ls.frozen {
-		ls.m.Set(t, l)
+		if ls.byPtr == nil {
+			ls.byPtr = make(map[types.Type]*layout)
+		}
+		ls.byPtr[t] = l
 	}
 	return l
 }

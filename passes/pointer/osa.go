@@ -131,12 +131,23 @@ func (a *state) collectAccesses() []Access {
 	// nothing writes is no part of a race, and most reads are such
 	// (configuration read by every goroutine); collected with the
 	// others, they were most of the accesses, and of their cost.
-	a.packageAccesses(func(_ ssa.Instruction, origins []*Origin, loc nodeID, write, _, _ bool) {
+	a.packageAccesses(true, func(_ ssa.Instruction, origins []*Origin, loc nodeID, write, _, _ bool) {
 		if write && len(origins) > 0 {
 			written[loc] = true
 		}
 	})
-	a.importedAccesses(true, func(c *importedCall, _ *effects.Op, n nodeID, size int, _ []ImportedLock) {
+	// The imported writes are found once, and given to imported below
+	// in the same order.
+	type importedWrite struct {
+		c     *importedCall
+		acc   *effects.Op
+		n     nodeID
+		size  int
+		locks []ImportedLock
+	}
+	var importedWrites []importedWrite
+	a.importedAccesses(true, func(c *importedCall, acc *effects.Op, n nodeID, size int, locks []ImportedLock) {
+		importedWrites = append(importedWrites, importedWrite{c, acc, n, size, locks})
 		if len(a.callOrigins(c)) == 0 {
 			return
 		}
@@ -159,7 +170,7 @@ func (a *state) collectAccesses() []Access {
 	instrs := make(map[ssa.Instruction]int32)
 	var last ssa.Instruction // the instruction of lastID: f gets each instruction's locations in a row
 	lastID := int32(-1)
-	a.packageAccesses(func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool) {
+	a.packageAccesses(false, func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool) {
 		if !write && !atomic && !written[loc] {
 			return
 		}
@@ -209,7 +220,9 @@ func (a *state) collectAccesses() []Access {
 			}
 		}
 	}
-	a.importedAccesses(true, imported)
+	for _, w := range importedWrites {
+		imported(w.c, w.acc, w.n, w.size, w.locks)
+	}
 	a.importedAccesses(false, imported)
 	return sortAccesses(&out, len(a.nodes))
 }
@@ -224,8 +237,10 @@ func (a *state) callOrigins(c *importedCall) []*Origin {
 }
 
 // packageAccesses calls f with each location an instruction of the
-// package accesses, and the origins that run it.
-func (a *state) packageAccesses(f func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool)) {
+// package accesses, and the origins that run it. With writes, it may
+// leave out instructions that only read (see onlyReads), for a caller
+// that wants the writes.
+func (a *state) packageAccesses(writes bool, f func(instr ssa.Instruction, origins []*Origin, loc nodeID, write, atomic, copied bool)) {
 	for _, cg := range a.cgList {
 		origins := a.originsRunning(cg)
 		for _, b := range cg.fn.Blocks {
@@ -235,6 +250,9 @@ func (a *state) packageAccesses(f func(instr ssa.Instruction, origins []*Origin,
 			}
 			for tag := range tags {
 				for _, instr := range b.Instrs {
+					if writes && onlyReads(instr) {
+						continue
+					}
 					a.accessesOf(at{cg, b, tag}, instr, func(n nodeID, size int, write, atomic, copied bool) {
 						for i := range size {
 							loc, ok := a.within(n, i)
@@ -248,6 +266,18 @@ func (a *state) packageAccesses(f func(instr ssa.Instruction, origins []*Origin,
 			}
 		}
 	}
+}
+
+// onlyReads reports whether accessesOf gives only reads for instr: a
+// load, a conversion of a slice to a string, a send, a map lookup, a
+// step of a range loop. The loads are most of the accesses, and the
+// parts of a load (readParts) cost to find.
+func onlyReads(instr ssa.Instruction) bool {
+	switch instr.(type) {
+	case *ssa.UnOp, *ssa.Convert, *ssa.Send, *ssa.Lookup, *ssa.Next:
+		return true
+	}
+	return false
 }
 
 // accessList collects accesses in chunks of a fixed size: the millions

@@ -184,8 +184,9 @@ type state struct {
 	globals     map[string]*Object // by name: see globalObject
 	allocs      map[allocKey]*Object
 	stats       Stats
-	filters     []types.Type // by filterID: the pointee types of dereferences (see admits)
-	filterIDs   typeutil.Map // types.Type -> filterID
+	filters     []types.Type            // by filterID: the pointee types of dereferences (see admits)
+	filterIDs   typeutil.Map            // types.Type -> filterID
+	filterByPtr map[types.Type]filterID // what filterIDs gave, by types.Type value: a cheaper first look
 
 	// For the context-insensitive variant: the call graph, and the
 	// origins that reach each function.
@@ -215,6 +216,7 @@ type state struct {
 	pkgPath         string                          // the package being summarized
 	frozen          bool                            // analysis done: queries write nothing (no Stats)
 	typeNames       [2]map[types.Type]string        // memo of typeName, by qualifier (see typeName)
+	opaque          map[int]types.Type              // opaqueType's types, by size
 }
 
 func newState(prog *ssa.Program, opts Options) *state {

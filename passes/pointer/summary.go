@@ -592,7 +592,7 @@ func (a *state) applySummary(site *callSite, name string, sig *types.Signature, 
 				case so.Dyn != 0:
 					kind = ObjInterface
 				}
-				obj = a.newObject(kind, nil, opaqueType(int(so.Size)), ctx, 0)
+				obj = a.newObject(kind, nil, a.opaqueType(int(so.Size)), ctx, 0)
 				obj.Label = entryType(ref.set.Str(so.Type)) + " made by " + facts.ShortName(name)
 				obj.sumType, obj.sumSite = ref.set.Str(so.Type), ref.set.Str(so.Site)
 				obj.sumFunc, obj.sumDyn = ref.set.Str(so.Func), ref.set.Str(so.Dyn)
@@ -721,7 +721,7 @@ func (a *state) namedGlobal(name string, size int) *Object {
 	if obj, ok := a.globals[name]; ok {
 		return obj
 	}
-	obj := a.newObject(ObjUnknown, nil, opaqueType(size), nil, 0)
+	obj := a.newObject(ObjUnknown, nil, a.opaqueType(size), nil, 0)
 	obj.Label = staticLabel(name)
 	obj.global = name
 	a.globals[name] = obj
@@ -741,13 +741,24 @@ var unsafePointer = types.Typ[types.UnsafePointer]
 
 // opaqueType returns a struct type of n leaves that may each hold a
 // pointer: the layout of an object made in another package, whose type
-// the importer may not know.
-func opaqueType(n int) types.Type {
-	fields := make([]*types.Var, max(n, 1))
+// the importer may not know. One type per size: every object a summary
+// makes had a type of its own, all identical, each made, then hashed
+// and flattened again by layouts (2% of client_golang's units).
+func (a *state) opaqueType(n int) types.Type {
+	n = max(n, 1)
+	if t, ok := a.opaque[n]; ok {
+		return t
+	}
+	fields := make([]*types.Var, n)
 	for i := range fields {
 		fields[i] = types.NewField(0, nil, fmt.Sprintf("leaf%d", i), unsafePointer, false)
 	}
-	return types.NewStruct(fields, nil)
+	t := types.NewStruct(fields, nil)
+	if a.opaque == nil {
+		a.opaque = make(map[int]types.Type)
+	}
+	a.opaque[n] = t
+	return t
 }
 
 // DescribeSummary renders a summary for -dump: "summary F: edge; ...".

@@ -336,6 +336,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
 	lockEffects := make(map[*ssa.Function]lockEffect)   // see walker.lockEffect
 	importedOps := make(map[*ssa.Function][]effects.Op) // see walker.importedEffects
+	takes := make(map[*ssa.CallCommon]lockset.Set)      // see walker.importedTakes
 	// The locks a go statement hands to the goroutine it starts: the
 	// pointer analysis lists a goroutine's origin after its starter's.
 	handed := make(map[*pointer.Origin]LocksetID)
@@ -366,7 +367,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
 		w := &walker{
-			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, importedOps: importedOps, eff: eff, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, importedOps: importedOps, takes: takes, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o], handed: handed, recTarget: math.MaxInt,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
@@ -453,9 +454,10 @@ const minRunEvents = 200
 type walker struct {
 	ptr          *pointer.Result
 	ls           *lockset.Result
-	lsFuncs      map[*ssa.Function]lockset.Func // shared by the walkers of one build
-	lockEffects  map[*ssa.Function]lockEffect   // the same
-	importedOps  map[*ssa.Function][]effects.Op // the same
+	lsFuncs      map[*ssa.Function]lockset.Func  // shared by the walkers of one build
+	lockEffects  map[*ssa.Function]lockEffect    // the same
+	importedOps  map[*ssa.Function][]effects.Op  // the same
+	takes        map[*ssa.CallCommon]lockset.Set // the same: ls.Takes by call (see importedTakes)
 	eff          *effects.Result
 	locks        *Locksets
 	objs         *objects
@@ -997,7 +999,14 @@ func (w *walker) importedTakes(c ssa.CallInstruction, caller *pointer.Origin, he
 	if w.ls == nil {
 		return
 	}
-	for _, h := range w.ls.Takes(c.Common()) {
+	// The same call is walked in many origins and contexts: its locks,
+	// which depend on the call alone, are found once per build.
+	takes, ok := w.takes[c.Common()]
+	if !ok {
+		takes = w.ls.Takes(c.Common())
+		w.takes[c.Common()] = takes
+	}
+	for _, h := range takes {
 		if h.Value == nil || h.Unsure {
 			continue
 		}
