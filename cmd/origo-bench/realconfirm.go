@@ -105,9 +105,10 @@ func bestOutcome(r realReport, outcomes confirmations) (confirmOutcome, bool) {
 }
 
 // better reports whether outcome o is better than p (see
-// confirmStatuses).
+// confirmStatuses); of two alike, the first by test and command, so
+// that the output does not depend on the order of origo's packages.
 func better(o, p confirmOutcome) bool {
-	return statusRank(o.Status) < statusRank(p.Status)
+	return cmp.Or(cmp.Compare(statusRank(o.Status), statusRank(p.Status)), cmp.Compare(o.Test, p.Test), cmp.Compare(o.Command, p.Command)) < 0
 }
 
 // statusRank is the index of a status in confirmStatuses, or past them.

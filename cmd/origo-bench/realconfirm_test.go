@@ -227,3 +227,22 @@ exit 1
 		t.Error("a missing origo: no error")
 	}
 }
+
+// TestBetterOutcome checks the order of outcomes: by status, then, for
+// two alike, by test and command, whichever comes first.
+func TestBetterOutcome(t *testing.T) {
+	a := confirmOutcome{Status: "confirmed", Test: "TestA", Command: "a"}
+	b := confirmOutcome{Status: "confirmed", Test: "TestB", Command: "b"}
+	tried := confirmOutcome{Status: "not confirmed", Test: "TestA"}
+	for _, c := range []struct {
+		o, p confirmOutcome
+		want bool
+	}{
+		{a, tried, true}, {tried, a, false}, {a, b, true}, {b, a, false}, {a, a, false},
+		{tried, confirmOutcome{Status: "no test"}, true}, {confirmOutcome{Status: "?"}, confirmOutcome{Status: "not tried"}, false},
+	} {
+		if got := better(c.o, c.p); got != c.want {
+			t.Errorf("better(%+v, %+v) = %v, want %v", c.o, c.p, got, c.want)
+		}
+	}
+}

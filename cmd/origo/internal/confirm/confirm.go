@@ -617,11 +617,18 @@ func (p *pkgRun) execute(ctx context.Context, bin string, k kind, a attempt, dea
 	return rn
 }
 
+// benchTime is the -benchtime of a benchmark's runs: a fixed number of
+// iterations, not a duration, so that a run is short; not one, which
+// b.RunParallel would give to one goroutine alone: bigcache's
+// BenchmarkIterateOverCache races on its shared iterator at 100x, never
+// at 1x.
+const benchTime = "100x"
+
 // testArgs selects one test, benchmark or fuzz target (its seed corpus).
 func testArgs(test string) []string {
 	re := "-test.run=^" + test + "$"
 	if strings.HasPrefix(test, "Benchmark") {
-		return []string{"-test.run=^$", "-test.bench=^" + test + "$", "-test.benchtime=1x"}
+		return []string{"-test.run=^$", "-test.bench=^" + test + "$", "-test.benchtime=" + benchTime}
 	}
 	return []string{re}
 }
@@ -760,7 +767,7 @@ func (p *pkgRun) confirmed(r *Report, rn *run, witness string, stacks []Related)
 	}
 	run := "-run '^" + rn.test + "$'"
 	if strings.HasPrefix(rn.test, "Benchmark") {
-		run = "-run '^$' -bench '^" + rn.test + "$' -benchtime=1x"
+		run = "-run '^$' -bench '^" + rn.test + "$' -benchtime=" + benchTime
 	}
 	switch witness {
 	case byRace:

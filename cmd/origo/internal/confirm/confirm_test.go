@@ -96,6 +96,7 @@ func TestFixture(t *testing.T) {
 	inversion := find(t, reports, "stats.go", 61, "lock order inversion")
 	leak := find(t, reports, "stats.go", 92, "send blocks forever when Fetch returns early")
 	unreached := find(t, reports, "main.go", 9, "data race on n")
+	parallel := find(t, reports, "stats.go", 105, "data race on c.pos")
 
 	results, sum := Run(context.Background(), reports, Options{Mode: On, Budget: 15 * time.Second, Parallel: 2})
 	for i, r := range results {
@@ -119,6 +120,10 @@ func TestFixture(t *testing.T) {
 	check(inversion, Confirmed, "TestNightly", byHang)
 	check(leak, Confirmed, "TestFetch", byLeak)
 	check(unreached, NoTest, "", "")
+	check(parallel, Confirmed, "BenchmarkCursor", byRace)
+	if want := "go test -race -run '^$' -bench '^BenchmarkCursor$' -benchtime=100x"; !strings.HasPrefix(results[parallel].Command, want) {
+		t.Errorf("the benchmark's command %q, want %s ...", results[parallel].Command, want)
+	}
 
 	// The witnessed race names both accesses' lines among its stacks,
 	// and its command runs the test under the race detector.
