@@ -475,10 +475,13 @@ func (c *checker) selfWaits(s *sequelState) {
 					last = p
 				}
 			}
+			question := func() string {
+				return fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X))
+			}
 			if own && last.t != nil {
 				if site := c.handedAway(t, ev.ID); site != nil {
 					if c.why.at(recv.Pos()) {
-						c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X)),
+						c.why.note(recv.Pos(), question(),
 							why(rules.HandedAway, "the receive is in a function value given to %s at %s, which runs it where that code runs it", facts.ShortName(site.Common().StaticCallee().String()), c.pos(site.Pos())))
 					}
 					continue
@@ -486,7 +489,7 @@ func (c *checker) selfWaits(s *sequelState) {
 			}
 			if !own || last.t == nil || !c.oneWay(t, ev.ID) || !c.oneWay(t, last.ev) {
 				if laterOwn && other.Rule != "" && c.why.at(recv.Pos()) {
-					c.why.note(recv.Pos(), fmt.Sprintf("receive blocks forever? %s receives from %s, which it sends on or closes itself, later", c.goroutine(t), c.chanName(recv.X)), other)
+					c.why.note(recv.Pos(), question(), other)
 				}
 				continue
 			}

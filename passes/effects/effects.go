@@ -439,49 +439,46 @@ func (s *summarizer) imported(call *ssa.CallCommon) (importedEffects, func(facts
 // effects) as Ops, made directly.
 func (e importedEffects) list() []Op {
 	out := make([]Op, 0, len(e.fn.Accesses)+len(e.fn.Syncs))
-	syncs := e.fn.Syncs
-	for i, a := range e.fn.Accesses {
-		for len(syncs) > 0 && syncs[0].After <= uint32(i) {
-			out = append(out, e.syncOp(syncs[0]))
-			syncs = syncs[1:]
-		}
+	e.inOrder(func(i int, a facts.MemAccess) {
 		out = append(out, Op{
 			Index: i, Key: e.keys.key(a.Key), At: e.set.Str(a.Pos),
 			Write: a.Write, Whole: a.Whole, Atomic: a.Atomic, Locks: e.held(a.Locks),
 		})
-	}
-	for _, op := range syncs {
-		out = append(out, e.syncOp(op))
-	}
+	}, func(op facts.SyncOp) {
+		out = append(out, Op{Sync: op.Kind, Key: e.keys.key(op.Key), At: e.set.Str(op.Pos)})
+	})
 	return out
-}
-
-func (e importedEffects) syncOp(op facts.SyncOp) Op {
-	return Op{Sync: op.Kind, Key: e.keys.key(op.Key), At: e.set.Str(op.Pos)}
 }
 
 // effects returns the accesses and operations of e in program order.
 func (e importedEffects) effects() []effect {
 	var out []effect
-	syncs := e.fn.Syncs
-	for i, a := range e.fn.Accesses {
-		for len(syncs) > 0 && syncs[0].After <= uint32(i) {
-			out = append(out, e.sync(syncs[0]))
-			syncs = syncs[1:]
-		}
+	e.inOrder(func(_ int, a facts.MemAccess) {
 		out = append(out, effect{
 			key: e.keys.key(a.Key), at: e.set.Str(a.Pos),
 			write: a.Write, whole: a.Whole, atomic: a.Atomic, locks: e.held(a.Locks),
 		})
-	}
-	for _, op := range syncs {
-		out = append(out, e.sync(op))
-	}
+	}, func(op facts.SyncOp) {
+		out = append(out, effect{sync: op.Kind, key: e.keys.key(op.Key), at: e.set.Str(op.Pos)})
+	})
 	return out
 }
 
-func (e importedEffects) sync(op facts.SyncOp) effect {
-	return effect{sync: op.Kind, key: e.keys.key(op.Key), at: e.set.Str(op.Pos)}
+// inOrder calls access for each access of e's function (i its index)
+// and sync for each synchronization operation, in program order: an
+// operation comes before the access its After names.
+func (e importedEffects) inOrder(access func(i int, a facts.MemAccess), sync func(op facts.SyncOp)) {
+	syncs := e.fn.Syncs
+	for i, a := range e.fn.Accesses {
+		for len(syncs) > 0 && syncs[0].After <= uint32(i) {
+			sync(syncs[0])
+			syncs = syncs[1:]
+		}
+		access(i, a)
+	}
+	for _, op := range syncs {
+		sync(op)
+	}
 }
 
 func (e importedEffects) held(locks []facts.HeldLock) lockset.Set {
