@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,20 +76,8 @@ func TestCasesTestSources(t *testing.T) {
 // confirmed at its own position confirming the leak its other side
 // matches, and the other outcomes counted.
 func TestLeakConfirmations(t *testing.T) {
-	dir, c := fakeParsedLeakCorpus(t)
-	exp, err := parseLeakExpectations("fake_test.go", fakeLeakExpectations)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := func(rel string, line, col int) string {
-		return filepath.Join(dir, filepath.FromSlash(rel)) + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
-	}
+	c, exp, at, inversion := fakeLeakScoring(t)
 	d := func(posn, category, msg string) diag { return diag{Posn: posn, Category: category, Message: msg} }
-	inversion := d(at("goker/main.go", 5, 40), "deadlock/lock-order-inversion", "lock order inversion: in no case")
-	inversion.Related = append(inversion.Related, struct {
-		Posn    string `json:"posn"`
-		Message string `json:"message"`
-	}{at("goker/kernel1.go", 12, 2), "the other side of the deadlock: goroutine started at kernel1.go:22 locks t.mu here while holding t.mu"})
 	send := d(at("simple.go", 14, 3), "blocking/send", "send blocks forever: goroutine started at simple.go:13 sends on a channel that no goroutine receives from")
 	wait := d(at("simple.go", 27, 3), "blocking/waitgroup-wait", "WaitGroup.Wait blocks forever: the Done is never reached")
 	alarm := d(at("simple.go", 41, 2), "deadlock/double-lock", "double lock: mu is locked at simple.go:41 while already held")
@@ -114,7 +101,7 @@ func TestLeakConfirmations(t *testing.T) {
 	}
 
 	var b bytes.Buffer
-	err = printLeakConfirmations(&b, r, outcomes, []string{"origo: -confirm: 5 reports: 4 confirmed (1.0s)"}, 3*time.Second)
+	err := printLeakConfirmations(&b, r, outcomes, []string{"origo: -confirm: 5 reports: 4 confirmed (1.0s)"}, 3*time.Second)
 	out := b.String()
 	for _, want := range []string{
 		"total: 5 diagnostics: 4 confirmed (2 matching an expected leak, 2 outside any, 1 in a case expecting no leak), 1 tried and not confirmed, 0 not reachable from any test, 0 not tried\n",

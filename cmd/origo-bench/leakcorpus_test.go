@@ -468,23 +468,31 @@ func TestSubjectOf(t *testing.T) {
 	}
 }
 
-func TestScoreLeaks(t *testing.T) {
+// fakeLeakScoring returns the fake corpus parsed, its expectations,
+// at (the position of line:col of a file of the corpus, by its path
+// relative to it) and a lock order inversion outside any case, whose
+// other side is in Kernel1's (*T_kernel1).Run.
+func fakeLeakScoring(t *testing.T) (c *leakCorpus, exp *leakExpectations, at func(rel string, line, col int) string, inversion diag) {
+	t.Helper()
 	dir, c := fakeParsedLeakCorpus(t)
 	exp, err := parseLeakExpectations("fake_test.go", fakeLeakExpectations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(rel string, line, col int) string {
+	at = func(rel string, line, col int) string {
 		return filepath.Join(dir, filepath.FromSlash(rel)) + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
 	}
-	d := func(posn, category, msg string) diag { return diag{Posn: posn, Category: category, Message: msg} }
-	// An inversion outside any case, whose other side is in Kernel1's
-	// (*T_kernel1).Run.
-	inversion := d(at("goker/main.go", 5, 40), "deadlock/lock-order-inversion", "lock order inversion: in no case")
+	inversion = diag{Posn: at("goker/main.go", 5, 40), Category: "deadlock/lock-order-inversion", Message: "lock order inversion: in no case"}
 	inversion.Related = append(inversion.Related, struct {
 		Posn    string `json:"posn"`
 		Message string `json:"message"`
 	}{at("goker/kernel1.go", 12, 2), "the other side of the deadlock: goroutine started at kernel1.go:22 locks t.mu here while holding t.mu"})
+	return c, exp, at, inversion
+}
+
+func TestScoreLeaks(t *testing.T) {
+	c, exp, at, inversion := fakeLeakScoring(t)
+	d := func(posn, category, msg string) diag { return diag{Posn: posn, Category: category, Message: msg} }
 	diags := []diag{
 		d(at("simple.go", 14, 3), "blocking/send", "send blocks forever: goroutine started at simple.go:13 sends on a channel that no goroutine receives from"), // ChanSend: found
 		d(at("simple.go", 14, 3), "blocking/send", "send blocks forever: goroutine started at simple.go:13 sends on a channel that no goroutine receives from"), // repeated: once
