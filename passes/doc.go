@@ -34,7 +34,7 @@
 //	| `ownership`               | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
 //	| `race`                    | `pointer`, `shb`, `ownership`                              | —                                     |
 //	| `deadlock`                | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
-//	| `blocking`                | `buildir`, `effects`, `pointer`, `shb`, `deadlock`         | —                                     |
+//	| `blocking`                | `buildir`, `effects`, `lockset`, `pointer`, `shb`, `deadlock` | —                                  |
 //	| `guardedby`               | `buildir`, `lockset`                                       | `facts.Guarded` object facts          |
 //	| `directive`               | `race`, `deadlock`, `blocking`, `guardedby`                | —                                     |
 //	| `factdump` (cmd/origo)    | `origins`, `pointer`, `pointer.SummaryAnalyzer`, `shb`     | —                                     |

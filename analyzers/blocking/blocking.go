@@ -19,6 +19,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
@@ -38,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "blocking"),
 	URL:      "https://pkg.go.dev/github.com/origo-dev/origo/analyzers/blocking",
 	Run:      run,
-	Requires: []*analysis.Analyzer{buildir.Analyzer, effects.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
+	Requires: []*analysis.Analyzer{buildir.Analyzer, effects.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer, deadlock.Analyzer},
 	// The directives that silenced a report, for the directive analyzer.
 	ResultType: reflect.TypeFor[*ignore.Silenced](),
 }
@@ -58,6 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pkg:       ir.Pkg,
 		funcs:     ir.SrcFuncs,
 		eff:       pass.ResultOf[effects.Analyzer].(*effects.Result),
+		ls:        pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		reported:  make(map[ssa.Instruction]bool),
 		blockedAt: make(map[token.Pos]bool),
 		ignored:   ignore.Find(pass),
@@ -101,6 +103,7 @@ type checker struct {
 	funcs      []*ssa.Function
 	ptr        *pointer.Result
 	eff        *effects.Result
+	ls         *lockset.Result // see stoppedFlag
 	hb         *shb.Result
 	reported   map[ssa.Instruction]bool                 // one report per operation
 	ignored    ignore.Lines                             // lines with "//origo:ignore blocking"

@@ -229,6 +229,13 @@
 //     keeps it for a goroutine of its own, so a receive in it does not
 //     wait for what its caller does after the call (sync's functions,
 //     Once.Do, run it there and then);
+//   - running-flag: the send runs only where a bool field reads true
+//     (if c.running { c.add <- e }), every store of true into it is
+//     followed by the start of the function that receives (c.running =
+//     true; go c.run()), and every store of false, holding the mutex the
+//     send holds, follows the send that makes the loop leave (c.stop <-
+//     struct{}{}; c.running = false): the receiver has started, or is
+//     about to, and has not been told to stop;
 //   - never-runs: the stop that would end the receiver's loop is given
 //     only by code nothing in the (whole) program calls;
 //   - failed-test: the path goes through a test's failure or skip;

@@ -81,6 +81,15 @@ func (c *checker) sendBeforeReceivers(t *shb.Trace, ev *shb.Event, mc *ssa.MakeC
 		}
 		return false, why(rules.Buffered, "%s (made at %s) has a buffer of %d, and %d sends come before this one", c.chanName(mc), c.pos(mc.Pos()), size, filled)
 	}
+	var recvFuncs []*ssa.Function // where the receives are
+	for _, r := range c.chanEvents(objs) {
+		if e := &r.t.Events[r.id]; e.Kind == shb.Recv && !slices.Contains(recvFuncs, e.Instr.Parent()) {
+			recvFuncs = append(recvFuncs, e.Instr.Parent())
+		}
+	}
+	if r := c.startedFlagReason(ev.Instr, recvFuncs); r.Rule != "" {
+		return false, r
+	}
 	send := ev.Instr.(*ssa.Send)
 	buffer := "unbuffered"
 	if size > 0 {

@@ -149,6 +149,12 @@ func (c *checker) goneReceivers(s *sequelState) {
 					s.leftBy[send.Pos()] = append(s.leftBy[send.Pos()], r.t)
 				}
 			}
+			if exit.trigger != nil {
+				if st := c.stoppedFlag(send, exit.trigger); st != nil {
+					c.why.note(send.Pos(), q, why(rules.RunningFlag, "the send runs only where %s reads true, holding the mutex every store of it holds, and the store of false at %s follows the send on %s that makes the loop leave", storedField(st.(*ssa.Store).Addr).Name(), c.pos(st.Pos()), c.chanName(exit.trigger)))
+					continue
+				}
+			}
 			retPos := returnPos(exit.ret)
 			why := "on a value it received"
 			if exit.trigger != nil {

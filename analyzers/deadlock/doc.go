@@ -190,7 +190,11 @@
 // a hand-over (lock-handover). Nor is a Locker called through the
 // interface, which may be an RLocker (dynamic-call), or a mutex reached
 // from a value the loop steps, parent.mu of each parent in turn, another
-// mutex each time around (other-instance). A goroutine that unlocks a
+// mutex each time around (other-instance), or the mutexes of two
+// elements of one slice whose indices never meet: first := rs[0] held
+// while each rs[i] with i from 1 is locked and unlocked in turn, and
+// first unlocked after the loop unlocked rs[i] (other-elements). A
+// goroutine that unlocks a
 // mutex its starter locked (go func() { flush(); mu.Unlock() }()) takes
 // it over: the starter and its callers no longer hold it after the go
 // statement (lock-handover).

@@ -80,6 +80,10 @@ func (c *checker) relocks(fn *ssa.Function) {
 					continue // held on every path: a double lock reported as such
 				}
 				rule, detail := rule, detail
+				if _, xmu := syncapi.MutexOp(x.Common()); rule == "" && differentElements(mu, xmu) {
+					// envs[0].mu, then envs[i].mu with i from 1.
+					rule, detail = rules.OtherElements, fmt.Sprintf("%s and %s are the mutexes of elements at indices that never meet", shb.ExprName(mu), shb.ExprName(xmu))
+				}
 				if rule == "" && flagGuarded(x.Block()) {
 					// if !lockHeld { mu.Lock() }: the flag says which path.
 					rule, detail = rules.LockFlag, "the Lock is on one branch of an if on a boolean variable"

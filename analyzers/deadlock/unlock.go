@@ -109,8 +109,14 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 			// function read-locks the mutex itself, once; read locks
 			// taken elsewhere (by a caller, a helper, another goroutine)
 			// are not counted here.
-			again := func(k facts.Key, read bool, at token.Pos) (unlocked, bool) {
+			again := func(k facts.Key, mu ssa.Value, read bool, at token.Pos) (unlocked, bool) {
 				prev, ok := s.find(k)
+				if ok && differentElements(prev.mu, mu) {
+					// envs[i].mu unlocked in the loop, then envs[0].mu.
+					c.why.note(at, rules.OtherElements, fmt.Sprintf("%s and %s are the mutexes of elements at indices that never meet", lockName(lockset.Held{Value: prev.mu}), lockName(lockset.Held{Value: mu})),
+						"unlock of unlocked mutex: %s is unlocked at %s after the Unlock at %s", lockName(lockset.Held{Value: mu}), c.pos(at), c.pos(prev.pos))
+					return prev, false
+				}
 				if ok && read && prev.read && readLocks[k] != 1 {
 					counted = append(counted, finding{pos: at, args: []any{lockName(lockset.Held{Value: prev.mu}), c.pos(prev.pos), readLocks[k]}})
 					return prev, false
@@ -134,7 +140,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 							continue
 						}
 						read := op == syncapi.RUnlock
-						if prev, ok := again(k, read, instr.Pos()); ok {
+						if prev, ok := again(k, mu, read, instr.Pos()); ok {
 							name := lockName(lockset.Held{Value: mu})
 							found = append(found, finding{instr.Pos(), c.related(prev.pos, "%s unlocked here first", name),
 								"unlock of unlocked mutex: %s is unlocked at %s, and every path here already unlocked it (at %s) without locking it again; this is a fatal error at run time",
@@ -153,7 +159,7 @@ func (c *checker) checkUnlocks(fn *ssa.Function, defers []*ssa.Defer) {
 						op, mu := syncapi.MutexOp(&d.Call)
 						if op == syncapi.Unlock || op == syncapi.RUnlock {
 							k := lockset.Key(mu)
-							if prev, ok := again(k, op == syncapi.RUnlock, d.Pos()); ok {
+							if prev, ok := again(k, mu, op == syncapi.RUnlock, d.Pos()); ok {
 								name := lockName(lockset.Held{Value: mu})
 								found = append(found, finding{prev.pos, c.related(d.Pos(), "the Unlock deferred here unlocks %s again when %s returns", name, fn.Name()),
 									"unlock of unlocked mutex: %s is unlocked at %s, and the Unlock deferred at %s unlocks it again when %s returns; this is a fatal error at run time",

@@ -167,7 +167,14 @@
 // test to an object the tests make races only with the goroutines its
 // own test starts, though the pointer analysis merges every test's
 // objects made at one place (an object made by package initialization is
-// every test's, and stays checked against them all). A goroutine that a
+// every test's, and stays checked against them all). What a test
+// function makes itself (in its body, or in a function literal it
+// declares: a node it puts into a registry, a counter its callback
+// increments) is that test's: the code of another test, and the
+// goroutines only other tests start, reach it through no object of
+// their own, though it sits in a constructor's object that the analysis
+// merged for every test; only a package-level variable hands it on
+// (test-objects). A goroutine that a
 // test starts and joins (its end happens before the test returns: a
 // WaitGroup.Wait, a plain receive of what it sends last) ends before
 // the next test starts: two accesses whose goroutines only different

@@ -45,7 +45,7 @@ import (
 // out (see package whytest), and every rule of race's and ownership's manuals must
 // silence a twin.
 func TestRace(t *testing.T) {
-	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled",
+	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects",
 		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
@@ -68,7 +68,7 @@ func TestRace(t *testing.T) {
 	if !racebuild.Enabled {
 		named := whytest.Named(results)
 		// The rules without a twin yet (issue 37).
-		whytest.Covered(t, "analyzers/race", named, rules.RunObjects, rules.NotInPackage)
+		whytest.Covered(t, "analyzers/race", named, rules.NotInPackage)
 		whytest.Covered(t, "passes/ownership", named, rules.OwnSpawn)
 	}
 	var chains []string // the related positions of the reports on chains

@@ -90,7 +90,7 @@ func benchRealCode(args []string) error {
 	only := fs.String("only", "", "vet only the modules whose path contains this string")
 	firstLookFile := fs.String("firstlook", defaultFirstLook, "the first-look record")
 	verbose := fs.Bool("v", false, "list the reports not yet judged, in verdict-file format (under -confirm: the reports judged TRUE and not confirmed, with why)")
-	list := fs.String("evidence", "", "list race's reports whose evidence of sharing contains this string, with their verdicts")
+	list := fs.String("evidence", "", "list the reports whose kind and evidence of sharing (\"race/data-race: made once, by TestX\") contain this string, with the evidence and their verdicts")
 	confirm := fs.Bool("confirm", false, "run the standalone origo -confirm on each module (it runs the module's tests) and count its reports confirmed, tried and not confirmed, and not reachable from any test; fail if a confirmed report is judged FALSE or not judged")
 	budget := fs.Duration("confirm.budget", 0, "origo's -confirm.budget (0: its default)")
 	parallel := fs.Int("confirm.parallel", 0, "origo's -confirm.parallel (0: its default)")
@@ -163,9 +163,9 @@ func benchRealCode(args []string) error {
 		judgeByKind(byKind, shown, verdicts[m.path], func(r realReport) string { return r.kind })
 		judgeByKind(byEvidence, shown, verdicts[m.path], evidenceClass)
 		for _, r := range shown {
-			if *list != "" && strings.Contains(r.evidence, *list) {
+			if *list != "" && strings.Contains(r.kind+": "+r.evidence, *list) {
 				v := verdicts[m.path][r.key]
-				listed = append(listed, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", m.path, r.posn, cmp.Or(v.word, "?"), r.key, v.reason))
+				listed = append(listed, fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", m.path, r.posn, r.evidence, cmp.Or(v.word, "?"), r.key, v.reason))
 			}
 		}
 		for _, r := range missing {
@@ -190,7 +190,7 @@ func benchRealCode(args []string) error {
 	}
 	printRealTable(os.Stdout, "race: shared by goroutines, as", evRows)
 	if len(listed) > 0 {
-		fmt.Printf("\nrace's reports whose evidence has %q:\n", *list)
+		fmt.Printf("\nreports whose kind and evidence have %q:\n", *list)
 		for _, l := range listed {
 			fmt.Println(l)
 		}

@@ -140,8 +140,7 @@ func (q *Query) singleton(obj *pointer.Object) string {
 	if obj.Kind == pointer.ObjGlobal {
 		return "a package-level variable"
 	}
-	if q.ev.heldByGlobals == nil {
-		q.ev.heldByGlobals = q.ptr.HeldByGlobals()
+	if q.ev.onceFuncs == nil {
 		q.ev.onceFuncs = make(map[*ssa.Function]bool)
 		for _, o := range q.ptr.Origins {
 			if o.Parent != nil || o.Root == pointer.MethodsRoot || o.Root == pointer.EntriesRoot {
@@ -154,7 +153,7 @@ func (q *Query) singleton(obj *pointer.Object) string {
 			}
 		}
 	}
-	if q.ev.heldByGlobals[obj] {
+	if q.heldByGlobal(obj) {
 		return "held by a package-level variable"
 	}
 	if instr, ok := obj.Site.(ssa.Instruction); ok && q.ev.onceFuncs[instr.Parent()] && !q.allocatedInLoop(obj) {

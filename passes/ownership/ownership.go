@@ -281,7 +281,8 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 	ta, x, tb, y := a.T, a.X, b.T, b.X
 	px, py := perIter || q.madeInLoop(ta, x, obj), perIter || q.madeInLoop(tb, y, obj)
 	switch {
-	case q.beforeRunStarts(obj, ta, x, tb, px) || q.beforeRunStarts(obj, tb, y, ta, py):
+	case q.beforeRunStarts(obj, ta, x, tb, px) || q.beforeRunStarts(obj, tb, y, ta, py),
+		q.otherRunsObject(obj, ta, x) || q.otherRunsObject(obj, tb, y):
 		return rules.RunObjects
 	case q.ownSpawn(ta, x, a.Acc, tb, y, b.Acc) || q.ownSpawn(tb, y, b.Acc, ta, x, a.Acc):
 		return rules.OwnSpawn

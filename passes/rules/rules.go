@@ -100,6 +100,7 @@ const (
 	ServeForever      ID = "serve-forever"
 	Values            ID = "values"
 	HandedAway        ID = "handed-to-import"
+	RunningFlag       ID = "running-flag"
 	// deadlock's rules
 	NotHeld        ID = "not-held"
 	LockedFirst    ID = "locked-first"
@@ -130,7 +131,7 @@ var All = []Rule{
 	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", raceDoc},
 	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", raceDoc},
 	{SubtestsWait, "t.Run waits for a subtest without t.Parallel: the test and its sequential subtests never run at once", "Tests", raceDoc},
-	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's", "Tests", raceDoc},
+	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's, and what a test function makes is reached by another test's code only through a package-level variable", "Tests", raceDoc},
 	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", ownershipDoc},
 	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", ownershipDoc},
 	{Future, "a leader fills an object and closes its channel; a joiner that waited on that object's channel reads it after", "Futures", ownershipDoc},
@@ -151,7 +152,7 @@ var All = []Rule{
 	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", ownershipDoc},
 	{FlagSkipped, "code that runs only where a flag set once before the goroutines start reads false does not run in them", "Goroutines taken for one", raceDoc},
 	{SelfStore, "storing back the value just loaded changes nothing", "What it reports", raceDoc},
-	{OtherElements, "two constant indices or fields that differ are different memory", "What it reports", raceDoc},
+	{OtherElements, "two constant indices or fields that differ are different memory, and so are a constant index and a loop's index that starts past it (rs[0] and rs[i] with i from 1), with their mutexes", "What it reports", raceDoc},
 	{NotInPackage, "a pair made entirely inside other packages' code is their package's to report", "What it reports", raceDoc},
 	{ClosesBoth, "two closes of one channel panic whichever comes first; not a race", "What it reports", raceDoc},
 	{BothOrders, "a goroutine that takes two mutexes in both orders picks one order at run time (by comparing the instances, say): it is not one side of an inversion", "What stays silent", deadlockDoc},
@@ -171,6 +172,7 @@ var All = []Rule{
 	{WaitUnlocks, "Cond.Wait unlocks the Cond's mutex while it waits: a goroutine stuck in Wait does not hold it", "What stays silent", blockingDoc},
 	{LibraryCallers, "a library's importers call its API in an order the package does not show, and call what it leaves to them (a Stop, a Rollback, a cancel function): only a program the package holds whole, a main package, is judged on them", "What stays silent", blockingDoc},
 	{HandedAway, "a function value given to another package's function runs where that code runs it (a worker pool keeps it for a goroutine of its own): what it waits for is not known to come after its caller's", "What stays silent", blockingDoc},
+	{RunningFlag, "a bool field that records whether a receiving loop runs, set true right before the loop starts (go c.run(), or c.run() called) and false right after the send that stops it, holding the mutex the senders hold: a send made where it reads true finds the loop started and not yet stopped", "What stays silent", blockingDoc},
 	{NeverRuns, "code that nothing in a whole program (a main package nothing imports) calls never runs: a stop that only such code gives never comes", "What stays silent", blockingDoc},
 	{FailedTest, "a path through a test's failure or skip (t.Error, t.Fatal, t.Skip) may leave goroutines behind: the test has already failed", "What stays silent", blockingDoc},
 	{ServeForever, "select {} outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},

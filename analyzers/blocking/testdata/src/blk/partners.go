@@ -225,6 +225,7 @@ func Run(items []int) {
 	go sendFirst()
 	go bufferFull()
 	go bufferRoom()
+	go flagged()
 }
 
 func main() {

@@ -1,0 +1,95 @@
+package ownership
+
+import (
+	"slices"
+
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/shb"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Another test's object. go test runs each test function on objects of
+// its own: what a test function makes (in its body, or in a function
+// literal it declares) is reached by the code that test runs and the
+// goroutines it starts, and by another test only through a package-level
+// variable. The pointer analysis runs every test in one context, so a
+// test's object stored into an object of a shared constructor (a
+// nodeState put into the map of the Memberlist a helper makes) looks
+// reachable from every test that calls the constructor; the runs of
+// the tests' trace tell them apart. An event of the tests' own
+// goroutine in another test's run, or of a goroutine that only other
+// tests start, does not touch the object (rule test-objects).
+
+// otherRunsObject reports whether event x of trace t cannot touch obj
+// because obj is made by a test function and x runs only in other
+// tests' runs: on the tests' goroutine in another run, or in a goroutine
+// that only other runs start. False when a package-level variable
+// reaches obj, through which any test may get it.
+func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool {
+	maker := madeByRoot(obj)
+	if maker == nil || obj.Ctx == nil || obj.Ctx.Origin == nil {
+		return false
+	}
+	root := obj.Ctx.Origin.Ancestor()
+	if root.Parent != nil || root.Root != "tests" && root.Root != "parallel tests" {
+		return false
+	}
+	if t.Origin.Ancestor() != root {
+		return false
+	}
+	rt := q.hb.TraceOf(root)
+	if rt == nil || rt.Entries == nil {
+		return false
+	}
+	run := slices.Index(q.ptr.RootFuncs(root), maker)
+	if run < 0 || run >= len(rt.Entries) {
+		return false
+	}
+	if q.heldByGlobal(obj) {
+		return false
+	}
+	if t == rt {
+		return t.Run(x) != run
+	}
+	// The goroutine the root started, that t descends from (or is), and
+	// the runs that start it.
+	child := t.Origin
+	for child.Parent != root {
+		child = child.Parent
+	}
+	started := false
+	for k := range q.runStarts(rt) {
+		if k.child != child {
+			continue
+		}
+		if k.run == run {
+			return false
+		}
+		started = true
+	}
+	return started
+}
+
+// madeByRoot returns the function that a root runs (a test function)
+// whose body, or a function literal declared in it, makes obj; nil when
+// obj is not made by an instruction or the maker is not a top-level
+// function.
+func madeByRoot(obj *pointer.Object) *ssa.Function {
+	site, ok := obj.Site.(ssa.Instruction)
+	if !ok || site.Parent() == nil {
+		return nil
+	}
+	fn := site.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// heldByGlobal reports whether a package-level variable reaches obj.
+func (q *Query) heldByGlobal(obj *pointer.Object) bool {
+	if q.ev.heldByGlobals == nil {
+		q.ev.heldByGlobals = q.ptr.HeldByGlobals()
+	}
+	return q.ev.heldByGlobals[obj]
+}
