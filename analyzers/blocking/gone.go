@@ -13,6 +13,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
+	"github.com/origo-dev/origo/passes/runflag"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
@@ -139,6 +140,12 @@ func (c *checker) goneReceivers(s *sequelState) {
 			if !all {
 				continue
 			}
+			if exit.trigger != nil {
+				if st := c.stoppedFlag(send, exit.trigger); st != nil {
+					c.why.note(send.Pos(), q, why(rules.RunningFlag, "the send runs only where %s reads true, holding the mutex every store of it holds, and the store of false at %s follows the send on %s that makes the loop leave", runflag.Field(st.Addr).Name(), c.pos(st.Pos()), c.chanName(exit.trigger)))
+					continue
+				}
+			}
 			if library {
 				c.why.note(send.Pos(), q, why(rules.LibraryCallers, "%s is the library's API: whether its callers send after what ends the receiving loop is theirs to know", c.goroutine(u)))
 				continue
@@ -147,12 +154,6 @@ func (c *checker) goneReceivers(s *sequelState) {
 			for _, r := range receivers {
 				if !slices.Contains(s.leftBy[send.Pos()], r.t) {
 					s.leftBy[send.Pos()] = append(s.leftBy[send.Pos()], r.t)
-				}
-			}
-			if exit.trigger != nil {
-				if st := c.stoppedFlag(send, exit.trigger); st != nil {
-					c.why.note(send.Pos(), q, why(rules.RunningFlag, "the send runs only where %s reads true, holding the mutex every store of it holds, and the store of false at %s follows the send on %s that makes the loop leave", storedField(st.(*ssa.Store).Addr).Name(), c.pos(st.Pos()), c.chanName(exit.trigger)))
-					continue
 				}
 			}
 			retPos := returnPos(exit.ret)

@@ -1,13 +1,8 @@
 package blocking
 
 import (
-	"go/constant"
-	"go/token"
-	"go/types"
-	"slices"
-
-	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/rules"
+	"github.com/origo-dev/origo/passes/runflag"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -57,116 +52,27 @@ import (
 // complete it). It returns nil when the send is not so guarded, or some
 // store of true is not followed by such a start.
 func (c *checker) startedFlag(send ssa.Instruction, recvFuncs []*ssa.Function) (store, start ssa.Instruction) {
-	field := trueField(send)
+	field, _ := runflag.Guard(send, true)
 	if field == nil || len(recvFuncs) == 0 {
 		return nil, nil
 	}
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for i, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok || storedField(st.Addr) != field {
-					continue
-				}
-				k, ok := st.Val.(*ssa.Const)
-				if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {
-					return nil, nil // a value the analysis does not follow
-				}
-				if !constant.BoolVal(k.Value) {
-					continue // a stop: the flag reads false after it
-				}
-				s := startAfter(b.Instrs[i+1:], recvFuncs)
-				if s == nil {
-					return nil, nil
-				}
-				if store == nil {
-					store, start = st, s
-				}
-			}
+	stores, ok := runflag.Stores(c.funcs, field)
+	if !ok {
+		return nil, nil
+	}
+	for _, st := range stores {
+		if !st.Value {
+			continue // a stop: the flag reads false after it
+		}
+		s := runflag.StartAfter(st.Instr, recvFuncs)
+		if s == nil {
+			return nil, nil
+		}
+		if store == nil {
+			store, start = st.Instr, s
 		}
 	}
 	return store, start
-}
-
-// startAfter returns the first go statement or call in instrs of one of
-// fns, or nil.
-func startAfter(instrs []ssa.Instruction, fns []*ssa.Function) ssa.Instruction {
-	for _, instr := range instrs {
-		call, ok := instr.(ssa.CallInstruction)
-		if !ok {
-			continue
-		}
-		if _, isDefer := instr.(*ssa.Defer); isDefer {
-			continue
-		}
-		if fn := call.Common().StaticCallee(); fn != nil && slices.Contains(fns, fn) {
-			return instr
-		}
-	}
-	return nil
-}
-
-// trueField returns the bool field whose load, tested by a branch that
-// dominates instr's block, reads true wherever instr runs (if c.running
-// { ... }, or the else of if !c.running); nil when there is none.
-func trueField(instr ssa.Instruction) *types.Var {
-	b := instr.Block()
-	if b == nil {
-		return nil
-	}
-	for a := b; a != nil; a = a.Idom() {
-		p := a.Idom()
-		if p == nil || len(p.Succs) != 2 {
-			continue
-		}
-		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		var want bool // the value of the condition where b runs
-		switch {
-		case p.Succs[0].Dominates(b) && !p.Succs[1].Dominates(b):
-			want = true
-		case p.Succs[1].Dominates(b) && !p.Succs[0].Dominates(b):
-			want = false
-		default:
-			continue
-		}
-		cond := iff.Cond
-		for {
-			not, ok := cond.(*ssa.UnOp)
-			if !ok || not.Op != token.NOT {
-				break
-			}
-			cond, want = not.X, !want
-		}
-		load, ok := cond.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL || !want {
-			continue
-		}
-		if f := storedField(load.X); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// storedField returns the field that addr is the address of (&x.f), or
-// nil.
-func storedField(addr ssa.Value) *types.Var {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // startedFlagReason is startedFlag's reason, or rules.None.
@@ -175,7 +81,7 @@ func (c *checker) startedFlagReason(send ssa.Instruction, recvFuncs []*ssa.Funct
 	if store == nil {
 		return rules.None
 	}
-	return why(rules.RunningFlag, "the send runs only where %s reads true, and the store of true at %s is followed by the start of the receiver at %s", storedField(store.(*ssa.Store).Addr).Name(), c.pos(store.Pos()), c.pos(start.Pos()))
+	return why(rules.RunningFlag, "the send runs only where %s reads true, and the store of true at %s is followed by the start of the receiver at %s", runflag.Field(store.(*ssa.Store).Addr).Name(), c.pos(store.Pos()), c.pos(start.Pos()))
 }
 
 // stoppedFlag returns the store of false that shows that send, made
@@ -185,73 +91,31 @@ func (c *checker) startedFlagReason(send ssa.Instruction, recvFuncs []*ssa.Funct
 // made on an object its function has just allocated, not shared yet),
 // and every store of false follows a send on stop in its block. Nil when
 // it does not.
-func (c *checker) stoppedFlag(send ssa.Instruction, stop ssa.Value) ssa.Instruction {
-	field, stopField := trueField(send), chanField(stop)
+func (c *checker) stoppedFlag(send ssa.Instruction, stop ssa.Value) *ssa.Store {
+	field, _ := runflag.Guard(send, true)
+	stopField := runflag.ChanField(stop)
 	if field == nil || stopField == nil || c.ls == nil {
 		return nil
 	}
+	stores, ok := runflag.Stores(c.funcs, field)
+	if !ok {
+		return nil
+	}
 	held := c.ls.Before(send)
-	var stopped ssa.Instruction
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for i, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok || storedField(st.Addr) != field || fieldOfNew(st.Addr) {
-					continue
-				}
-				if !holdsOneOf(c.ls.Before(st), held) {
-					return nil
-				}
-				k, ok := st.Val.(*ssa.Const)
-				if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {
-					return nil
-				}
-				if constant.BoolVal(k.Value) {
-					continue
-				}
-				if !slices.ContainsFunc(b.Instrs[:i], func(x ssa.Instruction) bool {
-					s, ok := x.(*ssa.Send)
-					return ok && chanField(s.Chan) == stopField
-				}) {
-					return nil
-				}
-				if stopped == nil {
-					stopped = st
-				}
-			}
+	var stopped *ssa.Store
+	for _, st := range stores {
+		if !runflag.HoldsOneOf(c.ls.Before(st.Instr), held) {
+			return nil
+		}
+		if st.Value {
+			continue
+		}
+		if !runflag.SendBefore(st.Instr, stopField) {
+			return nil
+		}
+		if stopped == nil {
+			stopped = st.Instr
 		}
 	}
 	return stopped
-}
-
-// holdsOneOf reports whether the lockset at a store holds one of the
-// mutexes held, by the same key (c.mu in Stop and in Schedule).
-func holdsOneOf(at, held lockset.Set) bool {
-	for _, h := range held {
-		if x, ok := at.Find(h.Key); ok && !x.Read && !h.Read {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldOfNew reports whether addr is a field of an object its function
-// allocates itself (&Cron{running: false}): set before anyone else
-// reaches it.
-func fieldOfNew(addr ssa.Value) bool {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return false
-	}
-	_, alloc := fa.X.(*ssa.Alloc)
-	return alloc
-}
-
-// chanField returns the field a channel is loaded from (c.stop), or nil.
-func chanField(v ssa.Value) *types.Var {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	return storedField(load.X)
 }

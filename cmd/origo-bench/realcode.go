@@ -63,6 +63,14 @@ var realModules = []realModule{
 	{"github.com/robfig/cron/v3", "v3.0.1"},
 	{"github.com/jackc/puddle/v2", "v2.2.3"},
 	{"github.com/allegro/bigcache/v3", "v3.1.0"},
+	// Added in issue 38's sixth session, after test-objects on the
+	// tests' own goroutine, running-flag, other-elements between
+	// indices, sending as evidence only where the sender keeps using
+	// what it sent, and go statements handing a channel and not what is
+	// sent on it, with a first look.
+	{"github.com/eclipse/paho.mqtt.golang", "v1.5.1"},
+	{"github.com/hashicorp/yamux", "v0.1.2"},
+	{"github.com/segmentio/kafka-go", "v0.4.51"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.

@@ -48,7 +48,9 @@
 //   - self-store, other-elements, closes-both: storing back what was just
 //     loaded changes nothing, two constant indices or fields that differ
 //     are different memory, two closes of one channel panic whichever comes
-//     first (race's "What it reports").
+//     first (race's "What it reports");
+//   - running-flag: a bool field that records whether a loop runs (blocking's
+//     "What stays silent", and the section below).
 //
 // # Objects not published yet
 //
@@ -212,6 +214,23 @@
 // function that, along the access's chain of calls, holds the loop) is
 // ordered by the edge from the trace's last Done on the group, though
 // the next iteration runs after that Done.
+//
+// # A flag that records whether a loop runs
+//
+// running-flag: Start sets c.running and starts go c.run() holding c.mu;
+// Stop, holding c.mu, sends on the unbuffered c.stop, which run receives
+// and returns, then clears c.running. An access that runs only where
+// c.running reads false, holding c.mu (the access itself, or a call on
+// its chain: Schedule's append, Entries' snapshot), runs before the loop
+// starts (its Unlock comes before Start's Lock, before the go statement)
+// or after it stopped (what the loop did before it received the stop
+// comes before the send completes, before the store of false): it is
+// ordered with the loop's accesses made before the loop receives the
+// stop. It takes every store of the flag to hold the mutex (a composite
+// literal that makes the object aside), the loop to be started by the go
+// statement right after a store of true, and every store of false to
+// follow a send on an unbuffered channel the loop's function receives
+// from. Package runflag finds such flags, for blocking too.
 //
 // # One element per goroutine
 //

@@ -39,12 +39,15 @@ import (
 //     one access is in the literal, and one goroutine runs the literal
 //     without the function that declares the variable;
 //   - the object is passed to or captured by the go statement that
-//     started one side, and the other side is the goroutine that ran
+//     started one side (a channel passed hands the channel, not what is
+//     sent on it later), and the other side is the goroutine that ran
 //     that statement, or another goroutine it started by a statement
 //     that passed it the object too (two literals capturing one
 //     variable, a go statement in a loop);
 //   - an object that a goroutine sends on a channel (carried by the value
-//     sent, through a pointer or two);
+//     sent, through a pointer or two) and goes on using after the send,
+//     in the function that sends it: a send hands the value over, and
+//     an object only sent shows a transfer, not sharing;
 //   - a map written on both sides;
 //   - a channel closed on one side while the other closes or sends on it;
 //   - a field of a type whose documentation says it is safe for
@@ -118,8 +121,8 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	if q.capturedAcross(loc.Obj, a, b) {
 		return "a variable a function literal takes to another goroutine"
 	}
-	if q.Sent(loc.Obj) {
-		return "sent on a channel"
+	if q.sentAndKept(loc.Obj, a) || q.sentAndKept(loc.Obj, b) {
+		return "sent on a channel, and used after by its sender"
 	}
 	if q.startHandsOver(loc, a.Origin, b.Origin) {
 		return "handed to the goroutines by their go statements"
@@ -334,7 +337,7 @@ func (q *Query) startHanded(o *pointer.Origin) map[*pointer.Object]bool {
 		if _, cell := v.(*ssa.Alloc); cell {
 			depth = 2
 		}
-		for obj := range q.ptr.Reachable(o.Parent, v, depth, maxHanded) {
+		for obj := range q.ptr.Handed(o.Parent, v, depth, maxHanded) {
 			handed[obj] = true
 		}
 	}

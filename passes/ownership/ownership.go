@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -61,8 +62,9 @@ type Query struct {
 	locks    *lockset.Result
 	ptr      *pointer.Result
 	hb       *shb.Result
-	order    *shb.Order // the asker's happens-before queries
-	fresh    *freshness // writes before their object is published
+	funcs    []*ssa.Function // the package's functions, with literals
+	order    *shb.Order      // the asker's happens-before queries
+	fresh    *freshness      // writes before their object is published
 	spawnEvs map[*pointer.Origin][]spawn
 	spawns   map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry  map[*pointer.Origin]bool                // by origin, whether it runs its entry again
@@ -77,26 +79,27 @@ type Query struct {
 	touched    [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
 	waited     map[ssa.Instruction]waited           // see readyClosed
 	chanOps    map[int32][]chanOp
-	inLoop     map[ssa.Instruction]bool       // see receivedInLoop
-	dones      map[touchKey][]shb.Edge        // see doneAfter
-	joined     map[ssa.CallInstruction]bool   // see joinedEachRun
-	made       map[madeKey]bool               // see madeInLoop
-	flags      map[flagKey]bool               // see flagSkipped
-	flagWrites map[pointer.Location][]flagSet // see flagSets
-	sentObjs   map[*pointer.Object]bool       // see Sent
-	takes      map[touchKey]*ssa.UnOp         // see takenBy
-	takeLoads  map[*ssa.UnOp]bool             // see isTake
-	selfSynced map[*pointer.Object]bool       // see internal
-	buffers    map[bufferKey]buffers          // see swappedBuffers
-	swapLocks  map[swapKey][]shb.LocksetID    // see swapLocksOf
-	ev         evidenceMemo                   // see Evidence
-	lockedAcc  map[pointer.Access]bool        // see locked
+	inLoop     map[ssa.Instruction]bool              // see receivedInLoop
+	dones      map[touchKey][]shb.Edge               // see doneAfter
+	joined     map[ssa.CallInstruction]bool          // see joinedEachRun
+	made       map[madeKey]bool                      // see madeInLoop
+	flags      map[flagKey]bool                      // see flagSkipped
+	flagWrites map[pointer.Location][]flagSet        // see flagSets
+	sentObjs   map[*pointer.Object][]ssa.Instruction // see sentIn
+	takes      map[touchKey]*ssa.UnOp                // see takenBy
+	takeLoads  map[*ssa.UnOp]bool                    // see isTake
+	selfSynced map[*pointer.Object]bool              // see internal
+	buffers    map[bufferKey]buffers                 // see swappedBuffers
+	swapLocks  map[swapKey][]shb.LocksetID           // see swapLocksOf
+	ev         evidenceMemo                          // see Evidence
+	lockedAcc  map[pointer.Access]bool               // see locked
+	loopFlags  map[flagLoop]bool                     // see flagKeepsApart
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what
 // happens before what.
 func (r *Result) NewQuery(order *shb.Order) *Query {
-	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
+	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, funcs: r.funcs, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
 	q.spawnEvs = spawnsOf(r.hb)
 	q.spawns, q.reentry = spawnSites(q.spawnEvs), make(map[*pointer.Origin]bool)
 	return q
@@ -225,13 +228,12 @@ func (q *Query) FlagSkipped(acc pointer.Access, t *shb.Trace) bool {
 // accesses.
 func (q *Query) PerIteration(obj *pointer.Object) bool { return q.allocatedInLoop(obj) }
 
-// Sent reports whether obj is carried by a value that some goroutine
-// of the package sends on a channel (it, or an object the value reaches
-// through a pointer or two): handed over by the program itself, not
-// shared by the analysis's merging alone.
-func (q *Query) Sent(obj *pointer.Object) bool {
+// sentIn returns the sends (and select sends) of the package's goroutines
+// whose value carries obj (it, or an object the value reaches through a
+// pointer or two).
+func (q *Query) sentIn(obj *pointer.Object) []ssa.Instruction {
 	if q.sentObjs == nil {
-		q.sentObjs = make(map[*pointer.Object]bool)
+		q.sentObjs = make(map[*pointer.Object][]ssa.Instruction)
 		for _, t := range q.hb.Traces {
 			for _, ev := range t.Events {
 				if ev.Kind != shb.Send {
@@ -239,13 +241,43 @@ func (q *Query) Sent(obj *pointer.Object) bool {
 				}
 				if v := sentValue(ev.Instr); v != nil {
 					for o := range q.ptr.Reachable(t.Origin, v, 2, carriedLimit) {
-						q.sentObjs[o] = true
+						if !slices.Contains(q.sentObjs[o], ev.Instr) {
+							q.sentObjs[o] = append(q.sentObjs[o], ev.Instr)
+						}
 					}
 				}
 			}
 		}
 	}
 	return q.sentObjs[obj]
+}
+
+// sentAndKept reports whether acc may be made, after a send of a value
+// that carries obj, by the function that sends it: the sender goes on using
+// what it handed over (a buffer sent, then written again). A send hands
+// its value over; an object that is only sent shows a transfer, not
+// sharing.
+func (q *Query) sentAndKept(obj *pointer.Object, acc pointer.Access) bool {
+	for _, s := range q.sentIn(obj) {
+		if s.Parent() == acc.Instr.Parent() && after(s, acc.Instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// after reports whether instruction y may run after x in their
+// function: later in x's block, or in a block a path from x's block
+// reaches (around a loop, x's own).
+func after(x, y ssa.Instruction) bool {
+	bx, by := x.Block(), y.Block()
+	if bx == nil || by == nil {
+		return false
+	}
+	if bx == by && slices.Index(bx.Instrs, x) < slices.Index(bx.Instrs, y) {
+		return true
+	}
+	return reaches(bx, by, nil)
 }
 
 // MadeInLoop reports whether event x of trace t touches obj in a run,
@@ -275,8 +307,9 @@ func (q *Query) Guarded(a, b Exec) rules.ID {
 // object passing from one goroutine to the other: each test's own
 // objects (test-objects), writes before a method starts its goroutine
 // (own-spawn), a channel handing the object over (handover), a future's
-// close (future), a WaitGroup.Done after each item (done-per-item); ""
-// when none applies. perIter is PerIteration(obj).
+// close (future), a WaitGroup.Done after each item (done-per-item), a
+// flag that records whether a loop runs (running-flag); "" when none
+// applies. perIter is PerIteration(obj).
 func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 	ta, x, tb, y := a.T, a.X, b.T, b.X
 	px, py := perIter || q.madeInLoop(ta, x, obj), perIter || q.madeInLoop(tb, y, obj)
@@ -292,6 +325,8 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 		return rules.Future
 	case q.doneAfter(ta, x, a.Acc, tb, y) || q.doneAfter(tb, y, b.Acc, ta, x):
 		return rules.DonePerItem
+	case q.flagApart(a, b) || q.flagApart(b, a):
+		return rules.RunningFlag
 	}
 	return ""
 }

@@ -497,6 +497,17 @@ func (r *Result) HeldByGlobals() map[*Object]bool {
 // pointers stored in them, at most limit objects in all: what a value
 // handed to another goroutine (sent on a channel) carries with it.
 func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object]bool {
+	return r.reachable(o, v, depth, limit, true)
+}
+
+// Handed returns what Reachable does, except what is reached only
+// through a channel's element: a channel given to a goroutine is the
+// channel, and what is later sent on it is handed over by the send.
+func (r *Result) Handed(o *Origin, v ssa.Value, depth, limit int) map[*Object]bool {
+	return r.reachable(o, v, depth, limit, false)
+}
+
+func (r *Result) reachable(o *Origin, v ssa.Value, depth, limit int, throughChans bool) map[*Object]bool {
 	seen := make(map[*Object]bool)
 	var next []*Object
 	reach := func(obj *Object) {
@@ -525,7 +536,7 @@ func (r *Result) Reachable(o *Origin, v ssa.Value, depth, limit int) map[*Object
 		objs := next
 		next = nil
 		for _, obj := range objs {
-			if obj.layout == nil {
+			if obj.layout == nil || obj.Kind == ObjChan && !throughChans {
 				continue
 			}
 			for leaf := range obj.layout.size() {

@@ -175,8 +175,44 @@ func deepCaptured(done chan bool) {
 	}
 }
 
+// A buffer a sender goes on writing after it sent it: shared by the
+// send, reported.
+type buf struct{ n int }
+
+func newBuf() *buf { return &buf{} }
+
+func sendAndKeep(done chan bool) {
+	ch := make(chan *buf)
+	go func() {
+		b := <-ch
+		println(b.n)
+		done <- true
+	}()
+	b := newBuf()
+	ch <- b
+	b.n = 1 // want `data race on buf.n: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
+}
+
+// Each consumer fills the buffer it received: the sends hand each its
+// own, though the analysis takes every buffer for one: silent.
+func consume(ch chan *buf, done chan bool) {
+	b := <-ch
+	b.n = 3 // silent "no-sharing-evidence"
+	done <- true
+}
+
+func consumed(done chan bool) {
+	ch := make(chan *buf)
+	go consume(ch, done)
+	go consume(ch, done)
+	ch <- newBuf()
+	ch <- newBuf()
+}
+
 func main() {
 	done := make(chan bool, 32)
+	sendAndKeep(done)
+	consumed(done)
 	atomicOneSide(&stats{}, done)
 	lockedOneSide(&cache{}, done)
 	global(done)
