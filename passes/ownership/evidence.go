@@ -51,7 +51,11 @@ import (
 //   - a map written on both sides;
 //   - a channel closed on one side while the other closes or sends on it;
 //   - a field of a type whose documentation says it is safe for
-//     concurrent use.
+//     concurrent use, where one side is a call of the package's API or
+//     both are made by the type's exported methods: the documentation
+//     promises that its methods may be called at once, and says nothing
+//     of what its constructor or its own goroutines do on objects that
+//     two goroutines of the program may not share.
 //
 // The other pairs are a lower tier, "possible data race", reported only
 // with the flag -all (SARIF level note). In a package the pointer
@@ -106,7 +110,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	if why := q.singleton(loc.Obj); why != "" {
 		return why
 	}
-	if q.documentedConcurrent(loc) {
+	if q.documentedConcurrent(loc) && (apiCall(a.Origin) || apiCall(b.Origin) || inMethods(a, loc) && inMethods(b, loc)) {
 		return "documented as safe for concurrent use"
 	}
 	if q.ptr.ContextInsensitive {
@@ -386,4 +390,25 @@ func (q *Query) documentedConcurrent(loc pointer.Location) bool {
 		}
 	}
 	return q.ev.concurrentTypes[named.Obj()]
+}
+
+// inMethods reports whether acc is made by an exported method of the
+// type loc is a field of (or a function literal in one): a call its
+// documentation says may run at once with another.
+func inMethods(acc pointer.Access, loc pointer.Location) bool {
+	fn := acc.Instr.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil || !fn.Object().Exported() {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	owner, ok2 := types.Unalias(loc.Obj.Type).(*types.Named)
+	return ok && ok2 && named.Origin() == owner.Origin()
 }

@@ -101,6 +101,25 @@ type Registry struct {
 
 func (r *Registry) Add(name string) { r.names = append(r.names, name) } // want `concurrent append`
 
+// The same documented type, written outside its methods by two
+// goroutines three pointers down from what their go statements pass:
+// the documentation speaks of its methods, not of whether the two
+// reach one Registry: a possible data race.
+type shelf struct{ r *Registry }
+type rack struct{ s *shelf }
+type room struct{ k *rack }
+
+func relabel(o *room, done chan bool) {
+	o.k.s.r.names = nil // silent "no-sharing-evidence"
+	done <- true
+}
+
+func documentedDeep(done chan bool) {
+	o := &room{k: &rack{s: &shelf{r: &Registry{}}}}
+	go relabel(o, done)
+	go relabel(o, done)
+}
+
 func documented(r *Registry, done chan bool) {
 	go func() {
 		r.Add("a")
@@ -220,6 +239,7 @@ func main() {
 	handedCaptured(done)
 	mapBothSides(done)
 	documented(&Registry{}, done)
+	documentedDeep(done)
 	deep(done)
 	deepCaptured(done)
 	lockedDeep(done)
