@@ -192,8 +192,11 @@
 // runs while the t.Run that started it waits, and so do its own such
 // subtests: a test and those subtests never run at once, wherever the
 // subtests are started (a helper that runs two subtests, called by two
-// tests). A goroutine a subtest starts with go is not waited for by
-// t.Run, and stays checked.
+// tests). b.RunParallel waits for its bodies the same way: a body never
+// runs beside the test or the sub-benchmark it runs in (a table of
+// sub-benchmarks setting the case before b.Run), though the copies of
+// one body run at once (subtests-wait). A goroutine a subtest starts
+// with go is not waited for by t.Run, and stays checked.
 //
 // Goroutines taken for one. Goroutines that the pointer analysis tells
 // apart only by the object or the constructor call they run on (see

@@ -27,14 +27,11 @@ import (
 // reaches obj, through which any test may get it.
 func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool {
 	maker := madeByRoot(obj)
-	if maker == nil || obj.Ctx == nil || obj.Ctx.Origin == nil {
+	if maker == nil {
 		return false
 	}
-	root := obj.Ctx.Origin.Ancestor()
-	if root.Parent != nil || root.Root != "tests" && root.Root != "parallel tests" {
-		return false
-	}
-	if t.Origin.Ancestor() != root {
+	root := q.testsRootOf(obj, maker)
+	if root == nil {
 		return false
 	}
 	rt := q.hb.TraceOf(root)
@@ -52,9 +49,10 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 		return t.Run(x) != run
 	}
 	// The goroutine the root started, that t descends from (or is), and
-	// the runs that start it.
+	// the runs that start it (where the analysis degraded, a goroutine
+	// may have lost its parent: the root's spawns still name it).
 	child := t.Origin
-	for child.Parent != root {
+	for child.Parent != nil && child.Parent != root {
 		child = child.Parent
 	}
 	started := false
@@ -68,6 +66,28 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 		started = true
 	}
 	return started
+}
+
+// testsRootOf returns the root of the tests (sequential or parallel)
+// that runs maker, which makes obj: the root of obj's context, or, where
+// the pointer analysis degraded to one context for all goroutines, the
+// root whose functions include maker. Nil when maker is not a test's.
+func (q *Query) testsRootOf(obj *pointer.Object, maker *ssa.Function) *pointer.Origin {
+	isTests := func(o *pointer.Origin) bool {
+		return o.Parent == nil && (o.Root == "tests" || o.Root == "parallel tests")
+	}
+	if !q.ptr.ContextInsensitive && obj.Ctx != nil && obj.Ctx.Origin != nil {
+		if root := obj.Ctx.Origin.Ancestor(); isTests(root) {
+			return root
+		}
+		return nil
+	}
+	for _, o := range q.ptr.Origins {
+		if isTests(o) && slices.Contains(q.ptr.RootFuncs(o), maker) {
+			return o
+		}
+	}
+	return nil
 }
 
 // madeByRoot returns the function that a root runs (a test function)

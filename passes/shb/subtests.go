@@ -7,7 +7,8 @@ import (
 )
 
 // Subtests one after the other. t.Run (and b.Run) of a subtest that does
-// not call t.Parallel waits for the subtest, its own subtests included:
+// not call t.Parallel waits for the subtest, its own subtests included,
+// and b.RunParallel for its bodies:
 // meanwhile the goroutine that called Run does nothing, and so no other
 // subtest it starts runs. Two goroutines that are each one test's
 // goroutine or a subtest of it without t.Parallel, at any depth, never
@@ -32,7 +33,36 @@ func (o *Order) Sequential(a, b *pointer.Origin) rules.ID {
 	if w := o.waitedIn(a); w != nil && !w.Multi && w == o.waitedIn(b) {
 		return rules.SubtestsWait
 	}
+	// b.RunParallel waits for its bodies as Run waits for a subtest: a
+	// body is not concurrent with the test it runs in, at any depth of
+	// sequential subtests, though the copies of one body run at once.
+	pa, wa := o.bodyWaitedIn(a)
+	pb, wb := o.bodyWaitedIn(b)
+	if (pa != nil || pb != nil) && wa != nil && !wa.Multi && wa == wb && (pa == nil || pb == nil || pa.Site != pb.Site) {
+		return rules.SubtestsWait
+	}
 	return ""
+}
+
+// bodyWaitedIn returns the innermost b.RunParallel body that g is or
+// runs in, climbing through it and sequential subtests, and the
+// goroutine that waits for them all; a nil body when g runs in none.
+func (o *Order) bodyWaitedIn(g *pointer.Origin) (body, w *pointer.Origin) {
+	w = g
+	for depth := 0; w != nil && (w.Kind == facts.SpawnSubtest || w.Kind == facts.SpawnRunParallel) && w.Flags&facts.Sync != 0; depth++ {
+		if depth > len(o.r.Traces) {
+			return nil, nil // a cycle of spawns, as the analysis merged them
+		}
+		if w.Kind == facts.SpawnRunParallel && body == nil {
+			body = w
+		}
+		if w.Parent != nil {
+			w = w.Parent
+		} else {
+			w = o.starter(w)
+		}
+	}
+	return body, w
 }
 
 // waitedIn returns the goroutine whose Run calls g's execution is

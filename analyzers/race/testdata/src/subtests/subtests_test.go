@@ -116,7 +116,7 @@ func BenchmarkParallelLocked(b *testing.B) {
 			mu.Unlock()
 		}
 	})
-	_ = n // silent "happens-before"
+	_ = n // silent "subtests-wait"
 }
 
 // The bodies run together: unlocked writes race with each other.
@@ -128,6 +128,48 @@ func BenchmarkParallelUnlocked(b *testing.B) {
 		}
 	})
 	_ = n
+}
+
+// A table of sub-benchmarks, each running parallel bodies that read the
+// case the loop set before b.Run: b.Run waits for the sub-benchmark,
+// and RunParallel for its bodies, so the next case is set after they
+// are done: silent.
+var benchCase string
+
+func BenchmarkCases(b *testing.B) {
+	for _, name := range []string{"a", "b"} {
+		benchCase = name // silent "subtests-wait"
+		b.Run(name, func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_ = len(benchCase)
+				}
+			})
+		})
+	}
+}
+
+// A goroutine the benchmark starts before the cases and waits for only
+// after them reads what the bodies write: RunParallel and b.Run wait for
+// the bodies, not for it: reported.
+var benchLast string
+
+func BenchmarkCasesWatched(b *testing.B) {
+	done := make(chan bool)
+	go func() {
+		_ = len(benchLast)
+		done <- true
+	}()
+	for _, name := range []string{"a", "b"} {
+		b.Run(name, func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					benchLast = name // want `data race on benchLast`
+				}
+			})
+		})
+	}
+	<-done
 }
 
 // runBoth runs two subtests one after the other; each test that calls it
