@@ -161,6 +161,7 @@ type state struct {
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
+	fnNames     map[*ssa.Function]string // see fnString
 	spareDeltas []*locSet
 	fresh       locSet // scratch of flowInto
 	objects     []*Object
