@@ -161,13 +161,18 @@ type state struct {
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
-	fnNames     map[*ssa.Function]string // see fnString
 	spareDeltas []*locSet
 	fresh       locSet // scratch of flowInto
 	objects     []*Object
 	work        []nodeID                   // nodes whose delta is to be propagated
 	ptsSize     int                        // total members of points-to sets (see grew)
 	fanout      map[nodeID]map[nodeID]bool // the successors of nodes with many (see bigFanout)
+
+	fnNames  map[*ssa.Function]string // see fnString
+	operands []*ssa.Value             // scratch of genInstr
+	// globalsByVar memoizes globalObject by variable: its name, which
+	// globals is keyed by, is made anew at each String.
+	globalsByVar map[*ssa.Global]*Object
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
