@@ -14,7 +14,8 @@
 //   - Compact: each fact interns its strings in a small table and refers
 //     to them by index, and a closed summary is capped in size so that it
 //     does not grow with the amount of code beneath it. The package
-//     facts (Effects, Locks, PointerSummaries, OriginsTable) are deflated
+//     facts (Effects, Locks, PointerSummaries, OriginsTable) are written
+//     in a binary form of their own, not gob's (see wire.go), and deflated
 //     on the way (see pack.go): their positions repeat long file paths.
 //     Summaries are package facts, never object facts on functions or
 //     methods: x/tools re-exports an import's object facts on methods in

@@ -3,13 +3,13 @@ package facts
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/gob"
 	"io"
 	"sync"
 )
 
 // The package facts (Effects, Locks, PointerSummaries, OriginsTable) are
-// gob-encoded, then deflated: their string tables repeat long file paths in every
+// written in their binary form (see wire.go), then deflated: their
+// string tables repeat long file paths in every
 // position ("/home/u/go/pkg/mod/.../x.pb.go:120:9"), and a module's
 // generated packages have thousands of them. go vet keeps every fact
 // file in the build cache and each importer reads its imports' facts,
@@ -23,22 +23,26 @@ import (
 // analysistest runs (its SanityCheck) encodes and decodes every package
 // fact of every dependency again for each importer, so that allocating
 // them made the garbage collector most of an analysistest run. A reset
-// writer writes what a new one would.
+// writer writes what a new one would. The buffers that facts are
+// inflated into are reused too: decoding copies what it keeps.
 var (
 	writers = sync.Pool{New: func() any {
 		w, _ := flate.NewWriter(nil, flate.BestCompression) // the level is valid
 		return w
 	}}
-	readers sync.Pool // of flate readers, which implement flate.Resetter
+	readers  sync.Pool // of flate readers, which implement flate.Resetter
+	inflated = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 )
 
-// pack gob-encodes v and deflates the result.
-func pack(v any) ([]byte, error) {
+// pack writes the fact of version v, whose fields body encodes, and
+// deflates it.
+func pack(v uint16, body func(*encoder)) ([]byte, error) {
+	raw := encodeFact(v, body)
 	var buf bytes.Buffer
 	w := writers.Get().(*flate.Writer)
 	defer writers.Put(w)
 	w.Reset(&buf)
-	if err := gob.NewEncoder(w).Encode(v); err != nil {
+	if _, err := w.Write(raw); err != nil {
 		return nil, err
 	}
 	if err := w.Close(); err != nil {
@@ -47,8 +51,9 @@ func pack(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// unpack inflates data and gob-decodes it into v.
-func unpack(data []byte, v any) error {
+// unpack inflates data and decodes it into *v and, at this Version, the
+// fields by body.
+func unpack(data []byte, v *uint16, body func(*decoder)) error {
 	src := bytes.NewReader(data)
 	r, _ := readers.Get().(io.ReadCloser)
 	if r == nil {
@@ -57,42 +62,35 @@ func unpack(data []byte, v any) error {
 		return err
 	}
 	defer readers.Put(r)
-	if err := gob.NewDecoder(r).Decode(v); err != nil {
+	raw := inflated.Get().(*bytes.Buffer)
+	defer inflated.Put(raw)
+	raw.Reset()
+	if _, err := raw.ReadFrom(r); err != nil {
 		return err
 	}
-	_, err := io.Copy(io.Discard, r)
-	return err
+	return decodeFact(raw.Bytes(), v, body)
 }
 
-// The wire forms: the same fields without the methods, so that gob
-// encodes their fields rather than calling GobEncode again.
-type (
-	effectsWire   Effects
-	locksWire     Locks
-	summariesWire PointerSummaries
-	originsWire   OriginsTable
-)
-
-// GobEncode implements gob.GobEncoder: a deflated gob of e's fields.
-func (e *Effects) GobEncode() ([]byte, error) { return pack((*effectsWire)(e)) }
+// GobEncode implements gob.GobEncoder: e's binary form, deflated.
+func (e *Effects) GobEncode() ([]byte, error) { return pack(e.V, e.encode) }
 
 // GobDecode implements gob.GobDecoder.
-func (e *Effects) GobDecode(data []byte) error { return unpack(data, (*effectsWire)(e)) }
+func (e *Effects) GobDecode(data []byte) error { return unpack(data, &e.V, e.decode) }
 
-// GobEncode implements gob.GobEncoder: a deflated gob of l's fields.
-func (l *Locks) GobEncode() ([]byte, error) { return pack((*locksWire)(l)) }
-
-// GobDecode implements gob.GobDecoder.
-func (l *Locks) GobDecode(data []byte) error { return unpack(data, (*locksWire)(l)) }
-
-// GobEncode implements gob.GobEncoder: a deflated gob of s's fields.
-func (s *PointerSummaries) GobEncode() ([]byte, error) { return pack((*summariesWire)(s)) }
+// GobEncode implements gob.GobEncoder: l's binary form, deflated.
+func (l *Locks) GobEncode() ([]byte, error) { return pack(l.V, l.encode) }
 
 // GobDecode implements gob.GobDecoder.
-func (s *PointerSummaries) GobDecode(data []byte) error { return unpack(data, (*summariesWire)(s)) }
+func (l *Locks) GobDecode(data []byte) error { return unpack(data, &l.V, l.decode) }
 
-// GobEncode implements gob.GobEncoder: a deflated gob of t's fields.
-func (t *OriginsTable) GobEncode() ([]byte, error) { return pack((*originsWire)(t)) }
+// GobEncode implements gob.GobEncoder: s's binary form, deflated.
+func (s *PointerSummaries) GobEncode() ([]byte, error) { return pack(s.V, s.encode) }
 
 // GobDecode implements gob.GobDecoder.
-func (t *OriginsTable) GobDecode(data []byte) error { return unpack(data, (*originsWire)(t)) }
+func (s *PointerSummaries) GobDecode(data []byte) error { return unpack(data, &s.V, s.decode) }
+
+// GobEncode implements gob.GobEncoder: t's binary form, deflated.
+func (t *OriginsTable) GobEncode() ([]byte, error) { return pack(t.V, t.encode) }
+
+// GobDecode implements gob.GobDecoder.
+func (t *OriginsTable) GobDecode(data []byte) error { return unpack(data, &t.V, t.decode) }

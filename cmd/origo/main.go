@@ -34,6 +34,7 @@ import (
 
 	origosuite "github.com/origo-dev/origo/analyzers/suite"
 	"github.com/origo-dev/origo/cmd/origo/internal/factdump"
+	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -51,6 +52,7 @@ func main() {
 		}
 		registerDumpFlag(flag.CommandLine)
 		if factsOnly(os.Args[1:]) {
+			buildir.FactsOnly = true
 			unitchecker.Main(factProducers(suite)...) // does not return
 		}
 		unitchecker.Main(suite...) // does not return

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
@@ -37,9 +38,18 @@ var Analyzer = &analysis.Analyzer{
 // Result gives the effects of the direct imports' functions. It is
 // read-only once Run returns.
 type Result struct {
-	byName    map[string][]Op   // by the function's SSA name
-	contained map[string]uint64 // the same: facts.FuncEffects.Contained
-	skipsDone map[string]uint64 // the same: facts.FuncEffects.SkipsDone
+	imported  map[string]importedEffects // by the function's SSA name
+	contained map[string]uint64          // the same: facts.FuncEffects.Contained
+	skipsDone map[string]uint64          // the same: facts.FuncEffects.SkipsDone
+
+	// lists holds the Ops of the imported functions asked about
+	// (Imported), made when first asked: making them for every function
+	// of every import was 2% of client_golang's units under go vet,
+	// most of which (the runs for facts alone) ask about none. mu guards
+	// lists and the imports' key tables, which passes that run at once
+	// read through Imported.
+	mu    sync.Mutex
+	lists map[string][]Op
 }
 
 // SkipsDone returns the parameters of fn, a function of a direct import,
@@ -70,7 +80,19 @@ func (r *Result) Imported(fn *ssa.Function) []Op {
 	if !buildir.Imported(fn) {
 		return nil
 	}
-	return r.byName[fn.String()]
+	name := fn.String()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ops, ok := r.lists[name]; ok {
+		return ops
+	}
+	eff, ok := r.imported[name]
+	if !ok {
+		return nil
+	}
+	ops := eff.list()
+	r.lists[name] = ops
+	return ops
 }
 
 // An Op is an access or synchronization operation made by a function of
@@ -138,7 +160,7 @@ type summarizer struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: make(map[string][]Op), contained: make(map[string]uint64), skipsDone: make(map[string]uint64)}
+	r := &Result{contained: make(map[string]uint64), skipsDone: make(map[string]uint64), lists: make(map[string][]Op)}
 	s := &summarizer{
 		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		byName: make(map[string]importedEffects),
@@ -156,13 +178,13 @@ func run(pass *analysis.Pass) (any, error) {
 			name := set.Str(set.Funcs[i].Name)
 			eff := importedEffects{set, &set.Funcs[i], keys}
 			s.byName[name] = eff
-			r.byName[name] = eff.list()
 			if eff.fn.Contained != 0 {
 				r.contained[name] = eff.fn.Contained
 				r.skipsDone[name] = eff.fn.SkipsDone
 			}
 		}
 	}
+	r.imported = s.byName // the summarizer only reads it
 	ir := pass.ResultOf[buildir.Analyzer].(*buildir.IR)
 	if ir.Pkg == nil || syncapi.Internal(pass.Pkg.Path()) {
 		return r, nil

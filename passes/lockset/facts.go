@@ -113,8 +113,14 @@ func (r *Result) importedOf(call *ssa.CallCommon) (importedLocks, func(facts.Key
 	if !ok {
 		return importedLocks{}, nil, false
 	}
-	eff, ok := r.imported[fn.String()]
-	if !ok {
+	var eff importedLocks
+	if v, ok := r.byCallee.Load(fn); ok {
+		eff = v.(importedLocks)
+	} else {
+		eff = r.imported[fn.String()]
+		r.byCallee.Store(fn, eff)
+	}
+	if eff.fn == nil {
 		return importedLocks{}, nil, false
 	}
 	return eff, binder(call, nil), true

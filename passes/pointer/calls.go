@@ -73,7 +73,7 @@ func (a *state) spawnerResult(p at, instr ssa.CallInstruction, fn *ssa.Function,
 		return
 	}
 	if _, ok := v.Type().Underlying().(*types.Pointer); ok {
-		a.unknownBlock(result, fn.Signature.Results(), v, p.cg.ctx, "result of "+facts.ShortName(fn.String()))
+		a.unknownBlock(result, fn.Signature.Results(), v, p.cg.ctx, "result of "+facts.ShortName(a.fnString(fn)))
 	}
 }
 
@@ -412,11 +412,12 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 		recv = obj
 	}
 	a.recordImported(site, fn)
-	if ref, ok := a.summaries.lookup(fn); ok {
+	name := a.summaryName(fn)
+	if ref, ok := a.summaries.lookupName(name); ok {
 		a.stats.Summarized++
-		a.applySummary(site, summaryName(fn), fn.Signature, recv, ref)
+		a.applySummary(site, name, fn.Signature, recv, ref)
 	} else if site.result >= 0 {
-		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(fn.String()))
+		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(a.fnString(fn)))
 	}
 	for _, arg := range site.args {
 		if _, ok := arg.Type().Underlying().(*types.Signature); ok {

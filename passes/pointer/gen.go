@@ -147,12 +147,19 @@ func (a *state) funcObject(fn *ssa.Function) *Object {
 // globalObject returns the object of a package-level variable. Globals
 // are keyed by name, so that a summary naming one reaches the same object.
 func (a *state) globalObject(g *ssa.Global) *Object {
-	name := g.String()
-	if obj, ok := a.globals[name]; ok {
+	if obj, ok := a.globalsByVar[g]; ok {
 		return obj
 	}
-	obj := a.newObject(ObjGlobal, g, g.Type().(*types.Pointer).Elem(), nil, 0)
-	a.globals[name] = obj
+	if a.globalsByVar == nil {
+		a.globalsByVar = make(map[*ssa.Global]*Object)
+	}
+	name := g.String()
+	obj, ok := a.globals[name]
+	if !ok {
+		obj = a.newObject(ObjGlobal, g, g.Type().(*types.Pointer).Elem(), nil, 0)
+		a.globals[name] = obj
+	}
+	a.globalsByVar[g] = obj // the entries of globals never change
 	return obj
 }
 
@@ -251,8 +258,8 @@ func (a *state) genInstr(p at, instr ssa.Instruction) {
 	// Every package variable the code names has its object, even when
 	// only a call without a body uses it (mu.Lock(), once.Do(f)): the
 	// passes that follow ask what such operands point to.
-	var ops [8]*ssa.Value
-	for _, op := range instr.Operands(ops[:0]) {
+	a.operands = instr.Operands(a.operands[:0]) // an array here went to the heap at each instruction
+	for _, op := range a.operands {
 		if g, ok := (*op).(*ssa.Global); ok {
 			a.globalObject(g)
 		}

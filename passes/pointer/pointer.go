@@ -168,6 +168,12 @@ type state struct {
 	ptsSize     int                        // total members of points-to sets (see grew)
 	fanout      map[nodeID]map[nodeID]bool // the successors of nodes with many (see bigFanout)
 
+	fnNames  map[*ssa.Function]string // see fnString
+	operands []*ssa.Value             // scratch of genInstr
+	// globalsByVar memoizes globalObject by variable: its name, which
+	// globals is keyed by, is made anew at each String.
+	globalsByVar map[*ssa.Global]*Object
+
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
 	origins     []*Origin
