@@ -1,6 +1,8 @@
 package blocking
 
 import (
+	"slices"
+
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/runflag"
 	"golang.org/x/tools/go/ssa"
@@ -52,7 +54,7 @@ import (
 // complete it). It returns nil when the send is not so guarded, or some
 // store of true is not followed by such a start.
 func (c *checker) startedFlag(send ssa.Instruction, recvFuncs []*ssa.Function) (store, start ssa.Instruction) {
-	field, _ := runflag.Guard(send, true)
+	field := runflag.Guard(send, true)
 	if field == nil || len(recvFuncs) == 0 {
 		return nil, nil
 	}
@@ -92,7 +94,7 @@ func (c *checker) startedFlagReason(send ssa.Instruction, recvFuncs []*ssa.Funct
 // and every store of false follows a send on stop in its block. Nil when
 // it does not.
 func (c *checker) stoppedFlag(send ssa.Instruction, stop ssa.Value) *ssa.Store {
-	field, _ := runflag.Guard(send, true)
+	field := runflag.Guard(send, true)
 	stopField := runflag.ChanField(stop)
 	if field == nil || stopField == nil || c.ls == nil {
 		return nil
@@ -110,7 +112,7 @@ func (c *checker) stoppedFlag(send ssa.Instruction, stop ssa.Value) *ssa.Store {
 		if st.Value {
 			continue
 		}
-		if !runflag.SendBefore(st.Instr, stopField) {
+		if !slices.Contains(runflag.SentBefore(st.Instr), stopField) {
 			return nil
 		}
 		if stopped == nil {

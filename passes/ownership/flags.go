@@ -2,9 +2,9 @@ package ownership
 
 import (
 	"go/constant"
-	"go/token"
 
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/runflag"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -132,38 +132,9 @@ func storesTrue(instr ssa.Instruction) bool {
 // wherever instr runs: a branch on it (or on its negation) dominates
 // instr's block by the false edge. Nil when there is none.
 func falseLoad(instr ssa.Instruction) *ssa.Call {
-	b := instr.Block()
-	if b == nil {
-		return nil
-	}
-	for a := b; a != nil; a = a.Idom() {
-		p := a.Idom()
-		if p == nil || len(p.Succs) != 2 {
-			continue
-		}
-		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		var want bool // the value of the condition where b runs
-		switch {
-		case p.Succs[1].Dominates(b) && !p.Succs[0].Dominates(b):
-			want = false
-		case p.Succs[0].Dominates(b) && !p.Succs[1].Dominates(b):
-			want = true
-		default:
-			continue
-		}
-		cond := iff.Cond
-		for {
-			not, ok := cond.(*ssa.UnOp)
-			if !ok || not.Op != token.NOT {
-				break
-			}
-			cond, want = not.X, !want
-		}
+	for cond, value := range runflag.Conditions(instr) {
 		call, ok := cond.(*ssa.Call)
-		if !ok || want {
+		if !ok || value {
 			continue
 		}
 		if fn := call.Call.StaticCallee(); fn != nil && syncapi.Atomic(fn) == syncapi.AtomicLoad && len(call.Call.Args) == 1 {

@@ -93,7 +93,7 @@ type Query struct {
 	swapLocks  map[swapKey][]shb.LocksetID           // see swapLocksOf
 	ev         evidenceMemo                          // see Evidence
 	lockedAcc  map[pointer.Access]bool               // see locked
-	loopFlags  map[flagLoop]bool                     // see flagKeepsApart
+	loopFlags  map[flagLoop]flagVerdict              // see flagKeepsApart
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what

@@ -62,12 +62,15 @@ func (q *Query) flagApart(a, b Exec) bool {
 	}
 	chain = append(chain, a.Acc.Instr)
 	for _, instr := range chain {
-		field, _ := runflag.Guard(instr, false)
+		field := runflag.Guard(instr, false)
 		if field == nil {
 			continue
 		}
 		for _, h := range q.locks.Before(instr) {
-			if !h.Read && q.flagKeepsApart(field, h, loop) && !q.afterStop(field, at) {
+			if h.Read {
+				continue
+			}
+			if v := q.flagKeepsApart(field, h, loop); v.ok && !afterStop(v.stopped, at) {
 				return true
 			}
 		}
@@ -75,34 +78,43 @@ func (q *Query) flagApart(a, b Exec) bool {
 	return false
 }
 
+// flagVerdict is what flagKeepsApart finds: whether the flag keeps the
+// loop apart, and the blocks where the loop's function goes on once it
+// has received the stop.
+type flagVerdict struct {
+	ok      bool
+	stopped []*ssa.BasicBlock
+}
+
 // flagKeepsApart reports whether field records whether the goroutine
 // loop runs, under the mutex h: every store into it holds h, loop is
 // started by a go statement right after a store of true, holding h, and
 // every store of false follows, in its block, a send on an unbuffered
 // channel that loop's function receives from.
-func (q *Query) flagKeepsApart(field *types.Var, h lockset.Held, loop *pointer.Origin) bool {
+func (q *Query) flagKeepsApart(field *types.Var, h lockset.Held, loop *pointer.Origin) flagVerdict {
 	k := flagLoop{field, h.Key, loop}
 	if v, ok := q.loopFlags[k]; ok {
 		return v
 	}
 	v := q.findFlagKeepsApart(field, h, loop)
 	if q.loopFlags == nil {
-		q.loopFlags = make(map[flagLoop]bool)
+		q.loopFlags = make(map[flagLoop]flagVerdict)
 	}
 	q.loopFlags[k] = v
 	return v
 }
 
-func (q *Query) findFlagKeepsApart(field *types.Var, h lockset.Held, loop *pointer.Origin) bool {
+func (q *Query) findFlagKeepsApart(field *types.Var, h lockset.Held, loop *pointer.Origin) flagVerdict {
 	stores, ok := runflag.Stores(q.funcs, field)
 	if !ok {
-		return false
+		return flagVerdict{}
 	}
+	var stopped []*ssa.BasicBlock
 	held := lockset.Set{h}
 	started := false
 	for _, st := range stores {
 		if !runflag.HoldsOneOf(q.locks.Before(st.Instr), held) {
-			return false
+			return flagVerdict{}
 		}
 		if st.Value {
 			g, ok := runflag.StartAfter(st.Instr, []*ssa.Function{loop.Entry}).(*ssa.Go)
@@ -111,24 +123,20 @@ func (q *Query) findFlagKeepsApart(field *types.Var, h lockset.Held, loop *point
 			}
 			continue
 		}
-		stop := q.stopOf(field, st.Instr)
-		if stop == nil || !q.unbufferedField(stop) || q.stopReceive(loop.Entry, stop) == nil {
-			return false
+		// The send just before the store of false tells the loop to stop.
+		sent := runflag.SentBefore(st.Instr)
+		if len(sent) == 0 || sent[len(sent)-1] == nil || !q.unbufferedField(sent[len(sent)-1]) {
+			return flagVerdict{}
+		}
+		from := q.stopReceive(loop.Entry, sent[len(sent)-1])
+		if from == nil {
+			return flagVerdict{}
+		}
+		if !slices.Contains(stopped, from) {
+			stopped = append(stopped, from)
 		}
 	}
-	return started
-}
-
-// stopOf returns the field of the channel that a send just before the
-// store of false st, in its block, sends on; nil when there is none.
-func (q *Query) stopOf(field *types.Var, st *ssa.Store) *types.Var {
-	b := st.Block()
-	for _, x := range slices.Backward(b.Instrs[:slices.Index(b.Instrs, ssa.Instruction(st))]) {
-		if s, ok := x.(*ssa.Send); ok {
-			return runflag.ChanField(s.Chan)
-		}
-	}
-	return nil
+	return flagVerdict{ok: started, stopped: stopped}
 }
 
 // unbufferedField reports whether every channel stored into field is
@@ -208,34 +216,10 @@ func selectCase(sel *ssa.Select, i int) *ssa.BasicBlock {
 }
 
 // afterStop reports whether instr, in the loop's function, may run
-// once the loop has received the stop: in a block reachable from where
-// the receive of the stop goes on, or in it.
-func (q *Query) afterStop(field *types.Var, instr ssa.Instruction) bool {
-	fn := instr.Parent()
-	for _, st := range q.stopFields(field) {
-		from := q.stopReceive(fn, st)
-		if from == nil {
-			continue
-		}
-		if from == instr.Block() || reaches(from, instr.Block(), nil) {
-			return true
-		}
-	}
-	return false
-}
-
-// stopFields returns the fields of the channels sent on just before the
-// stores of false into field.
-func (q *Query) stopFields(field *types.Var) []*types.Var {
-	stores, _ := runflag.Stores(q.funcs, field)
-	var out []*types.Var
-	for _, st := range stores {
-		if st.Value {
-			continue
-		}
-		if f := q.stopOf(field, st.Instr); f != nil && !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
+// once the loop has received the stop: in one of the blocks where the
+// receive of the stop goes on, or in a block they reach.
+func afterStop(stopped []*ssa.BasicBlock, instr ssa.Instruction) bool {
+	return slices.ContainsFunc(stopped, func(from *ssa.BasicBlock) bool {
+		return from == instr.Block() || reaches(from, instr.Block(), nil)
+	})
 }

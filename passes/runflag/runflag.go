@@ -12,56 +12,71 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/go/ssa"
 )
 
+// Conditions yields, innermost first, the conditions of the branches
+// that dominate instr's block on one edge only, with the value each has
+// wherever instr runs; a negation (!c) is yielded as c with the value
+// flipped.
+func Conditions(instr ssa.Instruction) iter.Seq2[ssa.Value, bool] {
+	return func(yield func(ssa.Value, bool) bool) {
+		b := instr.Block()
+		if b == nil {
+			return
+		}
+		for a := b; a != nil; a = a.Idom() {
+			p := a.Idom()
+			if p == nil || len(p.Succs) != 2 {
+				continue
+			}
+			iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			var value bool // the value of the condition where b runs
+			switch {
+			case p.Succs[0].Dominates(b) && !p.Succs[1].Dominates(b):
+				value = true
+			case p.Succs[1].Dominates(b) && !p.Succs[0].Dominates(b):
+				value = false
+			default:
+				continue
+			}
+			cond := iff.Cond
+			for {
+				not, ok := cond.(*ssa.UnOp)
+				if !ok || not.Op != token.NOT {
+					break
+				}
+				cond, value = not.X, !value
+			}
+			if !yield(cond, value) {
+				return
+			}
+		}
+	}
+}
+
 // Guard returns the bool field whose load, tested by a branch that
 // dominates instr's block, reads want wherever instr runs (if c.running
-// { ... } for true, or the else of it for false), with the load; nil
-// when there is none.
-func Guard(instr ssa.Instruction, want bool) (*types.Var, *ssa.UnOp) {
-	b := instr.Block()
-	if b == nil {
-		return nil, nil
-	}
-	for a := b; a != nil; a = a.Idom() {
-		p := a.Idom()
-		if p == nil || len(p.Succs) != 2 {
-			continue
-		}
-		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		var value bool // the value of the condition where b runs
-		switch {
-		case p.Succs[0].Dominates(b) && !p.Succs[1].Dominates(b):
-			value = true
-		case p.Succs[1].Dominates(b) && !p.Succs[0].Dominates(b):
-			value = false
-		default:
-			continue
-		}
-		cond := iff.Cond
-		for {
-			not, ok := cond.(*ssa.UnOp)
-			if !ok || not.Op != token.NOT {
-				break
-			}
-			cond, value = not.X, !value
-		}
+// { ... } for true, or the else of it for false); nil when there is
+// none.
+func Guard(instr ssa.Instruction, want bool) *types.Var {
+	for cond, value := range Conditions(instr) {
 		load, ok := cond.(*ssa.UnOp)
 		if !ok || load.Op != token.MUL || value != want {
 			continue
 		}
 		if f := Field(load.X); f != nil {
-			return f, load
+			return f
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // Field returns the field that addr is the address of (&x.f), or nil.
@@ -151,14 +166,17 @@ func StartAfter(st ssa.Instruction, fns []*ssa.Function) ssa.CallInstruction {
 	return nil
 }
 
-// SendBefore reports whether st follows, in its block, a send on a
-// channel loaded from the field stop.
-func SendBefore(st ssa.Instruction, stop *types.Var) bool {
+// SentBefore returns, in order, the fields of the channels (c.stop)
+// that sends before st in its block send on.
+func SentBefore(st ssa.Instruction) []*types.Var {
+	var out []*types.Var
 	b := st.Block()
-	return slices.ContainsFunc(b.Instrs[:slices.Index(b.Instrs, st)], func(x ssa.Instruction) bool {
-		s, ok := x.(*ssa.Send)
-		return ok && ChanField(s.Chan) == stop
-	})
+	for _, x := range b.Instrs[:slices.Index(b.Instrs, st)] {
+		if s, ok := x.(*ssa.Send); ok {
+			out = append(out, ChanField(s.Chan))
+		}
+	}
+	return out
 }
 
 // HoldsOneOf reports whether the lockset at holds, locked for writing,
