@@ -76,7 +76,16 @@
 // closure captures lives in a cell that each use loads (nc := &Conn{};
 // ...; go func() { ... nc ... }()): it still denotes what the function
 // assigned it, when it is assigned once, before its uses, and the
-// closures only read it; the closure taking it publishes the object. The object a package
+// closures only read it; the closure taking it publishes the object.
+// What the function loads from the object carries it only where it may
+// point back into it: a value whose type points to what the object holds
+// (s.init(s) then s.self loaded), and an interface value only where the
+// pointer analysis finds in it a box this package made of such a type. A
+// box another package made (the net.Conn a dialer returned, the writer
+// io.MultiWriter made) holds only what that package was given, and giving
+// it the object publishes it there already; so the conn a constructor
+// keeps and hands to crypto/tls, a watcher or bufio (pgConn.conn) does
+// not publish the constructor's object. The object a package
 // function made and returns without publishing it is fresh in its
 // caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
 // so is a helper's parameter when every call of the helper that the

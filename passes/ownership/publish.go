@@ -2,6 +2,8 @@ package ownership
 
 import (
 	"go/token"
+	"maps"
+	"slices"
 	"go/types"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -27,6 +29,10 @@ type flow struct {
 	// object the flow follows: it publishes nothing of its own (see
 	// ownedBy).
 	holder *ssa.Store
+	// owners denote the objects that hold the one followed, for a flow
+	// of a container (a variable's cell): a closure stored into one of
+	// them goes where they go (see keptClosure).
+	owners map[ssa.Value]bool
 }
 
 func (f *freshness) newFlow(obj any, sh *shape, anchors map[ssa.Value]bool, depth int) *flow {
@@ -75,12 +81,12 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 	case *ssa.UnOp:
 		// A load gives what the object holds, which is the object only
 		// where a pointer to it was stored into it (s.init(s)).
-		if x.Op == token.MUL && fl.shape.mayHold(x.Type()) {
+		if x.Op == token.MUL && fl.mayHold(x) {
 			return x
 		}
 		return nil
 	case *ssa.Field, *ssa.Index, *ssa.Lookup, *ssa.Extract, *ssa.Next:
-		if r := x.(ssa.Value); fl.shape.mayHold(r.Type()) {
+		if r := x.(ssa.Value); fl.mayHold(r) {
 			return r
 		}
 		return nil
@@ -113,9 +119,107 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 		return nil
 	case *ssa.Call:
 		return fl.call(x, v)
+	case *ssa.MakeClosure:
+		if fl.keptClosure(x) {
+			return nil
+		}
 	}
 	fl.pubs[instr] = true // go, defer, closures, panic, and what is not known
 	return nil
+}
+
+// mayHold reports whether v, which is what the object holds or part of
+// it, may point into the object. Its type says so first (see shape). An
+// interface may hold anything, so there the pointer analysis says: v
+// may only where it finds in v a box this package made whose dynamic
+// type may. A box another package made holds what that package was
+// given, and giving it the object is a publication of its own; the same
+// holds for what a call without a body returns.
+func (fl *flow) mayHold(v ssa.Value) bool {
+	t := v.Type()
+	if _, ok := t.Underlying().(*types.Signature); ok {
+		return fl.f.ptr != nil && len(fl.capturing(v)) > 0
+	}
+	if !fl.shape.mayHold(t) {
+		return false
+	}
+	if !types.IsInterface(t) || fl.f.ptr == nil {
+		return true
+	}
+	for _, loc := range fl.f.ptr.PointsTo(v) {
+		switch loc.Obj.Kind {
+		case pointer.ObjInterface:
+			if dyn := loc.Obj.DynamicType(); dyn != nil && fl.shape.mayHold(dyn) {
+				return true
+			}
+		case pointer.ObjUnknown:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// capturing returns the closures of the package that the function value
+// v may be (by the pointer analysis) and that may capture the object: a
+// free variable of theirs may point into it, or to a variable that may
+// (keptClosure puts such closures into the object). What another
+// package made captures only what it was given.
+func (fl *flow) capturing(v ssa.Value) []*ssa.Function {
+	var out []*ssa.Function
+	for _, loc := range fl.f.ptr.PointsTo(v) {
+		fn := loc.Obj.Func()
+		if loc.Obj.Kind != pointer.ObjClosure || fn == nil || slices.Contains(out, fn) {
+			continue
+		}
+		for _, fv := range fn.FreeVars {
+			if fl.capturable(fv.Type()) {
+				out = append(out, fn)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// capturable reports whether a free variable of type t may carry the
+// object: it may point into it, or it is a variable's cell that may
+// hold such a pointer.
+func (fl *flow) capturable(t types.Type) bool {
+	if fl.shape.mayHold(t) {
+		return true
+	}
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && fl.shape.mayHold(p.Elem())
+}
+
+// keptClosure reports whether the closure c, which captures the object,
+// only becomes part of it: every use of c stores it into the object (or
+// into an object that holds it, for a container's flow: c.onEvict =
+// func() { c.onExit() }), where it goes only where the object goes, and
+// its body, followed as a callee is, does not publish what it captures,
+// so that calling it before the object is published publishes nothing.
+func (fl *flow) keptClosure(c *ssa.MakeClosure) bool {
+	fn, ok := c.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for _, r := range *c.Referrers() {
+		switch x := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if x.Val != c {
+				return false
+			}
+			base := denoted(x.Addr)
+			if !fl.anchors[base] && !fl.owners[base] {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return fl.f.closureUse(fn, fl).ok
 }
 
 // storedInto records a store of the object, at instr, into the memory
@@ -172,6 +276,9 @@ func (f *freshness) container(box ssa.Instruction, fl *flow) (containerUse, bool
 	f.containers[key] = containerUse{}
 	v := box.(ssa.Value)
 	in := f.newFlow(key, shapeOf(v.Type()).with(fl.shape), map[ssa.Value]bool{v: true}, fl.depth-1)
+	in.owners = make(map[ssa.Value]bool, len(fl.anchors)+len(fl.owners))
+	maps.Copy(in.owners, fl.anchors)
+	maps.Copy(in.owners, fl.owners)
 	in.follow(v)
 	use := containerUse{done: true, pubs: in.pubs, returns: in.returns}
 	f.containers[key] = use
@@ -185,6 +292,9 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 	if b, ok := common.Value.(*ssa.Builtin); ok {
 		return fl.builtin(x, b, v)
 	}
+	if common.Value == v && !common.IsInvoke() {
+		return fl.closureCall(x)
+	}
 	callee := common.StaticCallee()
 	if common.IsInvoke() || callee == nil {
 		return fl.dynamicCall(x, v)
@@ -192,12 +302,40 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 	if syncOperand(callee, common, v) {
 		return nil
 	}
-	use, ok := fl.f.calleeUse(callee, common.Args, fl)
+	use, ok := fl.f.calleeUse(callee, common.Args, values(callee.Params), fl).result()
 	if !ok {
 		fl.pubs[x] = true
 		return nil
 	}
 	if use.returns {
+		return x
+	}
+	return nil
+}
+
+// closureCall records whether calling a function value that may be a
+// closure capturing the object (loaded from it: s.onEvict(v))
+// publishes it: where the body of one of the closures does. Any of its
+// arguments that carries the object is followed too.
+func (fl *flow) closureCall(x *ssa.Call) ssa.Value {
+	returns := false
+	for _, fn := range fl.capturing(x.Call.Value) {
+		use := fl.f.closureUse(fn, fl)
+		if !use.ok {
+			fl.pubs[x] = true
+			return nil
+		}
+		returns = returns || use.returns
+	}
+	for _, a := range x.Call.Args {
+		if fl.carries[a] {
+			if r := fl.dynamicCall(x, a); r != nil {
+				returns = true
+			}
+			break
+		}
+	}
+	if returns {
 		return x
 	}
 	return nil
@@ -216,7 +354,7 @@ func (fl *flow) dynamicCall(x *ssa.Call, v ssa.Value) ssa.Value {
 	}
 	returns := false
 	for _, callee := range callees {
-		use, ok := fl.f.calleeUse(callee, args, fl)
+		use, ok := fl.f.calleeUse(callee, args, values(callee.Params), fl).result()
 		if !ok {
 			fl.pubs[x] = true
 			return nil
@@ -294,13 +432,39 @@ type calleeUse struct {
 	returns bool // it may return it
 }
 
+// packageOf returns the package whose source fn is: that of the
+// generic function an instance was made from, which has no package of
+// its own, and of a closure's enclosing function.
+func packageOf(fn *ssa.Function) *types.Package {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn.Pkg == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fn.Pkg == nil {
+		return nil
+	}
+	return fn.Pkg.Pkg
+}
+
+func values[V ssa.Value](vs []V) []ssa.Value {
+	out := make([]ssa.Value, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
+func (u calleeUse) result() (calleeUse, bool) { return u, u.ok }
+
 // calleeUse follows the object into a static callee of the package, to
-// the depth fl has left; a callee of another package, a recursive call
-// or one too deep may publish it.
-func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, fl *flow) (calleeUse, bool) {
-	if fl.depth <= 0 || callee.Blocks == nil || callee.Pkg == nil || callee.Pkg.Pkg != f.pkg ||
-		len(args) != len(callee.Params) || len(args) > 64 {
-		return calleeUse{}, false
+// the depth fl has left, given args for its params (or a closure's
+// bindings for its free variables); a callee of another package, a
+// recursive call or one too deep may publish it.
+func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, params []ssa.Value, fl *flow) calleeUse {
+	if len(args) != len(params) || len(args) > 64 {
+		return calleeUse{}
 	}
 	key := calleeKey{fn: callee, obj: fl.obj}
 	for i, a := range args {
@@ -311,23 +475,50 @@ func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, fl *flow) 
 			key.denoted |= 1 << i
 		}
 	}
+	return f.follow(key, params, fl)
+}
+
+// closureUse follows the object into the body of a closure that may
+// capture it: its free variables whose type may point into the object,
+// or to a variable that may.
+func (f *freshness) closureUse(fn *ssa.Function, fl *flow) calleeUse {
+	if len(fn.FreeVars) > 64 {
+		return calleeUse{}
+	}
+	key := calleeKey{fn: fn, obj: fl.obj}
+	for i, fv := range fn.FreeVars {
+		if fl.capturable(fv.Type()) {
+			key.carried |= 1 << i
+		}
+	}
+	return f.follow(key, values(fn.FreeVars), fl)
+}
+
+// follow follows the object into callee, whose params (or free
+// variables) key says carry and denote it.
+func (f *freshness) follow(key calleeKey, params []ssa.Value, fl *flow) calleeUse {
+	callee := key.fn
+	if fl.depth <= 0 || callee.Blocks == nil || packageOf(callee) != f.pkg {
+		return calleeUse{}
+	}
 	if use, ok := f.callees[key]; ok {
-		return use, use.done && use.ok
+		use.ok = use.done && use.ok
+		return use
 	}
 	f.callees[key] = calleeUse{}
 	anchors := make(map[ssa.Value]bool)
-	for i, p := range callee.Params {
+	for i, p := range params {
 		if key.denoted&(1<<i) != 0 {
 			anchors[p] = true
 		}
 	}
 	in := f.newFlow(fl.obj, fl.shape, anchors, fl.depth-1)
-	for i, p := range callee.Params {
+	for i, p := range params {
 		if key.carried&(1<<i) != 0 {
 			in.follow(p)
 		}
 	}
 	use := calleeUse{done: true, ok: len(in.pubs) == 0, returns: in.returns}
 	f.callees[key] = use
-	return use, use.ok
+	return use
 }

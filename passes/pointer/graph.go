@@ -78,6 +78,16 @@ func (o *Object) MadeAt() ssa.Instruction {
 	return instr
 }
 
+// DynamicType returns the dynamic type of the value an interface box
+// holds: nil for a box another package made, whose type it names only
+// (see ImportedType), and for the other kinds of objects.
+func (o *Object) DynamicType() types.Type {
+	if o.Kind != ObjInterface || o.sumDyn != "" || o.sumType != "" || o.call != nil {
+		return nil
+	}
+	return o.Type
+}
+
 // ImportedType returns, for an object that a function of another package
 // made or that a package variable of another package holds, its type as
 // that package's summary names it: the importer knows only its layout

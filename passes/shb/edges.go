@@ -603,6 +603,73 @@ func (l *linker) waitEdges(w ref) {
 			l.res.LateAdds = append(l.res.LateAdds, LateAdd{Trace: ot.t, Add: adds[0], Waiter: w.t, Wait: w.id})
 		}
 	}
+	l.perRunWaitEdges(w)
+}
+
+// perRunWaitEdges adds the edges into a Wait, w, on a WaitGroup that
+// each run of a loop makes (var wg sync.WaitGroup in the loop's body):
+// a goroutine that the run starts after making it, and that calls Done
+// on one run's copy while the Wait names another or the copies of every
+// run (the pointer analysis tells two runs apart), is the run's own
+// and is waited for by the run's Wait when no path from its go
+// statement runs the loop again without passing the Wait (for _, u :=
+// range users { go ... }; wg.Wait(), inside the loop that made wg).
+func (l *linker) perRunWaitEdges(w ref) {
+	obj := w.ev().Obj
+	wait := w.ev().Instr
+	for _, ot := range l.traces {
+		if ot.t == w.t || ot.obj == obj {
+			continue
+		}
+		var made ssa.Instruction
+		switch {
+		case l.objs.isGroup[obj] && slices.Contains(l.objs.members[obj], ot.obj):
+			made = l.objs.loopCopies(l.objs.members[obj])
+		case l.objs.isGroup[ot.obj] && slices.Contains(l.objs.members[ot.obj], obj):
+			made = l.objs.loopCopies(l.objs.members[ot.obj])
+		case !l.objs.isGroup[obj] && !l.objs.isGroup[ot.obj]:
+			made = l.objs.loopCopies([]int32{obj, ot.obj})
+		}
+		if made == nil || made.Block() == nil || wait == nil || made.Parent() != wait.Parent() || !made.Block().Dominates(wait.Block()) {
+			continue
+		}
+		dones := l.byObj[ot.obj][ot.t][WGDone]
+		s, ok := l.spawnedAt[ot.t.Origin]
+		if len(dones) == 0 || !ok || s.t != w.t || ot.t.Origin.Parent != w.t.Origin || s.id > w.id {
+			continue
+		}
+		spawn := s.ev().Instr
+		if spawn.Parent() != made.Parent() || !made.Block().Dominates(spawn.Block()) ||
+			reaches(spawn.Block(), made.Block(), wait.Block()) || !l.addedBeforeStart(ot.t.Origin, obj) {
+			continue
+		}
+		l.edge(ot.t, dones[len(dones)-1], w.t, w.id+1)
+	}
+}
+
+// reaches reports whether a path from block b leads to block to without
+// going through block avoid (b itself excepted when it is avoid's
+// block: what follows the go statement there passes it).
+func reaches(b, to, avoid *ssa.BasicBlock) bool {
+	if b == avoid {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, n := range x.Succs {
+			if n == to {
+				return true
+			}
+			if n != avoid && !seen[n] {
+				seen[n] = true
+				work = append(work, n)
+			}
+		}
+	}
+	return false
 }
 
 // onceEdges adds the edges into the return of a Once.Do, r: the

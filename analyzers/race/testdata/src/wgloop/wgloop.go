@@ -76,4 +76,52 @@ func early(n int) int {
 
 func main() {
 	println(collect(4), early(4))
+	println(rounds([][]int{{1, 2}, {3}}), lateRounds([][]int{{1, 2}, {3}}))
 }
+
+// rounds sums each round's results in goroutines that the round's own
+// WaitGroup joins before the round reads them: silent. The pointer
+// analysis tells two rounds' WaitGroups apart and the Wait names one.
+func rounds(parts [][]int) int {
+	total := 0
+	for _, part := range parts {
+		var wg sync.WaitGroup
+		sums := make([]int, len(part))
+		for i, x := range part {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sums[i] = helperSum(x)
+			}()
+		}
+		wg.Wait()
+		for _, s := range sums {
+			total += s // silent "happens-before"
+		}
+	}
+	return total
+}
+
+// lateRounds waits for a round's goroutines only in the next round:
+// the last round's are never joined, and the read after the loop races.
+func lateRounds(parts [][]int) int {
+	last := 0
+	var prev *sync.WaitGroup
+	for _, part := range parts {
+		if prev != nil {
+			prev.Wait()
+		}
+		wg := new(sync.WaitGroup)
+		for _, x := range part {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				last = helperSum(x) // want `data race on last: write at wgloop.go:\d+ \(goroutine started at wgloop.go:\d+, in a loop\) vs read` `data race on last: write at wgloop.go:\d+ \(goroutine started at wgloop.go:\d+, in a loop\) vs write`
+			}()
+		}
+		prev = wg
+	}
+	return last
+}
+
+func helperSum(x int) int { return x * 2 }
