@@ -2,9 +2,9 @@ package ownership
 
 import (
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
-	"go/types"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
