@@ -259,7 +259,10 @@
 // it captures and only reads, and indexed by the goroutine's own function
 // (which must not run again inside the goroutine), or the goroutine must
 // be given a pointer to the element (go f(&s[i]), go s[i].run()) that its
-// function uses unchanged; the go statement must run at most once per
+// function uses unchanged. The access may be in a helper the goroutine's
+// function hands the element on to (go func(id int) { work(&s[id]) }(i),
+// work writing r.n), up to three calls down, each helper called at one
+// place only and selecting in its parameter; the go statement must run at most once per
 // count (no inner or outer loop around it that restarts the count), and
 // the slice must be one that the function holding the go statement
 // allocates once per call, outside loops, and hands on unchanged (a

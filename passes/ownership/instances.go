@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -122,10 +123,13 @@ type element struct{ slice, index ssa.Value }
 // function holding spawn and the index is that statement's loop counter.
 func (q *Query) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (element, bool) {
 	entry := acc.Origin.Entry
-	if acc.Instr.Parent() != entry {
-		return element{}, false
-	}
 	addr := pointer.Addr(acc.Instr)
+	if acc.Instr.Parent() != entry {
+		addr = q.handedDown(addr, entry)
+		if addr == nil {
+			return element{}, false
+		}
+	}
 	if ia := indexedElement(addr); ia != nil {
 		slice, ok := q.oncePerCall(ia.X, entry, spawn)
 		index, okIndex := q.loopCounter(ia.Index, entry, spawn)
@@ -134,6 +138,62 @@ func (q *Query) elementOf(acc pointer.Access, spawn ssa.CallInstruction) (elemen
 		}
 	}
 	return q.givenElement(baseOf(addr), entry, spawn)
+}
+
+// maxHandDown bounds the calls followed up by handedDown.
+const maxHandDown = 3
+
+// handedDown returns, for addr in a helper the entry calls, the address
+// in the entry that it selects in: addr selects in a parameter of a
+// function that the package calls at one place only, with the argument
+// selecting in what its caller has, up to the entry (go func(id int) {
+// work(&results[id]) }(i), work writing r.n). Nil when some function on
+// the way is called elsewhere too, or the parameter is not what addr
+// selects in.
+func (q *Query) handedDown(addr ssa.Value, entry *ssa.Function) ssa.Value {
+	for range maxHandDown {
+		param, ok := baseOf(addr).(*ssa.Parameter)
+		if !ok {
+			return nil
+		}
+		fn := param.Parent()
+		calls := q.fresh.callsOf(fn)
+		if len(calls) != 1 {
+			return nil
+		}
+		call, args, ok := boundArgs(calls[0], fn)
+		if !ok {
+			return nil
+		}
+		arg := args[slices.Index(fn.Params, param)]
+		addr = rebase(addr, param, arg)
+		if addr == nil {
+			return nil
+		}
+		if call.Parent() == entry {
+			return addr
+		}
+	}
+	return nil
+}
+
+// rebase returns the selection addr makes in base, made in with instead:
+// the argument's own address when addr is base itself, nil when addr
+// selects through anything but fields and array elements (which would
+// need new instructions).
+func rebase(addr, base, with ssa.Value) ssa.Value {
+	if addr == base {
+		return with
+	}
+	switch addr.(type) {
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		// The selection is in the helper, the element's index in the
+		// entry: what indexedElement reads of the entry is the argument.
+		if baseOf(addr) == base {
+			return with
+		}
+	}
+	return nil
 }
 
 // givenElement returns the element that the go statement gives the

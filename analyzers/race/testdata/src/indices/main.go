@@ -38,6 +38,8 @@ func main() {
 	pointerToElement()
 	methodOfElement()
 	pointerToFirst()
+	workerResults(4)
+	sharedWorkerResults(4)
 }
 
 func f(i int) int { return i }
@@ -423,4 +425,58 @@ func pointerToFirst() {
 			p.x++ // want `data race on an element of \[\]point\.x`
 		}(&points[0])
 	}
+}
+
+type workerResult struct {
+	ok, failed int
+	first      bool
+	last       int
+}
+
+// workerResults gives each worker a pointer to its own result, which a
+// helper the worker calls fills: the helper's writes are to each
+// worker's own element (grpc's soak workers). Silent.
+func workerResults(n int) {
+	results := make([]workerResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			runWorker(id, &results[id])
+		}(i)
+	}
+	wg.Wait()
+}
+
+func runWorker(id int, r *workerResult) {
+	if !r.first {
+		r.first = true // silent "own-element"
+	}
+	record(r, id)
+}
+
+// record is two calls down from the worker.
+func record(r *workerResult, v int) {
+	r.ok++     // silent "own-element"
+	r.last = v // silent "own-element"
+}
+
+// sharedWorkerResults gives every worker the first result: its helper
+// writes one element from every worker.
+func sharedWorkerResults(n int) {
+	results := make([]workerResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			fillShared(id, &results[0])
+		}(i)
+	}
+	wg.Wait()
+}
+
+func fillShared(id int, r *workerResult) {
+	r.failed += id // want `data race on an element of \[\]workerResult.failed`
 }
