@@ -69,7 +69,6 @@ func TestRace(t *testing.T) {
 		named := whytest.Named(results)
 		// The rules without a twin yet (issue 37).
 		whytest.Covered(t, "analyzers/race", named, rules.NotInPackage)
-		whytest.Covered(t, "passes/ownership", named, rules.OwnSpawn)
 	}
 	var chains []string // the related positions of the reports on chains
 	for _, r := range results {

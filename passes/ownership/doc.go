@@ -141,7 +141,15 @@
 // p.msgAppReader.start()), so that no two calls run on one object: the
 // goroutines that earlier calls started run on other objects, which the
 // pointer analysis merges with this one. A method called twice on one
-// object (w.start(); w.start()) is checked as usual.
+// object (w.start(); w.start()) is checked as usual. A lazy start runs
+// once per object too: every call of the method reads a bool field of
+// the receiver false, holding a mutex of the receiver (if !s.started {
+// s.start() }, or an early return where it reads true), the method sets
+// the field true on every path, and no store in the package sets it
+// false but on a new object; then every goroutine of its go statement
+// on an object was started by that object's one run, whichever
+// goroutine made the call (zap's BufferedWriteSyncer.initialize). A
+// Stop that clears the flag lets it run again: checked as usual.
 //
 // # Taking a field under its mutex
 //

@@ -94,6 +94,7 @@ type Query struct {
 	ev         evidenceMemo                          // see Evidence
 	lockedAcc  map[pointer.Access]bool               // see locked
 	loopFlags  map[flagLoop]flagVerdict              // see flagKeepsApart
+	once       map[*ssa.Function]bool                // see runsOnce
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what

@@ -31,11 +31,16 @@ import (
 // event y, an execution of b, touches that goroutine's own receiver;
 // and every call of the method is on an object made for it.
 func (q *Query) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace, y int32, b pointer.Access) bool {
-	if u.Origin.Parent != t.Origin || acc.Imported != nil || b.Imported != nil {
+	if acc.Imported != nil || b.Imported != nil {
 		return false
 	}
 	spawn, ok := q.spawns[u.Origin].(*ssa.Go)
 	if !ok || len(spawn.Call.Args) == 0 || spawn.Call.IsInvoke() {
+		return false
+	}
+	// A method that runs once per object started every goroutine of
+	// the statement on its object, whoever called it.
+	if u.Origin.Parent != t.Origin && !q.runsOnce(spawn.Parent()) {
 		return false
 	}
 	entry := u.Origin.Entry
@@ -66,7 +71,7 @@ func (q *Query) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace
 	if !q.spawnsAfter(t, x, fx[:k+1], spawn) {
 		return false
 	}
-	return q.fresh.ownObjects(fx[k].Fn)
+	return q.runsOnce(fx[k].Fn) || u.Origin.Parent == t.Origin && q.fresh.ownObjects(fx[k].Fn)
 }
 
 // fieldRoot returns the value that addr, a value of the last frame's

@@ -5,6 +5,8 @@
 // merges the objects of all calls.
 package main
 
+import "sync"
+
 type reader struct {
 	done  chan struct{}
 	name  string
@@ -70,4 +72,95 @@ func main() {
 		<-r.done
 	}
 	restart()
+	lazy()
+	lazyRestarted()
+}
+
+// syncer starts its flush loop on first use, once: each call of start
+// reads s.started false holding s.mu, start sets it true before the
+// mutex is released, and nothing sets it false (zap's
+// BufferedWriteSyncer). start's writes before its go statement happen
+// before the loop's reads, whichever goroutine ran start.
+type syncer struct {
+	mu      sync.Mutex
+	started bool
+	size    int
+	ticks   chan int
+}
+
+func (s *syncer) start() {
+	s.size = 64                 // silent "own-spawn"
+	s.ticks = make(chan int, 1) // silent "own-spawn"
+	s.started = true
+	go s.flush()
+}
+
+func (s *syncer) flush() {
+	for n := range s.ticks {
+		println(s.size, n)
+	}
+}
+
+// Write starts the loop where the flag reads false.
+func (s *syncer) Write(p []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		s.start()
+	}
+	s.ticks <- len(p)
+}
+
+// Sync returns early where the flag reads true.
+func (s *syncer) Sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return
+	}
+	s.start()
+}
+
+func lazy() {
+	s := &syncer{}
+	go s.Write(nil)
+	go s.Sync()
+	s.Write([]byte("x"))
+}
+
+// restarter's Stop clears the flag: start may run again on the same
+// object, and its writes race with the loop the first run started.
+type restarter struct {
+	mu      sync.Mutex
+	started bool
+	size    int
+}
+
+func (r *restarter) start() {
+	r.size = 64 // want `data race on restarter.size`
+	r.started = true
+	go r.loop()
+}
+
+func (r *restarter) loop() { println(r.size) }
+
+func (r *restarter) Write() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.started {
+		r.start()
+	}
+}
+
+func (r *restarter) Stop() {
+	r.mu.Lock()
+	r.started = false
+	r.mu.Unlock()
+}
+
+func lazyRestarted() {
+	r := &restarter{}
+	go r.Write()
+	r.Stop()
+	r.Write()
 }
