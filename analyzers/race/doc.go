@@ -174,7 +174,11 @@
 // goroutines only other tests start, reach it through no object of
 // their own, though it sits in a constructor's object that the analysis
 // merged for every test; only a package-level variable hands it on
-// (test-objects). A goroutine that a
+// (test-objects). So is what a helper or a constructor makes for a test
+// (s := newSession(); ...): two accesses that happen only in different
+// tests' runs (the tests' own goroutine in one run, or goroutines that
+// only other runs start) touch different objects, unless a package-level
+// variable reaches the object. A goroutine that a
 // test starts and joins (its end happens before the test returns: a
 // WaitGroup.Wait, a plain receive of what it sends last) ends before
 // the next test starts: two accesses whose goroutines only different

@@ -113,3 +113,75 @@ func (q *Query) heldByGlobal(obj *pointer.Object) bool {
 	}
 	return q.ev.heldByGlobals[obj]
 }
+
+// otherRunsPair reports whether events x of ta and y of tb run only in
+// different runs of one root of the tests, on an object that no
+// package-level variable reaches: whatever function made it (the test,
+// or a helper and the constructors it calls: m := GetMemberlist(t)), a
+// run makes its own, and the other run's code and goroutines reach
+// theirs. The runs of an event are its own on the root's trace, or
+// those that start the goroutine of the root it descends from.
+func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *shb.Trace, y int32) bool {
+	switch obj.Kind {
+	case pointer.ObjAlloc, pointer.ObjSlice, pointer.ObjMap, pointer.ObjChan:
+	default:
+		return false
+	}
+	if _, ok := obj.Site.(ssa.Instruction); !ok {
+		return false
+	}
+	root, ra := q.runsOf(ta, x)
+	if root == nil {
+		return false
+	}
+	rootB, rb := q.runsOf(tb, y)
+	if rootB != root {
+		return false
+	}
+	for r := range ra {
+		if rb[r] {
+			return false
+		}
+	}
+	return !q.heldByGlobal(obj)
+}
+
+// runsOf returns the root of the tests that event x of t runs under,
+// and the runs of it in which x may happen; nil when t descends from no
+// root of the tests, or from one whose runs the trace does not tell
+// apart.
+func (q *Query) runsOf(t *shb.Trace, x int32) (*pointer.Origin, map[int]bool) {
+	root := t.Origin.Ancestor()
+	if root == nil || root.Parent != nil || root.Root != "tests" && root.Root != "parallel tests" {
+		return nil, nil
+	}
+	rt := q.hb.TraceOf(root)
+	if rt == nil || rt.Entries == nil {
+		return nil, nil
+	}
+	runs := make(map[int]bool)
+	if t == rt {
+		r := t.Run(x)
+		if r < 0 {
+			return nil, nil
+		}
+		runs[r] = true
+		return root, runs
+	}
+	child := t.Origin
+	for child.Parent != nil && child.Parent != root {
+		child = child.Parent
+	}
+	if child.Parent != root {
+		return nil, nil
+	}
+	for k := range q.runStarts(rt) {
+		if k.child == child {
+			runs[k.run] = true
+		}
+	}
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	return root, runs
+}

@@ -69,3 +69,28 @@ func buildCache(h func(string) int) *cache { return makeCache(h) }
 func makeCache(h func(string) int) *cache { return &cache{hash: h} }
 
 func (c *cache) get(k string) int { return c.hash(k) }
+
+// A session is made by a helper the tests share, not by a test
+// function: still, each test's session is its own, and a test's writes
+// never meet the goroutine another test's session starts.
+type session struct{ user string }
+
+// newSession makes it three calls deep, as newRegistry does.
+func newSession() *session { return buildSession() }
+
+func buildSession() *session { return makeSession() }
+
+func makeSession() *session { return &session{} }
+
+func (s *session) watch() { go func() { println(s.user) }() }
+
+// current is the one session of the package: every test that asks
+// gets it.
+var current *session
+
+func currentSession() *session {
+	if current == nil {
+		current = &session{}
+	}
+	return current
+}

@@ -58,3 +58,29 @@ func TestParallelGets(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestWatch starts the goroutine that reads a session, its own;
+// TestLogin, which runs after it, writes the one newSession made for it,
+// once it has sent it on a channel: silent.
+func TestWatch(t *testing.T) {
+	newSession().watch()
+}
+
+func TestLogin(t *testing.T) {
+	s := newSession()
+	logins := make(chan *session, 1)
+	logins <- s
+	s.user = "a" // silent "test-objects"
+	<-logins
+}
+
+// TestWatchShared's goroutine reads the package's one session, which
+// TestLoginShared writes after: reported.
+func TestWatchShared(t *testing.T) {
+	currentSession().watch()
+}
+
+func TestLoginShared(t *testing.T) {
+	s := currentSession()
+	s.user = "b" // want `data race on session.user`
+}
