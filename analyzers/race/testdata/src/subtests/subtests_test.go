@@ -149,6 +149,27 @@ func BenchmarkCases(b *testing.B) {
 	}
 }
 
+// The same with the sub-benchmark a function of its own, whose parallel
+// bodies run in a helper it calls: silent.
+var helperCase string
+
+func BenchmarkCasesHelper(b *testing.B) {
+	for _, name := range []string{"a", "b"} {
+		helperCase = name // silent "subtests-wait"
+		b.Run(name, benchHelperCase)
+	}
+}
+
+func benchHelperCase(b *testing.B) { readParallel(b) }
+
+func readParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_ = len(helperCase)
+		}
+	})
+}
+
 // A goroutine the benchmark starts before the cases and waits for only
 // after them reads what the bodies write: RunParallel and b.Run wait for
 // the bodies, not for it: reported.
