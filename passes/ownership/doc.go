@@ -85,7 +85,11 @@
 // io.MultiWriter made) holds only what that package was given, and giving
 // it the object publishes it there already; so the conn a constructor
 // keeps and hands to crypto/tls, a watcher or bufio (pgConn.conn) does
-// not publish the constructor's object. The object a package
+// not publish the constructor's object. A closure that captures the
+// object and is stored into a field of it (c.onEvict = func(v) {
+// c.onExit(v) }) goes where the object goes, when the package only ever
+// loads that field to call it on the spot, and the closure's body
+// publishes nothing of what it captures. The object a package
 // function made and returns without publishing it is fresh in its
 // caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
 // so is a helper's parameter when every call of the helper that the

@@ -50,6 +50,7 @@ type freshness struct {
 	stores     *storeIndex                          // see fieldStores
 	held       map[heldKey]map[ssa.Instruction]bool // see holderPubs
 	parts      map[partKey]*shape                   // see partShape
+	called     map[*types.Var]bool                  // see onlyCalled
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/runflag"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -137,9 +138,6 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 // holds for what a call without a body returns.
 func (fl *flow) mayHold(v ssa.Value) bool {
 	t := v.Type()
-	if _, ok := t.Underlying().(*types.Signature); ok {
-		return fl.f.ptr != nil && len(fl.capturing(v)) > 0
-	}
 	if !fl.shape.mayHold(t) {
 		return false
 	}
@@ -160,28 +158,6 @@ func (fl *flow) mayHold(v ssa.Value) bool {
 	return false
 }
 
-// capturing returns the closures of the package that the function value
-// v may be (by the pointer analysis) and that may capture the object: a
-// free variable of theirs may point into it, or to a variable that may
-// (keptClosure puts such closures into the object). What another
-// package made captures only what it was given.
-func (fl *flow) capturing(v ssa.Value) []*ssa.Function {
-	var out []*ssa.Function
-	for _, loc := range fl.f.ptr.PointsTo(v) {
-		fn := loc.Obj.Func()
-		if loc.Obj.Kind != pointer.ObjClosure || fn == nil || slices.Contains(out, fn) {
-			continue
-		}
-		for _, fv := range fn.FreeVars {
-			if fl.capturable(fv.Type()) {
-				out = append(out, fn)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // capturable reports whether a free variable of type t may carry the
 // object: it may point into it, or it is a variable's cell that may
 // hold such a pointer.
@@ -194,11 +170,12 @@ func (fl *flow) capturable(t types.Type) bool {
 }
 
 // keptClosure reports whether the closure c, which captures the object,
-// only becomes part of it: every use of c stores it into the object (or
-// into an object that holds it, for a container's flow: c.onEvict =
-// func() { c.onExit() }), where it goes only where the object goes, and
-// its body, followed as a callee is, does not publish what it captures,
-// so that calling it before the object is published publishes nothing.
+// only becomes part of it: every use of c stores it into a field of the
+// object (or of an object that holds it, for a container's flow:
+// c.onEvict = func() { c.onExit() }), a field that the package only ever
+// loads to call it there and then, so that the closure goes nowhere the
+// object does not; and its body, followed as a callee is, does not
+// publish what it captures, so that calling it publishes nothing.
 func (fl *flow) keptClosure(c *ssa.MakeClosure) bool {
 	fn, ok := c.Fn.(*ssa.Function)
 	if !ok {
@@ -208,10 +185,11 @@ func (fl *flow) keptClosure(c *ssa.MakeClosure) bool {
 		switch x := r.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Store:
-			if x.Val != c {
+			fa, ok := x.Addr.(*ssa.FieldAddr)
+			if x.Val != c || !ok || !fl.f.onlyCalled(runflag.Field(fa)) {
 				return false
 			}
-			base := denoted(x.Addr)
+			base := denoted(fa.X)
 			if !fl.anchors[base] && !fl.owners[base] {
 				return false
 			}
@@ -220,6 +198,63 @@ func (fl *flow) keptClosure(c *ssa.MakeClosure) bool {
 		}
 	}
 	return fl.f.closureUse(fn, fl).ok
+}
+
+// onlyCalled reports whether every use of the function-typed field in
+// the package's functions stores into it or loads it to call it on the
+// spot (s.onEvict(v)): not to pass, keep, send or start it.
+func (f *freshness) onlyCalled(field *types.Var) bool {
+	if field == nil {
+		return false
+	}
+	if v, ok := f.called[field]; ok {
+		return v
+	}
+	v := true
+	for _, fn := range f.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				fa, ok := instr.(*ssa.FieldAddr)
+				if !ok || runflag.Field(fa) != field {
+					continue
+				}
+				for _, r := range *fa.Referrers() {
+					v = v && usedToCall(r, fa)
+				}
+			}
+		}
+	}
+	if f.called == nil {
+		f.called = make(map[*types.Var]bool)
+	}
+	f.called[field] = v
+	return v
+}
+
+// usedToCall reports whether r, a use of the field address fa, stores
+// into the field or loads it only to call what it loaded.
+func usedToCall(r ssa.Instruction, fa *ssa.FieldAddr) bool {
+	switch x := r.(type) {
+	case *ssa.DebugRef:
+		return true
+	case *ssa.Store:
+		return x.Addr == fa
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		for _, u := range *x.Referrers() {
+			call, ok := u.(*ssa.Call)
+			if _, debug := u.(*ssa.DebugRef); debug {
+				continue
+			}
+			if !ok || call.Call.Value != x || slices.Contains(call.Call.Args, ssa.Value(x)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // storedInto records a store of the object, at instr, into the memory
@@ -292,9 +327,6 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 	if b, ok := common.Value.(*ssa.Builtin); ok {
 		return fl.builtin(x, b, v)
 	}
-	if common.Value == v && !common.IsInvoke() {
-		return fl.closureCall(x)
-	}
 	callee := common.StaticCallee()
 	if common.IsInvoke() || callee == nil {
 		return fl.dynamicCall(x, v)
@@ -308,34 +340,6 @@ func (fl *flow) call(x *ssa.Call, v ssa.Value) ssa.Value {
 		return nil
 	}
 	if use.returns {
-		return x
-	}
-	return nil
-}
-
-// closureCall records whether calling a function value that may be a
-// closure capturing the object (loaded from it: s.onEvict(v))
-// publishes it: where the body of one of the closures does. Any of its
-// arguments that carries the object is followed too.
-func (fl *flow) closureCall(x *ssa.Call) ssa.Value {
-	returns := false
-	for _, fn := range fl.capturing(x.Call.Value) {
-		use := fl.f.closureUse(fn, fl)
-		if !use.ok {
-			fl.pubs[x] = true
-			return nil
-		}
-		returns = returns || use.returns
-	}
-	for _, a := range x.Call.Args {
-		if fl.carries[a] {
-			if r := fl.dynamicCall(x, a); r != nil {
-				returns = true
-			}
-			break
-		}
-	}
-	if returns {
 		return x
 	}
 	return nil
