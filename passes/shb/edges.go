@@ -612,8 +612,9 @@ func (l *linker) waitEdges(w ref) {
 // on one run's copy while the Wait names another or the copies of every
 // run (the pointer analysis tells two runs apart), is the run's own
 // and is waited for by the run's Wait when no path from its go
-// statement runs the loop again without passing the Wait (for _, u :=
-// range users { go ... }; wg.Wait(), inside the loop that made wg).
+// statement runs the loop again or leaves the function without passing
+// the Wait (for _, u := range users { go ... }; wg.Wait(), inside the
+// loop that made wg).
 func (l *linker) perRunWaitEdges(w ref) {
 	obj := w.ev().Obj
 	wait := w.ev().Instr
@@ -640,18 +641,19 @@ func (l *linker) perRunWaitEdges(w ref) {
 		}
 		spawn := s.ev().Instr
 		if spawn.Parent() != made.Parent() || !made.Block().Dominates(spawn.Block()) ||
-			reaches(spawn.Block(), made.Block(), wait.Block()) || !l.addedBeforeStart(ot.t.Origin, obj) {
+			escapesRun(spawn.Block(), made.Block(), wait.Block()) || !l.addedBeforeStart(ot.t.Origin, obj) {
 			continue
 		}
 		l.edge(ot.t, dones[len(dones)-1], w.t, w.id+1)
 	}
 }
 
-// reaches reports whether a path from block b leads to block to without
-// going through block avoid (b itself excepted when it is avoid's
+// escapesRun reports whether a path from block b, the go statement's,
+// runs the loop again (reaches block made) or leaves the function
+// without going through block wait (b itself excepted when it is wait's
 // block: what follows the go statement there passes it).
-func reaches(b, to, avoid *ssa.BasicBlock) bool {
-	if b == avoid {
+func escapesRun(b, made, wait *ssa.BasicBlock) bool {
+	if b == wait {
 		return false
 	}
 	seen := map[*ssa.BasicBlock]bool{b: true}
@@ -659,11 +661,14 @@ func reaches(b, to, avoid *ssa.BasicBlock) bool {
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
+		if len(x.Succs) == 0 {
+			return true // a return or a panic
+		}
 		for _, n := range x.Succs {
-			if n == to {
+			if n == made {
 				return true
 			}
-			if n != avoid && !seen[n] {
+			if n != wait && !seen[n] {
 				seen[n] = true
 				work = append(work, n)
 			}
