@@ -174,3 +174,20 @@ func TestSomeRounds(t *testing.T) {
 		}
 	}
 }
+
+// A round that may end the test before its Wait does not join its
+// goroutine on that path.
+func TestRoundsQuit(t *testing.T) {
+	for i := range 3 {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Log("round") // want `test report after the test: Log`
+		}()
+		if i == 2 {
+			return
+		}
+		wg.Wait()
+	}
+}
