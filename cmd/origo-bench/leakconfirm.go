@@ -110,17 +110,20 @@ func writeCasesTests(mod string, c *leakCorpus) ([]string, error) {
 // leakConfirmCounts are the figures of -confirm on a group of the
 // corpus: its diagnostics by outcome, the confirmed ones matching an
 // expected leak, outside any, and in a case expecting no leak, and the
-// expected leaks that a confirmed diagnostic matches.
+// expected leaks that a confirmed diagnostic matches; and the confirmed
+// ones by witness: the goroutine leak profile, the goroutine dump of a
+// test stuck at its timeout.
 type leakConfirmCounts struct {
 	diags, confirmed, notConfirmed, noTest, notTried int
 	matched, outside, inNoLeakCase                   int
 	leaks, leaksConfirmed                            int
+	byProfile, byDump                                int
 }
 
 // countLeakConfirmations counts the outcomes of a group's diagnostics.
 // A deadlock counts once, at its own position: confirmed, it confirms
 // the expected leaks its other sides match too.
-func countLeakConfirmations(cases []*leakCase, diags []*leakDiag, outcomes confirmations) (n leakConfirmCounts, outside, alarms []*leakDiag) {
+func countLeakConfirmations(cases []*leakCase, diags []*leakDiag, outcomes confirmations) (n leakConfirmCounts, outside, alarms, missed []*leakDiag) {
 	own := func(d *leakDiag) *leakDiag {
 		if d.of != nil {
 			return d.of
@@ -136,6 +139,12 @@ func countLeakConfirmations(cases []*leakCase, diags []*leakDiag, outcomes confi
 			n.notTried++
 		case o.Status == "confirmed":
 			n.confirmed++
+			switch o.Witness {
+			case witnessLeakProfile:
+				n.byProfile++
+			case witnessDump:
+				n.byDump++
+			}
 			if d.matched {
 				n.matched++
 			} else {
@@ -144,6 +153,7 @@ func countLeakConfirmations(cases []*leakCase, diags []*leakDiag, outcomes confi
 			}
 		case o.Status == "not confirmed":
 			n.notConfirmed++
+			missed = append(missed, d)
 		case o.Status == "no test":
 			n.noTest++
 		default:
@@ -164,22 +174,30 @@ func countLeakConfirmations(cases []*leakCase, diags []*leakDiag, outcomes confi
 		}
 	}
 	n.inNoLeakCase = len(alarms)
-	return n, outside, alarms
+	return n, outside, alarms, missed
 }
+
+// The witnesses of a blocked goroutine, as origo -confirm names them.
+const (
+	witnessLeakProfile = "goroutine leak profile"
+	witnessDump        = "goroutine dump at timeout"
+)
 
 func (n leakConfirmCounts) add(m leakConfirmCounts) leakConfirmCounts {
 	return leakConfirmCounts{
 		n.diags + m.diags, n.confirmed + m.confirmed, n.notConfirmed + m.notConfirmed, n.noTest + m.noTest, n.notTried + m.notTried,
 		n.matched + m.matched, n.outside + m.outside, n.inNoLeakCase + m.inNoLeakCase,
 		n.leaks + m.leaks, n.leaksConfirmed + m.leaksConfirmed,
+		n.byProfile + m.byProfile, n.byDump + m.byDump,
 	}
 }
 
 // printLeakConfirmations prints -confirm's figures per group and in
-// total, the confirmed diagnostics outside any expected leak, and,
-// loudly, those of a case expecting no leak; it returns an error if
-// there is one of those.
-func printLeakConfirmations(w io.Writer, r *leakReport, outcomes confirmations, summary []string, elapsed time.Duration) error {
+// total, the confirmed diagnostics outside any expected leak, with
+// verbose those tried and not confirmed with why, and, loudly, those of
+// a case expecting no leak; it returns an error if there is one of
+// those.
+func printLeakConfirmations(w io.Writer, r *leakReport, outcomes confirmations, summary []string, elapsed time.Duration, verbose bool) error {
 	fmt.Fprintf(w, "\n-confirm: origo -confirm took %s (the scores above are of its diagnostics, on the corpus with a test per case)\n", elapsed.Round(time.Second))
 	for _, l := range summary {
 		fmt.Fprintln(w, l)
@@ -187,18 +205,27 @@ func printLeakConfirmations(w io.Writer, r *leakReport, outcomes confirmations, 
 	line := func(name string, n leakConfirmCounts) {
 		fmt.Fprintf(w, "%s: %d diagnostics: %d confirmed (%d matching an expected leak, %d outside any, %d in a case expecting no leak), %d tried and not confirmed, %d not reachable from any test, %d not tried\n",
 			name, n.diags, n.confirmed, n.matched, n.outside, n.inNoLeakCase, n.notConfirmed, n.noTest, n.notTried)
+		fmt.Fprintf(w, "  confirmed by the goroutine leak profile %d, by the goroutine dump at a timeout %d\n", n.byProfile, n.byDump)
 		fmt.Fprintf(w, "  expected leaks with a confirmed diagnostic: %d/%d (%.1f%%)\n", n.leaksConfirmed, n.leaks, percent(n.leaksConfirmed, n.leaks))
 	}
 	var total leakConfirmCounts
-	var outside, alarms []*leakDiag
+	var outside, alarms, missed []*leakDiag
 	for _, g := range r.groups {
-		n, o, a := countLeakConfirmations(g.cases, g.diags, outcomes)
+		n, o, a, m := countLeakConfirmations(g.cases, g.diags, outcomes)
 		line(g.name, n)
 		total = total.add(n)
 		outside = append(outside, o...)
 		alarms = append(alarms, a...)
+		missed = append(missed, m...)
 	}
 	line("total", total)
+	if verbose && len(missed) > 0 {
+		fmt.Fprintf(w, "\ntried and not confirmed:\n")
+		for _, d := range missed {
+			o := outcomes[d.key()]
+			fmt.Fprintf(w, "  %s: %s: %s\n\t%s\n", d.where(), d.fnName(), messageHead(d.Message), o.Reason)
+		}
+	}
 	if len(outside) > 0 {
 		fmt.Fprintf(w, "\nconfirmed outside any expected leak (a leak the runtime's test does not list, or a bug of -confirm):\n")
 		for _, d := range outside {

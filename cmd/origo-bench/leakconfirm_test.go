@@ -85,27 +85,30 @@ func TestLeakConfirmations(t *testing.T) {
 	diags := []diag{send, wait, alarm, outside, inversion}
 	outcomes := confirmations{
 		send.key():      {Status: "confirmed", Confirmed: true, Test: "TestCaseChanSend", Witness: "goroutine leak profile", Command: "GOEXPERIMENT=goroutineleakprofile go test -run '^TestCaseChanSend$' leakcorpus"},
-		wait.key():      {Status: "not confirmed", Test: "TestCaseMixed"},
+		wait.key():      {Status: "not confirmed", Test: "TestCaseMixed", Reason: "not blocked there in 3 runs of TestCaseMixed"},
 		alarm.key():     {Status: "confirmed", Confirmed: true, Test: "TestCaseNoLeak", Witness: "goroutine dump at timeout", Command: "go test -run '^TestCaseNoLeak$' leakcorpus"},
 		outside.key():   {Status: "confirmed", Confirmed: true, Test: "TestCaseKernel2", Witness: "goroutine leak profile", Command: "cmd2"},
 		inversion.key(): {Status: "confirmed", Confirmed: true, Test: "TestCaseKernel1", Witness: "goroutine dump at timeout", Command: "cmd1"},
 	}
 	r := scoreLeaks(c, exp.cases, diags)
-	goker, gOut, gAlarms := countLeakConfirmations(r.groups[0].cases, r.groups[0].diags, outcomes)
-	if want := (leakConfirmCounts{diags: 2, confirmed: 2, matched: 1, outside: 1, leaks: 2, leaksConfirmed: 1}); goker != want || len(gOut) != 1 || len(gAlarms) != 0 {
+	goker, gOut, gAlarms, _ := countLeakConfirmations(r.groups[0].cases, r.groups[0].diags, outcomes)
+	if want := (leakConfirmCounts{diags: 2, confirmed: 2, matched: 1, outside: 1, leaks: 2, leaksConfirmed: 1, byProfile: 1, byDump: 1}); goker != want || len(gOut) != 1 || len(gAlarms) != 0 {
 		t.Errorf("goker: %+v, outside %d, alarms %d; want %+v, 1, 0", goker, len(gOut), len(gAlarms), want)
 	}
-	patterns, _, pAlarms := countLeakConfirmations(r.groups[1].cases, r.groups[1].diags, outcomes)
-	if want := (leakConfirmCounts{diags: 3, confirmed: 2, notConfirmed: 1, matched: 1, outside: 1, inNoLeakCase: 1, leaks: 4, leaksConfirmed: 1}); patterns != want || len(pAlarms) != 1 {
-		t.Errorf("patterns: %+v, alarms %d; want %+v, 1", patterns, len(pAlarms), want)
+	patterns, _, pAlarms, pMissed := countLeakConfirmations(r.groups[1].cases, r.groups[1].diags, outcomes)
+	if want := (leakConfirmCounts{diags: 3, confirmed: 2, notConfirmed: 1, matched: 1, outside: 1, inNoLeakCase: 1, leaks: 4, leaksConfirmed: 1, byProfile: 1, byDump: 1}); patterns != want || len(pAlarms) != 1 || len(pMissed) != 1 {
+		t.Errorf("patterns: %+v, alarms %d, not confirmed %d; want %+v, 1, 1", patterns, len(pAlarms), len(pMissed), want)
 	}
 
 	var b bytes.Buffer
-	err := printLeakConfirmations(&b, r, outcomes, []string{"origo: -confirm: 5 reports: 4 confirmed (1.0s)"}, 3*time.Second)
+	err := printLeakConfirmations(&b, r, outcomes, []string{"origo: -confirm: 5 reports: 4 confirmed (1.0s)"}, 3*time.Second, true)
 	out := b.String()
 	for _, want := range []string{
 		"total: 5 diagnostics: 4 confirmed (2 matching an expected leak, 2 outside any, 1 in a case expecting no leak), 1 tried and not confirmed, 0 not reachable from any test, 0 not tried\n",
 		"  expected leaks with a confirmed diagnostic: 2/6 (33.3%)\n",
+		"  confirmed by the goroutine leak profile 2, by the goroutine dump at a timeout 2\n",
+		"tried and not confirmed:\n  simple.go:27:3: ",
+		"\tnot blocked there in 3 runs of TestCaseMixed\n",
 		"!!! 1 confirmed diagnostics in cases expecting no leak: each a bug of -confirm\n!!! simple.go:41:2: helper: double lock",
 	} {
 		if !strings.Contains(out, want) {

@@ -130,7 +130,7 @@ func benchLeakCorpus(args []string) error {
 	printLeakReport(r, goversion, strings.Join(names, ","), *verbose)
 	var confirmErr error
 	if *confirm {
-		confirmErr = printLeakConfirmations(os.Stdout, r, run.outcomes, run.summary, elapsed)
+		confirmErr = printLeakConfirmations(os.Stdout, r, run.outcomes, run.summary, elapsed, *verbose)
 	}
 	if len(diags) == 0 {
 		others := strings.Join(slices.Sorted(maps.Keys(res.diags)), " ")

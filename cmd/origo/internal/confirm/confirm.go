@@ -311,8 +311,17 @@ type pkgRun struct {
 		err  error
 	}
 
-	mu   sync.Mutex
-	runs []*run // every run so far, which later reports are matched against first
+	mu    sync.Mutex
+	runs  []*run            // every run so far, which later reports are matched against first
+	skips map[string]string // the tests that skipped or did not start, and how
+}
+
+// skipOf returns how test skipped or did not start in an earlier run of
+// the package, or "".
+func (p *pkgRun) skipOf(test string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.skips[test]
 }
 
 // prepare parses the package and writes its overlay.
@@ -405,6 +414,13 @@ attempts:
 			if runs >= maxRuns || time.Until(deadline) <= 0 || ctx.Err() != nil {
 				break attempts
 			}
+			if p.skipOf(test) != "" {
+				// A test that skipped, or that its TestMain did not
+				// run (redis's e2e tests without their servers), runs
+				// none of the code: its runs would spend the budget
+				// on nothing.
+				continue
+			}
 			if a.cpu == 1 && strings.HasPrefix(test, "Benchmark") {
 				// b.RunParallel starts GOMAXPROCS goroutines: one on
 				// one processor, which races with none. The runs on 2
@@ -417,6 +433,12 @@ attempts:
 			runs++
 			p.mu.Lock()
 			p.runs = append(p.runs, rn)
+			if rn.skip != "" {
+				if p.skips == nil {
+					p.skips = make(map[string]string)
+				}
+				p.skips[test] = rn.skip
+			}
 			p.mu.Unlock()
 			if res, ok := p.match(r, k, rn); ok {
 				res.Runs = runs
@@ -424,12 +446,32 @@ attempts:
 			}
 		}
 	}
+	return Result{Status: NotConfirmed, Test: tests[0], Runs: runs, Reason: p.notConfirmedReason(k, tests, runs)}
+}
+
+// notConfirmedReason says why a report was not confirmed: the runs made
+// and the tests run, and how those that ran none of its code skipped.
+func (p *pkgRun) notConfirmedReason(k kind, tests []string, runs int) string {
 	what := "no race between the two accesses"
 	if k == blockKind {
 		what = "no goroutine blocked at the reported line"
 	}
-	return Result{Status: NotConfirmed, Test: tests[0], Runs: runs,
-		Reason: fmt.Sprintf("%s in %d runs of %s", what, runs, strings.Join(tests, ", "))}
+	var ran, skipped []string
+	for _, test := range tests {
+		if how := p.skipOf(test); how != "" {
+			skipped = append(skipped, test+" "+how)
+		} else {
+			ran = append(ran, test)
+		}
+	}
+	if len(ran) == 0 {
+		return "no test that reaches it ran its code: " + strings.Join(skipped, "; ")
+	}
+	reason := fmt.Sprintf("%s in %d runs of %s", what, runs, strings.Join(ran, ", "))
+	if len(skipped) > 0 {
+		reason += "; " + strings.Join(skipped, "; ")
+	}
+	return reason
 }
 
 // matchEarlier matches a report against the runs made for the reports
@@ -548,6 +590,7 @@ func (p *pkgRun) yieldID(pos Position) int {
 type run struct {
 	attempt
 	witness  string // byRace or byHang, byLeak for the leaks
+	skip     string // how the test skipped or did not start (see skipped), or ""
 	races    []raceWarning
 	dump     []goroutine // printed at a timeout or a fatal deadlock
 	timedOut bool
@@ -606,6 +649,7 @@ func (p *pkgRun) execute(ctx context.Context, bin string, k kind, a attempt, dea
 		return cmd.Run() // a failing test is an outcome, not an error
 	})
 	text := out.String()
+	rn.skip = skipped(text, a.test)
 	if k == raceKind {
 		rn.witness = byRace
 		rn.races = parseRaces(text)
@@ -636,12 +680,44 @@ func (p *pkgRun) execute(ctx context.Context, bin string, k kind, a attempt, dea
 const benchTime = "100x"
 
 // testArgs selects one test, benchmark or fuzz target (its seed corpus).
+// A test or fuzz target runs verbose, for its output to say that it
+// started and whether it skipped (see skipped).
 func testArgs(test string) []string {
 	re := "-test.run=^" + test + "$"
 	if strings.HasPrefix(test, "Benchmark") {
 		return []string{"-test.run=^$", "-test.bench=^" + test + "$", "-test.benchtime=" + benchTime}
 	}
-	return []string{re}
+	return []string{re, "-test.v"}
+}
+
+// skipped returns how a test or fuzz target, run verbose, skipped in a
+// run's output ("skipped: its message"), or did not start ("did not
+// start", no "=== RUN" line: a TestMain that returns without running
+// the tests, a binary that failed first), or "" if it ran. A benchmark
+// is taken to run.
+func skipped(out, test string) string {
+	if strings.HasPrefix(test, "Benchmark") {
+		return ""
+	}
+	started := false
+	last := "" // the test's last line of log: a verbose run prints it as logged, the skip's message before "--- SKIP"
+	for line := range strings.SplitSeq(out, "\n") {
+		switch {
+		case line == "=== RUN   "+test:
+			started = true
+		case strings.HasPrefix(line, "--- SKIP: "+test+" ("):
+			if last != "" {
+				return "skipped: " + last
+			}
+			return "skipped"
+		case strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "     ") && !strings.HasPrefix(line, "    --- "):
+			last = strings.TrimSpace(line) // "    x_test.go:20: why"; a subtest's are indented further
+		}
+	}
+	if !started {
+		return "did not start (a TestMain that does not run the tests?)"
+	}
+	return ""
 }
 
 func joinInts(ns []int) string {

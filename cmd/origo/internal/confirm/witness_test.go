@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -275,5 +276,38 @@ example.com/p.TestSlow(0xc000102a80)
 	runnable := strings.Replace(dumpOutput, "goroutine 7 [sync.Mutex.Lock, 2 minutes]", "goroutine 7 [runnable]", 1)
 	if stalled(parseDump(runnable)) {
 		t.Error("a dump with a runnable goroutine is taken for a stalled program")
+	}
+}
+
+// TestSkipped reads, in a verbose run's output, whether the test ran,
+// skipped (with its message) or did not start (a TestMain that returns
+// without running the tests, as redis's e2e tests do without their
+// servers), and the reason of a report whose tests skipped says so.
+func TestSkipped(t *testing.T) {
+	for _, c := range []struct{ out, test, want string }{
+		{"=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\n", "TestA", ""},
+		{"=== RUN   TestA\n    a_test.go:19: hello\n    a_test.go:20: Scenario tests require E2E=true\n--- SKIP: TestA (0.00s)\nPASS\n", "TestA", "skipped: a_test.go:20: Scenario tests require E2E=true"},
+		{"=== RUN   TestA\n    a_test.go:20: setup\n=== RUN   TestA/sub\n        a_test.go:30: inner\n    --- PASS: TestA/sub (0.00s)\n--- SKIP: TestA (0.00s)\n", "TestA", "skipped: a_test.go:20: setup"},
+		{"=== RUN   TestA\n--- SKIP: TestA (0.00s)\nPASS\n", "TestA", "skipped"},
+		{"=== RUN   TestA\n=== RUN   TestA/sub\n    --- SKIP: TestA/sub (0.00s)\n--- PASS: TestA (0.00s)\n", "TestA", ""},
+		{"=== RUN   TestAB\n--- SKIP: TestAB (0.00s)\n", "TestA", "did not start (a TestMain that does not run the tests?)"},
+		{"2026/11/29 01:04:05 Skipping scenario tests, E2E_SCENARIO_TESTS is not set\n", "TestA", "did not start (a TestMain that does not run the tests?)"},
+		{"=== RUN   TestA\npanic: test timed out after 3s\n", "TestA", ""},
+		{"", "BenchmarkA", ""},
+	} {
+		if got := skipped(c.out, c.test); got != c.want {
+			t.Errorf("skipped(%q, %s) = %q, want %q", c.out, c.test, got, c.want)
+		}
+	}
+	if got, want := testArgs("TestA"), []string{"-test.run=^TestA$", "-test.v"}; !slices.Equal(got, want) {
+		t.Errorf("testArgs(TestA) = %q, want %q", got, want)
+	}
+
+	p := &pkgRun{skips: map[string]string{"TestB": "skipped: b_test.go:3: short", "TestC": "did not start (a TestMain that does not run the tests?)"}}
+	if got, want := p.notConfirmedReason(raceKind, []string{"TestA", "TestB"}, 9), "no race between the two accesses in 9 runs of TestA; TestB skipped: b_test.go:3: short"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	if got, want := p.notConfirmedReason(blockKind, []string{"TestB", "TestC"}, 2), "no test that reaches it ran its code: TestB skipped: b_test.go:3: short; TestC did not start (a TestMain that does not run the tests?)"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
 	}
 }
