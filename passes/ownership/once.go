@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/runflag"
 	"golang.org/x/tools/go/ssa"
@@ -109,7 +110,8 @@ func setOnEveryPath(fn *ssa.Function, recv ssa.Value) *types.Var {
 
 // guardedOnce reports whether the call site, on recv, runs only where a
 // branch found recv's flag false, with a mutex of recv held for writing
-// both at the load of the flag and at the call.
+// both at the load of the flag and at the call, and not released by the
+// method (which would let another call read the flag before it is set).
 func (q *Query) guardedOnce(site ssa.CallInstruction, recv ssa.Value, flag *types.Var) bool {
 	for cond, value := range runflag.Conditions(site) {
 		load, ok := cond.(*ssa.UnOp)
@@ -121,10 +123,11 @@ func (q *Query) guardedOnce(site ssa.CallInstruction, recv ssa.Value, flag *type
 			continue
 		}
 		atLoad := q.locks.Before(load)
+		released := q.locks.Releases(site.Common())
 		for _, h := range q.locks.Before(site) {
 			mu, ok := h.Value.(*ssa.FieldAddr)
-			if h.Read || !h.Path.IsEmpty() || !ok || mu.X != recv {
-				continue
+			if h.Read || !h.Path.IsEmpty() || !ok || mu.X != recv || slices.Contains(released, h.Key) {
+				continue // a method that releases the mutex lets another call in
 			}
 			if x, ok := atLoad.Find(h.Key); ok && !x.Read {
 				return true
