@@ -34,6 +34,21 @@
 // or one forwarding its own needLock) has the effect its arguments give
 // it; any other argument may have either value.
 //
+// A function that returns holding a lock exactly where its error
+// result is nil (beginRWTx: Lock, and Unlock on each path that returns
+// an error) holds it for its caller on the branch where the error it got
+// is nil (t, err := db.beginRWTx(); if err != nil { return err }), as
+// TryLock does where it returned true. A failure is a return of a
+// constant other than nil, of a package variable (ErrClosed), of
+// errors.New or fmt.Errorf, of a boxed concrete error, or of an error a
+// dominating branch found not nil; any other return of an error may be a
+// success. A wrapper that passes such a call's results on (return
+// db.beginRWTx(), through named results too) holds what the call holds
+// on success, under the condition on its boolean parameters that reaches
+// that return (Begin(writable) holds it only when writable), which a
+// caller's constant argument settles. Package-local calls only: the
+// facts do not carry it yet.
+//
 // A go statement whose goroutine may release a lock that the starter
 // holds there, without taking it first, transfers the lock ("mu.Lock();
 // go func() { flush(); mu.Unlock() }()"): the starter no longer holds

@@ -126,7 +126,16 @@ type funcInfo struct {
 	releases []condKey   // keys the function may unlock, named the same way, each under its condition
 	takes    []condHeld  // locks the function or its callees may block to acquire (see mayTake), each under its condition
 	unlocks  []facts.Key // keys the function releases on every path
+	okRets   []okRet     // the locks held at each return of a nil error (see nilErrorEdge)
 	busy     bool        // being analyzed: a recursive call sees no effect
+}
+
+// okRet is what a function holds, named from its parameters, where it
+// returns a nil error, under the condition on its boolean parameters
+// that reaches that return.
+type okRet struct {
+	held Set
+	when cond
 }
 
 // Before returns the locks that must be held, relative to the entry of
@@ -180,9 +189,10 @@ func (sv *solver) info(fn *ssa.Function) *funcInfo {
 func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 	deferred := sv.deferredReleases(fn)
 	var returns []Set
+	var rets []*ssa.Return
 	p := dataflow.Forward[Set]{
 		Order: loops.ReversePostorder(fn),
-		Round: func() { returns = returns[:0] },
+		Round: func() { returns, rets = returns[:0], rets[:0] },
 		Transfer: func(b *ssa.BasicBlock, s Set) Set {
 			for _, instr := range b.Instrs {
 				fi.before[instr] = s
@@ -191,6 +201,7 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 					s = s.Without(deferred)
 				case *ssa.Return:
 					returns = append(returns, s)
+					rets = append(rets, instr)
 				case *ssa.Call:
 					s = sv.afterCall(instr.Common(), s)
 				case *ssa.Go:
@@ -201,6 +212,9 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 		},
 		Edge: func(b *ssa.BasicBlock, i int, out Set) Set {
 			if h, ok := tryLockEdge(b, i); ok {
+				out = out.With(h)
+			}
+			for _, h := range sv.nilErrorEdge(b, i) {
 				out = out.With(h)
 			}
 			return out
@@ -219,6 +233,7 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 	g := guardsOf(fn)
 	fi.releases = sv.mayRelease(fn, fi, g)
 	fi.takes = sv.mayTake(fn, fi, g)
+	fi.okRets = sv.okReturns(fn, returns, rets, g)
 }
 
 // mayTake returns the locks, named from fn's parameters and variables,
