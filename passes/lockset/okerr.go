@@ -92,7 +92,8 @@ func (sv *solver) okAt(call *ssa.CallCommon) Set {
 
 // nilErrorEdge returns the locks that the i'th successor of b holds
 // because b ended by testing that the error a call returned is nil (err
-// != nil, or err == nil), on the branch where it is.
+// != nil, or err == nil), on the branch where it is: a call of b with
+// no other call after it.
 func (sv *solver) nilErrorEdge(b *ssa.BasicBlock, i int) []Held {
 	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
 		return nil
@@ -117,7 +118,7 @@ func (sv *solver) nilErrorEdge(b *ssa.BasicBlock, i int) []Held {
 		return nil
 	}
 	call := erringCall(v)
-	if call == nil || call.Parent() != b.Parent() {
+	if call == nil || call.Block() != b || callsAfter(call, b) {
 		return nil
 	}
 	return sv.okAt(call.Common())
@@ -194,6 +195,22 @@ func nonNil(v ssa.Value, r *ssa.Return) bool {
 func isNilConst(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)
 	return ok && k.IsNil()
+}
+
+// callsAfter reports whether b calls anything after call (which might
+// release what call took before the test of its error).
+func callsAfter(call *ssa.Call, b *ssa.BasicBlock) bool {
+	after := false
+	for _, instr := range b.Instrs {
+		if instr == call {
+			after = true
+			continue
+		}
+		if _, ok := instr.(ssa.CallInstruction); ok && after {
+			return true
+		}
+	}
+	return false
 }
 
 // erringCall returns the call whose error result v is: the call itself
