@@ -114,7 +114,11 @@ func (sv *solver) nilErrorEdge(b *ssa.BasicBlock, i int) []Held {
 	}
 	// The nil branch: the false one of err != nil, the true one of
 	// err == nil.
-	if nilBranch := map[token.Token]int{token.NEQ: 1, token.EQL: 0}[cmp.Op]; i != nilBranch {
+	nilBranch := 1
+	if cmp.Op == token.EQL {
+		nilBranch = 0
+	}
+	if i != nilBranch {
 		return nil
 	}
 	call := erringCall(v)
@@ -181,9 +185,12 @@ func nonNil(v ssa.Value, r *ssa.Return) bool {
 		if !ok || !(cmp.X == v && isNilConst(cmp.Y) || cmp.Y == v && isNilConst(cmp.X)) {
 			continue
 		}
-		nonNilSucc := map[token.Token]int{token.NEQ: 0, token.EQL: 1}[cmp.Op]
 		if cmp.Op != token.NEQ && cmp.Op != token.EQL {
 			continue
+		}
+		nonNilSucc := 0 // the true branch of err != nil
+		if cmp.Op == token.EQL {
+			nonNilSucc = 1
 		}
 		if p.Succs[nonNilSucc].Dominates(r.Block()) && !p.Succs[1-nonNilSucc].Dominates(r.Block()) {
 			return true

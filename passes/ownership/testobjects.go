@@ -45,27 +45,31 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 	if q.heldByGlobal(obj) {
 		return false
 	}
+	runs := q.runsIn(root, rt, t, x)
+	return len(runs) > 0 && !runs[run]
+}
+
+// runsIn returns the runs of root (whose trace is rt) in which event x of
+// t may happen: its own run on rt, or the runs that start the goroutine
+// of the root that t descends from or is (where the analysis degraded,
+// a goroutine may have lost its parent: the root's spawns still name
+// it).
+func (q *Query) runsIn(root *pointer.Origin, rt, t *shb.Trace, x int32) map[int]bool {
+	runs := make(map[int]bool)
 	if t == rt {
-		return t.Run(x) != run
+		runs[t.Run(x)] = true
+		return runs
 	}
-	// The goroutine the root started, that t descends from (or is), and
-	// the runs that start it (where the analysis degraded, a goroutine
-	// may have lost its parent: the root's spawns still name it).
 	child := t.Origin
 	for child.Parent != nil && child.Parent != root {
 		child = child.Parent
 	}
-	started := false
 	for k := range q.runStarts(rt) {
-		if k.child != child {
-			continue
+		if k.child == child {
+			runs[k.run] = true
 		}
-		if k.run == run {
-			return false
-		}
-		started = true
 	}
-	return started
+	return runs
 }
 
 // testsRootOf returns the root of the tests (sequential or parallel)
@@ -147,9 +151,9 @@ func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *s
 }
 
 // runsOf returns the root of the tests that event x of t runs under,
-// and the runs of it in which x may happen; nil when t descends from no
-// root of the tests, or from one whose runs the trace does not tell
-// apart.
+// and the runs of it in which x may happen (runsIn); nil when t descends
+// from no root of the tests, or from one whose runs the trace does not
+// tell apart.
 func (q *Query) runsOf(t *shb.Trace, x int32) (*pointer.Origin, map[int]bool) {
 	root := t.Origin.Ancestor()
 	if root == nil || root.Parent != nil || root.Root != "tests" && root.Root != "parallel tests" {
@@ -159,28 +163,8 @@ func (q *Query) runsOf(t *shb.Trace, x int32) (*pointer.Origin, map[int]bool) {
 	if rt == nil || rt.Entries == nil {
 		return nil, nil
 	}
-	runs := make(map[int]bool)
-	if t == rt {
-		r := t.Run(x)
-		if r < 0 {
-			return nil, nil
-		}
-		runs[r] = true
-		return root, runs
-	}
-	child := t.Origin
-	for child.Parent != nil && child.Parent != root {
-		child = child.Parent
-	}
-	if child.Parent != root {
-		return nil, nil
-	}
-	for k := range q.runStarts(rt) {
-		if k.child == child {
-			runs[k.run] = true
-		}
-	}
-	if len(runs) == 0 {
+	runs := q.runsIn(root, rt, t, x)
+	if len(runs) == 0 || runs[-1] {
 		return nil, nil
 	}
 	return root, runs
