@@ -108,8 +108,9 @@
 // with the goroutines it starts and joins is checked like a test (Sum
 // adding up items in goroutines that all write one total is reported
 // with no test or caller in the module). The exported methods of types
-// that carry a sync.Mutex, RWMutex or atomics may also be called
-// concurrently with each other. Every go statement, and the library calls that start
+// that carry a sync.Mutex, RWMutex or atomics, or a plain field that
+// the package hands to sync/atomic (atomic.AddUint32(&rr.counter, 1)),
+// may also be called concurrently with each other. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
 // started in a loop may run concurrently with itself.
@@ -117,7 +118,12 @@
 // Library mode presumes those callers, so a pair between two of them
 // (or between one and a test or main) is reported only where the code
 // shows the location is meant to be shared: one of the two accesses
-// holds a lock or is atomic (inconsistent locking). A field written by
+// holds a lock or is atomic (inconsistent locking), or one is a write
+// that its function leaves bare while it locks a mutex of the same
+// object, or applies an atomic to another of its fields: a function
+// that synchronizes on an object is written to run at once with others
+// on it (RoundRobin's Balance stores a default ChunkSize beside its
+// atomic counter; Record stamps last after Unlock). A field written by
 // Start before the goroutine it starts reads it is the caller's setup,
 // not a race, and so is a method that every call in the package and its
 // tests makes on an object not shared yet (t := &Transport{};

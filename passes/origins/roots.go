@@ -136,6 +136,7 @@ func entryPoints(pass *analysis.Pass, ir *buildir.IR, res *Result) []*ssa.Functi
 // struct types that carry a mutex or an atomic value: such a type says it
 // is meant to be used from several goroutines at once.
 func concurrentMethods(ir *buildir.IR) []*ssa.Function {
+	atomicTypes := atomicallyUsed(ir)
 	var out []*ssa.Function
 	for _, fn := range ir.SrcFuncs {
 		recv := fn.Signature.Recv()
@@ -148,8 +149,39 @@ func concurrentMethods(ir *buildir.IR) []*ssa.Function {
 		}
 		// Only exported types: an unexported type's concurrent use is
 		// the package's own business, which its goroutines show.
-		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && carriesSync(named, 0) {
+		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && (carriesSync(named, 0) || atomicTypes[named.Obj()]) {
 			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// atomicallyUsed returns the package's struct types a field of which the
+// package's code hands by address to a function of sync/atomic
+// (atomic.AddUint32(&rr.counter, 1)): a plain integer used through
+// atomics says, as an atomic.Uint32 field does, that the type is meant
+// to be used from several goroutines at once.
+func atomicallyUsed(ir *buildir.IR) map[*types.TypeName]bool {
+	out := make(map[*types.TypeName]bool)
+	for _, fn := range ir.SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || len(call.Call.Args) == 0 {
+					continue
+				}
+				fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if named, ok := types.Unalias(fa.X.Type().Underlying().(*types.Pointer).Elem()).(*types.Named); ok && named.Obj().Pkg() == ir.Pkg.Pkg {
+					out[named.Obj()] = true
+				}
+			}
 		}
 	}
 	return out

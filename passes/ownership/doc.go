@@ -302,7 +302,12 @@
 // analysis's (rule no-sharing-evidence): one access is atomic and the
 // other not; one holds a lock and the other none, or one holds none while
 // other accesses to the location are locked or atomic (inconsistent
-// locking, as RacerD and checklocks infer it), where one side is a call
+// locking, as RacerD and checklocks infer it), or neither holds one and
+// one is a write that its function leaves bare while it locks a mutex of
+// the same object or applies an atomic to another of its fields (a
+// function that synchronizes on an object runs at once with others on
+// it: Balance's default ChunkSize beside atomic.AddUint32(&rr.counter,
+// 1), Record's stamp after Unlock), where one side is a call
 // of the package's API (the concurrent methods, which its importers may
 // call on one object at once: between two goroutines of the program,
 // locking shows that the field is shared, not that the two reach one

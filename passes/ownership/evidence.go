@@ -30,7 +30,10 @@ import (
 //     write against a locked read is, as a rule, the setup before the
 //     object is shared), or neither holds one while other accesses to the
 //     location hold a lock or are atomic (as RacerD and checklocks infer
-//     it); between two goroutines of the program, locking shows that the
+//     it), or neither holds one and the write is made by a function that
+//     locks a mutex of the same object, or applies an atomic operation to
+//     another of its fields, and leaves this write bare (see bareWrite);
+//     between two goroutines of the program, locking shows that the
 //     field is shared, not that the two reach one object;
 //   - one object of the program, which no merging made: a package-level
 //     variable, an object one holds, an object made once (in main, a
@@ -99,6 +102,9 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		}
 		if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {
 			return "locked or atomic elsewhere"
+		}
+		if na == 0 && nb == 0 && (bareWrite(a) || bareWrite(b)) {
+			return "written bare where its function synchronizes on the object"
 		}
 	}
 	if na > 0 && nb > 0 && q.sameNamedLock(la, lb) {

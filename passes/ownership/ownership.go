@@ -11,6 +11,7 @@ import (
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -193,7 +194,64 @@ func (q *Query) inconsistent(a, b pointer.Access) bool {
 		return true
 	}
 	la, lb := q.locked(a), q.locked(b)
-	return a.Write && la && !lb || b.Write && lb && !la
+	return a.Write && la && !lb || b.Write && lb && !la ||
+		!la && !lb && (bareWrite(a) || bareWrite(b))
+}
+
+// bareWrite reports whether acc is a write of a field that the function
+// making it leaves unsynchronized while it locks a mutex, or applies an
+// atomic operation to, in another field of the same object
+// (rr.ChunkSize = 1 beside atomic.AddUint32(&rr.counter, 1); c.last = n
+// after c.mu.Unlock()). A function that synchronizes on an object is
+// written to run at once with others on it, and the write it leaves
+// bare is made while the object is shared: evidence of sharing, as an
+// inconsistently locked field is. The caller checks that no lock is
+// held at the write.
+func bareWrite(acc pointer.Access) bool {
+	st, ok := acc.Instr.(*ssa.Store)
+	if !acc.Write || !ok {
+		return false
+	}
+	field, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for _, b := range st.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 {
+				continue
+			}
+			other, ok := call.Call.Args[0].(*ssa.FieldAddr)
+			if ok && other.X == field.X && other.Field != field.Field && synchronizes(call.Call.StaticCallee()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// synchronizes reports whether fn locks a mutex or is an atomic
+// operation: a function of sync/atomic or a method of its types, or
+// Lock, RLock or TryLock of sync.Mutex and sync.RWMutex.
+func synchronizes(fn *ssa.Function) bool {
+	if fn == nil || fn.Pkg == nil {
+		return false
+	}
+	switch fn.Pkg.Pkg.Path() {
+	case "sync/atomic":
+		return true
+	case "sync":
+		recv := fn.Signature.Recv()
+		if recv == nil {
+			return false
+		}
+		switch fn.Name() {
+		case "Lock", "RLock", "TryLock", "TryRLock":
+			return syncapi.PointerTo(recv.Type(), "Mutex", "RWMutex")
+		}
+	}
+	return false
 }
 
 // locked reports whether acc holds a lock where its goroutine's trace

@@ -276,3 +276,70 @@ func (s *SafeLines) First() string {
 	}
 	return s.lines[0]
 }
+
+// Chunker's Balance counts with an atomic operation on its receiver: it
+// is written to be called at once, and the default that it stores in
+// ChunkSize with neither a lock nor an atomic is a race between two
+// calls. Reported, one call down (the write is in balance).
+type Chunker struct {
+	ChunkSize int
+	counter   uint32
+}
+
+func (c *Chunker) Balance(n int) int { return c.balance(n) }
+
+func (c *Chunker) balance(n int) int {
+	if c.ChunkSize < 1 {
+		c.ChunkSize = 1 // want `data race on Chunker.ChunkSize: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
+	}
+	k := atomic.AddUint32(&c.counter, 1)
+	return int(k/uint32(c.ChunkSize)) % n
+}
+
+// Sizer's size is written by SetSize, which synchronizes on nothing: a
+// setter called before the value is shared, though Next counts with an
+// atomic. Silent.
+type Sizer struct {
+	size    int
+	counter uint32
+}
+
+func (s *Sizer) SetSize(n int) { s.size = n } // silent "no-evidence"
+
+func (s *Sizer) Next() int { return int(atomic.AddUint32(&s.counter, 1)) % max(s.size, 1) }
+
+// Stats counts under its lock and stamps the last value after Unlock: a
+// write that the locking method leaves bare, made while the stats are
+// shared. Reported.
+type Stats struct {
+	mu   sync.Mutex
+	n    int
+	last int
+}
+
+func (s *Stats) Record(v int) {
+	s.mu.Lock()
+	s.n += v
+	s.mu.Unlock()
+	s.last = v // want `data race on Stats.last: write at libmode.go:\d+ \(concurrent methods\) vs (read|write) at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{\}`
+}
+
+func (s *Stats) Last() int { return s.last }
+
+// Ring's Link locks its own ring and labels the ring it is given: the
+// lock is on another object than the write, so nothing shows the label
+// written while that ring is shared. Silent.
+type Ring struct {
+	mu    sync.Mutex
+	next  *Ring
+	label string
+}
+
+func (r *Ring) Link(o *Ring) {
+	r.mu.Lock()
+	r.next = o
+	r.mu.Unlock()
+	o.label = "linked" // silent "no-evidence"
+}
+
+func (r *Ring) Label() string { return r.label }
