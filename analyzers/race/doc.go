@@ -210,7 +210,9 @@
 //
 // Goroutines taken for one. Goroutines that the pointer analysis tells
 // apart only by the object or the constructor call they run on (see
-// pointer.Origin.Twin) are taken for one goroutine; code that runs only
+// pointer.Origin.Twin) are taken for one goroutine, but not those that a
+// helper starts from the different functions its calls give it
+// (r.goFunc(r.run), r.goFunc(func() { r.replicate(s) })); code that runs only
 // where a Load of an atomic.Bool returned false does not run in a
 // goroutine started after a Store of true, when every write of that Bool
 // stores true (a flag set once, before the workers start); and the

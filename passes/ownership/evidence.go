@@ -3,12 +3,12 @@ package ownership
 import (
 	"go/ast"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -344,8 +344,15 @@ func (q *Query) startHanded(o *pointer.Origin) map[*pointer.Object]bool {
 		// maps); a variable the literal captures is a cell, one level
 		// more.
 		depth := 1
+		t := v.Type()
 		if _, cell := v.(*ssa.Alloc); cell {
 			depth = 2
+			t = t.Underlying().(*types.Pointer).Elem()
+		}
+		if _, fn := t.Underlying().(*types.Signature); fn {
+			// A function value hands what its closure captures: the
+			// function a spawning helper is given (go func() { f() }()).
+			depth++
 		}
 		for obj := range q.ptr.Handed(o.Parent, v, depth, maxHanded) {
 			handed[obj] = true
@@ -356,10 +363,6 @@ func (q *Query) startHanded(o *pointer.Origin) map[*pointer.Object]bool {
 
 // maxHanded bounds the objects startHanded looks at for one value.
 const maxHanded = 64
-
-// concurrentDoc matches documentation that says a type may be used by
-// goroutines at once.
-var concurrentDoc = regexp.MustCompile(`(?i)safe for (concurrent|simultaneous|parallel) use|(concurrency|goroutine|thread)[- ]safe|safe to (use|call) (from|by|across) (multiple|several|many|concurrent) goroutines|by multiple goroutines simultaneously`)
 
 // documentedConcurrent reports whether loc is a field of a struct type
 // of the package whose documentation says it is safe for concurrent
@@ -386,7 +389,7 @@ func (q *Query) documentedConcurrent(loc pointer.Location) bool {
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
-					if doc != nil && concurrentDoc.MatchString(doc.Text()) {
+					if doc != nil && syncapi.DocConcurrent(doc.Text()) > 0 {
 						if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
 							q.ev.concurrentTypes[tn] = true
 						}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
@@ -67,10 +68,53 @@ func (o *Origin) Twin(p *Origin) bool {
 		if o == nil || p == nil || o.Site != p.Site || o.Entry != p.Entry || o.Copy != p.Copy || o.Kind != p.Kind || o.Root != p.Root {
 			return false
 		}
+		if o.Sites != p.Sites && !sameCode(o.Sites, p.Sites) {
+			return false
+		}
 		split = split || o.Sites != p.Sites || o.recv != p.recv
 		o, p = o.Parent, p.Parent
 	}
 	return split
+}
+
+// sameCode reports whether two factory contexts' call sites start the
+// same code: each pair of calls passes the same function, or closures
+// of the same function literal, for every parameter of function type. A
+// helper that starts the function it is given (r.goFunc(r.runLeader),
+// r.goFunc(func() { r.replicate(s) })) starts different goroutines at
+// different calls, though its go statement is one: those are no twins.
+func sameCode(a, b [2]ssa.CallInstruction) bool {
+	for i := range a {
+		x, y := a[i], b[i]
+		if x == y || x == nil || y == nil {
+			continue
+		}
+		ax, ay := x.Common().Args, y.Common().Args
+		if len(ax) != len(ay) {
+			return false
+		}
+		for j := range ax {
+			if _, ok := ax[j].Type().Underlying().(*types.Signature); !ok {
+				continue
+			}
+			if f := funcOf(ax[j]); f == nil || f != funcOf(ay[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// funcOf returns the function v calls: a function itself, or the
+// function of a closure or of a bound method; nil when v is not one.
+func funcOf(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		return v.Fn.(*ssa.Function)
+	}
+	return nil
 }
 
 // Overflow reports whether o stands for every goroutine found after the
@@ -254,7 +298,7 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 		return f
 	}
 	a.factories[fn] = false // a recursive function is not a factory
-	f := a.isSetter(fn)
+	f := a.isSetter(fn) || isSpawner(fn)
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			for _, r := range ret.Results {
@@ -264,6 +308,58 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 	}
 	a.factories[fn] = f
 	return f
+}
+
+// isSpawner reports whether fn starts, by a go statement of its own, a
+// function it is given as a parameter: go f(), or go func() { defer
+// wg.Done(); f() }() (raft's goFunc). Analyzed once for all its calls,
+// its goroutine would run every function any caller passes, one
+// goroutine for the leader loop and the replicators alike; per call
+// site, each call starts the function that call passes (see
+// sameCode).
+func isSpawner(fn *ssa.Function) bool {
+	given := func(v ssa.Value) bool {
+		if cell, ok := v.(*ssa.Alloc); ok {
+			v = storedParam(cell)
+		}
+		p, ok := v.(*ssa.Parameter)
+		if !ok {
+			return false
+		}
+		_, sig := p.Type().Underlying().(*types.Signature)
+		return sig
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			if given(g.Call.Value) {
+				return true
+			}
+			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && slices.ContainsFunc(mc.Bindings, given) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storedParam returns the parameter that is the one value stored in
+// cell, the variable go/ssa makes for a parameter a function literal
+// captures; nil if there is none.
+func storedParam(cell *ssa.Alloc) ssa.Value {
+	var p ssa.Value
+	for _, r := range *cell.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+			if _, ok := st.Val.(*ssa.Parameter); !ok || p != nil {
+				return nil
+			}
+			p = st.Val
+		}
+	}
+	return p
 }
 
 // isSetter reports whether fn is a setter: a method that stores one of
@@ -479,7 +575,7 @@ func (a *state) newOrigin(parent *Origin, kind facts.SpawnKind, site token.Pos, 
 	}
 	depth := 0
 	for p := parent; p != nil; p = p.Parent {
-		if p.Site == site && p.Entry == entry && p.Copy == copy && p.Parent != nil {
+		if p.Site == site && p.Entry == entry && p.Copy == copy && p.Parent != nil && sameCode(p.Sites, sites) {
 			return p
 		}
 		depth++

@@ -74,6 +74,18 @@
 // their functions allocate is still one object for all of them, so the
 // race analysis takes them for one goroutine.
 //
+// A helper that starts the function it is given (go f(), or raft's
+// goFunc: go func() { defer wg.Done(); f() }()) is a factory too, of
+// goroutines: each call site gets its context, and its go statement an
+// origin per call, running the function that call passes. Such origins
+// are no twins where the calls pass different functions (sameCode): the
+// leader loop and the replicators that goFunc starts are different
+// goroutines, though they come from one go statement; nor is the
+// replicator that the leader loop starts through goFunc taken for the
+// leader loop itself, as a goroutine that starts its own go statement
+// again is. What a function value hands to the goroutine is what its
+// closure captures, one level down (ownership's evidence).
+//
 // Loop bodies are analyzed as two iterations, tags 0 and 1: what an
 // iteration allocates (a per-iteration loop variable since Go 1.22, a
 // value made in the body) reaches the goroutine that the same iteration

@@ -1,0 +1,22 @@
+package syncapi
+
+import "testing"
+
+func TestDocConcurrent(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"A Pool is safe for concurrent use by multiple goroutines.", 1},
+		{"Client is goroutine-safe.", 1},
+		{"PgConn is a low-level PostgreSQL connection handle. It is not safe for concurrent usage.", -1},
+		{"Warning: Allocate is not thread-safe.", -1},
+		{"Conn must not be used concurrently.", -1},
+		{"It is not safe to call Write from multiple goroutines.", -1},
+		{"Builder builds strings.", 0},
+	} {
+		if got := DocConcurrent(c.text); got != c.want {
+			t.Errorf("DocConcurrent(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
