@@ -123,7 +123,12 @@
 // object, or applies an atomic to another of its fields: a function
 // that synchronizes on an object is written to run at once with others
 // on it (RoundRobin's Balance stores a default ChunkSize beside its
-// atomic counter; Record stamps last after Unlock). A field written by
+// atomic counter; Record stamps last after Unlock). A type or method
+// whose documentation says it is not safe for concurrent use ("PgConn
+// is not safe for concurrent usage", "Allocate is not thread-safe") is
+// used by its callers one goroutine at a time, as the contract says,
+// whatever mutex or atomic it carries for its own goroutines
+// (documented-serial). A field written by
 // Start before the goroutine it starts reads it is the caller's setup,
 // not a race, and so is a method that every call in the package and its
 // tests makes on an object not shared yet (t := &Transport{};

@@ -90,6 +90,7 @@ type Query struct {
 	takes      map[touchKey]*ssa.UnOp                // see takenBy
 	takeLoads  map[*ssa.UnOp]bool                    // see isTake
 	selfSynced map[*pointer.Object]bool              // see internal
+	serial     map[types.Object]bool                 // see documentedSerial
 	buffers    map[bufferKey]buffers                 // see swappedBuffers
 	swapLocks  map[swapKey][]shb.LocksetID           // see swapLocksOf
 	ev         evidenceMemo                          // see Evidence
@@ -162,12 +163,59 @@ func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 	switch {
 	case !presumed(a, b):
 		return ""
+	case q.documentedSerial(a) || q.documentedSerial(b):
+		return rules.DocumentedSerial
 	case !q.inconsistent(a, b):
 		return rules.NoEvidence
 	case q.settingUp(a) || q.settingUp(b):
 		return rules.SetupMethod
 	}
 	return ""
+}
+
+// documentedSerial reports whether acc touches an object of a type of
+// the package, or is made by a method of one, whose documentation says
+// that it is not safe for concurrent use ("PgConn ... is not safe for
+// concurrent usage", "Allocate is not thread-safe"): the contract the
+// callers follow, one goroutine at a time, whatever mutex or atomic the
+// type carries for its own goroutines. Library mode presumes no two
+// callers at once there.
+func (q *Query) documentedSerial(acc pointer.Access) bool {
+	if q.serial == nil {
+		q.serial = make(map[types.Object]bool)
+		for _, f := range q.files {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv != nil && d.Doc != nil && syncapi.DocConcurrent(d.Doc.Text()) < 0 {
+						q.serial[q.info.Defs[d.Name]] = true
+					}
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						ts, ok := s.(*ast.TypeSpec)
+						if !ok {
+							continue
+						}
+						doc := ts.Doc
+						if doc == nil && len(d.Specs) == 1 {
+							doc = d.Doc
+						}
+						if doc != nil && syncapi.DocConcurrent(doc.Text()) < 0 {
+							q.serial[q.info.Defs[ts.Name]] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if named, ok := types.Unalias(acc.Loc.Obj.Type).(*types.Named); ok && q.serial[named.Origin().Obj()] {
+		return true
+	}
+	fn := acc.Instr.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.Object() != nil && q.serial[fn.Object()]
 }
 
 // presumed reports whether a pair is concurrent only because library
