@@ -182,6 +182,9 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 		a.importedSpawn(site, fn)
 		return
 	}
+	if spawnDead(site.instr, site.caller.ctx.sites) {
+		return // the constants this context's callers pass rule it out
+	}
 	flags := site.spawn.flags
 	if site.spawn.kind == facts.SpawnSubtest {
 		if origins.CallsParallel(fn) {

@@ -498,6 +498,17 @@ func (a *state) isFresh(v ssa.Value) bool {
 		return a.isFresh(v.X)
 	case *ssa.ChangeType:
 		return a.isFresh(v.X)
+	case *ssa.UnOp:
+		// A variable a function literal captures (go/ssa keeps it in a
+		// cell) that holds the one fresh value stored in it: c :=
+		// &Cache{}; go func() { c.clean() }(); return c.
+		if cell, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			if val := storedOnly(cell); val != nil {
+				if _, load := val.(*ssa.UnOp); !load {
+					return a.isFresh(val)
+				}
+			}
+		}
 	case *ssa.Call:
 		callee := v.Call.StaticCallee()
 		switch {
@@ -509,6 +520,30 @@ func (a *state) isFresh(v ssa.Value) bool {
 		return a.importedFactory(callee, v.Type())
 	}
 	return false
+}
+
+// storedOnly returns the value of the one store into cell, a local
+// variable whose address goes only to loads and closures; nil
+// otherwise.
+func storedOnly(cell *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return val
 }
 
 // importedFactory reports whether fn, a function of another package,

@@ -86,6 +86,17 @@
 // again is. What a function value hands to the goroutine is what its
 // closure captures, one level down (ownership's evidence).
 //
+// A constructor may start a goroutine only where its configuration asks
+// for one (if config.CleanWindow > 0 { go ... }; if !cfg.Quiet { go ...
+// }). Analyzed per call site, its go statement starts no origin in a
+// context whose call passes a composite literal (by value or by
+// pointer, directly or through one call that passes its parameter on)
+// whose fields decide the branches around it the other way, a field the
+// literal leaves out being its zero value (spawnDead). A variable that a
+// function literal captures and that holds the one fresh object stored
+// in it is fresh too, so a constructor whose goroutine captures what it
+// returns is a factory.
+//
 // Loop bodies are analyzed as two iterations, tags 0 and 1: what an
 // iteration allocates (a per-iteration loop variable since Go 1.22, a
 // value made in the body) reaches the goroutine that the same iteration
