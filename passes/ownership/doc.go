@@ -224,6 +224,24 @@
 // returns) waited where the value came in: at each place the closure is
 // made, or each call of the unexported function.
 //
+// # Appends past the length
+//
+// append-past-len: an append under a mutex writes past the length of
+// every header taken from the field under that mutex, whose elements a
+// reader reads.
+//
+// s.f = append(s.f, x) holding s.mu writes the element at index
+// len(s.f) of the backing array, or a new array: never an element below
+// the length of the header it loaded. A reader that took the header
+// under the same mutex (hooks := s.hooks; or a method returning s.hooks
+// while holding it) and reads its elements after Unlock reads below
+// that length, and the field only grows: the two touch different
+// elements. It holds while the field is never cut shorter with its
+// array kept (s.f = s.f[:0] lets the next append overwrite what a
+// snapshot still reads): the field is unexported, every store into it
+// is an append to itself, nil or a new slice, and its address goes
+// nowhere else.
+//
 // # WaitGroup.Done per item
 //
 // done-per-item: a worker's WaitGroup.Done after each item orders the

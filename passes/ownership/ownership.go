@@ -146,6 +146,8 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 		return rules.OtherElements
 	case q.ownElements(a, b):
 		return rules.OwnElement
+	case q.appendPastLen(a, b) || q.appendPastLen(b, a):
+		return rules.AppendPastLen
 	case q.internal(obj, a, b):
 		return rules.SelfSynchronized
 	}

@@ -68,6 +68,7 @@ const (
 	BothAtomic        ID = "both-atomic"
 	NotPublished      ID = "not-published"
 	OwnElement        ID = "own-element"
+	AppendPastLen     ID = "append-past-len"
 	Twins             ID = "twins"
 	SelfSynchronized  ID = "self-synchronized"
 	NoEvidence        ID = "no-evidence"
@@ -145,6 +146,7 @@ var All = []Rule{
 	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
 	{NotPublished, "an object no other goroutine can reach yet (not stored, sent or captured) is its maker's", "Objects not published yet", ownershipDoc},
 	{OwnElement, "goroutines of one go statement in a loop each writing the element at their own index touch different memory", "One element per goroutine", ownershipDoc},
+	{AppendPastLen, "an append under a mutex writes past the length of every header taken from the field under that mutex, whose elements a reader reads", "Appends past the length", ownershipDoc},
 	{Twins, "goroutines told apart only by the object or the constructor call they run on are taken for one", "Goroutines taken for one", raceDoc},
 	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", raceDoc},
 	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side", "Which goroutines are checked", raceDoc},
