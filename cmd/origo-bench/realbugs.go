@@ -182,6 +182,29 @@ func covers(d diag, lines []bugLine) int {
 	return count
 }
 
+// selfPair reports whether d pairs a bug's line with itself: a race
+// whose other access ("the other write of ...") is at the report's own
+// line, one of the bug's (two calls of balance both writing
+// rr.ChunkSize at balancer.go:56). Its two accesses are the bug's own,
+// though they name one line.
+func selfPair(d diag, lines []bugLine) bool {
+	if covers(diag{Posn: d.Posn}, lines) != 1 {
+		return false
+	}
+	line := func(posn string) string {
+		if m := posnRe.FindStringSubmatch(posn); m != nil {
+			return filepath.Base(m[1]) + ":" + m[2]
+		}
+		return ""
+	}
+	for _, r := range d.Related {
+		if strings.HasPrefix(r.Message, "the other ") && line(r.Posn) == line(d.Posn) {
+			return true
+		}
+	}
+	return false
+}
+
 // bugReports returns the diagnostics of res that count for a bug of
 // kind at lines: by an analyzer of the kind, naming enough of the lines;
 // race's possible data races (its lower tier, -race.all) only if all.
@@ -195,7 +218,7 @@ func bugReports(res *vetResult, kind string, lines []bugLine, all bool) []diag {
 			if d.Category == kinds.PossibleRace.ID && !all {
 				continue
 			}
-			if covers(d, lines) >= needed(kind, lines) {
+			if covers(d, lines) >= needed(kind, lines) || selfPair(d, lines) {
 				out = append(out, d)
 			}
 		}

@@ -118,3 +118,24 @@ func TestPrintBugTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfPair checks that a race between two executions of one of the
+// bug's lines (two calls both writing at it) counts, and that one naming
+// a bug line and another line does not by this rule.
+func TestSelfPair(t *testing.T) {
+	lines := []bugLine{{"balancer.go", 56}, {"balancer.go", 55}}
+	d := diag{Posn: "/m/balancer.go:56:6", Message: "data race on RoundRobin.ChunkSize: write at balancer.go:56 vs write at balancer.go:56"}
+	d.Related = append(d.Related, struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}{"/m/balancer.go:56:6", "the other write of RoundRobin.ChunkSize (concurrent methods)"})
+	res := &vetResult{diags: map[string][]diag{"race": {d}}}
+	if got := len(bugReports(res, "race", lines, false)); got != 1 {
+		t.Errorf("a write/write race at the bug's line: %d reports count, want 1", got)
+	}
+	d.Related[0].Posn = "/m/other.go:9:1"
+	res.diags["race"][0] = d
+	if got := len(bugReports(res, "race", lines, false)); got != 0 {
+		t.Errorf("a race between the bug's line and another: %d reports count, want 0", got)
+	}
+}
