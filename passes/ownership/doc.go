@@ -119,6 +119,13 @@
 // b, before srv.Start()); a part loaded from the holder and given to a
 // go statement (go srv.forwarder.run()) publishes it.
 //
+// A dormant timer's function publishes nothing: time.AfterFunc armed
+// for a constant second or more, whose timer the next call stops (pgx's
+// slow-write timer, armed for math.MaxInt64), runs the closure only
+// after a Reset, which another goroutine can make only once it reached
+// the object holding the timer; the function that made the timer must
+// not reset it itself (see dormantTimer).
+//
 // # The caller's object
 //
 // An execution of an access in a helper touches what its own caller

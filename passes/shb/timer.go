@@ -1,8 +1,6 @@
 package shb
 
 import (
-	"time"
-
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -18,7 +16,7 @@ import (
 
 // longTimer is the least constant duration a timer is armed for that is
 // taken not to elapse before a Stop that follows.
-const longTimer = time.Second
+const longTimer = syncapi.LongTimer
 
 // timer adds the event of a call that makes, resets or stops a timer,
 // and reports whether it was one.

@@ -3,6 +3,7 @@ package syncapi
 import (
 	"go/token"
 	"go/types"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -17,6 +18,10 @@ const (
 	TimerReset         // Timer.Reset, Ticker.Reset: arms it again
 	TimerStop          // Timer.Stop, Ticker.Stop
 )
+
+// LongTimer is the least constant duration a timer is armed for that is
+// taken not to elapse before a Stop that follows it at once.
+const LongTimer = time.Second
 
 // Timer recognizes a call that makes, resets or stops a time.Timer or
 // time.Ticker, and returns the operation, the timer (the call's result

@@ -15,6 +15,9 @@ func main() {
 	afterReset()
 	afterFuncNoStop()
 	resetInCopies()
+	dormant()
+	dormantField()
+	dormantResetByMaker()
 }
 
 func timerReset() {
@@ -143,4 +146,73 @@ func resetInCopies() {
 			t.Reset(time.Millisecond)
 		}()
 	}
+}
+
+// A dormant timer: AfterFunc armed for a long constant and stopped at
+// once runs its function only after a Reset, so the closure publishes
+// nothing while the maker sets the object up; conns are reset only by
+// those the maker hands them to. Silent, with the timer in a local and
+// in the object's field (pgx's slow-write timer).
+type conn struct {
+	timer   *time.Timer
+	started chan struct{}
+	name    string
+}
+
+func newConn() *conn {
+	c := &conn{}
+	t := time.AfterFunc(time.Hour, func() {
+		c.started <- struct{}{}
+		println(c.name)
+	})
+	t.Stop()
+	c.timer = t
+	c.started = make(chan struct{}) // silent "not-published"
+	c.name = "conn"                 // silent "not-published"
+	return c
+}
+
+func newFieldConn() *conn {
+	c := &conn{}
+	c.timer = time.AfterFunc(time.Hour, func() {
+		c.started <- struct{}{}
+		println(c.name)
+	})
+	c.timer.Stop()
+	c.started = make(chan struct{})
+	c.name = "field" // silent "not-published"
+	return c
+}
+
+func (c *conn) slow() {
+	c.timer.Reset(time.Millisecond)
+	<-c.started
+}
+
+func dormant() {
+	c := newConn()
+	go c.slow()
+}
+
+func dormantField() {
+	c := newFieldConn()
+	go c.slow()
+}
+
+// The maker resets the timer itself before it is done with the object:
+// the function may run while it still writes. Reported.
+func newResetConn() *conn {
+	c := &conn{started: make(chan struct{}, 1)}
+	c.timer = time.AfterFunc(time.Hour, func() {
+		c.started <- struct{}{}
+		println(c.name)
+	})
+	c.timer.Stop()
+	c.timer.Reset(0)
+	c.name = "reset" // want `data race on conn.name`
+	return c
+}
+
+func dormantResetByMaker() {
+	newResetConn()
 }
