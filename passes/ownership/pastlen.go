@@ -3,6 +3,7 @@ package ownership
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -51,7 +52,7 @@ func (q *Query) appendPastLen(a, b pointer.Access) bool {
 		return false
 	}
 	v := indexedSlice(b.Instr)
-	if v == nil || !snapshot(v, named, fa.Field, mu, 0) {
+	if v == nil || !q.snapshot(v, named, fa.Field, mu, 0) {
 		return false
 	}
 	return q.neverCut(named, fa.Field)
@@ -105,10 +106,10 @@ const maxSnapshotDepth = 2
 // of a struct of type named, holding the mutex in field mu of the same
 // struct: directly, re-sliced, or as what a function of the package
 // returns on every path.
-func snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool {
+func (q *Query) snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool {
 	switch v := v.(type) {
 	case *ssa.Slice:
-		return snapshot(v.X, named, f, mu, depth)
+		return q.snapshot(v.X, named, f, mu, depth)
 	case *ssa.UnOp:
 		if cell, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL && !cell.Heap {
 			// The result variable of a function with defers: every
@@ -116,7 +117,7 @@ func snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool {
 			n := 0
 			for _, r := range *cell.Referrers() {
 				if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
-					if !snapshot(st.Val, named, f, mu, depth) {
+					if !q.snapshot(st.Val, named, f, mu, depth) {
 						return false
 					}
 					n++
@@ -132,6 +133,22 @@ func snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool {
 			return false
 		}
 		return mutexHeldAt(v, fa.X) == mu
+	case *ssa.Parameter:
+		// A snapshot passed in: every call of the package's own
+		// function passes one.
+		fn := v.Parent()
+		i := slices.Index(fn.Params, v)
+		if fn.Object() == nil || fn.Object().Exported() || i < 0 || depth >= maxSnapshotDepth {
+			return false
+		}
+		sites := q.fresh.callsOf(fn)
+		for _, site := range sites {
+			_, args, ok := boundArgs(site, fn)
+			if !ok || i >= len(args) || !q.snapshot(args[i], named, f, mu, depth+1) {
+				return false
+			}
+		}
+		return len(sites) > 0
 	case *ssa.Call:
 		callee := v.Call.StaticCallee()
 		if callee == nil || len(callee.Blocks) == 0 || depth >= maxSnapshotDepth {
@@ -143,7 +160,7 @@ func snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool {
 		n := 0
 		for _, b := range callee.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-				if len(ret.Results) != 1 || !snapshot(ret.Results[0], named, f, mu, depth+1) {
+				if len(ret.Results) != 1 || !q.snapshot(ret.Results[0], named, f, mu, depth+1) {
 					return false
 				}
 				n++

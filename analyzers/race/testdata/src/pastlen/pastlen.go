@@ -40,6 +40,15 @@ func (h *Hooks) RunDirect() {
 	}
 }
 
+// RunEach hands the snapshot to a helper, whose every call passes one.
+func (h *Hooks) RunEach() { runAll(h.snapshot()) }
+
+func runAll(hs []func()) {
+	for _, f := range hs {
+		f()
+	}
+}
+
 // Clear drops the hooks for a new array: a snapshot keeps the old one.
 func (h *Hooks) Clear() {
 	h.mu.Lock()
