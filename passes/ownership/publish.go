@@ -121,7 +121,7 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 	case *ssa.Call:
 		return fl.call(x, v)
 	case *ssa.MakeClosure:
-	if fl.keptClosure(x) || dormantTimer(x) {
+		if fl.keptClosure(x) || dormantTimer(x) {
 			return nil
 		}
 	}

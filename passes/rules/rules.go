@@ -132,7 +132,7 @@ var All = []Rule{
 	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", raceDoc},
 	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", raceDoc},
 	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", raceDoc},
-	{SubtestsWait, "t.Run waits for a subtest without t.Parallel, and b.RunParallel for its bodies: the test, its sequential subtests and their parallel bodies never run at once (the copies of one body do)", "Tests", raceDoc},
+	{SubtestsWait, "t.Run waits for a subtest without t.Parallel (and for one with it until it calls t.Parallel), and b.RunParallel for its bodies: the test, its sequential subtests and their parallel bodies never run at once (the copies of one body do)", "Tests", raceDoc},
 	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's, and what a test function makes is reached by another test's code only through a package-level variable", "Tests", raceDoc},
 	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", ownershipDoc},
 	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", ownershipDoc},

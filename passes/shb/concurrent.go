@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 )
@@ -48,7 +49,20 @@ func (o *Order) OneRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
 	if o.r.SameTestRun(t, x, u, y) {
 		return rules.TestRunsOnce
 	}
+	if beforeParallel(t, x, u) || beforeParallel(u, y, t) {
+		return rules.SubtestsWait
+	}
 	return o.sequentialRun(t, x, u, y)
+}
+
+// beforeParallel reports whether event x of t runs in a parallel subtest
+// before its t.Parallel, and u is the goroutine whose t.Run started it:
+// t.Run returns only once the subtest calls t.Parallel, so its caller
+// runs nothing meanwhile (the copy tt := tt a table-driven test makes
+// before t.Parallel is done before the loop writes tt again).
+func beforeParallel(t *Trace, x int32, u *Trace) bool {
+	o := t.Origin
+	return o.Kind == facts.SpawnSubtest && o.Flags&facts.Parallel != 0 && t.ParallelAt > 0 && x < t.ParallelAt && o.Parent != nil && o.Parent == u.Origin
 }
 
 // Explain says, for a person, what rule id found between event x of t

@@ -279,6 +279,13 @@ func (l *linker) spawnEdges() {
 				l.bubbleEdges(p.child, p.parent, id+1)
 			}
 		}
+		// A parallel subtest runs on its own until it calls t.Parallel,
+		// which t.Run waits for before it returns: what it did until
+		// then (tt := tt, the loop variable copied) happens before the
+		// next statement of its parent.
+		if c := p.child.Origin; c.Kind == facts.SpawnSubtest && c.Flags&facts.Parallel != 0 && sites[p] == 1 && p.child.ParallelAt > 0 {
+			l.edge(p.child, p.child.ParallelAt, p.parent, id+1)
+		}
 	}
 }
 

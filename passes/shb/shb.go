@@ -110,6 +110,11 @@ type Trace struct {
 	// event of each run: Entries[i] starts the i-th; nil for others.
 	Entries []int32
 
+	// ParallelAt is, for a subtest that calls t.Parallel in its own
+	// function (not in a loop), the ID of the first event after that
+	// call; -1 otherwise.
+	ParallelAt int32
+
 	// Truncated is set when the trace reached its size limit, or a call
 	// nested too deep: accesses beyond it have no events.
 	Truncated bool
@@ -365,7 +370,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	total := 0
 	twins := twinsOf(ptr.Origins)
 	for _, o := range ptr.Origins {
-		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32)}
+		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32), ParallelAt: -1}
 		w := &walker{
 			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, importedOps: importedOps, takes: takes, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o], handed: handed, recTarget: math.MaxInt,
@@ -899,6 +904,11 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.addSync(Event{Kind: Close, Instr: c, Obj: obj}, wide, at, loop)
 		}
 		return
+	}
+	if callee := call.StaticCallee(); callee != nil && syncapi.TParallel(callee) && len(w.stack) == 1 && w.tr.ParallelAt < 0 && loop < 0 {
+		// A parallel subtest: what it did before t.Parallel happens
+		// before its t.Run returns (see spawnEdges).
+		w.tr.ParallelAt = int32(len(w.tr.Events))
 	}
 	if w.o.Parent != nil && syncapi.TestReport(call) != "" {
 		// Where a goroutine reports to its test: the race analysis

@@ -25,6 +25,12 @@ import (
 // subtests without t.Parallel that it starts never run at once, in
 // whichever copy of the root the analysis places them (sequentialRun:
 // a table-driven test that calls t.Parallel, then t.Run for each case).
+// A subtest that calls t.Parallel runs on its own until that call, which
+// t.Run waits for before it returns: what the subtest does before it
+// (tt := tt, the loop variable copied before Go 1.22) never runs at once
+// with the goroutine that called t.Run, in any iteration of its loop
+// (beforeParallel), and happens before what that goroutine does next
+// (spawnEdges).
 
 // Sequential returns rules.SubtestsWait when the goroutines a and b
 // run one after the other as a test and its subtests without
