@@ -81,6 +81,16 @@ var realModules = []realModule{
 	{"github.com/hashicorp/yamux", "v0.1.2"},
 	{"github.com/eclipse/paho.mqtt.golang", "v1.5.1"},
 	{"go.etcd.io/bbolt", "v1.5.0"},
+	// Added in issue 38's eighth session, after library types used
+	// through sync/atomic, bare writes in synchronizing methods,
+	// documented-serial types, goroutine-starting helpers, constructors
+	// whose configuration literal starts no goroutine, append-past-len
+	// and dormant timers, with a first look: a message-queue client, a
+	// WebSocket library and a structured-concurrency library. No rule
+	// was written from their reports.
+	{"github.com/nsqio/go-nsq", "v1.1.0"},
+	{"github.com/gorilla/websocket", "v1.5.3"},
+	{"github.com/sourcegraph/conc", "v0.3.0"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
