@@ -193,7 +193,7 @@ func literalField(lit *ssa.Alloc, i int, call ssa.CallInstruction) (constant.Val
 					return nil, false // its address goes elsewhere
 				}
 				if r.Field == i {
-					if val != nil || !before(s, call) {
+					if val != nil || s.Block() != call.Block() || !Dominates(s, call) {
 						return nil, false
 					}
 					val = s.Val
@@ -216,22 +216,6 @@ func literalField(lit *ssa.Alloc, i int, call ssa.CallInstruction) (constant.Val
 		return nil, false
 	}
 	return constOrZero(c.Value, c.Type())
-}
-
-// before reports whether instruction x comes before y in y's block.
-func before(x, y ssa.Instruction) bool {
-	if x.Block() != y.Block() {
-		return false
-	}
-	for _, instr := range y.Block().Instrs {
-		switch instr {
-		case x:
-			return true
-		case y:
-			return false
-		}
-	}
-	return false
 }
 
 // readOnlyParam returns the parameter stored once into cell, the
