@@ -178,7 +178,11 @@ func atomicallyUsed(ir *buildir.IR) map[*types.TypeName]bool {
 				if !ok {
 					continue
 				}
-				if named, ok := types.Unalias(fa.X.Type().Underlying().(*types.Pointer).Elem()).(*types.Named); ok && named.Obj().Pkg() == ir.Pkg.Pkg {
+				ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+				if !ok {
+					continue // a type parameter's pointer
+				}
+				if named, ok := types.Unalias(ptr.Elem()).(*types.Named); ok && named.Obj().Pkg() == ir.Pkg.Pkg {
 					out[named.Obj()] = true
 				}
 			}
