@@ -39,7 +39,7 @@ func dormantTimer(c *ssa.MakeClosure) bool {
 	}
 	stopped := false
 	b := after.Block()
-	for _, instr := range b.Instrs[indexIn(after)+1:] {
+	for _, instr := range b.Instrs[indexOf(after)+1:] {
 		call, ok := instr.(ssa.CallInstruction)
 		if !ok {
 			continue

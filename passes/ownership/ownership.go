@@ -91,6 +91,7 @@ type Query struct {
 	takeLoads  map[*ssa.UnOp]bool                    // see isTake
 	selfSynced map[*pointer.Object]bool              // see internal
 	serial     map[types.Object]bool                 // see documentedSerial
+	uncut      map[structField]bool                  // see neverCut
 	buffers    map[bufferKey]buffers                 // see swappedBuffers
 	swapLocks  map[swapKey][]shb.LocksetID           // see swapLocksOf
 	ev         evidenceMemo                          // see Evidence
@@ -273,7 +274,7 @@ func bareWrite(acc pointer.Access) bool {
 				continue
 			}
 			other, ok := call.Call.Args[0].(*ssa.FieldAddr)
-			if ok && other.X == field.X && other.Field != field.Field && synchronizes(call.Call.StaticCallee()) {
+			if ok && other.X == field.X && other.Field != field.Field && synchronizes(&call.Call) {
 				return true
 			}
 		}
@@ -281,25 +282,16 @@ func bareWrite(acc pointer.Access) bool {
 	return false
 }
 
-// synchronizes reports whether fn locks a mutex or is an atomic
-// operation: a function of sync/atomic or a method of its types, or
-// Lock, RLock or TryLock of sync.Mutex and sync.RWMutex.
-func synchronizes(fn *ssa.Function) bool {
-	if fn == nil || fn.Pkg == nil {
-		return false
-	}
-	switch fn.Pkg.Pkg.Path() {
-	case "sync/atomic":
+// synchronizes reports whether call locks a mutex (Lock, RLock or a
+// TryLock of sync.Mutex and sync.RWMutex) or is an atomic operation (a
+// function of sync/atomic or a method of its types).
+func synchronizes(call *ssa.CallCommon) bool {
+	if fn := call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync/atomic" {
 		return true
-	case "sync":
-		recv := fn.Signature.Recv()
-		if recv == nil {
-			return false
-		}
-		switch fn.Name() {
-		case "Lock", "RLock", "TryLock", "TryRLock":
-			return syncapi.PointerTo(recv.Type(), "Mutex", "RWMutex")
-		}
+	}
+	switch op, _ := syncapi.MutexOp(call); op {
+	case syncapi.Lock, syncapi.RLock, syncapi.TryLock, syncapi.TryRLock:
+		return true
 	}
 	return false
 }

@@ -154,7 +154,9 @@ func (q *Query) snapshot(v ssa.Value, named *types.Named, f, mu, depth int) bool
 		if callee == nil || len(callee.Blocks) == 0 || depth >= maxSnapshotDepth {
 			return false
 		}
-		if _, ok := callee.Signature.Results().At(0).Type().Underlying().(*types.Slice); !ok || callee.Signature.Results().Len() != 1 {
+		if res := callee.Signature.Results(); res.Len() != 1 {
+			return false
+		} else if _, ok := res.At(0).Type().Underlying().(*types.Slice); !ok {
 			return false
 		}
 		n := 0
@@ -183,8 +185,9 @@ func mutexHeldAt(instr ssa.Instruction, base ssa.Value) int {
 			if !ok || len(call.Call.Args) == 0 {
 				continue
 			}
-			fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
-			if !ok || fa.X != base || !locks(call.Call.StaticCallee()) || !pointer.Dominates(call, instr) {
+			op, mu := syncapi.MutexOp(&call.Call)
+			fa, ok := mu.(*ssa.FieldAddr)
+			if !ok || fa.X != base || op != syncapi.Lock && op != syncapi.RLock || !pointer.Dominates(call, instr) {
 				continue
 			}
 			if !unlockedBetween(call, instr, base, fa.Field) {
@@ -193,14 +196,6 @@ func mutexHeldAt(instr ssa.Instruction, base ssa.Value) int {
 		}
 	}
 	return -1
-}
-
-// locks reports whether fn is Lock or RLock of sync.Mutex or RWMutex.
-func locks(fn *ssa.Function) bool {
-	if fn == nil || fn.Signature.Recv() == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" {
-		return false
-	}
-	return (fn.Name() == "Lock" || fn.Name() == "RLock") && syncapi.PointerTo(fn.Signature.Recv().Type(), "Mutex", "RWMutex")
 }
 
 // unlockedBetween reports whether a call (not deferred) that unlocks
@@ -212,12 +207,9 @@ func unlockedBetween(lock, instr ssa.Instruction, base ssa.Value, f int) bool {
 			if !ok || len(call.Call.Args) == 0 {
 				continue
 			}
-			fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
-			if !ok || fa.X != base || fa.Field != f {
-				continue
-			}
-			callee := call.Call.StaticCallee()
-			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || (callee.Name() != "Unlock" && callee.Name() != "RUnlock") {
+			op, mu := syncapi.MutexOp(&call.Call)
+			fa, ok := mu.(*ssa.FieldAddr)
+			if !ok || fa.X != base || fa.Field != f || op != syncapi.Unlock && op != syncapi.RUnlock {
 				continue
 			}
 			if mayRunBetween(lock, call, instr) {
@@ -234,43 +226,37 @@ func mayRunBetween(x, y, z ssa.Instruction) bool {
 	return pathFrom(x, y) && pathFrom(y, z)
 }
 
-// pathFrom reports whether a path leads from instruction x to y.
+// pathFrom reports whether a path leads from instruction x to y: later
+// in one block, or through the blocks after x's (see reaches).
 func pathFrom(x, y ssa.Instruction) bool {
-	if x.Block() == y.Block() && indexIn(x) < indexIn(y) {
-		return true
-	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), x.Block().Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if b == y.Block() {
-			return true
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
+	return x.Block() == y.Block() && indexOf(x) < indexOf(y) || reaches(x.Block(), y.Block(), nil)
 }
 
-// indexIn returns the index of instr in its block.
-func indexIn(instr ssa.Instruction) int {
-	for i, in := range instr.Block().Instrs {
-		if in == instr {
-			return i
-		}
-	}
-	return -1
+// structField is a field of a named struct type, by index.
+type structField struct {
+	t *types.Named // its origin, for a generic type
+	f int
 }
 
 // neverCut reports whether field f of named is never cut shorter with
 // its array kept: every store into it in the package is an append to
 // the same field, nil, a new slice (make, a literal) or a copy into a
-// new array, and its address goes only to loads and stores.
+// new array, and its address goes only to loads and stores. It scans the
+// package once per field: every pair of an append and a read asks.
 func (q *Query) neverCut(named *types.Named, f int) bool {
+	k := structField{named.Origin(), f}
+	if uncut, ok := q.uncut[k]; ok {
+		return uncut
+	}
+	uncut := q.scanNeverCut(named, f)
+	if q.uncut == nil {
+		q.uncut = make(map[structField]bool)
+	}
+	q.uncut[k] = uncut
+	return uncut
+}
+
+func (q *Query) scanNeverCut(named *types.Named, f int) bool {
 	for _, fn := range q.funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
