@@ -374,29 +374,13 @@ func (q *Query) documentedConcurrent(loc pointer.Location) bool {
 	}
 	if q.ev.concurrentTypes == nil {
 		q.ev.concurrentTypes = make(map[*types.TypeName]bool)
-		for _, f := range q.files {
-			for _, d := range f.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok {
-					continue
-				}
-				for _, s := range gd.Specs {
-					ts, ok := s.(*ast.TypeSpec)
-					if !ok {
-						continue
-					}
-					doc := ts.Doc
-					if doc == nil && len(gd.Specs) == 1 {
-						doc = gd.Doc
-					}
-					if doc != nil && syncapi.DocConcurrent(doc.Text()) > 0 {
-						if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
-							q.ev.concurrentTypes[tn] = true
-						}
-					}
+		typeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+			if syncapi.DocConcurrent(doc.Text()) > 0 {
+				if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
+					q.ev.concurrentTypes[tn] = true
 				}
 			}
-		}
+		})
 	}
 	return q.ev.concurrentTypes[named.Obj()]
 }
@@ -420,4 +404,31 @@ func inMethods(acc pointer.Access, loc pointer.Location) bool {
 	named, ok := types.Unalias(t).(*types.Named)
 	owner, ok2 := types.Unalias(loc.Obj.Type).(*types.Named)
 	return ok && ok2 && named.Origin() == owner.Origin()
+}
+
+// typeDocs calls fn with each type declaration of files that has a doc
+// comment, and that comment: the spec's own, or its declaration's when
+// the declaration declares it alone.
+func typeDocs(files []*ast.File, fn func(ts *ast.TypeSpec, doc *ast.CommentGroup)) {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts, ok := s.(*ast.TypeSpec)
+				if !ok {
+					continue
+				}
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				if doc != nil {
+					fn(ts, doc)
+				}
+			}
+		}
+	}
 }

@@ -188,28 +188,16 @@ func (q *Query) documentedSerial(acc pointer.Access) bool {
 		q.serial = make(map[types.Object]bool)
 		for _, f := range q.files {
 			for _, d := range f.Decls {
-				switch d := d.(type) {
-				case *ast.FuncDecl:
-					if d.Recv != nil && d.Doc != nil && syncapi.DocConcurrent(d.Doc.Text()) < 0 {
-						q.serial[q.info.Defs[d.Name]] = true
-					}
-				case *ast.GenDecl:
-					for _, s := range d.Specs {
-						ts, ok := s.(*ast.TypeSpec)
-						if !ok {
-							continue
-						}
-						doc := ts.Doc
-						if doc == nil && len(d.Specs) == 1 {
-							doc = d.Doc
-						}
-						if doc != nil && syncapi.DocConcurrent(doc.Text()) < 0 {
-							q.serial[q.info.Defs[ts.Name]] = true
-						}
-					}
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Doc != nil && syncapi.DocConcurrent(fd.Doc.Text()) < 0 {
+					q.serial[q.info.Defs[fd.Name]] = true
 				}
 			}
 		}
+		typeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+			if syncapi.DocConcurrent(doc.Text()) < 0 {
+				q.serial[q.info.Defs[ts.Name]] = true
+			}
+		})
 	}
 	if named, ok := types.Unalias(acc.Loc.Obj.Type).(*types.Named); ok && q.serial[named.Origin().Obj()] {
 		return true
