@@ -3,6 +3,7 @@ package race_test
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -186,6 +187,40 @@ func TestDegraded(t *testing.T) {
 		res := r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result)
 		if !res.ContextInsensitive || !strings.Contains(res.Degraded, "pointer degraded package degraded") {
 			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded)
+		}
+	}
+}
+
+// TestDegradedPts checks the same where the bound hit is the size of
+// the points-to sets: the context-insensitive analysis gets twice the
+// room, and a package that fits there is analyzed, not skipped.
+func TestDegradedPts(t *testing.T) {
+	ptsSize := func(flag, value string) int {
+		if err := pointer.Analyzer.Flags.Set(flag, value); err != nil {
+			t.Fatal(err)
+		}
+		defer pointer.Analyzer.Flags.Set(flag, "0")
+		n := 0
+		for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
+			n = max(n, r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result).Stats.PtsSize)
+		}
+		return n
+	}
+	sensitive, insensitive := ptsSize("maxorigins", "0"), ptsSize("contextinsensitive", "true")
+	// Too small for an origin per goroutine (and for few origins), large
+	// enough for one context with twice the room.
+	limit := (insensitive + 1) / 2
+	if limit >= sensitive || limit == 0 {
+		t.Fatalf("fixture degraded: points-to sets of %d with origins, %d without: no bound stops the first and not the second", sensitive, insensitive)
+	}
+	if err := pointer.Analyzer.Flags.Set("ptslimit", strconv.Itoa(limit)); err != nil {
+		t.Fatal(err)
+	}
+	defer pointer.Analyzer.Flags.Set("ptslimit", "0")
+	for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
+		res := r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result)
+		if !res.ContextInsensitive || !strings.Contains(res.Degraded, "points-to sets larger than") {
+			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded past the points-to bound", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded)
 		}
 	}
 }

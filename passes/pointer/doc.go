@@ -50,16 +50,20 @@
 // already has, or shares the overflow origin with the others found
 // there.
 //
-// A package too large for all that (past nodeLimit nodes) is analyzed
-// again with few origins (fewOrigins), and if it is still too large,
-// context insensitive: each function once for every goroutine that runs
-// it, its accesses attributed to the origins that reach it by calls, and
-// each goroutine's parent the first origin found to reach its go
-// statement. That grows with the package and not with its goroutines,
-// so a package is degraded, with one line on standard error that says
-// so (Result.Degraded), rather than skipped; objects are then not told
-// apart by the goroutine that makes them, and more races may be
-// reported.
+// A package too large for all that (past nodeLimit nodes, or points-to
+// sets of more than ptsLimit members in all) is analyzed again with few
+// origins (fewOrigins), and if it is still too large, context
+// insensitive, with twice the room in nodes and in points-to sets: each
+// function once for every goroutine that runs it, its accesses
+// attributed to the origins that reach it by calls, and each
+// goroutine's parent the first origin found to reach its go statement.
+// That grows with the package and not with its goroutines, so a package
+// is degraded, with one line on standard error that says so and which
+// bound it hit (Result.Degraded), rather than skipped; objects are then
+// not told apart by the goroutine that makes them, and the race
+// analysis reports only the pairs whose evidence of sharing holds
+// without origins (go-redis v9.21.0's root package: 26.6 million
+// members context insensitive, past the first two at 20 million).
 //
 // A goroutine is also told apart, as O2 tells threads apart, by where it
 // comes from: a go statement in a factory starts an origin per context

@@ -252,7 +252,7 @@ func (a *state) within(loc nodeID, off int) (nodeID, bool) {
 // newNodes appends a block of nodes for a value or object of type t.
 func (a *state) newNodes(t types.Type, obj *Object) nodeID {
 	if limit := cmp.Or(a.opts.NodeLimit, nodeLimit); len(a.nodes) > limit {
-		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", limit), Lost: skipped})
+		panic(guard.Stop{Reason: fmt.Sprintf("more than %d nodes", limit), Lost: a.lost()})
 	}
 	l := a.layouts.of(t)
 	start := nodeID(len(a.nodes))
@@ -309,6 +309,19 @@ const nodeLimit = 2_000_000
 // goroutines and points-to sets, the analyzers check only what one
 // function shows.
 const skipped = "no goroutine analysis of this package: its races, lock order inversions and blocked goroutines may go unreported (double locks and locks left held are still checked)"
+
+// summariesLost is what importers lose when the summaries of a package
+// stop at a limit: its functions are opaque to their analysis, which
+// follows no pointer through them (fewer reports there, not more).
+const summariesLost = "no points-to summaries of this package for its importers: their analysis follows no pointer through its functions, and may miss races and blocked goroutines across them"
+
+// lost is what stopping at a limit loses (see guard.Stop.Lost).
+func (a *state) lost() string {
+	if a.summaryMode {
+		return summariesLost
+	}
+	return skipped
+}
 
 // ptsLimit bounds the total size of the points-to sets, which is what
 // the memory of the analysis grows with.
@@ -392,8 +405,8 @@ const bigFanout = 64
 // past ptsLimit.
 func (a *state) grew(n int) {
 	a.ptsSize += n
-	if a.ptsSize > ptsLimit {
-		panic(guard.Stop{Reason: fmt.Sprintf("points-to sets larger than %d", ptsLimit), Lost: skipped})
+	if limit := cmp.Or(a.opts.PtsLimit, ptsLimit); a.ptsSize > limit {
+		panic(guard.Stop{Reason: fmt.Sprintf("points-to sets larger than %d", limit), Lost: a.lost()})
 	}
 }
 

@@ -37,18 +37,20 @@ func optionFlags() (fs flag.FlagSet) {
 	fs.Bool("contextinsensitive", false, "analyze every function once, in one origin: the baseline that origin sensitivity is measured against")
 	fs.Int("maxorigins", maxOrigins, "bound on the goroutine origins of a package; past it, goroutines share origins")
 	fs.Int("nodelimit", nodeLimit, "bound on the size of the analysis of a package, in nodes; past it, the analysis starts again with less precision")
+	fs.Int("ptslimit", ptsLimit, "bound on the total size of a package's points-to sets; past it, the analysis starts again with less precision")
 	return fs
 }
 
 // optionsOf returns the options that the flags of pass's analyzer set.
 func optionsOf(pass *analysis.Pass) Options {
 	get := func(name string) any { return pass.Analyzer.Flags.Lookup(name).Value.(flag.Getter).Get() }
-	return Options{ContextInsensitive: get("contextinsensitive").(bool), MaxOrigins: get("maxorigins").(int), NodeLimit: get("nodelimit").(int)}
+	return Options{ContextInsensitive: get("contextinsensitive").(bool), MaxOrigins: get("maxorigins").(int), NodeLimit: get("nodelimit").(int), PtsLimit: get("ptslimit").(int)}
 }
 
 // Stats counts what the analysis built and what it could not see.
 type Stats struct {
 	Nodes, Objects, Functions, Origins int
+	PtsSize                            int // total members of the points-to sets (see ptsLimit)
 	External                           int // calls of functions without a body here
 	Summarized                         int // of which, calls with a summary from a direct import
 	ExternalSpawns                     int // goroutines whose entry has no body here
@@ -93,6 +95,9 @@ type Options struct {
 	MaxOrigins int
 	// NodeLimit bounds the size of the analysis (0: nodeLimit).
 	NodeLimit int
+	// PtsLimit bounds the total size of its points-to sets (0:
+	// ptsLimit).
+	PtsLimit int
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -108,25 +113,28 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	opts := optionsOf(pass)
 	analyzeBounded := func() {
-		if analyzeWithin(ir, orig, in, res, opts) {
+		if analyzeWithin(ir, orig, in, res, opts) == "" {
 			return
 		}
 		// Too large with an origin per goroutine: again with few
 		// origins, the goroutines past them sharing two.
 		*res = Result{}
 		opts.MaxOrigins = fewOrigins
-		if analyzeWithin(ir, orig, in, res, opts) {
+		stop := analyzeWithin(ir, orig, in, res, opts)
+		if stop == "" {
 			return
 		}
 		// Still too large: each function once for every goroutine, which
 		// grows with the package and not with its goroutines, given
-		// twice the room, rather than no analysis at all.
+		// twice the room (in nodes and in points-to sets), rather than
+		// no analysis at all.
 		*res = Result{}
-		limit := cmp.Or(opts.NodeLimit, nodeLimit)
-		opts.ContextInsensitive, opts.NodeLimit = true, 2*limit
+		opts.ContextInsensitive = true
+		opts.NodeLimit = 2 * cmp.Or(opts.NodeLimit, nodeLimit)
+		opts.PtsLimit = 2 * cmp.Or(opts.PtsLimit, ptsLimit)
 		analyze(ir, orig, in, res, opts)
-		res.Degraded = fmt.Sprintf("origo: pointer degraded package %s: more than %d nodes with an origin per goroutine, so each function was analyzed once for all the goroutines that run it: objects are not told apart by the goroutine that makes them, and races that origins would rule out may be reported",
-			pass.Pkg.Path(), limit)
+		res.Degraded = fmt.Sprintf("origo: pointer degraded package %s: %s with an origin per goroutine, so each function was analyzed once for all the goroutines that run it: objects are not told apart by the goroutine that makes them, and only the races that hold without origins are reported",
+			pass.Pkg.Path(), stop)
 	}
 	if msg := guard.Do(pass, "pointer", analyzeBounded); msg != "" {
 		return &Result{Incomplete: msg}, nil
@@ -137,19 +145,20 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// analyzeWithin runs analyze and reports false if it stopped at one of
-// its size limits.
-func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) (ok bool) {
+// analyzeWithin runs analyze and returns "" or, if it stopped at one
+// of its size limits, which ("more than 2000000 nodes").
+func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) (stopped string) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, stop := r.(guard.Stop); !stop {
+			stop, ok := r.(guard.Stop)
+			if !ok {
 				panic(r)
 			}
-			ok = false
+			stopped = stop.Reason
 		}
 	}()
 	analyze(ir, orig, in, res, opts)
-	return true
+	return ""
 }
 
 // state is one run of the analysis over a package.
@@ -276,6 +285,7 @@ func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts
 		a.adoptSpawned()
 	}
 	a.stats.Nodes = len(a.nodes)
+	a.stats.PtsSize = a.ptsSize
 	a.stats.Objects = len(a.objects)
 	a.stats.Functions = len(a.cgList)
 	a.stats.Origins = len(a.origins)
