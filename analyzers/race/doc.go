@@ -110,14 +110,19 @@
 // with no test or caller in the module). The exported methods of types
 // that carry a sync.Mutex, RWMutex or atomics, or a plain field that
 // the package hands to sync/atomic (atomic.AddUint32(&rr.counter, 1)),
-// may also be called concurrently with each other. Every go statement, and the library calls that start
+// or whose documentation says they are safe for concurrent use ("Cache
+// is a thread-safe implementation of ..."), may also be called
+// concurrently with each other. Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
 // started in a loop may run concurrently with itself.
 //
 // Library mode presumes those callers, so a pair between two of them
 // (or between one and a test or main) is reported only where the code
-// shows the location is meant to be shared: one of the two accesses
+// shows the location is meant to be shared: it is a field of a type
+// documented as safe for concurrent use, whose methods its callers may
+// call at once as the documentation promises (a Close that sets closed
+// while another goroutine's Send reads it); one of the two accesses
 // holds a lock or is atomic (inconsistent locking), or one is a write
 // that its function leaves bare while it locks a mutex of the same
 // object, or applies an atomic to another of its fields: a function

@@ -1,6 +1,7 @@
 package origins
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -41,7 +42,7 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 	// Library mode: a package main is not imported, so its methods run
 	// only where main's goroutines call them.
 	if ir.Pkg.Pkg.Name() != "main" {
-		methods := concurrentMethods(ir)
+		methods := concurrentMethods(pass, ir)
 		for _, fn := range methods {
 			add(fn, RootMethod)
 		}
@@ -133,10 +134,19 @@ func entryPoints(pass *analysis.Pass, ir *buildir.IR, res *Result) []*ssa.Functi
 }
 
 // concurrentMethods returns the exported methods of the package's named
-// struct types that carry a mutex or an atomic value: such a type says it
-// is meant to be used from several goroutines at once.
-func concurrentMethods(ir *buildir.IR) []*ssa.Function {
-	atomicTypes := atomicallyUsed(ir)
+// struct types that carry a mutex or an atomic value, or whose
+// documentation says they are safe for concurrent use ("Cache is a
+// thread-safe implementation of ..."): such a type says it is meant to
+// be used from several goroutines at once.
+func concurrentMethods(pass *analysis.Pass, ir *buildir.IR) []*ssa.Function {
+	concurrent := atomicallyUsed(ir)
+	syncapi.TypeDocs(pass.Files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+		if syncapi.DocConcurrent(doc.Text()) > 0 {
+			if tn, ok := pass.TypesInfo.Defs[ts.Name].(*types.TypeName); ok {
+				concurrent[tn] = true
+			}
+		}
+	})
 	var out []*ssa.Function
 	for _, fn := range ir.SrcFuncs {
 		recv := fn.Signature.Recv()
@@ -149,7 +159,7 @@ func concurrentMethods(ir *buildir.IR) []*ssa.Function {
 		}
 		// Only exported types: an unexported type's concurrent use is
 		// the package's own business, which its goroutines show.
-		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && (carriesSync(named, 0) || atomicTypes[named.Obj()]) {
+		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && (carriesSync(named, 0) || concurrent[named.Obj()]) {
 			out = append(out, fn)
 		}
 	}

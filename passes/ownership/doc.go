@@ -346,7 +346,15 @@
 // pointer the function literal captures, or what they point to) and the
 // other access is in the goroutine that ran the statement, or in another
 // goroutine it started by a statement that passed the object too (two
-// literals capturing one variable, a loop's); a map written on both
+// literals capturing one variable, a loop's), unless each run of the
+// statement hands over what that run made: the function holding the
+// statement makes the object, or calls the constructor that does,
+// before it on every path and again on every path back to it, so each
+// goroutine gets its own (a connection per iteration, made by newConn
+// in the loop body), and the starter's access either comes after the
+// statement in the same run or is not on the goroutine's object (a
+// second call's filling of its new object, before its go statement); a
+// map written on both
 // sides; a channel closed on one side and closed or sent on by the
 // other; a field of a type whose documentation says it is safe for
 // concurrent use. The others are possible data races

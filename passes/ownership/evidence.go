@@ -46,7 +46,8 @@ import (
 //     sent on it later), and the other side is the goroutine that ran
 //     that statement, or another goroutine it started by a statement
 //     that passed it the object too (two literals capturing one
-//     variable, a go statement in a loop);
+//     variable, a go statement in a loop, unless each run of the
+//     statement hands what that run made: see madeEachRun);
 //   - an object that a goroutine sends on a channel (carried by the value
 //     sent, through a pointer or two) and goes on using after the send,
 //     in the function that sends it: a send hands the value over, and
@@ -134,7 +135,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	if q.sentAndKept(loc.Obj, a) || q.sentAndKept(loc.Obj, b) {
 		return "sent on a channel, and used after by its sender"
 	}
-	if q.startHandsOver(loc, a.Origin, b.Origin) {
+	if q.startHandsOver(loc, a, b) {
 		return "handed to the goroutines by their go statements"
 	}
 	return ""
@@ -276,16 +277,171 @@ func sendsOn(acc pointer.Access) bool {
 // statement passed it the object, or one goroutine started both, each by
 // a go statement that passed it the object (two literals capturing one
 // variable, a go statement in a loop).
-func (q *Query) startHandsOver(loc pointer.Location, o, p *pointer.Origin) bool {
+func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access) bool {
+	o, p := a.Origin, b.Origin
 	switch {
 	case ancestor(p, o):
-		return q.startHands(loc, o)
+		return q.startHands(loc, o) && !q.madeAfter(loc.Obj, o, b)
 	case ancestor(o, p):
-		return q.startHands(loc, p)
+		return q.startHands(loc, p) && !q.madeAfter(loc.Obj, p, a)
 	case o.Parent != nil && o.Parent == p.Parent:
-		return q.startHands(loc, o) && (p.Site == o.Site || q.startHands(loc, p))
+		if p.Site == o.Site {
+			// Two goroutines of one statement: each run of it hands
+			// over what that run made, unless it was made before.
+			return q.startHands(loc, o) && !q.madeEachRun(loc.Obj, o)
+		}
+		return q.startHands(loc, o) && q.startHands(loc, p)
 	}
 	return false
+}
+
+// madeEachRun reports whether obj is made anew for each goroutine the
+// statement that started o starts: the function holding the statement
+// makes it, or calls the constructor that does (a factory, told apart
+// by its call site), before the statement on every path to it, and
+// every path from the statement back to it (a loop around it) makes it
+// again. Each goroutine is then handed its own (a connection per
+// iteration, made by newConn in the loop body), which the analysis takes
+// for one: the handing shows no sharing. A statement that starts several
+// goroutines at once (a handler, a timer a Reset runs again) shares
+// what it hands them.
+func (q *Query) madeEachRun(obj *pointer.Object, o *pointer.Origin) bool {
+	stmt := q.spawns[o]
+	if !startsOne(o) || stmt == nil {
+		return false
+	}
+	made, ok := q.madeIn(obj, stmt.Parent())
+	return ok && runsBefore(made, stmt) && everyCycleThrough(stmt.Block(), made.Block())
+}
+
+// madeIn returns the instruction of fn that makes obj: its allocation,
+// or the call of the constructor that makes it, one or two factory
+// calls down (see pointer.Context); false if fn makes it nowhere.
+func (q *Query) madeIn(obj *pointer.Object, fn *ssa.Function) (ssa.Instruction, bool) {
+	if made := obj.MadeAt(); made != nil && made.Parent() == fn && made.Block() != nil {
+		return made, true
+	}
+	if obj.Ctx == nil {
+		return nil, false
+	}
+	for _, site := range obj.Ctx.CallSites() {
+		if site != nil && site.Parent() == fn && site.Block() != nil {
+			return site, true
+		}
+	}
+	return nil, false
+}
+
+// madeAfter reports whether acc, made by the goroutine that started o,
+// touches obj only where that goroutine has made another since: obj is
+// made anew for each goroutine the statement starts (see madeEachRun),
+// and acc is in the call of the function holding the statement (or in
+// a function it calls), where no path from the statement reaches it
+// without making obj again. The goroutine it started has the object
+// made before; the parent's access before the statement (a constructor
+// called twice, filling each new object before it starts its goroutine)
+// is on the next one. An access after the statement, or outside that
+// call, may be on the goroutine's own.
+func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Access) bool {
+	if acc.Origin != o.Parent || !q.madeEachRun(obj, o) {
+		return false
+	}
+	stmt := q.spawns[o]
+	fn := stmt.Parent()
+	made, _ := q.madeIn(obj, fn)
+	t := q.hb.TraceOf(acc.Origin)
+	if t == nil {
+		return false
+	}
+	evs := t.AccessEvents(acc)
+	if len(evs) == 0 {
+		return false
+	}
+	for _, id := range evs {
+		at := acc.Instr
+		if at.Parent() != fn {
+			frames, ok := t.Frames(id)
+			i := slices.IndexFunc(frames, func(f pointer.Frame) bool { return f.Site != nil && f.Site.Parent() == fn })
+			if !ok || i < 0 {
+				return false // outside the call of fn
+			}
+			at = frames[i].Site
+		}
+		if reachesAvoiding(stmt, at, made) {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesAvoiding reports whether a path from instruction from reaches
+// instruction to before it runs instruction made again.
+func reachesAvoiding(from, to, made ssa.Instruction) bool {
+	index := func(i ssa.Instruction) int { return slices.Index(i.Block().Instrs, i) }
+	// before reports whether the path, entering block b at its start,
+	// reaches to there before made.
+	before := func(b *ssa.BasicBlock) (reached, stop bool) {
+		if b == made.Block() {
+			return to.Block() == b && index(to) < index(made), true
+		}
+		return to.Block() == b, false
+	}
+	fb := from.Block()
+	if to.Block() == fb && index(from) < index(to) && (made.Block() != fb || index(made) < index(from) || index(to) < index(made)) {
+		return true
+	}
+	if made.Block() == fb && index(from) < index(made) {
+		return false // made again before the block ends
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := slices.Clone(fb.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		reached, stop := before(x)
+		if reached {
+			return true
+		}
+		if !stop {
+			work = append(work, x.Succs...)
+		}
+	}
+	return false
+}
+
+// runsBefore reports whether instruction a runs before b on every path
+// to b in their function: it dominates b.
+func runsBefore(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// everyCycleThrough reports whether every path from block b back to
+// itself passes through block m (true when b is on no cycle).
+func everyCycleThrough(b, m *ssa.BasicBlock) bool {
+	if b == m {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{m: true}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return false
+		}
+		if !seen[x] {
+			seen[x] = true
+			work = append(work, x.Succs...)
+		}
+	}
+	return true
 }
 
 // ancestor reports whether a started o, directly or through goroutines
@@ -374,7 +530,7 @@ func (q *Query) documentedConcurrent(loc pointer.Location) bool {
 	}
 	if q.ev.concurrentTypes == nil {
 		q.ev.concurrentTypes = make(map[*types.TypeName]bool)
-		typeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+		syncapi.TypeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
 			if syncapi.DocConcurrent(doc.Text()) > 0 {
 				if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
 					q.ev.concurrentTypes[tn] = true
@@ -404,31 +560,4 @@ func inMethods(acc pointer.Access, loc pointer.Location) bool {
 	named, ok := types.Unalias(t).(*types.Named)
 	owner, ok2 := types.Unalias(loc.Obj.Type).(*types.Named)
 	return ok && ok2 && named.Origin() == owner.Origin()
-}
-
-// typeDocs calls fn with each type declaration of files that has a doc
-// comment, and that comment: the spec's own, or its declaration's when
-// the declaration declares it alone.
-func typeDocs(files []*ast.File, fn func(ts *ast.TypeSpec, doc *ast.CommentGroup)) {
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok {
-				continue
-			}
-			for _, s := range gd.Specs {
-				ts, ok := s.(*ast.TypeSpec)
-				if !ok {
-					continue
-				}
-				doc := ts.Doc
-				if doc == nil && len(gd.Specs) == 1 {
-					doc = gd.Doc
-				}
-				if doc != nil {
-					fn(ts, doc)
-				}
-			}
-		}
-	}
 }

@@ -158,7 +158,8 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 // Presumed returns the rule by which a pair that is concurrent only
 // because library mode presumes it (see presumed) does not race:
 // no-evidence when nothing shows that the location is meant to be used
-// by goroutines at once (see inconsistent), setup-method when a or b is
+// by goroutines at once (see inconsistent; a field of a type documented
+// as safe for concurrent use is, see documentedConcurrent), setup-method when a or b is
 // a write in a method that its callers run only on objects they have
 // not shared yet (see setupMethod); "" when neither applies or the
 // pair is not presumed.
@@ -168,7 +169,7 @@ func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 		return ""
 	case q.documentedSerial(a) || q.documentedSerial(b):
 		return rules.DocumentedSerial
-	case !q.inconsistent(a, b):
+	case !q.inconsistent(a, b) && !q.documentedConcurrent(a.Loc):
 		return rules.NoEvidence
 	case q.settingUp(a) || q.settingUp(b):
 		return rules.SetupMethod
@@ -193,7 +194,7 @@ func (q *Query) documentedSerial(acc pointer.Access) bool {
 				}
 			}
 		}
-		typeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+		syncapi.TypeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
 			if syncapi.DocConcurrent(doc.Text()) < 0 {
 				q.serial[q.info.Defs[ts.Name]] = true
 			}

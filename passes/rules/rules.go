@@ -149,7 +149,7 @@ var All = []Rule{
 	{AppendPastLen, "an append under a mutex writes past the length of every header taken from the field under that mutex, whose elements a reader reads", "Appends past the length", ownershipDoc},
 	{Twins, "goroutines told apart only by the object or the constructor call they run on are taken for one", "Goroutines taken for one", raceDoc},
 	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", raceDoc},
-	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side", "Which goroutines are checked", raceDoc},
+	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side, or a type documented as safe for concurrent use", "Which goroutines are checked", raceDoc},
 	{NoSharingEvidence, "a pair is reported only where the code shows its memory is meant to be shared (an atomic, inconsistent locking between calls of the package's API, one object of the program such as a package-level variable or an object main or a test makes once, a variable a function literal takes to another goroutine, an object a go statement hands over, a map written on both sides, a closed channel, a type documented as safe for concurrent use); the others are possible data races, reported with -all", "Evidence of sharing", ownershipDoc},
 	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", raceDoc},
 	{DocumentedSerial, "callers use a type or method documented as not safe for concurrent use from one goroutine at a time", "Which goroutines are checked", raceDoc},

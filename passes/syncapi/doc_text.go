@@ -1,6 +1,9 @@
 package syncapi
 
-import "regexp"
+import (
+	"go/ast"
+	"regexp"
+)
 
 // concurrentDoc matches documentation that says a type or function may
 // be used by goroutines at once.
@@ -23,4 +26,31 @@ func DocConcurrent(text string) int {
 		return 1
 	}
 	return 0
+}
+
+// TypeDocs calls fn with each type declaration of files that has a doc
+// comment, and that comment: the spec's own, or its declaration's when
+// the declaration declares it alone.
+func TypeDocs(files []*ast.File, fn func(ts *ast.TypeSpec, doc *ast.CommentGroup)) {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts, ok := s.(*ast.TypeSpec)
+				if !ok {
+					continue
+				}
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				if doc != nil {
+					fn(ts, doc)
+				}
+			}
+		}
+	}
 }

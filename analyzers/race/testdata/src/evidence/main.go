@@ -228,8 +228,109 @@ func consumed(done chan bool) {
 	ch <- newBuf()
 }
 
+// Each goroutine of a go statement in a loop is handed what its own
+// iteration made: a constructor called in the loop body makes a new
+// session each time, which the analysis takes for one. The handing is
+// no evidence: silent.
+type session struct{ seen int }
+
+func newSession() *session { return &session{} }
+
+func perIteration(done chan bool) {
+	for range 2 {
+		s := newSession()
+		go func(s *session) {
+			s.seen++ // silent "no-sharing-evidence"
+			done <- true
+		}(s)
+	}
+}
+
+// The same made one call further down, reached through a variable the
+// literal captures.
+type wrapper struct{ s *session }
+
+func newWrapper() *wrapper { return &wrapper{s: newSession()} }
+
+func perIterationCaptured(done chan bool) {
+	for i := 0; i < 2; i++ {
+		w := newWrapper()
+		go func() {
+			w.s.seen-- // silent "no-sharing-evidence"
+			done <- true
+		}()
+	}
+}
+
+// Its twin: one session, made before the loop, handed to every
+// goroutine: reported.
+func sharedAcrossIterations(done chan bool) {
+	s := newSession()
+	for range 2 {
+		go func(s *session) {
+			s.seen += 2 // want `data race on session.seen`
+			done <- true
+		}(s)
+	}
+}
+
+// A method that registers a new pump, fills it and then starts its
+// goroutine on it, called twice: the analysis takes the pumps for one,
+// and the second call's filling, which follows the first call's go
+// statement, for a write to the first pump. Each call makes
+// its own: the handing shows no sharing; silent, directly and one call
+// down.
+type pump struct{ rate, burst int }
+
+type pumps struct {
+	mu  sync.Mutex
+	all []*pump
+}
+
+func (p *pump) setRate(r int) {
+	p.rate = r // silent "no-sharing-evidence"
+}
+
+func (ps *pumps) start(rate int, done chan bool) {
+	p := &pump{}
+	ps.mu.Lock()
+	ps.all = append(ps.all, p)
+	ps.mu.Unlock()
+	p.setRate(rate)
+	p.burst = 2 * rate // silent "no-sharing-evidence"
+	go func() {
+		println(p.rate, p.burst)
+		done <- true
+	}()
+}
+
+// Its twin writes after its go statement: reported.
+func (ps *pumps) startLate(rate int, done chan bool) {
+	p := &pump{}
+	ps.mu.Lock()
+	ps.all = append(ps.all, p)
+	ps.mu.Unlock()
+	go func() {
+		println(p.burst)
+		done <- true
+	}()
+	p.burst = rate // want `data race on pump.burst`
+}
+
+func startPumps(done chan bool) {
+	ps := &pumps{}
+	ps.start(1, done)
+	ps.start(2, done)
+	ps.startLate(1, done)
+	ps.startLate(2, done)
+}
+
 func main() {
 	done := make(chan bool, 32)
+	startPumps(done)
+	perIteration(done)
+	perIterationCaptured(done)
+	sharedAcrossIterations(done)
 	sendAndKeep(done)
 	consumed(done)
 	atomicOneSide(&stats{}, done)
