@@ -27,6 +27,7 @@ func benchBigPkg(args []string) error {
 	fs := flag.NewFlagSet("bigpkg", flag.ExitOnError)
 	lines := fs.Int("lines", 150_000, "lines of the generated package")
 	goEvery := fs.Int("goevery", 5, "one go statement site in this many services")
+	registry := fs.Bool("registry", false, "every service registers itself in one package-level list and copies the list into its own field: points-to sets that grow with the square of the services, past the pointer analysis's bound on their size")
 	origo := fs.String("origo", "", "the origo binary (default: built from this repository)")
 	keep := fs.String("keep", "", "generate the package in this directory and keep it")
 	fs.Parse(args)
@@ -35,7 +36,7 @@ func benchBigPkg(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	services, sites, written, err := writeBigPkg(dir, *lines, *goEvery)
+	services, sites, written, err := writeBigPkg(dir, *lines, *goEvery, *registry)
 	if err != nil {
 		return err
 	}
@@ -98,8 +99,9 @@ func reportCount(out string) int {
 }
 
 // writeBigPkg writes the generated package into dir and returns how many
-// services and go statement sites it has and its lines.
-func writeBigPkg(dir string, lines, goEvery int) (services, sites, written int, err error) {
+// services and go statement sites it has and its lines. With registry,
+// every service registers itself in one list, which each copies.
+func writeBigPkg(dir string, lines, goEvery int, registry bool) (services, sites, written int, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, 0, 0, err
 	}
@@ -108,7 +110,7 @@ func writeBigPkg(dir string, lines, goEvery int) (services, sites, written int, 
 	}
 	const perFile = 40
 	var sample bytes.Buffer
-	writeService(&sample, 0, 1, true)
+	writeService(&sample, 0, 1, true, registry)
 	perService := bytes.Count(sample.Bytes(), []byte("\n"))
 	services = max(2, lines/perService)
 	for file := 0; file*perFile < services; file++ {
@@ -119,7 +121,7 @@ func writeBigPkg(dir string, lines, goEvery int) (services, sites, written int, 
 			if spawns {
 				sites++
 			}
-			writeService(&b, i, (i+1)%services, spawns)
+			writeService(&b, i, (i+1)%services, spawns, registry)
 		}
 		written += bytes.Count(b.Bytes(), []byte("\n"))
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%03d.go", file)), b.Bytes(), 0o644); err != nil {
@@ -127,7 +129,14 @@ func writeBigPkg(dir string, lines, goEvery int) (services, sites, written int, 
 		}
 	}
 	var m bytes.Buffer
-	m.WriteString("package main\n\nfunc main() {\n")
+	m.WriteString("package main\n\n")
+	if registry {
+		m.WriteString("import \"sync\"\n\n")
+		m.WriteString("var (\n\tregistryMu sync.Mutex\n\tregistry   []any\n)\n\n")
+		m.WriteString("func register(x any) {\n\tregistryMu.Lock()\n\tregistry = append(registry, x)\n\tregistryMu.Unlock()\n}\n\n")
+		m.WriteString("func peersOf(into []any) []any {\n\tregistryMu.Lock()\n\tdefer registryMu.Unlock()\n\treturn append(into[:0], registry...)\n}\n\n")
+	}
+	m.WriteString("func main() {\n")
 	fmt.Fprintf(&m, "\tfirst := newS0()\n\tfirst.Run([]int{1, 2, 3})\n\tfirst.Close()\n}\n")
 	written += bytes.Count(m.Bytes(), []byte("\n"))
 	return services, sites, written, os.WriteFile(filepath.Join(dir, "main.go"), m.Bytes(), 0o644)
@@ -136,7 +145,7 @@ func writeBigPkg(dir string, lines, goEvery int) (services, sites, written int, 
 // writeService writes service i, which calls service next; a spawning
 // service starts its workers with a go statement, the others run them
 // in line.
-func writeService(b *bytes.Buffer, i, next int, spawns bool) {
+func writeService(b *bytes.Buffer, i, next int, spawns, registry bool) {
 	fmt.Fprintf(b, `
 type S%[1]d struct {
 	mu    sync.Mutex
@@ -146,16 +155,23 @@ type S%[1]d struct {
 	total int
 	hits  int // written without mu by every worker: the race
 	next  func() *S%[2]d
+	peers []any
 }
 
 func newS%[1]d() *S%[1]d {
 	s := &S%[1]d{jobs: make(chan []int), seen: make(map[int]int)}
 	s.next = newS%[2]d
-	return s
+`, i, next)
+	if registry {
+		// A copy per service of a list of every service: as many
+		// points-to members as services, in each.
+		b.WriteString("\tregister(s)\n\ts.peers = peersOf(s.peers)\n")
+	}
+	fmt.Fprintf(b, `	return s
 }
 
 func (s *S%[1]d) Run(items []int) {
-`, i, next)
+`, i)
 	if spawns {
 		b.WriteString(`	for w := 0; w < 2; w++ {
 		s.wg.Add(1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -16,8 +17,14 @@ import (
 // package the benchmark claims: it type-checks, has about the lines
 // asked for, one type per service and one go statement per site.
 func TestWriteBigPkg(t *testing.T) {
+	for _, registry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("registry=%v", registry), func(t *testing.T) { checkBigPkg(t, registry) })
+	}
+}
+
+func checkBigPkg(t *testing.T, registry bool) {
 	dir := t.TempDir()
-	services, sites, written, err := writeBigPkg(dir, 2000, 4)
+	services, sites, written, err := writeBigPkg(dir, 2000, 4, registry)
 	if err != nil {
 		t.Fatal(err)
 	}

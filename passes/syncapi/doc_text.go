@@ -10,9 +10,9 @@ import (
 var concurrentDoc = regexp.MustCompile(`(?i)safe for (concurrent|simultaneous|parallel) use|(concurrency|goroutine|thread)[- ]safe|safe to (use|call) (from|by|across) (multiple|several|many|concurrent) goroutines|by multiple goroutines simultaneously`)
 
 // notConcurrentDoc matches documentation that says it may not: "is not
-// safe for concurrent use", "not thread-safe", "must not be called
-// concurrently".
-var notConcurrentDoc = regexp.MustCompile(`(?i)\bnot\s+(safe\s+for\s+(concurrent|simultaneous|parallel)|(concurrency|goroutine|thread)[- ]safe|safe\s+to\s+(use|call)\b[^.]{0,40}?\b(concurrently|simultaneously|from\s+(multiple|several|many|concurrent)\s+goroutines))|\b(must|should|cannot|can\s*not|may)\s+not\s+be\s+(used|called|shared)\s+(concurrently|from\s+(multiple|several|many|concurrent)\s+goroutines|by\s+(multiple|several|many|concurrent)\s+goroutines|(across|between)\s+goroutines)`)
+// safe for concurrent use", "not thread-safe", "a non-thread safe
+// queue", "thread-unsafe", "must not be called concurrently".
+var notConcurrentDoc = regexp.MustCompile(`(?i)\bnon[- ]?(concurrency|goroutine|thread)[- ]?safe|\b(concurrency|goroutine|thread)[- ]?unsafe|\bunsafe\s+for\s+(concurrent|simultaneous|parallel)\s+use|\bnot\s+(safe\s+for\s+(concurrent|simultaneous|parallel)|(concurrency|goroutine|thread)[- ]safe|safe\s+to\s+(use|call)\b[^.]{0,40}?\b(concurrently|simultaneously|from\s+(multiple|several|many|concurrent)\s+goroutines))|\b(must|should|cannot|can\s*not|may)\s+not\s+be\s+(used|called|shared)\s+(concurrently|from\s+(multiple|several|many|concurrent)\s+goroutines|by\s+(multiple|several|many|concurrent)\s+goroutines|(across|between)\s+goroutines)`)
 
 // DocConcurrent reads a doc comment's promise about concurrent use: 1
 // where it says that the type or function is safe for concurrent use,

@@ -13,6 +13,11 @@ func TestDocConcurrent(t *testing.T) {
 		{"Warning: Allocate is not thread-safe.", -1},
 		{"Conn must not be used concurrently.", -1},
 		{"It is not safe to call Write from multiple goroutines.", -1},
+		{"BytesQueue is a non-thread safe queue type of fifo based on bytes array.", -1},
+		{"Stream is a non-thread-safe in-memory data structure.", -1},
+		{"The map is thread-unsafe.", -1},
+		{"Buffer is unsafe for concurrent use.", -1},
+		{"BGReader is an io.Reader that can optionally buffer reads in the background. It is safe for concurrent use.", 1},
 		{"Builder builds strings.", 0},
 	} {
 		if got := DocConcurrent(c.text); got != c.want {
