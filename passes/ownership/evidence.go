@@ -311,7 +311,8 @@ func (q *Query) madeEachRun(obj *pointer.Object, o *pointer.Origin) bool {
 		return false
 	}
 	made, ok := q.madeIn(obj, stmt.Parent())
-	return ok && runsBefore(made, stmt) && everyCycleThrough(stmt.Block(), made.Block())
+	// Every path from the statement back to itself makes obj again.
+	return ok && runsBefore(made, stmt) && !reachesAvoiding(stmt, stmt, made)
 }
 
 // madeIn returns the instruction of fn that makes obj: its allocation,
@@ -420,28 +421,6 @@ func runsBefore(a, b ssa.Instruction) bool {
 		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
 	}
 	return a.Block().Dominates(b.Block())
-}
-
-// everyCycleThrough reports whether every path from block b back to
-// itself passes through block m (true when b is on no cycle).
-func everyCycleThrough(b, m *ssa.BasicBlock) bool {
-	if b == m {
-		return true
-	}
-	seen := map[*ssa.BasicBlock]bool{m: true}
-	work := slices.Clone(b.Succs)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return false
-		}
-		if !seen[x] {
-			seen[x] = true
-			work = append(work, x.Succs...)
-		}
-	}
-	return true
 }
 
 // ancestor reports whether a started o, directly or through goroutines
