@@ -27,7 +27,7 @@ func benchBigPkg(args []string) error {
 	fs := flag.NewFlagSet("bigpkg", flag.ExitOnError)
 	lines := fs.Int("lines", 150_000, "lines of the generated package")
 	goEvery := fs.Int("goevery", 5, "one go statement site in this many services")
-	registry := fs.Bool("registry", false, "every service registers itself in one package-level list and copies the list into its own field: points-to sets that grow with the square of the services, past the pointer analysis's bound on their size")
+	registry := fs.Int("registry", 0, "if not 0, every service registers itself in one package-level list and keeps this many copies of the list: points-to sets that grow with the square of the services, past the pointer analysis's bound on their size")
 	origo := fs.String("origo", "", "the origo binary (default: built from this repository)")
 	keep := fs.String("keep", "", "generate the package in this directory and keep it")
 	fs.Parse(args)
@@ -99,9 +99,10 @@ func reportCount(out string) int {
 }
 
 // writeBigPkg writes the generated package into dir and returns how many
-// services and go statement sites it has and its lines. With registry,
-// every service registers itself in one list, which each copies.
-func writeBigPkg(dir string, lines, goEvery int, registry bool) (services, sites, written int, err error) {
+// services and go statement sites it has and its lines. With registry
+// not 0, every service registers itself in one list, of which each keeps
+// that many copies.
+func writeBigPkg(dir string, lines, goEvery, registry int) (services, sites, written int, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, 0, 0, err
 	}
@@ -130,11 +131,10 @@ func writeBigPkg(dir string, lines, goEvery int, registry bool) (services, sites
 	}
 	var m bytes.Buffer
 	m.WriteString("package main\n\n")
-	if registry {
+	if registry > 0 {
 		m.WriteString("import \"sync\"\n\n")
 		m.WriteString("var (\n\tregistryMu sync.Mutex\n\tregistry   []any\n)\n\n")
 		m.WriteString("func register(x any) {\n\tregistryMu.Lock()\n\tregistry = append(registry, x)\n\tregistryMu.Unlock()\n}\n\n")
-		m.WriteString("func peersOf(into []any) []any {\n\tregistryMu.Lock()\n\tdefer registryMu.Unlock()\n\treturn append(into[:0], registry...)\n}\n\n")
 	}
 	m.WriteString("func main() {\n")
 	fmt.Fprintf(&m, "\tfirst := newS0()\n\tfirst.Run([]int{1, 2, 3})\n\tfirst.Close()\n}\n")
@@ -145,7 +145,7 @@ func writeBigPkg(dir string, lines, goEvery int, registry bool) (services, sites
 // writeService writes service i, which calls service next; a spawning
 // service starts its workers with a go statement, the others run them
 // in line.
-func writeService(b *bytes.Buffer, i, next int, spawns, registry bool) {
+func writeService(b *bytes.Buffer, i, next int, spawns bool, registry int) {
 	fmt.Fprintf(b, `
 type S%[1]d struct {
 	mu    sync.Mutex
@@ -155,17 +155,22 @@ type S%[1]d struct {
 	total int
 	hits  int // written without mu by every worker: the race
 	next  func() *S%[2]d
-	peers []any
+	peers [][]any
 }
 
 func newS%[1]d() *S%[1]d {
 	s := &S%[1]d{jobs: make(chan []int), seen: make(map[int]int)}
 	s.next = newS%[2]d
 `, i, next)
-	if registry {
-		// A copy per service of a list of every service: as many
-		// points-to members as services, in each.
-		b.WriteString("\tregister(s)\n\ts.peers = peersOf(s.peers)\n")
+	if registry > 0 {
+		// Copies per service of a list of every service, each made at
+		// a call site of its own: as many points-to members as
+		// services, in each.
+		fmt.Fprintf(b, "\tregister(s)\n\ts.peers = make([][]any, %d)\n\tregistryMu.Lock()\n", registry)
+		for k := range registry {
+			fmt.Fprintf(b, "\ts.peers[%d] = append([]any(nil), registry...)\n", k)
+		}
+		b.WriteString("\tregistryMu.Unlock()\n")
 	}
 	fmt.Fprintf(b, `	return s
 }
