@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -291,7 +292,14 @@ func parseConfirmJSON(data []byte) (*vetResult, confirmations, error) {
 type vetResult struct {
 	diags  map[string][]diag
 	errors map[string][]string // "package: message", sorted
+	// skipped are the lines origo wrote for the packages it skipped
+	// at a bound ("origo: pointer skipped package ..."), once each.
+	skipped []string
 }
+
+// skippedLine matches the line origo writes for a package it skipped at
+// one of its bounds (see guard.Do).
+var skippedLine = regexp.MustCompile(`^origo: \S+ skipped package `)
 
 // parseVetJSON reads the output of go vet -json: a stream of objects,
 // one per package, {"pkg": {"analyzer": [diag...] or {"error": "..."}}},
@@ -309,6 +317,13 @@ func parseVetJSON(r io.Reader) (*vetResult, error) {
 		}
 		if data[0] != '{' { // a header or other line of text: not ours to judge
 			i := bytes.IndexByte(data, '\n')
+			line := data
+			if i >= 0 {
+				line = data[:i]
+			}
+			if l := string(line); skippedLine.MatchString(l) && !slices.Contains(res.skipped, l) {
+				res.skipped = append(res.skipped, l)
+			}
 			if i < 0 {
 				break
 			}

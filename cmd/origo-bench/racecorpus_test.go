@@ -99,6 +99,9 @@ const fakeVetOutput = `# racecorpus
 	}
 }
 # racecorpus
+origo: pointer skipped package racecorpus: points-to sets larger than 40000000; no goroutine analysis
+origo: pointer degraded package racecorpus: more than 2000000 nodes
+origo: pointer skipped package racecorpus: points-to sets larger than 40000000; no goroutine analysis
 {"racecorpus [racecorpus.test]": {"race": {"error": "analysis failed"}, "other": []}}
 {"racecorpus_test [racecorpus.test]": {"race": [{"posn": "DIR/a_test.go:7:14", "category": "race/data-race", "message": "race on x"}]}}
 `
@@ -119,6 +122,10 @@ func TestParseVetJSON(t *testing.T) {
 	}
 	if len(res.errors["other"]) != 0 {
 		t.Errorf("other errors = %q, want none", res.errors["other"])
+	}
+	// The skip, once; not the degrade, which analyzes the package.
+	if want := []string{"origo: pointer skipped package racecorpus: points-to sets larger than 40000000; no goroutine analysis"}; !reflect.DeepEqual(res.skipped, want) {
+		t.Errorf("skipped = %q, want %q", res.skipped, want)
 	}
 	if _, err := parseVetJSON(strings.NewReader(`{"pkg": {"race": [{"posn": 1}]}}`)); err == nil {
 		t.Error("parseVetJSON accepted a malformed diagnostic")

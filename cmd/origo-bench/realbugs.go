@@ -252,6 +252,7 @@ func benchRealBugs(args []string) error {
 		return err
 	}
 	var rows []bugRow
+	var skipped []string // origo's lines for the packages it skipped, by release
 	for _, b := range bugs {
 		if !strings.Contains(b.id, *only) {
 			continue
@@ -277,6 +278,9 @@ func benchRealBugs(args []string) error {
 				row.err = err
 				break
 			}
+			for _, l := range res.skipped {
+				skipped = append(skipped, m.path+"@"+m.version+": "+l)
+			}
 			found := bugReports(res, b.kind, lines, false)
 			if i == 0 {
 				row.found = len(found) > 0
@@ -295,6 +299,7 @@ func benchRealBugs(args []string) error {
 		rows = append(rows, row)
 	}
 	printBugTable(os.Stdout, rows, *verbose)
+	printSkipped(os.Stdout, skipped)
 	return nil
 }
 

@@ -157,6 +157,7 @@ func benchRealCode(args []string) error {
 	byEvidence := make(map[string]*realRow) // race's reports, by what showed the memory shared
 	var listed []string                     // see -evidence
 	var unjudged, stale []string
+	var skipped []string // origo's lines for the packages it skipped
 	for _, m := range realModules {
 		if !strings.Contains(m.path, *only) {
 			continue
@@ -175,6 +176,7 @@ func benchRealCode(args []string) error {
 				fmt.Fprintf(os.Stderr, "warning: %s: analyzer %s failed on %s\n", m.path, name, e)
 			}
 		}
+		skipped = append(skipped, res.skipped...)
 		reps, err := keyReports(dir, res)
 		if err != nil {
 			return err
@@ -220,6 +222,7 @@ func benchRealCode(args []string) error {
 		evRows = append(evRows, *byEvidence[k])
 	}
 	printRealTable(os.Stdout, "race: shared by goroutines, as", evRows)
+	printSkipped(os.Stdout, skipped)
 	if len(listed) > 0 {
 		fmt.Printf("\nreports whose kind and evidence have %q:\n", *list)
 		for _, l := range listed {
@@ -776,4 +779,14 @@ func addTo(dst **realRow, o *realRow) {
 		*dst = &realRow{}
 	}
 	(*dst).add(*o)
+}
+
+// printSkipped prints how many packages origo skipped at a bound, and
+// its line for each: a skipped package is one whose races, deadlocks
+// and leaks the scores above cannot count.
+func printSkipped(w io.Writer, skipped []string) {
+	fmt.Fprintf(w, "\npackages skipped at a bound: %d\n", len(skipped))
+	for _, l := range skipped {
+		fmt.Fprintf(w, "\t%s\n", l)
+	}
 }
