@@ -179,48 +179,53 @@ func TestFixesRun(t *testing.T) {
 // reported, its synchronized look-alikes are not, and the pointer
 // analysis says what it gave up.
 func TestDegraded(t *testing.T) {
-	if err := pointer.Analyzer.Flags.Set("nodelimit", "150"); err != nil {
-		t.Fatal(err)
-	}
-	defer pointer.Analyzer.Flags.Set("nodelimit", "0")
-	for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
-		res := r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result)
-		if !res.ContextInsensitive || !strings.Contains(res.Degraded, "pointer degraded package degraded") {
-			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded)
-		}
-	}
+	wantDegraded(t, runDegraded(t, "nodelimit", "150"), "pointer degraded package degraded")
 }
 
 // TestDegradedPts checks the same where the bound hit is the size of
 // the points-to sets: the context-insensitive analysis gets twice the
 // room, and a package that fits there is analyzed, not skipped.
 func TestDegradedPts(t *testing.T) {
-	ptsSize := func(flag, value string) int {
-		if err := pointer.Analyzer.Flags.Set(flag, value); err != nil {
-			t.Fatal(err)
-		}
-		defer pointer.Analyzer.Flags.Set(flag, "0")
+	ptsSize := func(results []*analysistest.Result) int {
 		n := 0
-		for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
+		for _, r := range results {
 			n = max(n, r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result).Stats.PtsSize)
 		}
 		return n
 	}
-	sensitive, insensitive := ptsSize("maxorigins", "0"), ptsSize("contextinsensitive", "true")
+	sensitive, insensitive := ptsSize(runDegraded(t, "", "")), ptsSize(runDegraded(t, "contextinsensitive", "true"))
 	// Too small for an origin per goroutine (and for few origins), large
 	// enough for one context with twice the room.
 	limit := (insensitive + 1) / 2
 	if limit >= sensitive || limit == 0 {
 		t.Fatalf("fixture degraded: points-to sets of %d with origins, %d without: no bound stops the first and not the second", sensitive, insensitive)
 	}
-	if err := pointer.Analyzer.Flags.Set("ptslimit", strconv.Itoa(limit)); err != nil {
-		t.Fatal(err)
+	wantDegraded(t, runDegraded(t, "ptslimit", strconv.Itoa(limit)), "points-to sets larger than")
+}
+
+// runDegraded runs race on fixture degraded with the pointer analysis's
+// flag set to value (none if flag is ""), and sets it back after.
+func runDegraded(t *testing.T, flag, value string) []*analysistest.Result {
+	if flag != "" {
+		f := pointer.Analyzer.Flags.Lookup(flag)
+		old := f.Value.String()
+		if err := f.Value.Set(value); err != nil {
+			t.Fatal(err)
+		}
+		defer f.Value.Set(old)
 	}
-	defer pointer.Analyzer.Flags.Set("ptslimit", "0")
-	for _, r := range analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded") {
+	return analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded")
+}
+
+// wantDegraded checks that the pointer analysis of each result was
+// degraded to context insensitive, saying why in words that contain
+// reason.
+func wantDegraded(t *testing.T, results []*analysistest.Result, reason string) {
+	t.Helper()
+	for _, r := range results {
 		res := r.Pass.ResultOf[pointer.Analyzer].(*pointer.Result)
-		if !res.ContextInsensitive || !strings.Contains(res.Degraded, "points-to sets larger than") {
-			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded past the points-to bound", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded)
+		if !res.ContextInsensitive || !strings.Contains(res.Degraded, reason) {
+			t.Errorf("pointer analysis of %s: context insensitive %v, degraded %q; want it degraded (%q)", r.Pass.Pkg.Path(), res.ContextInsensitive, res.Degraded, reason)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package origins
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -139,14 +138,8 @@ func entryPoints(pass *analysis.Pass, ir *buildir.IR, res *Result) []*ssa.Functi
 // thread-safe implementation of ..."): such a type says it is meant to
 // be used from several goroutines at once.
 func concurrentMethods(pass *analysis.Pass, ir *buildir.IR) []*ssa.Function {
-	concurrent := atomicallyUsed(ir)
-	syncapi.TypeDocs(pass.Files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
-		if syncapi.DocConcurrent(doc.Text()) > 0 {
-			if tn, ok := pass.TypesInfo.Defs[ts.Name].(*types.TypeName); ok {
-				concurrent[tn] = true
-			}
-		}
-	})
+	atomic := atomicallyUsed(ir)
+	documented := syncapi.DocumentedTypes(pass.Files, pass.TypesInfo, 1)
 	var out []*ssa.Function
 	for _, fn := range ir.SrcFuncs {
 		recv := fn.Signature.Recv()
@@ -159,7 +152,7 @@ func concurrentMethods(pass *analysis.Pass, ir *buildir.IR) []*ssa.Function {
 		}
 		// Only exported types: an unexported type's concurrent use is
 		// the package's own business, which its goroutines show.
-		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && (carriesSync(named, 0) || concurrent[named.Obj()]) {
+		if named, ok := t.(*types.Named); ok && named.Obj().Exported() && (carriesSync(named, 0) || atomic[named.Obj()] || documented[named.Obj()]) {
 			out = append(out, fn)
 		}
 	}

@@ -1,7 +1,6 @@
 package ownership
 
 import (
-	"go/ast"
 	"go/types"
 	"slices"
 	"strings"
@@ -288,7 +287,8 @@ func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access) bool {
 		if p.Site == o.Site {
 			// Two goroutines of one statement: each run of it hands
 			// over what that run made, unless it was made before.
-			return q.startHands(loc, o) && !q.madeEachRun(loc.Obj, o)
+			_, eachRun := q.madeEachRun(loc.Obj, o)
+			return q.startHands(loc, o) && !eachRun
 		}
 		return q.startHands(loc, o) && q.startHands(loc, p)
 	}
@@ -304,15 +304,16 @@ func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access) bool {
 // iteration, made by newConn in the loop body), which the analysis takes
 // for one: the handing shows no sharing. A statement that starts several
 // goroutines at once (a handler, a timer a Reset runs again) shares
-// what it hands them.
-func (q *Query) madeEachRun(obj *pointer.Object, o *pointer.Origin) bool {
+// what it hands them. It returns the instruction that makes obj (see
+// madeIn) too.
+func (q *Query) madeEachRun(obj *pointer.Object, o *pointer.Origin) (ssa.Instruction, bool) {
 	stmt := q.spawns[o]
 	if !startsOne(o) || stmt == nil {
-		return false
+		return nil, false
 	}
 	made, ok := q.madeIn(obj, stmt.Parent())
 	// Every path from the statement back to itself makes obj again.
-	return ok && runsBefore(made, stmt) && !reachesAvoiding(stmt, stmt, made)
+	return made, ok && before(made, stmt) && !reachesAvoiding(stmt, stmt, made)
 }
 
 // madeIn returns the instruction of fn that makes obj: its allocation,
@@ -344,12 +345,15 @@ func (q *Query) madeIn(obj *pointer.Object, fn *ssa.Function) (ssa.Instruction, 
 // is on the next one. An access after the statement, or outside that
 // call, may be on the goroutine's own.
 func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Access) bool {
-	if acc.Origin != o.Parent || !q.madeEachRun(obj, o) {
+	if acc.Origin != o.Parent {
+		return false
+	}
+	made, ok := q.madeEachRun(obj, o)
+	if !ok {
 		return false
 	}
 	stmt := q.spawns[o]
 	fn := stmt.Parent()
-	made, _ := q.madeIn(obj, fn)
 	t := q.hb.TraceOf(acc.Origin)
 	if t == nil {
 		return false
@@ -378,49 +382,17 @@ func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Ac
 // reachesAvoiding reports whether a path from instruction from reaches
 // instruction to before it runs instruction made again.
 func reachesAvoiding(from, to, made ssa.Instruction) bool {
-	index := func(i ssa.Instruction) int { return slices.Index(i.Block().Instrs, i) }
-	// before reports whether the path, entering block b at its start,
-	// reaches to there before made.
-	before := func(b *ssa.BasicBlock) (reached, stop bool) {
-		if b == made.Block() {
-			return to.Block() == b && index(to) < index(made), true
-		}
-		return to.Block() == b, false
-	}
-	fb := from.Block()
-	if to.Block() == fb && index(from) < index(to) && (made.Block() != fb || index(made) < index(from) || index(to) < index(made)) {
-		return true
-	}
-	if made.Block() == fb && index(from) < index(made) {
+	fb, tb, mb := from.Block(), to.Block(), made.Block()
+	i, j, m := indexOf(from), indexOf(to), indexOf(made)
+	switch {
+	case tb == fb && i < j && (mb != fb || m < i || j < m):
+		return true // later in from's block, made not run again between
+	case mb == fb && i < m:
 		return false // made again before the block ends
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := slices.Clone(fb.Succs)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		reached, stop := before(x)
-		if reached {
-			return true
-		}
-		if !stop {
-			work = append(work, x.Succs...)
-		}
-	}
-	return false
-}
-
-// runsBefore reports whether instruction a runs before b on every path
-// to b in their function: it dominates b.
-func runsBefore(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
+	// A path enters to's block at its start: through made's block it
+	// makes the object again, unless to comes first there.
+	return reaches(fb, tb, mb) && (tb != mb || j < m)
 }
 
 // ancestor reports whether a started o, directly or through goroutines
@@ -508,14 +480,7 @@ func (q *Query) documentedConcurrent(loc pointer.Location) bool {
 		return false
 	}
 	if q.ev.concurrentTypes == nil {
-		q.ev.concurrentTypes = make(map[*types.TypeName]bool)
-		syncapi.TypeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
-			if syncapi.DocConcurrent(doc.Text()) > 0 {
-				if tn, ok := q.info.Defs[ts.Name].(*types.TypeName); ok {
-					q.ev.concurrentTypes[tn] = true
-				}
-			}
-		})
+		q.ev.concurrentTypes = syncapi.DocumentedTypes(q.files, q.info, 1)
 	}
 	return q.ev.concurrentTypes[named.Obj()]
 }

@@ -159,10 +159,10 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 // because library mode presumes it (see presumed) does not race:
 // no-evidence when nothing shows that the location is meant to be used
 // by goroutines at once (see inconsistent; a field of a type documented
-// as safe for concurrent use is, see documentedConcurrent), setup-method when a or b is
-// a write in a method that its callers run only on objects they have
-// not shared yet (see setupMethod); "" when neither applies or the
-// pair is not presumed.
+// as safe for concurrent use is, see documentedConcurrent),
+// setup-method when a or b is a write in a method that its callers run
+// only on objects they have not shared yet (see setupMethod); "" when
+// neither applies or the pair is not presumed.
 func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 	switch {
 	case !presumed(a, b):
@@ -194,11 +194,9 @@ func (q *Query) documentedSerial(acc pointer.Access) bool {
 				}
 			}
 		}
-		syncapi.TypeDocs(q.files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
-			if syncapi.DocConcurrent(doc.Text()) < 0 {
-				q.serial[q.info.Defs[ts.Name]] = true
-			}
-		})
+		for tn := range syncapi.DocumentedTypes(q.files, q.info, -1) {
+			q.serial[tn] = true
+		}
 	}
 	if named, ok := types.Unalias(acc.Loc.Obj.Type).(*types.Named); ok && q.serial[named.Origin().Obj()] {
 		return true

@@ -2,6 +2,7 @@ package syncapi
 
 import (
 	"go/ast"
+	"go/types"
 	"regexp"
 )
 
@@ -28,10 +29,25 @@ func DocConcurrent(text string) int {
 	return 0
 }
 
-// TypeDocs calls fn with each type declaration of files that has a doc
+// DocumentedTypes returns the types declared in files whose doc comment
+// makes the promise DocConcurrent reads as promise: 1 for safe for
+// concurrent use, -1 for not. info resolves the declarations.
+func DocumentedTypes(files []*ast.File, info *types.Info, promise int) map[*types.TypeName]bool {
+	out := make(map[*types.TypeName]bool)
+	typeDocs(files, func(ts *ast.TypeSpec, doc *ast.CommentGroup) {
+		if DocConcurrent(doc.Text()) == promise {
+			if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
+				out[tn] = true
+			}
+		}
+	})
+	return out
+}
+
+// typeDocs calls fn with each type declaration of files that has a doc
 // comment, and that comment: the spec's own, or its declaration's when
 // the declaration declares it alone.
-func TypeDocs(files []*ast.File, fn func(ts *ast.TypeSpec, doc *ast.CommentGroup)) {
+func typeDocs(files []*ast.File, fn func(ts *ast.TypeSpec, doc *ast.CommentGroup)) {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
