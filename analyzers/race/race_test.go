@@ -205,7 +205,17 @@ func TestDegradedPts(t *testing.T) {
 
 // runDegraded runs race on fixture degraded with the pointer analysis's
 // flag set to value (none if flag is ""), and sets it back after.
-func runDegraded(t *testing.T, flag, value string) []*analysistest.Result {
+// TestDegradedRoots checks that a degraded package's root origins run
+// each of their roots: a race between two exported methods that are not
+// the first of their group is reported.
+func TestDegradedRoots(t *testing.T) {
+	wantDegraded(t, runDegraded(t, "nodelimit", "60", "degradedlib"), "pointer degraded package degradedlib")
+}
+
+func runDegraded(t *testing.T, flag, value string, pkgs ...string) []*analysistest.Result {
+	if len(pkgs) == 0 {
+		pkgs = []string{"degraded"}
+	}
 	if flag != "" {
 		f := pointer.Analyzer.Flags.Lookup(flag)
 		old := f.Value.String()
@@ -214,7 +224,7 @@ func runDegraded(t *testing.T, flag, value string) []*analysistest.Result {
 		}
 		defer f.Value.Set(old)
 	}
-	return analysistest.Run(t, analysistest.TestData(), race.Analyzer, "degraded")
+	return analysistest.Run(t, analysistest.TestData(), race.Analyzer, pkgs...)
 }
 
 // wantDegraded checks that the pointer analysis of each result was

@@ -95,9 +95,16 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	// (the concurrent methods), and not for two goroutines of the
 	// program, whose sharing of the object the program itself must
 	// show (below).
+	//
+	// The other side may hold another mutex (SetAddrs holds setAddrsMu
+	// and reads what OnNewNode appends to under mu): it still does not
+	// hold the writer's, which is what guards the field, unless it is
+	// the writer's under another owner's name (c.mu on both sides,
+	// which the analysis took for two because it merged owners).
 	na, nb := q.hb.Locks.Len(la), q.hb.Locks.Len(lb)
 	if apiCall(a.Origin) || apiCall(b.Origin) {
-		if a.Write && na > 0 && nb == 0 || b.Write && nb > 0 && na == 0 {
+		otherLocks := na > 0 && nb > 0 && !q.sameNamedLock(la, lb)
+		if a.Write && na > 0 && (nb == 0 || otherLocks) || b.Write && nb > 0 && (na == 0 || otherLocks) {
 			return "written holding a lock the other side does not hold"
 		}
 		if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {

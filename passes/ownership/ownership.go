@@ -218,21 +218,25 @@ func presumed(a, b pointer.Access) bool {
 	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
 }
 
-// inconsistent reports whether a pair shows that its location is meant
-// to be used by goroutines at once: one side is atomic, or one side
-// writes holding a lock and the other side holds none (inconsistent
-// locking, as RacerD and checklocks infer it). Library mode reports a
-// presumed pair only then. A field that methods touch without
-// synchronization is the caller's to guard (bytes.Buffer); one written
-// without the lock and read with it is, as a rule, set up before the
-// value is shared (SetID, Start); one written with the lock and read
-// without is mutated while shared, and the read forgot the lock.
+// inconsistent reports whether a pair may show that its location is
+// meant to be used by goroutines at once: one side is atomic, or one
+// side writes holding a lock that the other side may not hold
+// (inconsistent locking, as RacerD and checklocks infer it). Library
+// mode reports a presumed pair only then. A field that methods touch
+// without synchronization is the caller's to guard (bytes.Buffer); one
+// written without the lock and read with it is, as a rule, set up
+// before the value is shared (SetID, Start); one written with the lock
+// and read without it, or with another mutex only, is mutated while
+// shared, and the read forgot the lock. Which locks the two sides hold
+// is known only once the pair's events are placed: a common one rules
+// the pair out (common-lock), and Evidence tells the writer's mutex
+// from another under the same name.
 func (q *Query) inconsistent(a, b pointer.Access) bool {
 	if a.Atomic || b.Atomic {
 		return true
 	}
 	la, lb := q.locked(a), q.locked(b)
-	return a.Write && la && !lb || b.Write && lb && !la ||
+	return a.Write && la || b.Write && lb ||
 		!la && !lb && (bareWrite(a) || bareWrite(b))
 }
 

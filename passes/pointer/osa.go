@@ -550,12 +550,13 @@ func (a *state) computeReaching() {
 		index[cg] = i
 	}
 	for _, o := range a.origins {
-		entry := a.originEntry[o]
-		if entry == nil {
-			continue
+		// A root origin runs each of its roots (every test, every
+		// concurrent method), not only the first, which is its entry.
+		stack := slices.Clone(a.rootNodes[o])
+		if entry := a.originEntry[o]; entry != nil && !slices.Contains(stack, entry) {
+			stack = append(stack, entry)
 		}
 		var seen intsets.Sparse
-		stack := []*cgnode{entry}
 		for len(stack) > 0 {
 			cg := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]

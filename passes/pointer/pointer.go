@@ -207,6 +207,7 @@ type state struct {
 	// origins that reach each function.
 	callees     map[*cgnode][]*cgnode
 	originEntry map[*Origin]*cgnode
+	rootNodes   map[*Origin][]*cgnode // a root origin's roots, each walked from (see computeReaching)
 	reaching    map[*cgnode][]*Origin
 	spawnedIn   map[*Origin]*cgnode // see noteSpawn
 	ciContext   *Context
@@ -252,6 +253,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		allocs:          make(map[allocKey]*Object),
 		callees:         make(map[*cgnode][]*cgnode),
 		originEntry:     make(map[*Origin]*cgnode),
+		rootNodes:       make(map[*Origin][]*cgnode),
 		calls:           make(map[siteKey][]*ssa.Function),
 		externs:         make(map[siteKey][]*ssa.Function),
 		spawns:          make(map[siteKey][]*Origin),
@@ -333,6 +335,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 		for _, o := range groups[group] {
 			a.rootFuncs[o] = append(a.rootFuncs[o], r.Func)
 			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}))
+			a.rootNodes[o] = append(a.rootNodes[o], cg)
 			if a.originEntry[o] == nil {
 				a.originEntry[o] = cg
 			}
@@ -367,7 +370,62 @@ func (a *state) sharedReceiver(receivers map[*types.TypeName]*Object, t types.Ty
 	obj := a.newObject(ObjUnknown, nil, ptr.Elem(), nil, 0)
 	obj.Label = "receiver of the methods of " + tn.Name()
 	receivers[tn] = obj
+	budget := maxFillObjects
+	a.fillReceiver(obj, tn, []*Object{obj}, &budget)
 	return obj
+}
+
+// Bounds on the objects a shared receiver stands for (see
+// fillReceiver): pointer fields followed, and objects made, per
+// receiver type.
+const (
+	maxFillDepth   = 3
+	maxFillObjects = 64
+)
+
+// fillReceiver gives each pointer field of obj, a shared receiver or an
+// object one reaches (path: from the receiver to obj), an object of the
+// package's struct type it points to: a caller's Ring reaches its
+// ringSharding through r.sharding, and two methods that go through it
+// reach the same one. Without it every field a method loads from its
+// receiver points to nothing, and a method that keeps its state behind
+// a pointer (r.sharding.mu, r.sharding.onNewNode) makes no access at
+// all. Each field gets its own object (r.tickMu and b.tickMu are two
+// mutexes), and a field whose type is already on the path points back
+// to that object (a list's next), so that the tree is finite. Only the
+// package's own struct types are followed, and sync's (a *sync.RWMutex
+// field is a mutex of its own): another package's objects are what its
+// summaries say they are.
+func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, budget *int) {
+	if len(path) > maxFillDepth {
+		return
+	}
+	for i, lf := range obj.layout.leaves {
+		p, ok := types.Unalias(lf.typ).(*types.Pointer)
+		if !ok {
+			continue
+		}
+		named, ok := types.Unalias(p.Elem()).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() != root.Pkg() && named.Obj().Pkg().Path() != "sync" {
+			continue
+		}
+		if _, ok := named.Underlying().(*types.Struct); !ok {
+			continue
+		}
+		k := slices.IndexFunc(path, func(o *Object) bool { return types.Identical(o.Type, named) })
+		if k >= 0 {
+			a.addLoc(obj.start+nodeID(i), path[k].start)
+			continue
+		}
+		if *budget <= 0 {
+			return
+		}
+		*budget--
+		sub := a.newObject(ObjUnknown, nil, named, nil, 0)
+		sub.Label = "what a receiver of " + root.Name() + " reaches at " + facts.ShortName(named.Obj().Name())
+		a.addLoc(obj.start+nodeID(i), sub.start)
+		a.fillReceiver(sub, root, append(path, sub), budget)
+	}
 }
 
 // Location is a leaf of an abstract object: a field, an element, a

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"strings"
 )
 
 // concurrentDoc matches documentation that says a type or function may
@@ -18,8 +19,11 @@ var notConcurrentDoc = regexp.MustCompile(`(?i)\bnon[- ]?(concurrency|goroutine|
 // DocConcurrent reads a doc comment's promise about concurrent use: 1
 // where it says that the type or function is safe for concurrent use,
 // -1 where it says that it is not, 0 where it says neither. A negation
-// wins: "not thread-safe" says thread-safe too.
+// wins: "not thread-safe" says thread-safe too. The promise is read
+// across the comment's line breaks ("It's safe for\nconcurrent use"):
+// runs of white space read as one space.
 func DocConcurrent(text string) int {
+	text = strings.Join(strings.Fields(text), " ")
 	switch {
 	case notConcurrentDoc.MatchString(text):
 		return -1

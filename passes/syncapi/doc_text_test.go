@@ -18,6 +18,8 @@ func TestDocConcurrent(t *testing.T) {
 		{"The map is thread-unsafe.", -1},
 		{"Buffer is unsafe for concurrent use.", -1},
 		{"BGReader is an io.Reader that can optionally buffer reads in the background. It is safe for concurrent use.", 1},
+		{"Ring is a Redis client that uses consistent hashing to distribute\nkeys across multiple Redis servers (shards). It's safe for\nconcurrent use by multiple goroutines.\n", 1},
+		{"Conn is not safe for\n\tconcurrent use.", -1},
 		{"Builder builds strings.", 0},
 	} {
 		if got := DocConcurrent(c.text); got != c.want {
