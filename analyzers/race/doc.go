@@ -112,7 +112,9 @@
 // the package hands to sync/atomic (atomic.AddUint32(&rr.counter, 1)),
 // or whose documentation says they are safe for concurrent use ("Cache
 // is a thread-safe implementation of ..."), may also be called
-// concurrently with each other. Every go statement, and the library calls that start
+// concurrently with each other, on one object a caller shares: with
+// what its pointer fields reach (Ring's methods that go through
+// r.sharding meet on one ringSharding). Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
 // started in a loop may run concurrently with itself.
@@ -123,7 +125,10 @@
 // documented as safe for concurrent use, whose methods its callers may
 // call at once as the documentation promises (a Close that sets closed
 // while another goroutine's Send reads it); one of the two accesses
-// holds a lock or is atomic (inconsistent locking), or one is a write
+// holds a lock or is atomic (inconsistent locking: a write holding a
+// mutex that the other side does not hold, whether it holds none or
+// another, as SetAddrs holding setAddrsMu reads the hooks that OnNewNode
+// appends to holding mu), or one is a write
 // that its function leaves bare while it locks a mutex of the same
 // object, or applies an atomic to another of its fields: a function
 // that synchronizes on an object is written to run at once with others

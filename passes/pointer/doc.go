@@ -55,7 +55,8 @@
 // origins (fewOrigins), and if it is still too large, context
 // insensitive, with twice the room in nodes and in points-to sets: each
 // function once for every goroutine that runs it, its accesses
-// attributed to the origins that reach it by calls, and each
+// attributed to the origins that reach it by calls (a root origin from
+// each of its roots: every test, every concurrent method), and each
 // goroutine's parent the first origin found to reach its go statement.
 // That grows with the package and not with its goroutines, so a package
 // is degraded, with one line on standard error that says so and which
@@ -109,8 +110,14 @@
 // variable is one variable outside the body, and is shared.
 //
 // The origins are the package's roots (main, init, tests, and in library
-// mode the exported methods of types that carry a mutex or atomics,
-// twice each, on one shared receiver) and what they start. OSA then
+// mode the exported methods of types that carry a mutex or atomics, use
+// sync/atomic or are documented as safe for concurrent use, twice each,
+// on one shared receiver) and what they start. The shared receiver
+// stands for a caller's object and what it reaches: each of its pointer
+// fields to one of the package's struct types, or to a sync type,
+// points to an object of its own, three fields deep, so that two
+// methods going through r.sharding meet on one ringSharding, and
+// r.tickMu and b.tickMu are two mutexes. OSA then
 // collects every memory access (loads, stores, map and slice operations:
 // append writes the destination's elements (a full slice's,
 // s[:len(s):len(s)] or slices.Clip(s), it only reads, copying them
