@@ -363,7 +363,12 @@
 // goroutines, which it says on standard error), only what holds without
 // contexts counts (atomics, locking, objects made once or held by a
 // package-level variable, documented types), and a line says how many
-// candidates were withheld.
+// candidates were withheld. A pair between a library's presumed callers
+// counts there only on what they share: the receiver of two concurrent
+// methods and what its fields reach, or what a package-level variable
+// holds. What a method or a constructor makes is one object for every
+// caller once contexts are merged, and a test's objects are not the
+// callers' at all.
 //
 // # Known limits
 //

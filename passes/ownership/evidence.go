@@ -64,7 +64,9 @@ import (
 // with the flag -all (SARIF level note). In a package the pointer
 // analysis degraded (one context for all goroutines), only the evidence
 // that holds without contexts counts: atomics, locking, objects of which
-// the program has one, and documented types.
+// the program has one, and documented types; between a library's
+// presumed callers, only on the receiver of two concurrent methods and
+// what it reaches, or on what package-level variables hold.
 
 // evidenceMemo is what Evidence finds once per package, origin or
 // location.
@@ -102,6 +104,17 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	// the writer's under another owner's name (c.mu on both sides,
 	// which the analysis took for two because it merged owners).
 	na, nb := q.hb.Locks.Len(la), q.hb.Locks.Len(lb)
+	if q.ptr.ContextInsensitive && presumed(a, b) && !(loc.Obj.Callers && apiCall(a.Origin) && apiCall(b.Origin)) && !heldByPackage(q.singleton(loc.Obj)) {
+		// Degraded, one context: what a method or an entry point's call
+		// makes is one object for every caller, and the pair may be
+		// between two callers' own (a constructor filling the object
+		// it makes, a method reading its receiver's: one object once
+		// merged), or on an object a test makes, which the callers'
+		// program never sees. Only what the callers share holds
+		// without contexts: the receiver of two concurrent methods and
+		// what it reaches, and what package-level variables hold.
+		return ""
+	}
 	if apiCall(a.Origin) || apiCall(b.Origin) {
 		otherLocks := na > 0 && nb > 0 && !q.sameNamedLock(la, lb)
 		if a.Write && na > 0 && (nb == 0 || otherLocks) || b.Write && nb > 0 && (na == 0 || otherLocks) {
@@ -151,6 +164,12 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 // importers may make at any time (see pointer.MethodsRoot), or a
 // goroutine that call started.
 func apiCall(o *pointer.Origin) bool { return o.Ancestor().Root == pointer.MethodsRoot }
+
+// heldByPackage reports whether why, from singleton, says that the
+// object is a package-level variable or held by one.
+func heldByPackage(why string) bool {
+	return why == "a package-level variable" || why == "held by a package-level variable"
+}
 
 // singleton returns why obj is one object of the program, which no
 // merging of the analysis made: a package-level variable, an object one

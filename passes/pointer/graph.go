@@ -49,15 +49,20 @@ func (k ObjectKind) String() string { return objectKindNames[k] }
 
 // Object is an abstract object: an allocation site in a context.
 type Object struct {
-	Kind   ObjectKind
-	Site   ssa.Value  // the allocating value, or the Global or Function; nil for roots' parameters
-	Type   types.Type // the type of the object's contents (for ObjInterface, the dynamic type)
-	Ctx    *Context   // nil for globals and functions
-	Tag    int        // the iteration tag of an allocation in a loop (see valueKey), or the leaf of an unknown result
-	Label  string     // describes an ObjUnknown
-	start  nodeID
-	layout *layout
-	fn     *ssa.Function // for ObjFunc and ObjClosure
+	Kind  ObjectKind
+	Site  ssa.Value  // the allocating value, or the Global or Function; nil for roots' parameters
+	Type  types.Type // the type of the object's contents (for ObjInterface, the dynamic type)
+	Ctx   *Context   // nil for globals and functions
+	Tag   int        // the iteration tag of an allocation in a loop (see valueKey), or the leaf of an unknown result
+	Label string     // describes an ObjUnknown
+	// Callers marks the objects that stand for what a library's callers
+	// share: the receiver of a concurrent type's methods and what its
+	// pointer fields reach (see fillReceiver), one per type and field
+	// in any context.
+	Callers bool
+	start   nodeID
+	layout  *layout
+	fn      *ssa.Function // for ObjFunc and ObjClosure
 
 	// For an object made by a summarized call: its type and site as
 	// the summary names them (its own type is opaque), the closure it

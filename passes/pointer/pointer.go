@@ -369,6 +369,7 @@ func (a *state) sharedReceiver(receivers map[*types.TypeName]*Object, t types.Ty
 	}
 	obj := a.newObject(ObjUnknown, nil, ptr.Elem(), nil, 0)
 	obj.Label = "receiver of the methods of " + tn.Name()
+	obj.Callers = true
 	receivers[tn] = obj
 	budget := maxFillObjects
 	a.fillReceiver(obj, tn, []*Object{obj}, &budget)
@@ -423,6 +424,7 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 		*budget--
 		sub := a.newObject(ObjUnknown, nil, named, nil, 0)
 		sub.Label = "what a receiver of " + root.Name() + " reaches at " + facts.ShortName(named.Obj().Name())
+		sub.Callers = true
 		a.addLoc(obj.start+nodeID(i), sub.start)
 		a.fillReceiver(sub, root, append(path, sub), budget)
 	}
