@@ -103,7 +103,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	// hold the writer's, which is what guards the field, unless it is
 	// the writer's under another owner's name (c.mu on both sides,
 	// which the analysis took for two because it merged owners).
-	na, nb := q.hb.Locks.Len(la), q.hb.Locks.Len(lb)
+	na, nb := q.mutexes(la), q.mutexes(lb)
 	if q.ptr.ContextInsensitive && presumed(a, b) && !(loc.Obj.Callers && apiCall(a.Origin) && apiCall(b.Origin)) && !heldByPackage(q.singleton(loc.Obj)) {
 		// Degraded, one context: what a method or an entry point's call
 		// makes is one object for every caller, and the pair may be
@@ -119,6 +119,9 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		otherLocks := na > 0 && nb > 0 && !q.sameNamedLock(la, lb)
 		if a.Write && na > 0 && (nb == 0 || otherLocks) || b.Write && nb > 0 && (na == 0 || otherLocks) {
 			return "written holding a lock the other side does not hold"
+		}
+		if presumed(a, b) && !q.inconsistent(a, b) && !q.documentedConcurrent(loc) {
+			return "" // let through by lockedBoth only
 		}
 		if na == 0 && nb == 0 && q.lockedElsewhere(loc, accesses) {
 			return "locked or atomic elsewhere"
@@ -164,6 +167,14 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 // importers may make at any time (see pointer.MethodsRoot), or a
 // goroutine that call started.
 func apiCall(o *pointer.Origin) bool { return o.Ancestor().Root == pointer.MethodsRoot }
+
+// mutexes returns how many mutexes lockset id holds: a Once whose
+// callback runs holds no mutex a reader could name, and an observation
+// or a sibling lock names no location (see shb.Locksets.Members).
+func (q *Query) mutexes(id shb.LocksetID) int {
+	locs, _ := q.hb.Locks.Members(id)
+	return len(locs)
+}
 
 // heldByPackage reports whether why, from singleton, says that the
 // object is a package-level variable or held by one.

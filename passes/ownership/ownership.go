@@ -169,7 +169,7 @@ func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 		return ""
 	case q.documentedSerial(a) || q.documentedSerial(b):
 		return rules.DocumentedSerial
-	case !q.inconsistent(a, b) && !q.documentedConcurrent(a.Loc):
+	case !q.inconsistent(a, b) && !q.lockedBoth(a, b) && !q.documentedConcurrent(a.Loc):
 		return rules.NoEvidence
 	case q.settingUp(a) || q.settingUp(b):
 		return rules.SetupMethod
@@ -218,26 +218,33 @@ func presumed(a, b pointer.Access) bool {
 	return ra != rb && (ra.Root == pointer.MethodsRoot || rb.Root == pointer.MethodsRoot)
 }
 
-// inconsistent reports whether a pair may show that its location is
-// meant to be used by goroutines at once: one side is atomic, or one
-// side writes holding a lock that the other side may not hold
-// (inconsistent locking, as RacerD and checklocks infer it). Library
-// mode reports a presumed pair only then. A field that methods touch
-// without synchronization is the caller's to guard (bytes.Buffer); one
-// written without the lock and read with it is, as a rule, set up
-// before the value is shared (SetID, Start); one written with the lock
-// and read without it, or with another mutex only, is mutated while
-// shared, and the read forgot the lock. Which locks the two sides hold
-// is known only once the pair's events are placed: a common one rules
-// the pair out (common-lock), and Evidence tells the writer's mutex
-// from another under the same name.
+// inconsistent reports whether a pair shows that its location is meant
+// to be used by goroutines at once: one side is atomic, or one side
+// writes holding a lock and the other side holds none (inconsistent
+// locking, as RacerD and checklocks infer it). Library mode reports a
+// presumed pair only then, or where both sides hold locks (lockedBoth).
+// A field that methods touch without synchronization is the caller's to
+// guard (bytes.Buffer); one written without the lock and read with it
+// is, as a rule, set up before the value is shared (SetID, Start); one
+// written with the lock and read without is mutated while shared, and
+// the read forgot the lock.
 func (q *Query) inconsistent(a, b pointer.Access) bool {
 	if a.Atomic || b.Atomic {
 		return true
 	}
 	la, lb := q.locked(a), q.locked(b)
-	return a.Write && la || b.Write && lb ||
+	return a.Write && la && !lb || b.Write && lb && !la ||
 		!la && !lb && (bareWrite(a) || bareWrite(b))
+}
+
+// lockedBoth reports whether a written side and the other both hold
+// locks: whether the other holds the writer's mutex is known only once
+// the pair's events are placed, and a read holding another mutex only
+// (setAddrsMu, where the append holds mu) forgot the writer's. A common
+// mutex rules the pair out (common-lock); Evidence takes the rest as
+// inconsistent locking, and nothing else as evidence.
+func (q *Query) lockedBoth(a, b pointer.Access) bool {
+	return (a.Write || b.Write) && q.locked(a) && q.locked(b)
 }
 
 // bareWrite reports whether acc is a write of a field that the function
