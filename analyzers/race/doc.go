@@ -114,7 +114,9 @@
 // is a thread-safe implementation of ..."), may also be called
 // concurrently with each other, on one object a caller shares: with
 // what its pointer fields reach (Ring's methods that go through
-// r.sharding meet on one ringSharding). Every go statement, and the library calls that start
+// r.sharding meet on one ringSharding). Each caller passes its own
+// arguments: two calls of store.GetLog(i, &log) at once fill two logs.
+// Every go statement, and the library calls that start
 // goroutines (WaitGroup.Go, errgroup, time.AfterFunc, HTTP handlers,
 // t.Run, runtime.SetFinalizer and AddCleanup), starts a goroutine; one
 // started in a loop may run concurrently with itself.

@@ -346,7 +346,16 @@ func (a *state) addRoots(roots []*origins.Root) {
 					}
 					continue
 				}
-				a.unknownBlock(a.valueNode(cg, p, 0), p.Type(), p, nil, "parameter "+p.Name()+" of "+facts.ShortName(r.Func.String()))
+				// Each caller of a concurrent method passes its own
+				// arguments: the two copies that stand for two callers
+				// get an object each (two goroutines calling
+				// store.GetLog(i, &log) fill two logs). That they share
+				// one is the callers' to show, as the receiver is.
+				var ctx *Context
+				if r.Kind == origins.RootMethod {
+					ctx = cg.ctx
+				}
+				a.unknownBlock(a.valueNode(cg, p, 0), p.Type(), p, ctx, "parameter "+p.Name()+" of "+facts.ShortName(r.Func.String()))
 			}
 		}
 	}
