@@ -203,8 +203,6 @@ func TestDegradedPts(t *testing.T) {
 	wantDegraded(t, runDegraded(t, "ptslimit", strconv.Itoa(limit)), "points-to sets larger than")
 }
 
-// runDegraded runs race on fixture degraded with the pointer analysis's
-// flag set to value (none if flag is ""), and sets it back after.
 // TestDegradedRoots checks that a degraded package's root origins run
 // each of their roots: a race between two exported methods that are not
 // the first of their group is reported.
@@ -212,6 +210,9 @@ func TestDegradedRoots(t *testing.T) {
 	wantDegraded(t, runDegraded(t, "nodelimit", "60", "degradedlib"), "pointer degraded package degradedlib")
 }
 
+// runDegraded runs race on the fixtures pkgs (degraded if none) with
+// the pointer analysis's flag set to value (none if flag is ""), and
+// sets it back after.
 func runDegraded(t *testing.T, flag, value string, pkgs ...string) []*analysistest.Result {
 	if len(pkgs) == 0 {
 		pkgs = []string{"degraded"}

@@ -432,7 +432,7 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 		}
 		*budget--
 		sub := a.newObject(ObjUnknown, nil, named, nil, 0)
-		sub.Label = "what a receiver of " + root.Name() + " reaches at " + facts.ShortName(named.Obj().Name())
+		sub.Label = "the " + named.Obj().Name() + " a receiver of " + root.Name() + " reaches"
 		sub.Callers = true
 		a.addLoc(obj.start+nodeID(i), sub.start)
 		a.fillReceiver(sub, root, append(path, sub), budget)
