@@ -138,9 +138,72 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 		a.bindFreeVars(callee, obj, -1)
 	}
 	a.bindParams(site, callee, params, 0)
-	if site.result >= 0 {
-		a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
+	if site.result < 0 {
+		return
 	}
+	if k := a.passedParam(fn); k >= 0 && obj.Kind != ObjInterface && k < len(site.args) {
+		// The call returns its own argument, not what every call passes.
+		a.copyBlock(a.val(site.at, site.args[k]), site.result, a.size(fn.Signature.Results()))
+		return
+	}
+	a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
+}
+
+// passedParam returns the index of the parameter fn returns, when fn's
+// one result is always that parameter (or nil): a builder's method that
+// returns its receiver so that calls chain (o.AddBroker(url) returns o),
+// or a function that returns its argument. Each call's result is then
+// the pointer that call passes. Bound to fn's result node, as any other
+// result, a call would return what every call of fn in the context
+// passes: one test's options chained through AddBroker would be the
+// options a client keeps and hands to its goroutines. -1 for any other
+// function.
+func (a *state) passedParam(fn *ssa.Function) int {
+	if k, ok := a.passes[fn]; ok {
+		return k
+	}
+	k := -1
+	if res := fn.Signature.Results(); res.Len() == 1 && isPointerLike(res.At(0).Type()) {
+		k = returnedParam(fn)
+	}
+	a.passes[fn] = k
+	return k
+}
+
+// returnedParam returns the index of the parameter that every return of
+// fn returns as its one result (a nil constant aside), or -1.
+func returnedParam(fn *ssa.Function) int {
+	k := -1
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		switch r := ret.Results[0].(type) {
+		case *ssa.Const:
+			// return nil
+		case *ssa.Parameter:
+			i := slices.Index(fn.Params, r)
+			if i < 0 || k >= 0 && i != k {
+				return -1
+			}
+			k = i
+		default:
+			return -1
+		}
+	}
+	return k
+}
+
+// isPointerLike reports whether a value of type t may hold a pointer a
+// caller passed: a pointer, an interface, a map, a slice, a channel or a
+// function.
+func isPointerLike(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Map, *types.Slice, *types.Chan, *types.Signature:
+		return true
+	}
+	return false
 }
 
 // bindFreeVars makes the free variables of the closure callee runs

@@ -46,6 +46,12 @@
 // field of it (SafeMultiError.Append locking s.mu around
 // s.errs.Append(err)): the arrays the append makes are then told apart
 // by the outer call site, not one for every MultiError of the package.
+// A call of a function that returns one of its parameters (a builder's
+// method returning its receiver so that calls chain, o.AddBroker(url)
+// returning o) returns its own argument: bound to the function's result
+// as other calls are, it would return what every call in the context
+// passes, and one test's options chained through AddBroker would be the
+// options a client copied and reads on its goroutines (passedParam).
 // Past the origin budget (originBudget), a goroutine gets the origin it
 // already has, or shares the overflow origin with the others found
 // there.

@@ -185,6 +185,7 @@ type state struct {
 
 	contexts    map[contextKey]*Context
 	factories   map[*ssa.Function]bool
+	passes      map[*ssa.Function]int // see passedParam
 	origins     []*Origin
 	originIndex map[originKey]*Origin
 	splitSpawns map[originKey]int   // see maxSpawnContexts
@@ -243,6 +244,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		dataAddrs:       make(map[ssa.Value]bool),
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
+		passes:          make(map[*ssa.Function]int),
 		originIndex:     make(map[originKey]*Origin),
 		splitSpawns:     make(map[originKey]int),
 		splitCells:      make(map[*Origin]*Object),
