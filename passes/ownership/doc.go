@@ -357,7 +357,10 @@
 // map written on both
 // sides; a channel closed on one side and closed or sent on by the
 // other; a field of a type whose documentation says it is safe for
-// concurrent use. The others are possible data races
+// concurrent use. A lock here is a mutex: the Once of a Do callback is
+// none (Do orders its function's writes before each return of Do, and
+// excludes no reader that calls no Do), so a write inside Do is no
+// evidence by itself. The others are possible data races
 // (race/possible-race), reported with the flag -all (-race.all under go
 // vet). In a package the pointer analysis degraded (one context for all
 // goroutines, which it says on standard error), only what holds without

@@ -392,6 +392,14 @@ func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 	return locs, read
 }
 
+// HoldsMutex reports whether lockset id holds a mutex: a lock of its
+// own, a sibling lock or a caller's, but not the Once of a Do callback
+// (Do orders what its function did before Do returns; it excludes no one
+// who reads without calling Do) nor an observation of an atomic write.
+func (ls *Locksets) HoldsMutex(id LocksetID) bool {
+	return slices.ContainsFunc(ls.sets[id], func(e lockElem) bool { return !e.once && e.observe == 0 })
+}
+
 // Holds reports whether lockset id holds the mutex at lock location
 // lock, known to be that one (a member of one location), and whether it
 // holds it for reading only.

@@ -284,11 +284,12 @@ func (t *Trace) AccessEvents(acc pointer.Access) []int32 {
 }
 
 // Locked reports whether an access event of acc in t (of its first
-// MaxPlaces) holds a lock.
+// MaxPlaces) holds a mutex (see Locksets.HoldsMutex: a write inside a
+// Once's Do holds none).
 func (r *Result) Locked(t *Trace, acc pointer.Access) bool {
 	evs := t.AccessEvents(acc)
 	for _, ev := range evs[:min(len(evs), MaxPlaces)] {
-		if r.Locks.Len(r.AccessLocks(t, ev, acc)) > 0 {
+		if r.Locks.HoldsMutex(r.AccessLocks(t, ev, acc)) {
 			return true
 		}
 	}

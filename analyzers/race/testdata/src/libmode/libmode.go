@@ -507,3 +507,40 @@ func (s *Store) Touch(v int) {
 	s.last.Val = v // want `data race on Entry.Val: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\); locks held: \{s.mu \(read\)\} vs \{s.mu \(read\)\}`
 	s.mu.RUnlock()
 }
+
+// Writer makes its buffers once, inside a sync.Once's Do (directly, and
+// one call away in init), and reads them before it calls Do, holding no
+// lock. A Once orders what its function did before every return of Do,
+// not before a read that calls no Do; it is no mutex either, so a write
+// inside Do is not "written holding a lock", and with no other evidence
+// two callers are not presumed to reach the buffers at once. Silent.
+type Writer struct {
+	mu   sync.Mutex
+	once sync.Once
+	hdr  sync.Once
+	buf  []byte
+	head []byte
+	n    int
+}
+
+func (w *Writer) Write(p []byte) {
+	if w.Buffered() == 0 {
+		w.once.Do(func() {
+			w.buf = make([]byte, 0, 64) // silent "no-evidence"
+		})
+	}
+	if w.Header() == nil {
+		w.hdr.Do(w.init)
+	}
+	w.mu.Lock()
+	w.n += len(p)
+	w.mu.Unlock()
+}
+
+func (w *Writer) init() {
+	w.head = make([]byte, 4) // silent "no-evidence"
+}
+
+func (w *Writer) Buffered() int { return cap(w.buf) }
+
+func (w *Writer) Header() []byte { return w.head }
