@@ -45,6 +45,16 @@
 // goroutine (RootEntry), so that a library with no test or caller of
 // its own is analyzed where it starts goroutines.
 //
+// A method entered with a mutex of its receiver held is neither: the
+// callers that hold the mutex run it. A method is entered so when its
+// name ends in Locked (Go's convention for "the caller holds the lock"),
+// or when the package's own code (tests aside) calls it, and every such
+// call holds, at the call, a mutex reached from the receiver it passes,
+// or is in a method entered so that passes its own receiver on (etcd's
+// RaftCluster.UnsafeLoad, which Recover calls holding c.Mutex). Taken as
+// a call of its own, its unlocked writes would race with every locked
+// access of its callers' fields.
+//
 // Limits: calls through interfaces and function values that the pass
 // cannot resolve from SSA alone are not followed (the pointer analysis
 // resolves them), and under "go vet" a callee in a package that is not a

@@ -10,6 +10,7 @@ import (
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "find the goroutines each function may start, closed over callees",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/origins",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer},
 	FactTypes:  []analysis.Fact{new(facts.OriginsTable)},
 	ResultType: reflect.TypeFor[*Result](),
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -42,11 +43,13 @@ func findRoots(pass *analysis.Pass, ir *buildir.IR, res *Result) []*Root {
 	// only where main's goroutines call them.
 	if ir.Pkg.Pkg.Name() != "main" {
 		methods := concurrentMethods(pass, ir)
+		held := enteredHeld(pass, ir, pass.ResultOf[lockset.Analyzer].(*lockset.Result))
+		methods = slices.DeleteFunc(methods, func(fn *ssa.Function) bool { return held[fn] })
 		for _, fn := range methods {
 			add(fn, RootMethod)
 		}
 		for _, fn := range entryPoints(pass, ir, res) {
-			if !slices.Contains(methods, fn) {
+			if !slices.Contains(methods, fn) && !held[fn] {
 				add(fn, RootEntry)
 			}
 		}

@@ -544,3 +544,65 @@ func (w *Writer) init() {
 func (w *Writer) Buffered() int { return cap(w.buf) }
 
 func (w *Writer) Header() []byte { return w.head }
+
+// Cluster's Load is entered with c.mu held: its one caller in the
+// package, Recover, holds it around the call (etcd's UnsafeLoad); so is
+// Apply, one call further, whose one caller restore is entered so by
+// Restore. Neither is a call of its own for the concurrent callers: the
+// callers that hold the mutex run them. reloadLocked says so by its
+// name. Bump, called holding c.mu by Recover and bare by Refresh, is
+// not, and Reset, which nothing calls, is a call of its own.
+type Cluster struct {
+	mu      sync.Mutex
+	version int
+	epoch   int
+	members map[int]string
+}
+
+func (c *Cluster) Load() {
+	c.version = 1 // silent "common-lock"
+	c.members = map[int]string{}
+}
+
+func (c *Cluster) Recover() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Load()
+	c.Bump()
+}
+
+func (c *Cluster) Restore() {
+	c.mu.Lock()
+	c.restore()
+	c.mu.Unlock()
+}
+
+func (c *Cluster) restore() { c.Apply() }
+
+func (c *Cluster) Apply() {
+	c.version = 2 // silent "common-lock"
+}
+
+func (c *Cluster) Reload() {
+	c.mu.Lock()
+	c.reloadLocked()
+	c.mu.Unlock()
+}
+
+func (c *Cluster) reloadLocked() { c.members = nil }
+
+func (c *Cluster) Bump() {
+	c.epoch++ // want `data race on Cluster.epoch: (write|read) at libmode.go:\d+ \(concurrent methods\) vs (write|read) at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.mu\}`
+}
+
+func (c *Cluster) Refresh() { c.Bump() }
+
+func (c *Cluster) Reset() {
+	c.members = nil // want `data race on Cluster.members: write at libmode.go:\d+ \(concurrent methods\) vs write at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.mu\}`
+}
+
+func (c *Cluster) SetVersion(v int) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
