@@ -1,6 +1,7 @@
 package race_test
 
 import (
+	"go/ast"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -208,6 +209,39 @@ func TestDegradedPts(t *testing.T) {
 // the first of their group is reported.
 func TestDegradedRoots(t *testing.T) {
 	wantDegraded(t, runDegraded(t, "nodelimit", "60", "degradedlib"), "pointer degraded package degradedlib")
+}
+
+// TestDegradedTests checks, in a test package analyzed with one context,
+// that each test's objects are its own (test-objects), and that an object
+// a test makes once is no evidence where a function every test shares
+// reaches it (see ownership's testsOwn).
+func TestDegradedTests(t *testing.T) {
+	a, verdicts := whytest.Split(race.Analyzer)
+	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
+		t.Fatal(err)
+	}
+	defer race.Analyzer.Flags.Set("why", "")
+	f := pointer.Analyzer.Flags.Lookup("nodelimit")
+	old := f.Value.String()
+	if err := f.Value.Set("800"); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Value.Set(old)
+	results := analysistest.Run(t, analysistest.TestData(), a, "degradedtests")
+	if verdicts.Check(t, results) == 0 {
+		t.Fatal("no // silent comment found in degradedtests")
+	}
+	// The package itself has no goroutine to degrade for: its test
+	// variant is the one that passes the bound.
+	var tested []*analysistest.Result
+	for _, r := range results {
+		if slices.ContainsFunc(r.Pass.Files, func(f *ast.File) bool {
+			return strings.HasSuffix(r.Pass.Fset.Position(f.Package).Filename, "_test.go")
+		}) {
+			tested = append(tested, r)
+		}
+	}
+	wantDegraded(t, tested, "pointer degraded package degradedtests")
 }
 
 // runDegraded runs race on the fixtures pkgs (degraded if none) with

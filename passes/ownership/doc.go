@@ -371,7 +371,11 @@
 // methods and what its fields reach, or what a package-level variable
 // holds. What a method or a constructor makes is one object for every
 // caller once contexts are merged, and a test's objects are not the
-// callers' at all.
+// callers' at all. An object a test makes once counts there only where
+// both sides are that test's own code (its function, its literals, and
+// the goroutines their go statements start): a library function every
+// test calls runs for all of them at once, and a goroutine it starts may
+// be found with no known test above it.
 //
 // # Known limits
 //

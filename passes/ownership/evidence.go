@@ -1,10 +1,12 @@
 package ownership
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -64,7 +66,8 @@ import (
 // with the flag -all (SARIF level note). In a package the pointer
 // analysis degraded (one context for all goroutines), only the evidence
 // that holds without contexts counts: atomics, locking, objects of which
-// the program has one, and documented types; between a library's
+// the program has one (a test's only on its own code, see testsOwn),
+// and documented types; between a library's
 // presumed callers, only on the receiver of two concurrent methods and
 // what it reaches, or on what package-level variables hold.
 
@@ -136,7 +139,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		// merged owners; on one object it is one mutex.
 		return ""
 	}
-	if why := q.singleton(loc.Obj); why != "" {
+	if why := q.singleton(loc.Obj); why != "" && (!q.ptr.ContextInsensitive || q.testsOwn(loc.Obj, a, b)) {
 		return why
 	}
 	if q.documentedConcurrent(loc) && (apiCall(a.Origin) || apiCall(b.Origin) || inMethods(a, loc) && inMethods(b, loc)) {
@@ -210,6 +213,44 @@ func (q *Query) singleton(obj *pointer.Object) string {
 		return "made once, by " + instr.Parent().Name()
 	}
 	return ""
+}
+
+// testsOwn reports, for a package the pointer analysis degraded, whether
+// an object that a test makes once is reached by that test's own code on
+// both sides: the access is in the test's function or a literal of it,
+// or its goroutine (or one it descends from) was started by a go
+// statement there. With one context, a library function the test calls
+// (a constructor filling what it makes, a method starting a goroutine on
+// it) runs for every test at once, and its goroutine's parent is
+// whichever root was found first to reach it: the test made the object,
+// but nothing shows the two sides are its. An object main, or a
+// package's initialization, makes once is one of its program's whatever
+// code reaches it.
+func (q *Query) testsOwn(obj *pointer.Object, a, b pointer.Access) bool {
+	instr, ok := obj.Site.(ssa.Instruction)
+	if !ok {
+		return true
+	}
+	fn := instr.Parent()
+	if fn.Prog == nil || origins.TestRootKind(fn.Prog.Fset, fn) == 0 || fn.Syntax() == nil {
+		return true
+	}
+	body := fn.Syntax()
+	inside := func(pos token.Pos) bool { return body.Pos() <= pos && pos < body.End() }
+	own := func(acc pointer.Access) bool {
+		for f := acc.Instr.Parent(); f != nil; f = f.Parent() {
+			if f == fn {
+				return true
+			}
+		}
+		for o := acc.Origin; o != nil && o.Parent != nil; o = o.Parent {
+			if inside(o.Site) {
+				return true
+			}
+		}
+		return false
+	}
+	return own(a) && own(b)
 }
 
 // capturedAcross reports whether obj is a local variable that a

@@ -16,12 +16,14 @@ func TestPut(t *testing.T) {
 }
 
 // TestLookup reads what its own registry holds: the node TestPut made
-// is TestPut's, which TestLookup's registry never gets: silent.
+// is TestPut's, which TestLookup's registry never gets: silent. With one
+// context every test's registry channel is one, whose sends and receives
+// order the pair before test-objects is asked.
 func TestLookup(t *testing.T) {
 	r := newRegistry()
 	r.in <- "b"
 	if n := r.lookup("b"); n != nil {
-		println(n.addr) // silent "test-objects"
+		println(n.addr) // silent "happens-before"
 	}
 }
 
@@ -59,6 +61,43 @@ func TestParallelGets(t *testing.T) {
 	wg.Wait()
 }
 
+// TestStartEarly starts a worker of its own and leaves its goroutine
+// running.
+func TestStartEarly(t *testing.T) {
+	w := &worker{done: make(chan struct{})}
+	go w.watch()
+	w.start()
+}
+
+// TestStart makes a worker once, hands it to a watcher and starts it
+// through an interface: what start writes, directly and one call down in
+// prepare, its go statement orders before the goroutine's read. With one
+// context, start runs for every test that starts a worker, and its
+// goroutine is found without the test that started it: the object is
+// TestStart's, but nothing shows that the two sides (start's code, not
+// TestStart's, and a goroutine of no known test) are. Silent.
+func TestStart(t *testing.T) {
+	w := &worker{done: make(chan struct{})}
+	go w.watch()
+	var s starter = w
+	s.start()
+	<-w.done
+}
+
+type starter interface{ start() }
+
+// TestStartRacy's own goroutine writes the worker TestStartRacy made,
+// while the test reads it: both sides are the test's code. Reported.
+func TestStartRacy(t *testing.T) {
+	w := &worker{done: make(chan struct{})}
+	go func() {
+		w.state = 3 // want `data race on worker.state: write at degradedtests_test.go:\d+ \(goroutine started at degradedtests_test.go:\d+\) vs read at degradedtests_test.go:\d+ \(test goroutine\)`
+		close(w.done)
+	}()
+	println(w.state)
+	<-w.done
+}
+
 // TestLoad starts enough goroutines, each making objects of its own, to
 // pass the node limit TestDegraded sets: the package is analyzed with
 // one context for all goroutines.
@@ -82,3 +121,30 @@ func TestLoad(t *testing.T) {
 }
 
 func sink(...any) {}
+
+// A worker's start writes its state and then starts the goroutine that
+// reads it: the go statement orders the two, on every worker. With one
+// context, the loop's goroutine gets as parent the first root found to
+// run start (TestLoad's goroutines), not the test that made the worker.
+type worker struct {
+	state int
+	gen   int
+	done  chan struct{}
+}
+
+func (w *worker) start() {
+	w.gen++ // silent "no-sharing-evidence"
+	w.prepare()
+	go w.loop()
+}
+
+func (w *worker) prepare() {
+	w.state = 1 // silent "no-sharing-evidence"
+}
+
+func (w *worker) watch() { <-w.done }
+
+func (w *worker) loop() {
+	println(w.state, w.gen)
+	close(w.done)
+}
