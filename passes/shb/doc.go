@@ -74,6 +74,18 @@
 //     not a constant, is taken to cover; the end of a WaitGroup.Go or
 //     errgroup goroutine → return of Wait; a goroutine that the Wait's
 //     own trace starts after it is not waited for there;
+//   - a goroutine's WaitGroup.Done → return of another goroutine's Wait,
+//     when the first goroutine's function made the object the WaitGroup
+//     is a field of, added to it before anything could reach the object
+//     (no store, send, call, closure or return hands the object on
+//     before the Add), and calls that Done itself (singleflight's call:
+//     c := new(call); c.wg.Add(1); g.m[key] = c; ... c.wg.Done()): the
+//     Wait found the object where its maker put it, after the Add. The
+//     edge orders the maker's events from its Add (Edge.From) to its
+//     Done. What an origin allocates is its own, so the Wait may be on
+//     any maker's object; the edge from each maker then also orders
+//     what it did between Add and Done for a Wait on another's (a known
+//     imprecision);
 //   - a sync.Once.Do callback → return of every Do on the same Once:
 //     the edge orders the callback's events only (Edge.From is its first
 //     event), not what its goroutine did before the Do, which may not be

@@ -3,6 +3,7 @@ package shb
 import (
 	"cmp"
 	"go/constant"
+	"go/token"
 	"iter"
 	"slices"
 
@@ -610,7 +611,180 @@ func (l *linker) waitEdges(w ref) {
 			l.res.LateAdds = append(l.res.LateAdds, LateAdd{Trace: ot.t, Add: adds[0], Waiter: w.t, Wait: w.id})
 		}
 	}
+	l.makerEdges(w)
 	l.perRunWaitEdges(w)
+}
+
+// makerEdges adds the edges into a Wait, w, from the goroutines that
+// make the WaitGroup it waits on, add to it before anything else can
+// reach it, and call Done on it themselves (see makersGroup): the Wait
+// found it where its maker put it, after the Add. Each goroutine's own
+// object may be a different one (what an origin allocates is its own),
+// and the Wait may be on any of them.
+func (l *linker) makerEdges(w ref) {
+	obj := w.ev().Obj
+	for _, ot := range l.traces {
+		if ot.t == w.t || ot.obj != obj && !(l.objs.isGroup[obj] && slices.Contains(l.objs.members[obj], ot.obj)) || l.startedAfter(ot.t.Origin, w.t, w.id) {
+			continue
+		}
+		o := l.byObj[ot.obj][ot.t]
+		if len(o[WGAdd]) == 0 || len(o[WGDone]) == 0 {
+			continue
+		}
+		if add, done, ok := makersGroup(ot.t, o[WGAdd], o[WGDone]); ok {
+			ot.t.Out = append(ot.t.Out, Edge{From: add, Before: done, To: w.t, At: w.id + 1})
+		}
+	}
+}
+
+// makersGroup finds, in trace t, an Add and the Done after it on a
+// WaitGroup that the function calling them makes (a field of an object
+// it allocates) and adds to before anything else can reach it: no store,
+// send, call or return hands the object on before the Add (singleflight's
+// call: c := new(call); c.wg.Add(1); g.m[key] = c; ...; c.wg.Done()).
+// Another goroutine's Wait on it found the object where the maker put it,
+// after the Add, so it returns only after the maker's Done: what the
+// maker did from its Add to its Done happens before what the waiter does
+// after Wait. It returns the Add's and the Done's event IDs.
+func makersGroup(t *Trace, adds, dones []int32) (add, done int32, ok bool) {
+	addCall, ok := t.Events[adds[0]].Instr.(ssa.CallInstruction)
+	if !ok {
+		return 0, 0, false
+	}
+	alloc, cell, ok := madeGroup(addCall)
+	if !ok || escapesBefore(alloc, cell, addCall) {
+		return 0, 0, false
+	}
+	for _, d := range dones {
+		if doneCall, ok := t.Events[d].Instr.(ssa.CallInstruction); ok && d > adds[0] {
+			if a, _, ok := madeGroup(doneCall); ok && a == alloc {
+				return adds[0], d, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// madeGroup returns the allocation, in call's function, of the object
+// whose field is the WaitGroup call operates on (c.wg.Add(1) with c :=
+// new(call)), and the variable that holds it when a function literal
+// captures it (go/ssa keeps such a variable in a cell of its own).
+func madeGroup(call ssa.CallInstruction) (alloc, cell *ssa.Alloc, ok bool) {
+	_, wg, ok := syncKind(call.Common())
+	if !ok {
+		return nil, nil, false
+	}
+	fa, ok := wg.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil, false
+	}
+	x := fa.X
+	if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if cell, ok = load.X.(*ssa.Alloc); !ok {
+			return nil, nil, false
+		}
+		if x = storedOnce(cell); x == nil {
+			return nil, nil, false
+		}
+	}
+	alloc, ok = x.(*ssa.Alloc)
+	return alloc, cell, ok && alloc.Heap && alloc.Parent() == call.Parent()
+}
+
+// storedOnce returns the one value stored in cell, or nil.
+func storedOnce(cell *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, r := range *cell.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
+}
+
+// escapesBefore reports whether the object alloc makes may reach
+// another function or goroutine before instr: a use of it (or of the
+// variable cell that holds it, or of the address of one of its fields)
+// other than a load or a store through that address or a call of a sync
+// method on it, that instr does not come before.
+func escapesBefore(alloc, cell *ssa.Alloc, instr ssa.Instruction) bool {
+	uses := func(v ssa.Value) []ssa.Instruction {
+		if r := v.Referrers(); r != nil {
+			return *r
+		}
+		return nil
+	}
+	ptrs := []ssa.Value{alloc}
+	if cell != nil {
+		for _, u := range uses(cell) {
+			switch u := u.(type) {
+			case *ssa.UnOp:
+				ptrs = append(ptrs, u) // a load of the variable: the object again
+			case *ssa.Store, *ssa.DebugRef:
+			default:
+				if !precedes(instr, u) {
+					return true // a closure binding the variable
+				}
+			}
+		}
+	}
+	for _, p := range ptrs {
+		for _, u := range uses(p) {
+			switch u := u.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				if u.Addr == cell {
+					continue // the variable's one value
+				}
+				if !precedes(instr, u) {
+					return true
+				}
+			case *ssa.FieldAddr:
+				for _, fu := range uses(u) {
+					switch fu := fu.(type) {
+					case *ssa.UnOp, *ssa.DebugRef:
+					case *ssa.Store:
+						if fu.Val == u && !precedes(instr, fu) {
+							return true
+						}
+					case ssa.CallInstruction:
+						if _, _, ok := syncKind(fu.Common()); !ok && !precedes(instr, fu) {
+							return true
+						}
+					default:
+						if !precedes(instr, fu) {
+							return true
+						}
+					}
+				}
+			default:
+				if !precedes(instr, u) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// precedes reports whether a comes before b on every path to b: a's
+// block dominates b's, and a is earlier in it when they share one.
+func precedes(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, x := range a.Block().Instrs {
+		switch x {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
 
 // perRunWaitEdges adds the edges into a Wait, w, on a WaitGroup that

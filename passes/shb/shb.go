@@ -175,7 +175,9 @@ func (t *Trace) Last(id int32, perIteration bool) int32 {
 // Edge is a happens-before edge: the events of its trace with IDs from
 // From on and below Before happen before the events of To with IDs from
 // At on. From is 0 but for the edge that leaves a Once.Do callback,
-// which orders the callback's events and not what came before the Do.
+// which orders the callback's events and not what came before the Do,
+// and for the edge from a WaitGroup's maker, which orders what it did
+// from its Add to its Done (see makersGroup).
 type Edge struct {
 	From   int32
 	Before int32
