@@ -351,7 +351,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 		if reported[h.Key] {
 			continue
 		}
-		if lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
+		if lockset.HandsUnlock(ret, h) || lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
 			// A conditional lock helper: locked means it worked.
 			c.noteLeftHeld(fn, ret, h, rules.LockHelper)
 			continue

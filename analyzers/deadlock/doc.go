@@ -232,7 +232,11 @@
 // holding the lock is a conditional helper's, unless every caller can be
 // seen (the function is unexported, or in a command), each calls it by
 // name, and none unlocks the mutex after the call before locking it
-// again: then it is a forgotten Unlock (lock-helper).
+// again: then it is a forgotten Unlock (lock-helper). So is a return
+// that hands the caller, among its results, the function that unlocks
+// the mutex: its Unlock as a method value, or a function literal that
+// unlocks it (return c.mu.Unlock, nil; unlock, err := c.beginClose();
+// defer unlock()), which the caller is to call.
 //
 // What a lock left held blocks is reported too: after a call of the
 // function, when the caller does not unlock the mutex afterwards

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -45,6 +47,56 @@ func (r *Result) LeftHeld(fn *ssa.Function, returns []*ssa.Return) []Left {
 		}
 	}
 	return out
+}
+
+// HandsUnlock reports whether ret hands its caller, among its results, a
+// function that unlocks h: the mutex's Unlock as a method value (return
+// c.mu.Unlock, nil), or a function literal that unlocks it (return
+// func() { c.mu.Unlock() }). The caller holds the lock and is to call
+// the function (unlock, err := c.beginClose(); defer unlock()).
+func HandsUnlock(ret *ssa.Return, h Held) bool {
+	for _, v := range ret.Results {
+		mc, ok := v.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn, ok := mc.Fn.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				op, mu := syncapi.MutexOp(call.Common())
+				if (op == syncapi.Unlock || op == syncapi.RUnlock) && (op == syncapi.RUnlock) == h.Read && boundKey(mu, mc) == h.Key {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// boundKey returns the key, in the function that makes the closure mc,
+// of v, a value in mc's function: its free variables are mc's bindings
+// (a variable the closure captures is a cell of the maker's, whose one
+// value is a parameter: the parameter).
+func boundKey(v ssa.Value, mc *ssa.MakeClosure) facts.Key {
+	k := Key(v)
+	kind, i, _ := k.Root()
+	if kind != facts.FreeVar || i < 0 || i >= len(mc.Bindings) {
+		return k.Unbind()
+	}
+	b := mc.Bindings[i]
+	if p, ok := spilled(b); ok {
+		if rest, ok := k.Path().CutLoad(); ok {
+			return Key(p).Extend(rest)
+		}
+	}
+	return Key(b).Extend(k.Path())
 }
 
 // returnsOf returns fn's return instructions.

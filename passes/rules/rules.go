@@ -187,7 +187,7 @@ var All = []Rule{
 	{TryLock, "TryLock and TryRLock never block: on a mutex that is held they return false", "What stays silent", deadlockDoc},
 	{NoWriter, "a second read lock of an RWMutex waits only behind a writer waiting in Lock between the two: an RWMutex that nothing write-locks has none", "What stays silent", deadlockDoc},
 	{ReadersCounted, "an RWMutex counts its read locks and each RUnlock releases one: a second RUnlock is one too many only after a single RLock", "What stays silent", deadlockDoc},
-	{LockHelper, "a function that returns holding a mutex on every path, or on exactly the paths that report success (a nil error, true), locks it for its caller, who unlocks it", "What stays silent", deadlockDoc},
+	{LockHelper, "a function that returns holding a mutex on every path, or on exactly the paths that report success (a nil error, true) or that hand back its Unlock as a function value, locks it for its caller, who unlocks it", "What stays silent", deadlockDoc},
 	{LockFlag, "a Lock behind an if on a boolean variable that records whether the mutex is held (if !locked { mu.Lock() }) runs only on the paths where it is not", "What stays silent", deadlockDoc},
 	{LockHandover, "a mutex that another goroutine unlocks is handed over to it: a Lock of it waits for that goroutine's Unlock, not forever", "What stays silent", deadlockDoc},
 	{OtherInstance, "objects made at one place (in a loop, or by each call) each have their own mutex: locking one while holding another (a node's, then its parent's) is not locking one mutex twice", "What stays silent", deadlockDoc},

@@ -452,6 +452,7 @@ func (g *Gauge) scanUnlocked() (sum int) {
 }
 
 func main() {
+	useLender()
 	(&Gauge{}).scan()
 	(&Gauge{}).scanUnlocked()
 	useExpiring()
