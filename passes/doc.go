@@ -14,7 +14,9 @@
 //	                                   └──> lockset ──┬──> effects ────────────┘                ▲     ├──> deadlock ──> blocking
 //	                                                  └─────────────────────────────────────────┘     └──> factdump
 //
-// guardedby requires buildir and lockset; directive requires the four
+// origins requires lockset too (a library's methods entered with their
+// receiver's mutex held are no roots of their own); guardedby requires
+// buildir and lockset; directive requires the four
 // analyzers whose //origo:ignore directives it checks (race, deadlock,
 // blocking, guardedby).
 // The diagram leaves out requirements that skip a level; the table has
@@ -25,7 +27,7 @@
 //	|---------------------------|------------------------------------------------------------|---------------------------------------|
 //	| `ctrlflow` (x/tools)      | `inspect`                                                  | `noReturn` object facts (x/tools')    |
 //	| `buildir`                 | `ctrlflow`                                                 | —                                     |
-//	| `origins`                 | `buildir`                                                  | `facts.OriginsTable` package fact     |
+//	| `origins`                 | `buildir`, `lockset`                                       | `facts.OriginsTable` package fact     |
 //	| `pointer.SummaryAnalyzer` | `buildir`                                                  | `facts.PointerSummaries` package fact |
 //	| `lockset`                 | `buildir`                                                  | `facts.Locks` package fact            |
 //	| `effects`                 | `buildir`, `lockset`                                       | `facts.Effects` package fact          |
