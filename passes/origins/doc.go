@@ -47,8 +47,9 @@
 //
 // A method entered with a mutex of its receiver held is neither: the
 // callers that hold the mutex run it. A method is entered so when its
-// name ends in Locked (Go's convention for "the caller holds the lock"),
-// or when the package's own code (tests aside) calls it, and every such
+// name ends in Locked (Go's convention for "the caller holds the lock")
+// and it locks no mutex itself (ReadLocked reading under the lock it
+// takes names what it does), or when the package's own code (tests aside) calls it, and every such
 // call holds, at the call, a mutex reached from the receiver it passes,
 // or is in a method entered so that passes its own receiver on (etcd's
 // RaftCluster.UnsafeLoad, which Recover calls holding c.Mutex). Taken as

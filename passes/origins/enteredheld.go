@@ -5,6 +5,7 @@ import (
 
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,7 +15,7 @@ import (
 // for a library's concurrent callers (see concurrentMethods): the
 // callers that hold the mutex run them. A method is entered so when its
 // name says so (fooLocked, Go's convention for "the caller holds the
-// lock"), or when the package's own code calls it, and every such call
+// lock") and it locks no mutex itself, or when the package's own code calls it, and every such call
 // (tests aside) holds, at the call, a mutex reached from the receiver it
 // passes, or is in a method entered so on the same receiver (etcd's
 // UnsafeLoad, whose one caller Recover holds c.Mutex around it).
@@ -37,8 +38,8 @@ func enteredHeld(pass *analysis.Pass, ir *buildir.IR, ls *lockset.Result) map[*s
 		}
 	}
 	held := make(map[*ssa.Function]bool)
-	for fn := range calls {
-		if strings.HasSuffix(fn.Name(), "Locked") {
+	for _, fn := range ir.SrcFuncs {
+		if fn.Signature.Recv() != nil && strings.HasSuffix(fn.Name(), "Locked") && !locks(fn) {
 			held[fn] = true
 		}
 	}
@@ -64,6 +65,22 @@ func enteredHeld(pass *analysis.Pass, ir *buildir.IR, ls *lockset.Result) map[*s
 		}
 	}
 	return held
+}
+
+// locks reports whether fn locks a mutex itself: then a name ending in
+// Locked says what it does (ReadLocked reads holding the lock it takes),
+// not what its caller holds.
+func locks(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, _ := syncapi.MutexOp(call.Common()); op == syncapi.Lock || op == syncapi.RLock {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // holdsReceiverLock reports whether the caller of call holds, at it, a

@@ -549,8 +549,8 @@ func (w *Writer) Header() []byte { return w.head }
 // package, Recover, holds it around the call (etcd's UnsafeLoad); so is
 // Apply, one call further, whose one caller restore is entered so by
 // Restore. Neither is a call of its own for the concurrent callers: the
-// callers that hold the mutex run them. reloadLocked says so by its
-// name. Bump, called holding c.mu by Recover and bare by Refresh, is
+// callers that hold the mutex run them. reloadLocked and PurgeLocked say
+// so by their names. Bump, called holding c.mu by Recover and bare by Refresh, is
 // not, and Reset, which nothing calls, is a call of its own.
 type Cluster struct {
 	mu      sync.Mutex
@@ -590,6 +590,10 @@ func (c *Cluster) Reload() {
 }
 
 func (c *Cluster) reloadLocked() { c.members = nil }
+
+// PurgeLocked says by its name that its caller holds c.mu, though the
+// package does not call it: no call of its own either.
+func (c *Cluster) PurgeLocked() { c.members = map[int]string{} }
 
 func (c *Cluster) Bump() {
 	c.epoch++ // want `data race on Cluster.epoch: (write|read) at libmode.go:\d+ \(concurrent methods\) vs (write|read) at libmode.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.mu\}`
