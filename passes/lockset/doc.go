@@ -74,9 +74,11 @@
 // leaves held on every return, those it may release, and those it may
 // block to acquire, with where, and those it locks itself and returns
 // still holding on some paths, not all (a lock left held, with the
-// return, when that return reports no success: an exported function
-// that returns true or a nil error holding it is a conditional lock
-// helper), and those it holds where it calls one of its function-typed
+// return, when that return reports no success and hands back no
+// function that unlocks it: an exported function that returns true or a
+// nil error holding it is a conditional lock helper, and one that
+// returns its Unlock (see HandsUnlock) leaves the unlocking to its
+// caller), and those it holds where it calls one of its function-typed
 // parameters (a callback run under the lock); a lock it takes or
 // releases under a
 // condition on its boolean parameters carries the condition

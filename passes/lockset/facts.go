@@ -70,8 +70,8 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		fl := facts.FuncLocks{Name: in.Intern(fn.String())}
 		left := make(map[facts.Key]bool)
 		for _, l := range r.LeftHeld(fn, returnsOf(fn)) {
-			if left[l.Held.Key] || ReportsSuccess(l.Ret) {
-				continue // an exported conditional lock helper: its callers unlock
+			if left[l.Held.Key] || ReportsSuccess(l.Ret) || HandsUnlock(l.Ret, l.Held) {
+				continue // an exported conditional lock helper, or one that hands back its Unlock: its callers unlock
 			}
 			left[l.Held.Key] = true
 			fl.Leaves = append(fl.Leaves, facts.HeldLock{Key: in.Key(l.Held.Key), Read: l.Held.Read, Pos: in.Intern(facts.Posn(pass.Fset, ReturnPos(fn, l.Ret)))})

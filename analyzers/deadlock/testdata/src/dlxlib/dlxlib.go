@@ -81,6 +81,17 @@ func (s *Store) Put(v int) bool {
 	return true
 }
 
+// Hold locks the store and, past its early return, hands its caller the
+// Unlock to call: no lock left held, for its importers either.
+func (s *Store) Hold(v int) func() {
+	s.mu.Lock()
+	if v < 0 {
+		s.mu.Unlock()
+		return func() {}
+	}
+	return s.mu.Unlock // silent "lock-helper"
+}
+
 // PutAll unlocks on every path.
 func (s *Store) PutAll(v int) bool {
 	s.mu.Lock()

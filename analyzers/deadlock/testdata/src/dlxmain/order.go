@@ -96,6 +96,13 @@ func refillAll(s *dlxlib.Store, v int) {
 	s.Flush() // silent "not-held"
 }
 
+// refillHeld calls the Unlock that Hold hands it before it flushes:
+// silent.
+func refillHeld(s *dlxlib.Store, v int) {
+	s.Hold(v)()
+	s.Flush() // silent "not-held"
+}
+
 // copyInto flushes the store it walks from the callback: Each holds
 // s.mu while it calls it.
 func copyInto(s, dst *dlxlib.Store) {
@@ -136,6 +143,7 @@ func main() {
 	go relayFirst(&dlxlib.Store{})
 	go refill(&dlxlib.Store{}, -1)
 	go refillAll(&dlxlib.Store{}, -1)
+	go refillHeld(&dlxlib.Store{}, 1)
 	go copyInto(&dlxlib.Store{}, &dlxlib.Store{})
 	x := &dlxlib.Index{}
 	go count(x)
