@@ -5,7 +5,22 @@
 // whose condition is known (a constant, a constant argument).
 package dataflow
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Precedes reports whether a comes before b on every path to b, in one
+// function: a's block dominates b's, and a is earlier in it when they
+// share one.
+func Precedes(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	instrs := a.Block().Instrs
+	return slices.Index(instrs, a) < slices.Index(instrs, b)
+}
 
 // Forward is a forward dataflow problem with states of type S. The
 // entry block starts with the zero S; a block not yet reached from it is

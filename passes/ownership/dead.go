@@ -215,20 +215,11 @@ func storedConst(alloc *ssa.Alloc) (constant.Value, bool) {
 		return nil, false
 	}
 	for _, u := range uses {
-		if !slices.ContainsFunc(stores, func(st *ssa.Store) bool { return before(st, u) }) {
+		if !slices.ContainsFunc(stores, func(st *ssa.Store) bool { return dataflow.Precedes(st, u) }) {
 			return nil, false
 		}
 	}
 	return val, true
-}
-
-// before reports whether a comes before b on every path: a dominates b.
-func before(a, b ssa.Instruction) bool {
-	if a.Block() != b.Block() {
-		return a.Block().Dominates(b.Block())
-	}
-	instrs := a.Block().Instrs
-	return slices.Index(instrs, a) < slices.Index(instrs, b)
 }
 
 // zeroOf returns the zero value of a basic type.

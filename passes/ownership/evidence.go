@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -391,7 +392,7 @@ func (q *Query) madeEachRun(obj *pointer.Object, o *pointer.Origin) (ssa.Instruc
 	}
 	made, ok := q.madeIn(obj, stmt.Parent())
 	// Every path from the statement back to itself makes obj again.
-	return made, ok && before(made, stmt) && !reachesAvoiding(stmt, stmt, made)
+	return made, ok && dataflow.Precedes(made, stmt) && !reachesAvoiding(stmt, stmt, made)
 }
 
 // madeIn returns the instruction of fn that makes obj: its allocation,

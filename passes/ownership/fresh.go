@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
@@ -305,7 +306,7 @@ func assigned(load *ssa.UnOp) ssa.Value {
 		return nil
 	}
 	store := onlyStore(cell)
-	if store == nil || !before(store, load) {
+	if store == nil || !dataflow.Precedes(store, load) {
 		return nil
 	}
 	for _, r := range *cell.Referrers() {

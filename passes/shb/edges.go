@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 )
@@ -683,26 +684,12 @@ func madeGroup(call ssa.CallInstruction) (alloc, cell *ssa.Alloc, ok bool) {
 		if cell, ok = load.X.(*ssa.Alloc); !ok {
 			return nil, nil, false
 		}
-		if x = storedOnce(cell); x == nil {
+		if x = syncapi.OnlyStore(cell); x == nil {
 			return nil, nil, false
 		}
 	}
 	alloc, ok = x.(*ssa.Alloc)
 	return alloc, cell, ok && alloc.Heap && alloc.Parent() == call.Parent()
-}
-
-// storedOnce returns the one value stored in cell, or nil.
-func storedOnce(cell *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, r := range *cell.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
-			if val != nil {
-				return nil
-			}
-			val = st.Val
-		}
-	}
-	return val
 }
 
 // escapesBefore reports whether the object alloc makes may reach
@@ -725,7 +712,7 @@ func escapesBefore(alloc, cell *ssa.Alloc, instr ssa.Instruction) bool {
 				ptrs = append(ptrs, u) // a load of the variable: the object again
 			case *ssa.Store, *ssa.DebugRef:
 			default:
-				if !precedes(instr, u) {
+				if !dataflow.Precedes(instr, u) {
 					return true // a closure binding the variable
 				}
 			}
@@ -739,7 +726,7 @@ func escapesBefore(alloc, cell *ssa.Alloc, instr ssa.Instruction) bool {
 				if u.Addr == cell {
 					continue // the variable's one value
 				}
-				if !precedes(instr, u) {
+				if !dataflow.Precedes(instr, u) {
 					return true
 				}
 			case *ssa.FieldAddr:
@@ -747,41 +734,24 @@ func escapesBefore(alloc, cell *ssa.Alloc, instr ssa.Instruction) bool {
 					switch fu := fu.(type) {
 					case *ssa.UnOp, *ssa.DebugRef:
 					case *ssa.Store:
-						if fu.Val == u && !precedes(instr, fu) {
+						if fu.Val == u && !dataflow.Precedes(instr, fu) {
 							return true
 						}
 					case ssa.CallInstruction:
-						if _, _, ok := syncKind(fu.Common()); !ok && !precedes(instr, fu) {
+						if _, _, ok := syncKind(fu.Common()); !ok && !dataflow.Precedes(instr, fu) {
 							return true
 						}
 					default:
-						if !precedes(instr, fu) {
+						if !dataflow.Precedes(instr, fu) {
 							return true
 						}
 					}
 				}
 			default:
-				if !precedes(instr, u) {
+				if !dataflow.Precedes(instr, u) {
 					return true
 				}
 			}
-		}
-	}
-	return false
-}
-
-// precedes reports whether a comes before b on every path to b: a's
-// block dominates b's, and a is earlier in it when they share one.
-func precedes(a, b ssa.Instruction) bool {
-	if a.Block() != b.Block() {
-		return a.Block().Dominates(b.Block())
-	}
-	for _, x := range a.Block().Instrs {
-		switch x {
-		case a:
-			return true
-		case b:
-			return false
 		}
 	}
 	return false

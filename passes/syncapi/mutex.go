@@ -60,17 +60,17 @@ func readLocker(v ssa.Value, depth int) bool {
 		if v.Op != token.MUL {
 			return false
 		}
-		if stored := onlyStore(v.X); stored != nil {
+		if stored := OnlyStore(v.X); stored != nil {
 			return readLocker(stored, depth+1)
 		}
 	}
 	return false
 }
 
-// onlyStore returns the value of the one store to the variable at addr,
+// OnlyStore returns the value of the one store to the variable at addr,
 // an Alloc or a closure's free variable bound to one; nil when there is
 // not exactly one.
-func onlyStore(addr ssa.Value) ssa.Value {
+func OnlyStore(addr ssa.Value) ssa.Value {
 	if fv, ok := addr.(*ssa.FreeVar); ok {
 		addr = binding(fv)
 	}
