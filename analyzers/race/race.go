@@ -443,7 +443,7 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if rule := c.own.Guarded(ea, eb); rule != "" {
 		return rule
 	}
-	if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) {
+	if c.hb.OnceOrdered(la, tb, y) || c.hb.OnceOrdered(lb, ta, x) || c.hb.Locks.OnceSiblings(la, lb) {
 		return rules.Once
 	}
 	if c.order.Observed(la, ta, tb, y) || c.order.Observed(lb, tb, ta, x) {

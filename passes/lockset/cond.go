@@ -152,7 +152,7 @@ func boolParamOf(x ssa.Value) (p *ssa.Parameter, pos bool) {
 				x, pos = v.X, !pos
 				continue
 			case token.MUL:
-				if q, ok := spilled(v.X); ok {
+				if q, ok := Spilled(v.X); ok {
 					if q, ok := q.(*ssa.Parameter); ok {
 						return q, pos
 					}

@@ -91,7 +91,7 @@ func boundKey(v ssa.Value, mc *ssa.MakeClosure) facts.Key {
 		return k.Unbind()
 	}
 	b := mc.Bindings[i]
-	if p, ok := spilled(b); ok {
+	if p, ok := Spilled(b); ok {
 		if rest, ok := k.Path().CutLoad(); ok {
 			return Key(p).Extend(rest)
 		}

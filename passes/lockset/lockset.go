@@ -55,6 +55,10 @@ type Held struct {
 	// Once marks, in the locks of an effect's access only, the
 	// sync.Once whose Do callback makes the access.
 	Once bool
+	// OnceDone marks, in the sibling locks package shb names from a
+	// function's parameters, a sync.Once that a Do on it has returned
+	// before the access: it holds nothing, it says the callback is over.
+	OnceDone bool
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -570,7 +574,7 @@ func binder(call *ssa.CallCommon, bindings []ssa.Value) func(facts.Key) facts.Ke
 		case actual == nil:
 			return k.Unbind()
 		}
-		if p, ok := spilled(actual); ok {
+		if p, ok := Spilled(actual); ok {
 			if rest, ok := k.Path().CutLoad(); ok {
 				return Key(p).Extend(rest) // a load of the captured parameter
 			}
@@ -634,7 +638,7 @@ func Key(v ssa.Value) facts.Key {
 	case *ssa.IndexAddr:
 		return Key(v.X).Then(facts.Step{Op: facts.IndexAddr})
 	case *ssa.UnOp:
-		if p, ok := spilled(v.X); ok {
+		if p, ok := Spilled(v.X); ok {
 			return Key(p) // the parameter itself
 		}
 		return Key(v.X).Then(facts.Step{Op: facts.Load})
@@ -652,12 +656,12 @@ func Key(v ssa.Value) facts.Key {
 	return facts.LocalKey(v.Name())
 }
 
-// spilled returns the parameter or free variable that v, a variable
+// Spilled returns the parameter or free variable that v, a variable
 // the function's closures capture, holds for good: go/ssa gives a
 // captured parameter a heap variable that is stored once at entry, and
 // a load of it is the parameter. Not when anything else stores to it,
 // here or through the closures.
-func spilled(v ssa.Value) (ssa.Value, bool) {
+func Spilled(v ssa.Value) (ssa.Value, bool) {
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok || !alloc.Heap {
 		return nil, false

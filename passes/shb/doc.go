@@ -165,6 +165,22 @@
 // mutex is reached from ("r.mu.Lock(); r.setLocked()"); not at a
 // deferred call, which may run after the Unlock.
 //
+// A sync.Once of the accessed object orders the same way (Locksets.
+// OnceSiblings, rule "once"): an object that initializes itself lazily
+// (g.once.Do(g.initPeers), or a function literal capturing g) is often
+// one of several, and then g.once points to several Onces and Do's
+// edge, which needs the one Once, is lost. But the callback's accesses
+// to g's fields hold the sibling Once of the object they access (the
+// method value or literal binds g, and the callback's calls pass it
+// on), and an access that a Do on g.once precedes on every path of its
+// function, or of a caller that passed g, holds that Once as done. Two
+// accesses of the same memory are on one object, so on one Once: an
+// access inside its callback is ordered with another inside it (the
+// callback runs once) and with one after a Do returned (Do returns
+// after the callback). Two accesses both after Do are not. The Once of
+// the callback, as every Once its argument may be, also excludes the
+// same callback in another goroutine as a mutex would.
+//
 // Two locksets exclude each other when they hold a mutex that may be the
 // same location, or the mutex at the same field of objects that one
 // allocation makes in one goroutine under different call sites of a

@@ -172,8 +172,8 @@ func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
 // after it, wherever the callback's events are (in a loop or not).
 func (r *Result) OnceOrdered(held LocksetID, b *Trace, y int32) bool {
 	for _, e := range r.Locks.sets[held] {
-		if !e.once {
-			continue
+		if !e.once || len(e.locs) != 1 {
+			continue // the edge needs the one Once (see walker.onceDo)
 		}
 		for _, id := range b.onceAfter[e.locs[0]] {
 			if id <= y {

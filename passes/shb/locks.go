@@ -23,6 +23,10 @@ type lockElem struct {
 	locs []int32
 	read bool
 	once bool // the Once of a Do callback (see walker.onceDo)
+	// onceDone, with sibling or callee, is instead a Once of the
+	// accessed object that a Do has returned on before the access (see
+	// walker.ownAt): no lock, a callback that is over.
+	onceDone bool
 	// observe numbers, from 1, the observation site of an element that
 	// is no lock: the events are where an atomic operation saw a write
 	// to locs[0] (see Order.Observed).
@@ -85,6 +89,9 @@ func elemKey(e lockElem) string {
 	b = strconv.AppendBool(b, e.read)
 	b = append(b, ' ')
 	b = strconv.AppendBool(b, e.once)
+	if e.onceDone {
+		b = append(b, " done"...)
+	}
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(e.observe), 10)
 	b = append(b, e.sibling...)
@@ -278,6 +285,9 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 			if x.observe > 0 || y.observe > 0 || x.callee != nil || y.callee != nil || x.read && y.read {
 				continue
 			}
+			if x.onceDone || y.onceDone || x.sibling != "" && x.once || y.sibling != "" && y.once {
+				continue // a Once of the accessed object orders (see OnceSiblings), it excludes nothing
+			}
 			if x.sibling != "" || y.sibling != "" {
 				if x.sibling == y.sibling {
 					return true
@@ -397,7 +407,33 @@ func (ls *Locksets) Members(id LocksetID) (locs [][]int32, read []bool) {
 // (Do orders what its function did before Do returns; it excludes no one
 // who reads without calling Do) nor an observation of an atomic write.
 func (ls *Locksets) HoldsMutex(id LocksetID) bool {
-	return slices.ContainsFunc(ls.sets[id], func(e lockElem) bool { return !e.once && e.observe == 0 })
+	return slices.ContainsFunc(ls.sets[id], func(e lockElem) bool { return !e.once && !e.onceDone && e.observe == 0 })
+}
+
+// OnceSiblings reports whether two accesses holding locksets a and b
+// are ordered by a sync.Once of the object they access: one runs in a
+// Do callback on that Once (x.once.Do(x.init), x.init writing x.peers)
+// and the other in a callback on it too, or after a Do on it returned
+// (x.once.Do(x.init); read x.peers). Two accesses of the same memory
+// from bases of one type are in one object (see siblingLocks), so the
+// Once is the same one, whichever object the pointer analysis finds
+// behind each base: its callback runs once, and every Do returns after
+// it.
+func (ls *Locksets) OnceSiblings(a, b LocksetID) bool {
+	if a == 0 || b == 0 {
+		return false
+	}
+	for _, x := range ls.sets[a] {
+		if x.sibling == "" || !x.once && !x.onceDone {
+			continue
+		}
+		for _, y := range ls.sets[b] {
+			if y.sibling == x.sibling && (y.once || y.onceDone) && (x.once || y.once) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Holds reports whether lockset id holds the mutex at lock location

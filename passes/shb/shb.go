@@ -381,6 +381,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
+			dos:          make(map[*ssa.Function][]*ssa.Call),
 			total:        &total, lastSync: -1,
 			chain:        -1,
 			links:        make(map[chainLink]int32),
@@ -501,6 +502,7 @@ type walker struct {
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
 
 	observed map[*ssa.BasicBlock]LocksetID // see observations
+	dos      map[*ssa.Function][]*ssa.Call // see onceDos
 	resolved map[ssa.Instruction]LocksetID // see resolveAt
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
@@ -825,7 +827,51 @@ func (w *walker) resolveAt(instr ssa.Instruction) LocksetID {
 // accessLocks returns the lockset at access instr: locksAt's, with the
 // sibling locks of its function's.
 func (w *walker) accessLocks(instr ssa.Instruction, held LocksetID) LocksetID {
-	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.lsFunc(instr.Parent()).Before(instr), held))
+	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.ownAt(instr), held))
+}
+
+// ownAt returns the locks that instr's function holds before instr, for
+// its sibling locks: lockset's, and the Onces that a Do of the function
+// has returned on on every path to instr (see Locksets.OnceSiblings).
+func (w *walker) ownAt(instr ssa.Instruction) lockset.Set {
+	own := w.lsFunc(instr.Parent()).Before(instr)
+	for _, do := range w.onceDos(instr.Parent()) {
+		if do == instr || !dominates(do, instr) {
+			continue
+		}
+		once, _, _ := syncapi.OnceDo(do.Common())
+		if !slices.ContainsFunc(own, func(h lockset.Held) bool { return h.OnceDone && h.Key == lockset.Key(once) }) {
+			own = append(slices.Clip(own), lockset.Held{Key: lockset.Key(once), OnceDone: true})
+		}
+	}
+	return own
+}
+
+// onceDos returns the calls of sync.Once's Do in fn, looked up once.
+func (w *walker) onceDos(fn *ssa.Function) []*ssa.Call {
+	dos, ok := w.dos[fn]
+	if !ok {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(*ssa.Call); ok {
+					if _, _, ok := syncapi.OnceDo(c.Common()); ok {
+						dos = append(dos, c)
+					}
+				}
+			}
+		}
+		w.dos[fn] = dos
+	}
+	return dos
+}
+
+// dominates reports whether instruction a runs before b on every path
+// of their function to b.
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
 }
 
 // bindCallerLocks returns held, the lockset at call c of fn, with what
@@ -836,7 +882,7 @@ func (w *walker) bindCallerLocks(c ssa.CallInstruction, fn *ssa.Function, held L
 	if _, ok := c.(*ssa.Call); !ok {
 		return held
 	}
-	return w.locks.bindCallerLocks(c, fn, w.lsFunc(c.Parent()).Before(c), held)
+	return w.locks.bindCallerLocks(c, fn, w.ownAt(c), held)
 }
 
 // lsFunc returns the locksets of fn, asked of package lockset once.
@@ -1086,13 +1132,25 @@ var condKinds = map[syncapi.CondOp]Kind{syncapi.CondWait: CondWait, syncapi.Cond
 // (f runs once: two goroutines never both run it), then the events that
 // carry Do's happens-before edge: the callback's events, from the first
 // to the OnceEnd, happen before the return of every Do on the Once.
+//
+// The Once held is every Once the argument may be, as a mutex held is
+// every mutex its expression may be (Locksets.Exclusive): g.once.Do(
+// g.initPeers), where g may be any of the groups a map holds, excludes
+// the same call in another goroutine, whose writes to g.peers can only
+// meet these on the same g, and so on the same Once. The edge needs
+// the one Once (OnceOrdered).
 func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	call := c.Common()
-	once := w.objs.of(w.o, call.Args[0])
-	inside := held
-	if once >= 0 {
-		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: []int32{once}, once: true}}))
+	onces := w.objs.pointsTo(w.o, call.Args[0])
+	once := int32(-1)
+	if len(onces) == 1 {
+		once = onces[0]
 	}
+	inside := held
+	if len(onces) > 0 {
+		inside = w.locks.union(held, w.locks.intern([]lockElem{{locs: slices.Sorted(slices.Values(onces)), once: true}}))
+	}
+	inside = w.locks.union(inside, w.locks.intern(onceOfBinding(call)))
 	start := int32(len(w.tr.Events))
 	for _, fn := range w.ptr.Callees(w.o, c) {
 		w.call(fn, inside, loop)
@@ -1103,6 +1161,37 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	}
 	w.tr.callback[end] = start
 	w.add(Event{Kind: OnceAfter, Obj: once}, held, loop)
+}
+
+// onceOfBinding returns, for x.once.Do(f) where f is a function
+// literal or a method value that binds x (x.init), the Once as the
+// callback's callers hold it, named from the free variable that holds
+// x: the callback's accesses to x's fields then hold a sibling Once of
+// the object (see Locksets.OnceSiblings).
+func onceOfBinding(call *ssa.CallCommon) []lockElem {
+	once, f, _ := syncapi.OnceDo(call)
+	mc, ok := f.(*ssa.MakeClosure)
+	if !ok {
+		return nil
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	k := lockset.Key(once)
+	if !ok || !k.Bound() || !objectPath(k.Path()) {
+		return nil
+	}
+	var elems []lockElem
+	for i, b := range mc.Bindings {
+		if i >= len(fn.FreeVars) {
+			break
+		}
+		if kb := lockset.Key(b); kb.Path().IsEmpty() && sameRoot(kb, k) {
+			elems = append(elems, lockElem{callee: fn, key: k.Rebase(facts.FreeVarKey(i)), once: true})
+		} else if p, ok := lockset.Spilled(b); ok && sameRoot(lockset.Key(p), k) {
+			// A variable the literal captures, holding x for good.
+			elems = append(elems, lockElem{callee: fn, key: k.Rebase(facts.FreeVarKey(i).Then(facts.Step{Op: facts.Load})), once: true})
+		}
+	}
+	return elems
 }
 
 // spawn records a site that starts goroutines. For WaitGroup.Go and

@@ -59,11 +59,41 @@ func (ls *Locksets) siblingLocks(instr ssa.Instruction, own lockset.Set, callers
 func (ls *Locksets) callerLocks(fn *ssa.Function, id LocksetID) lockset.Set {
 	var out lockset.Set
 	for _, e := range ls.sets[id] {
-		if e.callee == fn {
-			out = append(out, lockset.Held{Key: e.key, Read: e.read})
+		if sameFunc(e.callee, fn) {
+			out = append(out, lockset.Held{Key: e.key, Read: e.read, Once: e.once, OnceDone: e.onceDone})
 		}
 	}
 	return out
+}
+
+// capturedLoad reports whether base is a load of a variable that its
+// function literal captures and only loads (x in func() { x.once.Do(
+// ...); x.n++ }).
+func capturedLoad(base ssa.Value) bool {
+	load, ok := base.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fv, ok := load.X.(*ssa.FreeVar)
+	if !ok {
+		return false
+	}
+	for _, r := range *fv.Referrers() {
+		if u, ok := r.(*ssa.UnOp); !ok || u.Op != token.MUL {
+			if _, ok := r.(*ssa.DebugRef); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sameFunc reports whether a lockset's element names fn as its callee:
+// elements are interned by the callee's name, and go/ssa may build a
+// synthetic wrapper (a bound method's) once per function that makes
+// the method value, all with one name and one body.
+func sameFunc(callee, fn *ssa.Function) bool {
+	return callee == fn || callee != nil && callee.Synthetic != "" && fn.Synthetic != "" && callee.String() == fn.String()
 }
 
 // bindCallerLocks returns held, the lockset at c, with the locks that
@@ -107,7 +137,7 @@ func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lo
 			key = key.Then(s)
 		}
 		if objectPath(key.Path()) {
-			elems = append(elems, lockElem{callee: callee, key: key, read: h.Read})
+			elems = append(elems, lockElem{callee: callee, key: key, read: h.Read, once: h.Once, onceDone: h.OnceDone})
 		}
 	}
 	return elems
@@ -124,7 +154,8 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 	}
 	base, chain := fieldBase(addr)
 	root := lockset.Key(base)
-	if !root.Path().IsEmpty() {
+	captured := capturedLoad(base)
+	if !root.Path().IsEmpty() && !captured {
 		return nil // a loaded base: another load of it may see another object
 	}
 	var elems []lockElem
@@ -132,8 +163,17 @@ func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 		if !h.Key.Bound() || !sameRoot(h.Key, root) || !objectPath(h.Key.Path()) {
 			continue
 		}
-		t, path := innermost(base.Type(), chain, h.Key.Path().Steps())
-		elems = append(elems, lockElem{sibling: types.TypeString(t, nil) + " " + path, read: h.Read})
+		steps := h.Key.Path().Steps()
+		if captured {
+			// Only the Once of the object a literal captures (see
+			// onceOfBinding), whose maker stores the variable once.
+			if !h.Once && !h.OnceDone || len(steps) == 0 || steps[0].Op != facts.Load {
+				continue
+			}
+			steps = steps[1:]
+		}
+		t, path := innermost(base.Type(), chain, steps)
+		elems = append(elems, lockElem{sibling: types.TypeString(t, nil) + " " + path, read: h.Read, once: h.Once, onceDone: h.OnceDone})
 	}
 	return elems
 }
