@@ -65,7 +65,7 @@ func (c *Cache) Peek() int {
 func (c *Cache) Lookup(k string) int {
 	c.once.Do(func() {
 		c.data = map[string]int{"a": 1} // silent "once"
-		c.size = 1 // want `data race on Cache.size`
+		c.size = 1                      // want `data race on Cache.size`
 	})
 	return c.data[k] // silent "once"
 }
