@@ -42,7 +42,9 @@ import (
 //     (entrypoints), and each of 40 tests gets a budget of its own
 //     (manytests, whose race is in the last);
 //   - lazyonce: the Once of an object that initializes itself lazily
-//     orders its accesses wherever the object is one of several.
+//     orders its accesses wherever the object is one of several;
+//   - constlock: a lock that a boolean parameter decides is held in a
+//     call that passes true, directly or through a parameter passed on.
 //
 // The runs have -why=all: each fixture's silent twins, marked
 // `// silent "rule"`, are checked against the rule that must rule them
@@ -50,7 +52,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock",
-		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce"}
+		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

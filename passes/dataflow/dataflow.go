@@ -40,6 +40,9 @@ type Forward[S any] struct {
 	// Edge, when set, returns the state that flows from b's end, out,
 	// along its edge to b.Succs[i].
 	Edge func(b *ssa.BasicBlock, i int, out S) S
+	// Live, when set, says whether the edge from b to b.Succs[i] may be
+	// taken: no state flows along one that may not.
+	Live func(b *ssa.BasicBlock, i int) bool
 	// Meet combines the states that two edges bring into a block.
 	Meet func(x, y S) S
 	// Equal reports whether a meet left the state unchanged.
@@ -66,6 +69,9 @@ func (p *Forward[S]) Solve(fn *ssa.Function) []S {
 			}
 			s := p.Transfer(b, in[b.Index])
 			for i, succ := range b.Succs {
+				if p.Live != nil && !p.Live(b, i) {
+					continue
+				}
 				out := s
 				if p.Edge != nil {
 					out = p.Edge(b, i, out)

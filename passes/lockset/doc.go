@@ -34,6 +34,15 @@
 // or one forwarding its own needLock) has the effect its arguments give
 // it; any other argument may have either value.
 //
+// The walk of one call asks more (Result.FuncWhen): a call that passes
+// a constant to a boolean parameter that the callee tests or passes on
+// (or passes one of its own parameters that its caller fixed, see
+// Decide) runs only the branches that value selects, so the locksets of
+// that call's instructions are solved again with the other branches cut.
+// "if lock { s.mu.Lock(); defer s.mu.Unlock() }; delete(s.m, k)" then
+// holds s.mu at the delete in remove(k, true), where the summary's meet
+// of both branches holds nothing.
+//
 // A function that returns holding a lock exactly where its error
 // result is nil (beginRWTx: Lock, and Unlock on each path that returns
 // an error) holds it for its caller on the branch where the error it got

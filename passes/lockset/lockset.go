@@ -191,6 +191,23 @@ func (sv *solver) info(fn *ssa.Function) *funcInfo {
 // solve runs the must-held dataflow over fn's blocks to a fixed point:
 // locksets only shrink at merges, so it terminates.
 func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
+	returns, rets := sv.solveBefore(fn, fi, nil)
+	for i, s := range returns {
+		if i == 0 {
+			fi.acquires = s.Rooted()
+		} else {
+			fi.acquires = meet(fi.acquires, s)
+		}
+	}
+	g := guardsOf(fn)
+	fi.releases = sv.mayRelease(fn, fi, g)
+	fi.takes = sv.mayTake(fn, fi, g)
+	fi.okRets = sv.okReturns(fn, returns, rets, g)
+}
+
+// solveBefore fills fi.before, taking only the edges live allows (all
+// when nil), and returns the lockset at each return it reaches.
+func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.BasicBlock, int) bool) ([]Set, []*ssa.Return) {
 	deferred := sv.deferredReleases(fn)
 	var returns []Set
 	var rets []*ssa.Return
@@ -223,21 +240,12 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 			}
 			return out
 		},
+		Live:  live,
 		Meet:  meet,
 		Equal: Set.equal,
 	}
 	p.Solve(fn)
-	for i, s := range returns {
-		if i == 0 {
-			fi.acquires = s.Rooted()
-		} else {
-			fi.acquires = meet(fi.acquires, s)
-		}
-	}
-	g := guardsOf(fn)
-	fi.releases = sv.mayRelease(fn, fi, g)
-	fi.takes = sv.mayTake(fn, fi, g)
-	fi.okRets = sv.okReturns(fn, returns, rets, g)
+	return returns, rets
 }
 
 // mayTake returns the locks, named from fn's parameters and variables,

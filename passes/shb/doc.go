@@ -133,6 +133,16 @@
 // hold it no more. A goroutine started from several places holds what
 // every one of them hands it.
 //
+// A call that passes a constant to one of its callee's boolean
+// parameters, or a parameter that its own call fixed, walks only the
+// branches that value selects (walker.lits, lockset.Decide), and its
+// events hold the locks of that call (lockset.Result.FuncWhen): "if lock
+// { s.mu.Lock(); defer s.mu.Unlock() }" holds s.mu below it in
+// remove(k, true), and in Delete calling del(k, true) calling
+// remove(k, lock); remove(k, false) from a caller holding s.mu holds the
+// caller's. The code the constants rule out makes no event. Such a walk
+// is one of its own: it is not skipped as the same walk of its function.
+//
 // A call of another package's function adds the events of its effect
 // summary at the call, in its order: accesses and synchronization
 // operations, then an Acquire for each mutex it may block to lock

@@ -342,6 +342,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// The locksets of the functions the walkers inline, asked once each:
 	// a function go/ssa made after lockset's Run is solved when asked.
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
+	lsWhen := make(map[lsWhenKey]lockset.Func)
 	lockEffects := make(map[*ssa.Function]lockEffect)   // see walker.lockEffect
 	importedOps := make(map[*ssa.Function][]effects.Op) // see walker.importedEffects
 	takes := make(map[*ssa.CallCommon]lockset.Set)      // see walker.importedTakes
@@ -375,7 +376,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32), ParallelAt: -1}
 		w := &walker{
-			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lockEffects: lockEffects, importedOps: importedOps, takes: takes, eff: eff, locks: res.Locks, objs: objs,
+			ptr: ptr, ls: ls, lsFuncs: lsFuncs, lsWhen: lsWhen, lockEffects: lockEffects, importedOps: importedOps, takes: takes, eff: eff, locks: res.Locks, objs: objs,
 			o: o, tr: t, access: accesses[o], handed: handed, recTarget: math.MaxInt,
 			empty:        make(map[*ssa.Function]bool),
 			walked:       make(map[*ssa.Function]walkState),
@@ -503,7 +504,14 @@ type walker struct {
 
 	observed map[*ssa.BasicBlock]LocksetID // see observations
 	dos      map[*ssa.Function][]*ssa.Call // see onceDos
-	resolved map[ssa.Instruction]LocksetID // see resolveAt
+	resolved map[resolvedAt]LocksetID      // see resolveAt
+
+	// lits are what the calls being walked fix of their callees'
+	// boolean parameters, by depth (see lockset.Decide): a call that
+	// passes lock true to "if lock { mu.Lock(); defer mu.Unlock() }"
+	// walks only that branch and holds mu below it.
+	lits   []lockset.Lits
+	lsWhen map[lsWhenKey]lockset.Func // shared by the walkers of one build
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
@@ -552,10 +560,18 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
 	}
+	// A call that fixes some of fn's boolean parameters walks the
+	// blocks they allow (see walker.lits), a walk of its own.
+	var lits lockset.Lits
+	if c, ok := site.(*ssa.Call); ok && len(w.lits) > 0 {
+		lits = lockset.Decide(c.Common(), fn, w.lits[len(w.lits)-1])
+	} else if ok {
+		lits = lockset.Decide(c.Common(), fn, nil)
+	}
 	// The chain is numbered only if the call is walked: most calls are
 	// skipped as the same walk, and a package's tests skip millions.
 	l := chainLink{w.chain, site, fn}
-	if st, ok := w.walked[fn]; ok && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) && len(w.stack) >= int(st.depth) {
+	if st, ok := w.walked[fn]; ok && len(lits) == 0 && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) && len(w.stack) >= int(st.depth) {
 		if !w.isChain(st.chain, l) && st.chain >= 0 {
 			w.severalChains(st.from, st.to)
 			st.chain = -1
@@ -583,6 +599,11 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	depth := len(w.stack)
 	w.stack = append(w.stack, fn)
+	w.lits = append(w.lits, lits)
+	var live []bool
+	if len(lits) > 0 {
+		live = lockset.Live(fn, lits)
+	}
 	chain := w.link(l)
 	outer := w.chain
 	w.chain = chain
@@ -600,6 +621,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	loopOf := make(map[int]int32)
 	var defers []*ssa.Defer
 	for _, b := range w.objs.order(fn) {
+		if live != nil && !live[b.Index] {
+			continue // not run in this call
+		}
 		l := loop
 		if l < 0 && comp[b.Index] >= 0 {
 			var ok bool
@@ -617,16 +641,17 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		}
 	}
 	w.stack = w.stack[:len(w.stack)-1]
+	w.lits = w.lits[:len(w.lits)-1]
 	// A walk whose recursive calls were cut only where they entered fn
 	// or its callees again is whole wherever fn is called; one cut for
 	// depth is whole for calls at least as deep. Those that recurse
 	// through their caller are walked anew under each caller.
 	own := w.recTarget >= depth
 	w.recTarget = min(w.recTarget, recTarget)
-	if len(w.tr.Events) == events && (w.cuts == cuts || own && w.deepCuts == deepCuts) && w.narrowed == narrowed && w.transferred == transferred {
+	if len(w.tr.Events) == events && (w.cuts == cuts || own && w.deepCuts == deepCuts) && w.narrowed == narrowed && w.transferred == transferred && live == nil {
 		w.empty[fn] = true
 	}
-	if w.syncs == syncs && (w.cuts == cuts || own) {
+	if w.syncs == syncs && (w.cuts == cuts || own) && live == nil {
 		st := walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed, 0}
 		if w.deepCuts != deepCuts {
 			st.depth = int32(depth)
@@ -813,28 +838,67 @@ func (w *walker) callLocks(instr ssa.Instruction, held LocksetID) LocksetID {
 // instruction, which the walk of every call that inlines its function
 // asks again.
 func (w *walker) resolveAt(instr ssa.Instruction) LocksetID {
-	id, ok := w.resolved[instr]
+	k := resolvedAt{instr, w.when(instr.Parent())}
+	id, ok := w.resolved[k]
 	if !ok {
-		id = w.locks.resolve(w.o, w.lsFunc(instr.Parent()).Before(instr), w.objs)
+		id = w.locks.resolve(w.o, w.lsAt(instr.Parent()).Before(instr), w.objs)
 		if w.resolved == nil {
-			w.resolved = make(map[ssa.Instruction]LocksetID)
+			w.resolved = make(map[resolvedAt]LocksetID)
 		}
-		w.resolved[instr] = id
+		w.resolved[k] = id
 	}
 	return id
+}
+
+// resolvedAt is an instruction walked in a call that fixes lits of its
+// function's parameters (see walker.lits).
+type resolvedAt struct {
+	instr ssa.Instruction
+	lits  string
+}
+
+// lsWhenKey is a function's locksets for a call that fixes lits.
+type lsWhenKey struct {
+	fn   *ssa.Function
+	lits string
+}
+
+// when returns what the call being walked fixes of fn's parameters, as
+// a key, when fn is the function being walked: "" for nothing.
+func (w *walker) when(fn *ssa.Function) string {
+	if n := len(w.stack); n > 0 && w.stack[n-1] == fn && len(w.lits[n-1]) > 0 {
+		return w.lits[n-1].String()
+	}
+	return ""
+}
+
+// lsAt returns the locksets of fn, the function being walked, for what
+// its call fixes of its parameters (see lockset.Result.FuncWhen).
+func (w *walker) lsAt(fn *ssa.Function) lockset.Func {
+	key := w.when(fn)
+	if key == "" {
+		return w.lsFunc(fn)
+	}
+	k := lsWhenKey{fn, key}
+	f, ok := w.lsWhen[k]
+	if !ok {
+		f = w.ls.FuncWhen(fn, w.lits[len(w.lits)-1])
+		w.lsWhen[k] = f
+	}
+	return f
 }
 
 // accessLocks returns the lockset at access instr: locksAt's, with the
 // sibling locks of its function's.
 func (w *walker) accessLocks(instr ssa.Instruction, held LocksetID) LocksetID {
-	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.ownAt(instr), held))
+	return w.locks.union(w.locksAt(instr, held), w.locks.siblingLocks(instr, w.when(instr.Parent()), w.ownAt(instr), held))
 }
 
 // ownAt returns the locks that instr's function holds before instr, for
 // its sibling locks: lockset's, and the Onces that a Do of the function
 // has returned on on every path to instr (see Locksets.OnceSiblings).
 func (w *walker) ownAt(instr ssa.Instruction) lockset.Set {
-	own := w.lsFunc(instr.Parent()).Before(instr)
+	own := w.lsAt(instr.Parent()).Before(instr)
 	for _, do := range w.onceDos(instr.Parent()) {
 		if do == instr || !dominates(do, instr) {
 			continue
@@ -882,7 +946,7 @@ func (w *walker) bindCallerLocks(c ssa.CallInstruction, fn *ssa.Function, held L
 	if _, ok := c.(*ssa.Call); !ok {
 		return held
 	}
-	return w.locks.bindCallerLocks(c, fn, w.ownAt(c), held)
+	return w.locks.bindCallerLocks(c, w.when(c.Parent()), fn, w.ownAt(c), held)
 }
 
 // lsFunc returns the locksets of fn, asked of package lockset once.

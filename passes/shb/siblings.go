@@ -38,14 +38,15 @@ import (
 // heldAt is an instruction walked with a lockset held by its callers.
 type heldAt struct {
 	instr ssa.Instruction
+	lits  string // what the call of its function fixes (see walker.lits)
 	held  LocksetID
 }
 
 // siblingLocks returns the lockset of the sibling locks that access
 // instr holds: own are the locks its function holds there, callers
 // those of its callers (see bindCallerLocks).
-func (ls *Locksets) siblingLocks(instr ssa.Instruction, own lockset.Set, callers LocksetID) LocksetID {
-	k := heldAt{instr, callers}
+func (ls *Locksets) siblingLocks(instr ssa.Instruction, lits string, own lockset.Set, callers LocksetID) LocksetID {
+	k := heldAt{instr, lits, callers}
 	if id, ok := ls.siblings[k]; ok {
 		return id
 	}
@@ -102,8 +103,8 @@ func sameFunc(callee, fn *ssa.Function) bool {
 // argument by fields, renamed from the parameter. The locks named from
 // the caller's parameters go: no function inlined under the callee is
 // the caller, which the walk does not enter twice.
-func (ls *Locksets) bindCallerLocks(c ssa.CallInstruction, callee *ssa.Function, own lockset.Set, held LocksetID) LocksetID {
-	k := heldAt{c, held}
+func (ls *Locksets) bindCallerLocks(c ssa.CallInstruction, lits string, callee *ssa.Function, own lockset.Set, held LocksetID) LocksetID {
+	k := heldAt{c, lits, held}
 	if id, ok := ls.bound[k]; ok {
 		return id
 	}
