@@ -183,7 +183,9 @@
 // to g's fields hold the sibling Once of the object they access (the
 // method value or literal binds g, and the callback's calls pass it
 // on), and an access that a Do on g.once precedes on every path of its
-// function, or of a caller that passed g, holds that Once as done. Two
+// function, or of a caller that passed g, holds that Once as done, and
+// so does an access in a function literal made after such a Do that
+// captures g (whoever calls it runs after it was made). Two
 // accesses of the same memory are on one object, so on one Once: an
 // access inside its callback is ordered with another inside it (the
 // callback runs once) and with one after a Do returned (Do returns

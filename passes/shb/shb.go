@@ -383,6 +383,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			spawnsWalked: make(map[*ssa.Function]bool),
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			dos:          make(map[*ssa.Function][]*ssa.Call),
+			made:         make(map[*ssa.Function]LocksetID),
 			total:        &total, lastSync: -1,
 			chain:        -1,
 			links:        make(map[chainLink]int32),
@@ -504,6 +505,7 @@ type walker struct {
 
 	observed map[*ssa.BasicBlock]LocksetID // see observations
 	dos      map[*ssa.Function][]*ssa.Call // see onceDos
+	made     map[*ssa.Function]LocksetID   // see madeAfterDo
 	resolved map[resolvedAt]LocksetID      // see resolveAt
 
 	// lits are what the calls being walked fix of their callees'
@@ -559,6 +561,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	w.site = nil
 	if len(fn.Blocks) == 0 || w.empty[fn] {
 		return
+	}
+	if id := w.made[fn]; id != 0 {
+		held = w.locks.union(held, id) // see madeAfterDo
 	}
 	// A call that fixes some of fn's boolean parameters walks the
 	// blocks they allow (see walker.lits), a walk of its own.
@@ -690,6 +695,8 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		}
 	case *ssa.Go:
 		w.spawn(instr, held, loop)
+	case *ssa.MakeClosure:
+		w.madeAfterDo(instr, held)
 	case *ssa.Call:
 		w.callInstr(instr, w.callLocks(instr, held), loop)
 	}
@@ -1225,6 +1232,51 @@ func (w *walker) onceDo(c ssa.CallInstruction, held LocksetID, loop int32) {
 	}
 	w.tr.callback[end] = start
 	w.add(Event{Kind: OnceAfter, Obj: once}, held, loop)
+}
+
+// madeAfterDo notes, for the function literal that mc makes, the Onces
+// of the objects it captures that a Do has returned on where it is made
+// (see ownAt; its callers' too): whoever calls the literal, later, in
+// this goroutine or another it was handed to, runs after that Do, so
+// its accesses to the captured object's fields hold that Once as done
+// (see Locksets.OnceSiblings). The last making walked counts.
+func (w *walker) madeAfterDo(mc *ssa.MakeClosure, held LocksetID) {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return
+	}
+	var done lockset.Set
+	for _, h := range append(slices.Clone(w.ownAt(mc)), w.locks.callerLocks(mc.Parent(), held)...) {
+		if h.OnceDone {
+			done = append(done, h)
+		}
+	}
+	var elems []lockElem
+	for i, b := range mc.Bindings {
+		if i >= len(fn.FreeVars) {
+			break
+		}
+		root, load := lockset.Key(b), false
+		if p, ok := lockset.Spilled(b); ok {
+			root, load = lockset.Key(p), true
+		}
+		if !root.Path().IsEmpty() {
+			continue
+		}
+		for _, h := range done {
+			if !sameRoot(h.Key, root) {
+				continue
+			}
+			fv := facts.FreeVarKey(i)
+			if load {
+				fv = fv.Then(facts.Step{Op: facts.Load})
+			}
+			elems = append(elems, lockElem{callee: fn, key: h.Key.Rebase(fv), onceDone: true})
+		}
+	}
+	if len(elems) > 0 || w.made[fn] != 0 {
+		w.made[fn] = w.locks.intern(elems)
+	}
 }
 
 // onceOfBinding returns, for x.once.Do(f) where f is a function
