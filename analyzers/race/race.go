@@ -396,6 +396,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placeme
 		return 0, 0, rules.NotTraced
 	}
 	ea, eb := pa.evs, pb.evs
+	if len(ea) == 0 && ta.ConstDead(a.Instr) || len(eb) == 0 && tb.ConstDead(b.Instr) {
+		return 0, 0, rules.DeadCode // ruled out by its calls' constants
+	}
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, rules.NotTraced // not on a path the trace followed, or not touching obj
 	}

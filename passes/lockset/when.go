@@ -2,6 +2,7 @@ package lockset
 
 import (
 	"go/constant"
+	"go/token"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,28 +41,43 @@ func (lits Lits) String() string {
 // boolean parameters have the values known, fixes of the boolean
 // parameters that callee's ifs test or that it passes on to a call: a
 // constant argument, or one of the caller's parameters known there, or
-// its negation. The rest may have either value.
+// its negation. The rest may have either value. A function literal's
+// free variables count as parameters too (Lit.Param -1 - i for free
+// variable i): one that holds a parameter of its maker for good (a
+// deferred func() { if writable { ... } }()) has that parameter's value.
 func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 	if call == nil || callee == nil || call.IsInvoke() || len(call.Args) != len(callee.Params) {
 		return nil
 	}
+	var bindings []ssa.Value
+	if mc, ok := call.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
 	var lits Lits
-	for _, p := range decided(callee) {
-		i := slices.Index(callee.Params, p)
-		if i < 0 || slices.ContainsFunc(lits, func(l Lit) bool { return l.Param == i }) {
+	for _, i := range decided(callee) {
+		if slices.ContainsFunc(lits, func(l Lit) bool { return l.Param == i }) {
 			continue
 		}
-		switch arg := call.Args[i].(type) {
-		case *ssa.Const:
-			if arg.Value != nil && arg.Value.Kind() == constant.Bool {
-				lits = append(lits, Lit{i, constant.BoolVal(arg.Value)})
-			}
-		default:
-			q, pos := boolParamOf(arg)
-			if q == nil {
+		var arg ssa.Value
+		switch {
+		case i >= 0:
+			arg = call.Args[i]
+		case -1-i < len(bindings):
+			p, ok := Spilled(bindings[-1-i])
+			if !ok {
 				continue
 			}
-			j := slices.Index(q.Parent().Params, q)
+			arg = p
+		default:
+			continue
+		}
+		if k, ok := arg.(*ssa.Const); ok {
+			if k.Value != nil && k.Value.Kind() == constant.Bool {
+				lits = append(lits, Lit{i, constant.BoolVal(k.Value)})
+			}
+			continue
+		}
+		if j, pos, ok := boolVarOf(arg); ok {
 			if k := slices.IndexFunc(known, func(l Lit) bool { return l.Param == j }); k >= 0 {
 				lits = append(lits, Lit{i, known[k].Val == pos})
 			}
@@ -71,44 +87,98 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 	return lits
 }
 
-// decided returns the boolean parameters of fn that a call may decide
-// for it: those its ifs test, and those it passes on to a call.
-func decided(fn *ssa.Function) []*ssa.Parameter {
-	var ps []*ssa.Parameter
-	for _, b := range fn.Blocks {
-		if p := testedParam(b); p != nil {
-			ps = append(ps, p)
-		}
-		for _, instr := range b.Instrs {
-			c, ok := instr.(*ssa.Call)
-			if !ok {
+// boolVarOf returns the parameter (by index) or the free variable (-1
+// - i) of its own function that the boolean x is, or whose negation it
+// is (pos false): p, !p, a load of the variable that holds a captured
+// parameter, or a load of a free variable that its function only loads.
+func boolVarOf(x ssa.Value) (i int, pos, ok bool) {
+	if p, pos := boolParamOf(x); p != nil {
+		return slices.Index(p.Parent().Params, p), pos, true
+	}
+	pos = true
+	for {
+		switch v := x.(type) {
+		case *ssa.UnOp:
+			switch v.Op {
+			case token.NOT:
+				x, pos = v.X, !pos
 				continue
+			case token.MUL:
+				if fv, isFV := v.X.(*ssa.FreeVar); isFV && onlyLoaded(fv) {
+					return -1 - slices.Index(fv.Parent().FreeVars, fv), pos, true
+				}
 			}
-			for _, arg := range c.Call.Args {
-				if p, _ := boolParamOf(arg); p != nil && p.Parent() == fn {
-					ps = append(ps, p)
+		}
+		return 0, false, false
+	}
+}
+
+// onlyLoaded reports whether the function of free variable fv only
+// loads the variable fv points to.
+func onlyLoaded(fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// decided returns the boolean parameters and free variables of fn (as
+// Lit.Param numbers them) that a call may decide for it: those its ifs
+// test, and those it passes on to a call.
+func decided(fn *ssa.Function) []int {
+	var is []int
+	add := func(x ssa.Value) {
+		if i, _, ok := boolVarOf(x); ok && !slices.Contains(is, i) {
+			is = append(is, i)
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.If:
+				add(instr.Cond)
+			case ssa.CallInstruction:
+				if _, isGo := instr.(*ssa.Go); isGo {
+					continue
+				}
+				for _, arg := range instr.Common().Args {
+					add(arg)
+				}
+				if mc, ok := instr.Common().Value.(*ssa.MakeClosure); ok {
+					for _, b := range mc.Bindings {
+						if p, ok := Spilled(b); ok {
+							add(p)
+						}
+					}
 				}
 			}
 		}
 	}
-	return ps
+	return is
 }
 
 // Live returns, by block index, the blocks of fn that run in a call
 // that fixes lits: an if on one of those parameters (or its negation)
 // takes only the branch its value selects.
 func Live(fn *ssa.Function, lits Lits) []bool {
-	return dataflow.Reachable(fn, lits.decide(fn))
+	return dataflow.Reachable(fn, lits.decide())
 }
 
-// decide returns the decision of an if's condition by lits, for fn.
-func (lits Lits) decide(fn *ssa.Function) func(cond ssa.Value) (bool, bool) {
+// decide returns the decision of an if's condition by lits.
+func (lits Lits) decide() func(cond ssa.Value) (bool, bool) {
 	return func(cond ssa.Value) (bool, bool) {
-		p, pos := boolParamOf(cond)
-		if p == nil {
+		i, pos, ok := boolVarOf(cond)
+		if !ok {
 			return false, false
 		}
-		i := slices.Index(fn.Params, p)
 		if k := slices.IndexFunc(lits, func(l Lit) bool { return l.Param == i }); k >= 0 {
 			return lits[k].Val == pos, true
 		}
@@ -132,7 +202,7 @@ func (r *Result) FuncWhen(fn *ssa.Function, lits Lits) Func {
 		n += len(b.Instrs)
 	}
 	fi := &funcInfo{before: make(map[ssa.Instruction]Set, n)}
-	decide := lits.decide(fn)
+	decide := lits.decide()
 	r.scratch().solveBefore(fn, fi, func(b *ssa.BasicBlock, i int) bool {
 		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
 			return true

@@ -315,7 +315,12 @@
 // in no execution: a comparison of constants, of a local variable read
 // where it is declared (still its zero value), or of a captured
 // variable that every store sets to the same constant before anything
-// reads it ("z := 1; go func() { if z == 2 { x = 2 } }()").
+// reads it ("z := 1; go func() { if z == 2 { x = 2 } }()"). In one
+// goroutine, so is code behind a branch on a boolean parameter (or a
+// parameter a function literal captures) that every call the goroutine
+// makes of it fixes the other way: remove(k, false) never runs the
+// branch of "if lock { ... }", and View's managed(false) never runs the
+// deferred "if writable { tx.Commit() }" (see package shb).
 //
 // # Evidence of sharing
 //

@@ -138,8 +138,9 @@ type Trace struct {
 	// foreignUnlocks are the mutexes the goroutine unlocks where it
 	// does not hold them: another goroutine's, handed over.
 	foreignUnlocks []int32
-	maxFrom        int32 // the largest Edge.From in Out
-	index          int32 // in Result.Traces
+	maxFrom        int32                    // the largest Edge.From in Out
+	index          int32                    // in Result.Traces
+	constDead      map[ssa.Instruction]bool // see ConstDead
 }
 
 // Spawned returns the origins of the goroutines that Spawn event id of
@@ -151,6 +152,13 @@ func (t *Trace) Spawned(id int32) []*pointer.Origin { return t.spawned[id] }
 // lock location obj where it does not hold it: a mutex another
 // goroutine locked and hands over.
 func (t *Trace) UnlocksUnheld(obj int32) bool { return slices.Contains(t.foreignUnlocks, obj) }
+
+// ConstDead reports whether access instr has no event in t because every
+// call of its function that t walked passes constants that rule its
+// block out (see walker.lits): code that never runs in that goroutine.
+func (t *Trace) ConstDead(instr ssa.Instruction) bool {
+	return t.constDead[instr] && len(t.at[instr]) == 0
+}
 
 // Run returns the index in Entries of the run that event id belongs to,
 // or -1 when the trace runs one function.
@@ -568,10 +576,12 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	// A call that fixes some of fn's boolean parameters walks the
 	// blocks they allow (see walker.lits), a walk of its own.
 	var lits lockset.Lits
-	if c, ok := site.(*ssa.Call); ok && len(w.lits) > 0 {
-		lits = lockset.Decide(c.Common(), fn, w.lits[len(w.lits)-1])
-	} else if ok {
-		lits = lockset.Decide(c.Common(), fn, nil)
+	if _, isGo := site.(*ssa.Go); site != nil && !isGo {
+		var known lockset.Lits
+		if len(w.lits) > 0 {
+			known = w.lits[len(w.lits)-1]
+		}
+		lits = lockset.Decide(site.Common(), fn, known)
 	}
 	// The chain is numbered only if the call is walked: most calls are
 	// skipped as the same walk, and a package's tests skip millions.
@@ -627,6 +637,14 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	var defers []*ssa.Defer
 	for _, b := range w.objs.order(fn) {
 		if live != nil && !live[b.Index] {
+			for _, instr := range b.Instrs {
+				if w.access[instr] {
+					if w.tr.constDead == nil {
+						w.tr.constDead = make(map[ssa.Instruction]bool)
+					}
+					w.tr.constDead[instr] = true
+				}
+			}
 			continue // not run in this call
 		}
 		l := loop

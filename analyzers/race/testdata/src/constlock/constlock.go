@@ -8,11 +8,13 @@ package main
 import "sync"
 
 type Store struct {
-	mu    sync.Mutex
-	m     map[string]int
-	n     int
-	hits  int
-	drops int
+	mu     sync.Mutex
+	m      map[string]int
+	n      int
+	hits   int
+	drops  int
+	total  int
+	aborts int
 }
 
 // remove locks when asked to.
@@ -84,4 +86,46 @@ func main() {
 	go s.Delete("b")
 	go s.Count()
 	go s.Drop()
+	go s.View()
+	go s.Commit()
+	go s.View()
+	go s.Abort()
+	go s.Close()
+}
+
+// finish's deferred literal tests the flag it captures: View passes
+// false, and its goroutine never counts; Commit passes true holding the
+// mutex.
+func (s *Store) finish(commit bool) {
+	defer func() {
+		if commit {
+			s.total++ // silent "dead-code"
+		}
+	}()
+}
+
+func (s *Store) View() { s.finish(false) }
+
+func (s *Store) Commit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finish(true)
+}
+
+// end passes true without the mutex: the count races with Commit's.
+func (s *Store) end(abort bool) {
+	defer func() {
+		if !abort {
+			s.aborts++ // want `data race on Store.aborts`
+		}
+	}()
+}
+
+func (s *Store) Abort() { s.end(false) }
+
+func (s *Store) Close() {
+	s.mu.Lock()
+	s.end(false)
+	s.mu.Unlock()
+	s.end(true)
 }
