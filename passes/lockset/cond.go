@@ -141,6 +141,18 @@ func testedParam(b *ssa.BasicBlock) *ssa.Parameter {
 // boolean x is, or whose negation it is (pos false): p, !p, !!p, or a
 // load of the variable that holds a captured parameter.
 func boolParamOf(x ssa.Value) (p *ssa.Parameter, pos bool) {
+	v, pos := boolVar(x)
+	if p, ok := v.(*ssa.Parameter); ok {
+		return p, pos
+	}
+	return nil, false
+}
+
+// boolVar returns the parameter or free variable of its own function
+// that the boolean x is, or whose negation it is (pos false): p, !p,
+// !!p, a load of the variable that holds a captured parameter, or (a
+// *ssa.FreeVar) a load of a free variable that its function only loads.
+func boolVar(x ssa.Value) (v ssa.Value, pos bool) {
 	pos = true
 	for {
 		switch v := x.(type) {
@@ -156,6 +168,9 @@ func boolParamOf(x ssa.Value) (p *ssa.Parameter, pos bool) {
 					if q, ok := q.(*ssa.Parameter); ok {
 						return q, pos
 					}
+				}
+				if fv, ok := v.X.(*ssa.FreeVar); ok && OnlyLoaded(fv) {
+					return fv, pos
 				}
 			}
 		}

@@ -714,19 +714,25 @@ func ReadOnlyCapture(mc *ssa.MakeClosure, v ssa.Value) bool {
 		if b != v {
 			continue
 		}
-		if i >= len(fn.FreeVars) {
+		if i >= len(fn.FreeVars) || !OnlyLoaded(fn.FreeVars[i]) {
 			return false
 		}
-		for _, ref := range *fn.FreeVars[i].Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.UnOp:
-				if ref.Op != token.MUL {
-					return false
-				}
-			case *ssa.DebugRef:
-			default:
+	}
+	return true
+}
+
+// OnlyLoaded reports whether the function of free variable fv only
+// loads the variable fv points to.
+func OnlyLoaded(fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
 				return false
 			}
+		case *ssa.DebugRef:
+		default:
+			return false
 		}
 	}
 	return true

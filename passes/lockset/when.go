@@ -2,7 +2,6 @@ package lockset
 
 import (
 	"go/constant"
-	"go/token"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,45 +88,16 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 
 // boolVarOf returns the parameter (by index) or the free variable (-1
 // - i) of its own function that the boolean x is, or whose negation it
-// is (pos false): p, !p, a load of the variable that holds a captured
-// parameter, or a load of a free variable that its function only loads.
+// is (pos false): see boolVar.
 func boolVarOf(x ssa.Value) (i int, pos, ok bool) {
-	if p, pos := boolParamOf(x); p != nil {
-		return slices.Index(p.Parent().Params, p), pos, true
+	v, pos := boolVar(x)
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return slices.Index(v.Parent().Params, v), pos, true
+	case *ssa.FreeVar:
+		return -1 - slices.Index(v.Parent().FreeVars, v), pos, true
 	}
-	pos = true
-	for {
-		switch v := x.(type) {
-		case *ssa.UnOp:
-			switch v.Op {
-			case token.NOT:
-				x, pos = v.X, !pos
-				continue
-			case token.MUL:
-				if fv, isFV := v.X.(*ssa.FreeVar); isFV && onlyLoaded(fv) {
-					return -1 - slices.Index(fv.Parent().FreeVars, fv), pos, true
-				}
-			}
-		}
-		return 0, false, false
-	}
-}
-
-// onlyLoaded reports whether the function of free variable fv only
-// loads the variable fv points to.
-func onlyLoaded(fv *ssa.FreeVar) bool {
-	for _, r := range *fv.Referrers() {
-		switch r := r.(type) {
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return false
-			}
-		case *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	return true
+	return 0, false, false
 }
 
 // decided returns the boolean parameters and free variables of fn (as
@@ -194,24 +164,28 @@ func (lits Lits) decide() func(cond ssa.Value) (bool, bool) {
 // instructions of blocks that do not run hold nothing. Solved anew at
 // each call, in a scratch table (see Func).
 func (r *Result) FuncWhen(fn *ssa.Function, lits Lits) Func {
-	if len(lits) == 0 || len(fn.Blocks) == 0 {
-		return r.Func(fn)
+	decide := lits.decide()
+	// branch returns the value lits give the condition of the if that
+	// ends b, if any.
+	branch := func(b *ssa.BasicBlock) (v, ok bool) {
+		if len(b.Instrs) == 0 {
+			return false, false
+		}
+		if br, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If); isIf {
+			return decide(br.Cond)
+		}
+		return false, false
+	}
+	if !slices.ContainsFunc(fn.Blocks, func(b *ssa.BasicBlock) bool { _, ok := branch(b); return ok }) {
+		return r.Func(fn) // no lits, or lits only passed on: no branch is cut here
 	}
 	n := 0
 	for _, b := range fn.Blocks {
 		n += len(b.Instrs)
 	}
 	fi := &funcInfo{before: make(map[ssa.Instruction]Set, n)}
-	decide := lits.decide()
 	r.scratch().solveBefore(fn, fi, func(b *ssa.BasicBlock, i int) bool {
-		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
-			return true
-		}
-		br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			return true
-		}
-		v, ok := decide(br.Cond)
+		v, ok := branch(b)
 		return !ok || v == (i == 0) // If's true branch is Succs[0]
 	})
 	return Func{fi.before}

@@ -351,6 +351,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	// a function go/ssa made after lockset's Run is solved when asked.
 	lsFuncs := make(map[*ssa.Function]lockset.Func)
 	lsWhen := make(map[lsWhenKey]lockset.Func)
+	dos := make(map[*ssa.Function][]*ssa.Call)          // see walker.onceDos
 	lockEffects := make(map[*ssa.Function]lockEffect)   // see walker.lockEffect
 	importedOps := make(map[*ssa.Function][]effects.Op) // see walker.importedEffects
 	takes := make(map[*ssa.CallCommon]lockset.Set)      // see walker.importedTakes
@@ -390,7 +391,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			walked:       make(map[*ssa.Function]walkState),
 			spawnsWalked: make(map[*ssa.Function]bool),
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
-			dos:          make(map[*ssa.Function][]*ssa.Call),
+			dos:          dos,
 			made:         make(map[*ssa.Function]LocksetID),
 			total:        &total, lastSync: -1,
 			chain:        -1,
@@ -512,7 +513,7 @@ type walker struct {
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
 
 	observed map[*ssa.BasicBlock]LocksetID // see observations
-	dos      map[*ssa.Function][]*ssa.Call // see onceDos
+	dos      map[*ssa.Function][]*ssa.Call // see onceDos; shared by the walkers of one build
 	made     map[*ssa.Function]LocksetID   // see madeAfterDo
 	resolved map[resolvedAt]LocksetID      // see resolveAt
 
@@ -1270,26 +1271,9 @@ func (w *walker) madeAfterDo(mc *ssa.MakeClosure, held LocksetID) {
 		}
 	}
 	var elems []lockElem
-	for i, b := range mc.Bindings {
-		if i >= len(fn.FreeVars) {
-			break
-		}
-		root, load := lockset.Key(b), false
-		if p, ok := lockset.Spilled(b); ok {
-			root, load = lockset.Key(p), true
-		}
-		if !root.Path().IsEmpty() {
-			continue
-		}
-		for _, h := range done {
-			if !sameRoot(h.Key, root) {
-				continue
-			}
-			fv := facts.FreeVarKey(i)
-			if load {
-				fv = fv.Then(facts.Step{Op: facts.Load})
-			}
-			elems = append(elems, lockElem{callee: fn, key: h.Key.Rebase(fv), onceDone: true})
+	for _, h := range done {
+		for _, k := range freeVarKeys(mc, fn, h.Key) {
+			elems = append(elems, lockElem{callee: fn, key: k, onceDone: true})
 		}
 	}
 	if len(elems) > 0 || w.made[fn] != 0 {
@@ -1314,18 +1298,31 @@ func onceOfBinding(call *ssa.CallCommon) []lockElem {
 		return nil
 	}
 	var elems []lockElem
+	for _, fk := range freeVarKeys(mc, fn, k) {
+		elems = append(elems, lockElem{callee: fn, key: fk, once: true})
+	}
+	return elems
+}
+
+// freeVarKeys renames k, a key of the function that makes mc, into fn's
+// (mc's literal or method value) for each free variable bound to k's
+// root: the value itself, or the variable that holds a captured
+// parameter for good, one load away.
+func freeVarKeys(mc *ssa.MakeClosure, fn *ssa.Function, k facts.Key) []facts.Key {
+	var keys []facts.Key
 	for i, b := range mc.Bindings {
 		if i >= len(fn.FreeVars) {
 			break
 		}
-		if kb := lockset.Key(b); kb.Path().IsEmpty() && sameRoot(kb, k) {
-			elems = append(elems, lockElem{callee: fn, key: k.Rebase(facts.FreeVarKey(i)), once: true})
-		} else if p, ok := lockset.Spilled(b); ok && sameRoot(lockset.Key(p), k) {
-			// A variable the literal captures, holding x for good.
-			elems = append(elems, lockElem{callee: fn, key: k.Rebase(facts.FreeVarKey(i).Then(facts.Step{Op: facts.Load})), once: true})
+		root, fv := lockset.Key(b), facts.FreeVarKey(i)
+		if p, ok := lockset.Spilled(b); ok {
+			root, fv = lockset.Key(p), fv.Then(facts.Step{Op: facts.Load})
+		}
+		if root.Path().IsEmpty() && sameRoot(root, k) {
+			keys = append(keys, k.Rebase(fv))
 		}
 	}
-	return elems
+	return keys
 }
 
 // spawn records a site that starts goroutines. For WaitGroup.Go and

@@ -76,17 +76,7 @@ func capturedLoad(base ssa.Value) bool {
 		return false
 	}
 	fv, ok := load.X.(*ssa.FreeVar)
-	if !ok {
-		return false
-	}
-	for _, r := range *fv.Referrers() {
-		if u, ok := r.(*ssa.UnOp); !ok || u.Op != token.MUL {
-			if _, ok := r.(*ssa.DebugRef); !ok {
-				return false
-			}
-		}
-	}
-	return true
+	return ok && lockset.OnlyLoaded(fv)
 }
 
 // sameFunc reports whether a lockset's element names fn as its callee:
