@@ -215,7 +215,12 @@
 // other parallel tests, but once: its goroutines are not paired with
 // copies of themselves (test-runs-once). Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's
-// b.N loop) touches that run's object only. A subtest without t.Parallel
+// b.N loop) touches that run's object only, and so does an access in a
+// loop whose goroutine makes the object only in that loop, in a callee
+// that returned it (tx := db.begin() in each run, and what tx's init
+// made): a run that kept an earlier run's object would hold it in a
+// variable around the loop, as for an object the loop body allocates.
+// A subtest without t.Parallel
 // runs while the t.Run that started it waits, and so do its own such
 // subtests: a test and those subtests never run at once, wherever the
 // subtests are started (a helper that runs two subtests, called by two

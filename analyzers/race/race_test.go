@@ -44,7 +44,10 @@ import (
 //   - lazyonce: the Once of an object that initializes itself lazily
 //     orders its accesses wherever the object is one of several;
 //   - constlock: a lock that a boolean parameter decides is held in a
-//     call that passes true, directly or through a parameter passed on.
+//     call that passes true, directly or through a parameter passed on;
+//   - runloops: a receive loop in a function each run of a loop calls
+//     observes the close of the goroutine that call started, and what
+//     a callee makes in each run is that run's own.
 //
 // The runs have -why=all: each fixture's silent twins, marked
 // `// silent "rule"`, are checked against the rule that must rule them
@@ -52,7 +55,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock",
-		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock"}
+		"xuse", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

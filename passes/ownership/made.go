@@ -14,6 +14,12 @@ import (
 // benchmark's b.N loop) makes its own object before x touches it, so x
 // happens before what the goroutines started later in that run do with
 // it, not after what the goroutines of earlier runs did with theirs.
+// So does x when the trace makes obj only in that loop, in a callee that
+// returned (tx := db.begin() in each run, whose init made tx.meta): obj
+// is of t's origin, so no other goroutine makes it, and a run that
+// touched an earlier run's object would have kept it in a variable
+// around the loop, which the allocations in a loop body already are
+// taken not to be (see allocatedInLoop).
 func (q *Query) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
 	if t.Events[x].Loop < 0 {
 		return false
@@ -22,7 +28,8 @@ func (q *Query) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
 	if v, ok := q.made[k]; ok {
 		return v
 	}
-	v := false
+	// Every making of obj is t's own, in the loop around x.
+	v := obj.Ctx != nil && obj.Ctx.Origin == t.Origin && t.MadeIn(obj.MadeAt()) == t.Events[x].Loop
 	frames, j := q.maker(t, x, obj)
 	for i := 1; i <= j && !v; i++ {
 		s := frames[i].Site

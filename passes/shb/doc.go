@@ -58,7 +58,10 @@
 //     channel, a loop that collects one result per goroutine);
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
-//   - close → a receive that observes it (the exit of a receive loop);
+//   - close → a receive that observes it: the exit of a receive loop,
+//     the loop of the receive's own function (v, ok := <-ch until !ok,
+//     for range ch), not the end of a loop around its call, which may
+//     run it again (Trace.ExitOf);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

@@ -435,9 +435,10 @@ func (l *linker) recvEdges(r ref) {
 		l.edge(senders[0].t, senders[0].first, r.t, r.id+1)
 	}
 	if r.ev().Loop >= 0 || recvs > sends {
+		exit := r.t.ExitOf(r.id) // the receive that observes the close ends its own loop
 		for _, p := range senders {
 			if len(p.closes) > 0 {
-				l.edge(p.t, p.closes[0], r.t, at)
+				l.edge(p.t, p.closes[0], r.t, exit)
 			}
 		}
 	}

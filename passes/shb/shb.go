@@ -141,6 +141,42 @@ type Trace struct {
 	maxFrom        int32                    // the largest Edge.From in Out
 	index          int32                    // in Result.Traces
 	constDead      map[ssa.Instruction]bool // see ConstDead
+	// recvLoops are, by Recv event, the span of the loop of the
+	// receive's own function around it (see ExitOf); locals holds
+	// those spans, one per loop of a walked call.
+	recvLoops map[int32]int32
+	locals    []Span
+	// allocs are, by allocation the trace runs, the outermost loop of
+	// the trace around every run of it, or -1 (see MadeIn).
+	allocs map[ssa.Instruction]int32
+}
+
+// MadeIn returns the outermost loop of t around every allocation at
+// instr that t runs (an Alloc that escapes, or a make), or -1 where
+// one runs outside loops or in two loops, t runs none, or t was cut. A loop
+// around every making of an object of t's origin makes a new one in
+// each run: what a run's callee allocated and the run kept (tx :=
+// db.begin(), whose Tx and what its init made) is that run's own.
+func (t *Trace) MadeIn(instr ssa.Instruction) int32 {
+	if l, ok := t.allocs[instr]; ok && !t.Truncated { // a cut call may make one elsewhere
+		return l
+	}
+	return -1
+}
+
+// ExitOf returns the first event after the loop of its own function
+// around receive id, the exit of a receive loop (for v, ok := <-ch; if
+// !ok { break } }, for range ch): the end of the loop around it in its
+// caller may come much later, after other runs of the receive's
+// function. The end of its outermost loop when the function has none.
+func (t *Trace) ExitOf(id int32) int32 {
+	if l, ok := t.recvLoops[id]; ok {
+		return t.locals[l].End + 1
+	}
+	if ev := &t.Events[id]; ev.Loop >= 0 {
+		return t.Loops[ev.Loop].End + 1
+	}
+	return id + 1
 }
 
 // Spawned returns the origins of the goroutines that Spawn event id of
@@ -393,7 +429,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			observed:     make(map[*ssa.BasicBlock]LocksetID),
 			dos:          dos,
 			made:         make(map[*ssa.Function]LocksetID),
-			total:        &total, lastSync: -1,
+			total:        &total, lastSync: -1, local: -1,
 			chain:        -1,
 			links:        make(map[chainLink]int32),
 			narrowedObjs: make(map[chainValue][2]int32),
@@ -533,6 +569,10 @@ type walker struct {
 	// where the starters' walkers note them, shared by one build.
 	transferred LocksetID
 	handed      map[*pointer.Origin]LocksetID
+
+	// local is the loop of the function being walked around the block
+	// being walked, in tr.locals, or -1 (see Trace.ExitOf).
+	local int32
 }
 
 // acquisition is a send that took a semaphore channel: the events from
@@ -635,6 +675,8 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	defer func() { w.endSems(sems, semLocks, acqs) }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
+	localOf := make(map[int]int32) // fn's own loops, in w.tr.locals
+	outerLocal := w.local
 	var defers []*ssa.Defer
 	for _, b := range w.objs.order(fn) {
 		if live != nil && !live[b.Index] {
@@ -657,13 +699,28 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 				loopOf[comp[b.Index]] = l
 			}
 		}
+		w.local = -1
+		if c := comp[b.Index]; c >= 0 {
+			lc, ok := localOf[c]
+			if !ok {
+				lc = int32(len(w.tr.locals))
+				w.tr.locals = append(w.tr.locals, Span{int32(len(w.tr.Events)), -1})
+				localOf[c] = lc
+			}
+			w.local = lc
+		}
 		if c, ok := w.objs.selects(fn).bodies[b]; ok {
 			w.selectCase(c.sel, c.index, false, w.locksAt(c.sel, held), l)
 		}
 		for _, instr := range b.Instrs {
 			w.instr(instr, held, l, &defers)
 		}
+		if w.local >= 0 {
+			s := &w.tr.locals[w.local]
+			s.End = max(s.End, int32(len(w.tr.Events))-1)
+		}
 	}
+	w.local = outerLocal
 	w.stack = w.stack[:len(w.stack)-1]
 	w.lits = w.lits[:len(w.lits)-1]
 	// A walk whose recursive calls were cut only where they entered fn
@@ -716,6 +773,12 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		w.spawn(instr, held, loop)
 	case *ssa.MakeClosure:
 		w.madeAfterDo(instr, held)
+	case *ssa.Alloc:
+		if instr.Heap {
+			w.allocated(instr, loop)
+		}
+	case *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice:
+		w.allocated(instr, loop)
 	case *ssa.Call:
 		w.callInstr(instr, w.callLocks(instr, held), loop)
 	}
@@ -1007,6 +1070,12 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	}
 	*w.total++
 	ev.ID, ev.Locks, ev.Loop, ev.Chain = id, locks, loop, w.chain
+	if ev.Kind == Recv && w.local >= 0 {
+		if w.tr.recvLoops == nil {
+			w.tr.recvLoops = make(map[int32]int32)
+		}
+		w.tr.recvLoops[id] = w.local
+	}
 	w.tr.Events = append(w.tr.Events, ev)
 	if ev.Instr != nil {
 		w.tr.at[ev.Instr] = append(at, id)
@@ -1025,6 +1094,18 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 		s.End = id
 	}
 	return id
+}
+
+// allocated notes that the walk runs allocation instr in loop (see
+// Trace.MadeIn).
+func (w *walker) allocated(instr ssa.Instruction, loop int32) {
+	if w.tr.allocs == nil {
+		w.tr.allocs = make(map[ssa.Instruction]int32)
+	}
+	if l, ok := w.tr.allocs[instr]; ok && l != loop {
+		loop = -1
+	}
+	w.tr.allocs[instr] = loop
 }
 
 // callInstr handles a call, or a deferred call where it runs, with the
