@@ -277,7 +277,7 @@ func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction) *Context {
 // function analyzed under ctx: the same origin, and the call site when
 // the callee is a factory, while the analysis is small enough.
 func (a *state) calleeContext(ctx *Context, site ssa.CallInstruction, callee *ssa.Function) *Context {
-	if len(a.cgList) < factoryBudget && a.isFactory(callee) {
+	if len(a.cgList) < factoryBudget && (a.isFactory(callee) || a.initializes(site, callee)) {
 		return a.context(ctx.Origin, [2]ssa.CallInstruction{site, ctx.sites[0]})
 	}
 	return a.context(ctx.Origin, [2]ssa.CallInstruction{})
@@ -308,6 +308,60 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 	}
 	a.factories[fn] = f
 	return f
+}
+
+// initializes reports whether the call at site is of an initializer
+// on an object its caller just made: t := &Tx{}; t.init(db), where
+// init stores what it makes into fields of its receiver (t.meta =
+// &Meta{}, t.root = newBucket(t)). It is part of the making, so it is
+// analyzed per call site as the factory is: analyzed once, every Tx
+// made by every caller would get the one Meta, a read-only
+// transaction's the same as a writable one's.
+func (a *state) initializes(site ssa.CallInstruction, callee *ssa.Function) bool {
+	common := site.Common()
+	if common.IsInvoke() || callee.Signature.Recv() == nil || len(common.Args) == 0 || !a.isInitializer(callee) {
+		return false
+	}
+	alloc, ok := common.Args[0].(*ssa.Alloc)
+	return ok && alloc.Heap
+}
+
+// isInitializer reports whether method fn stores something it makes
+// (see isFresh) into a field of its receiver, or of a struct field of
+// it.
+func (a *state) isInitializer(fn *ssa.Function) bool {
+	if f, ok := a.initializers[fn]; ok {
+		return f
+	}
+	a.initializers[fn] = false // recursion
+	f := false
+	if len(fn.Params) > 0 {
+		recv := fn.Params[0]
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok && !f && fieldOf(st.Addr, recv) && a.isFresh(st.Val) {
+					f = true
+				}
+			}
+		}
+	}
+	a.initializers[fn] = f
+	return f
+}
+
+// fieldOf reports whether addr is the address of a field of *recv, or
+// of a field of a struct field of it.
+func fieldOf(addr ssa.Value, recv ssa.Value) bool {
+	for {
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		if fa.X == recv {
+			return true
+		}
+		addr = fa.X
+	}
 }
 
 // isSpawner reports whether fn starts, by a go statement of its own, a
@@ -508,6 +562,11 @@ func (a *state) isFresh(v ssa.Value) bool {
 					return a.isFresh(val)
 				}
 			}
+			// A struct value whose fields hold what was made for it:
+			// b := Bucket{tx: tx}; b.nodes = make(...); return b.
+			if !cell.Heap && isStruct(cell) {
+				return a.filledFresh(cell)
+			}
 		}
 	case *ssa.Call:
 		callee := v.Call.StaticCallee()
@@ -520,6 +579,43 @@ func (a *state) isFresh(v ssa.Value) bool {
 		return a.importedFactory(callee, v.Type())
 	}
 	return false
+}
+
+// isStruct reports whether local variable cell holds a struct.
+func isStruct(cell *ssa.Alloc) bool {
+	_, ok := cell.Type().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	return ok
+}
+
+// filledFresh reports whether a field of the struct variable cell is
+// given a value made fresh, and its address goes to nothing but its
+// fields' stores and loads and loads of the whole.
+func (a *state) filledFresh(cell *ssa.Alloc) bool {
+	fresh := false
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, u := range *r.Referrers() {
+				switch u := u.(type) {
+				case *ssa.Store:
+					if u.Addr == r && !fresh && a.isFresh(u.Val) {
+						fresh = true
+					}
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return fresh
 }
 
 // storedOnly returns the value of the one store into cell, a local

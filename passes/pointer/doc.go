@@ -38,6 +38,14 @@
 // Handler() returning http.NewServeMux() with its handlers registered):
 // an object meant to be shared, whose two makings are worth telling
 // apart; other imported results cost more contexts than they separate.
+// A function that returns a struct value holding what it made for it
+// (b := Bucket{tx: tx}; b.nodes = make(...); return b) is a factory as
+// one returning a pointer is. So is, at a call on an object its caller
+// just made (t := &Tx{}; t.init(db)), a method that stores what it
+// makes into its receiver's fields (an initializer): part of the
+// making, analyzed once it would give every Tx of every caller one Meta
+// and one root bucket, a read-only transaction's those of a writable
+// one.
 // So is a setter, a method that only stores a parameter into a field of
 // its receiver (under the receiver's mutex): analyzed once, it would
 // give every receiver what every caller passes (each lessor every

@@ -183,26 +183,27 @@ type state struct {
 	// globals is keyed by, is made anew at each String.
 	globalsByVar map[*ssa.Global]*Object
 
-	contexts    map[contextKey]*Context
-	factories   map[*ssa.Function]bool
-	passes      map[*ssa.Function]int // see passedParam
-	origins     []*Origin
-	originIndex map[originKey]*Origin
-	splitSpawns map[originKey]int   // see maxSpawnContexts
-	splitCells  map[*Origin]*Object // see startOrigin
-	splits      []*split            // see startUnsplit
-	cgnodes     map[cgKey]*cgnode
-	cgList      []*cgnode
-	filled      map[ssa.Value]bool                      // arrays no append writes (see filledArrays)
-	siteCallees map[ssa.CallInstruction][]*ssa.Function // calls by site; nil for a callee not seen
-	byFunc      map[*ssa.Function][]*cgnode             // cgList by function
-	funcObjs    map[*ssa.Function]*Object
-	globals     map[string]*Object // by name: see globalObject
-	allocs      map[allocKey]*Object
-	stats       Stats
-	filters     []types.Type            // by filterID: the pointee types of dereferences (see admits)
-	filterIDs   typeutil.Map            // types.Type -> filterID
-	filterByPtr map[types.Type]filterID // what filterIDs gave, by types.Type value: a cheaper first look
+	contexts     map[contextKey]*Context
+	factories    map[*ssa.Function]bool
+	initializers map[*ssa.Function]bool // see isInitializer
+	passes       map[*ssa.Function]int  // see passedParam
+	origins      []*Origin
+	originIndex  map[originKey]*Origin
+	splitSpawns  map[originKey]int   // see maxSpawnContexts
+	splitCells   map[*Origin]*Object // see startOrigin
+	splits       []*split            // see startUnsplit
+	cgnodes      map[cgKey]*cgnode
+	cgList       []*cgnode
+	filled       map[ssa.Value]bool                      // arrays no append writes (see filledArrays)
+	siteCallees  map[ssa.CallInstruction][]*ssa.Function // calls by site; nil for a callee not seen
+	byFunc       map[*ssa.Function][]*cgnode             // cgList by function
+	funcObjs     map[*ssa.Function]*Object
+	globals      map[string]*Object // by name: see globalObject
+	allocs       map[allocKey]*Object
+	stats        Stats
+	filters      []types.Type            // by filterID: the pointee types of dereferences (see admits)
+	filterIDs    typeutil.Map            // types.Type -> filterID
+	filterByPtr  map[types.Type]filterID // what filterIDs gave, by types.Type value: a cheaper first look
 
 	// For the context-insensitive variant: the call graph, and the
 	// origins that reach each function.
@@ -244,6 +245,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		dataAddrs:       make(map[ssa.Value]bool),
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
+		initializers:    make(map[*ssa.Function]bool),
 		passes:          make(map[*ssa.Function]int),
 		originIndex:     make(map[originKey]*Origin),
 		splitSpawns:     make(map[originKey]int),

@@ -255,6 +255,7 @@ func main() {
 	generics()
 	rangeKeysOnly()
 	selectEmpty(make(chan struct{}), make(chan *int, 1))
+	initializers()
 }
 
 type key struct{ a, b, c *int }
@@ -287,4 +288,59 @@ func selectEmpty(done chan struct{}, ch chan *int) {
 	case e := <-done:
 		_ = e
 	}
+}
+
+type meta struct{ n int }
+
+type bucket struct{ nodes map[int]*int }
+
+type txn struct {
+	m    *meta
+	root bucket
+	rw   bool
+}
+
+// newBucket returns a struct value holding what it made for it: a
+// factory, as one returning a pointer is.
+func newBucket(rw bool) bucket {
+	b := bucket{}
+	if rw {
+		b.nodes = make(map[int]*int)
+	}
+	return b
+}
+
+// init fills its receiver with what it makes.
+func (t *txn) init() {
+	t.m = &meta{}
+	t.root = newBucket(t.rw)
+}
+
+func beginRead() *txn {
+	t := &txn{}
+	t.init()
+	return t
+}
+
+func beginWrite() *txn {
+	t := &txn{rw: true}
+	t.init()
+	return t
+}
+
+// reset fills a receiver it did not make: one analysis for all calls.
+func (t *txn) reset() { t.init() }
+
+// initializers checks that an initializer called on what its caller
+// just made is analyzed per call site, as the factory is: a read-only
+// transaction's objects are not a writable one's.
+func initializers() {
+	r, w := beginRead(), beginWrite()
+	pta.NoAlias(r.m, w.m)
+	pta.NoAlias(r.root.nodes, w.root.nodes)
+	pta.NoAlias(newBucket(true).nodes, newBucket(true).nodes)
+	u, v := new(txn), new(txn)
+	u.reset()
+	v.reset()
+	pta.MayAlias(u.m, v.m)
 }
