@@ -29,7 +29,7 @@ func (q *Query) madeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
 		return v
 	}
 	// Every making of obj is t's own, in the loop around x.
-	v := obj.Ctx != nil && obj.Ctx.Origin == t.Origin && t.MadeIn(obj.MadeAt()) == t.Events[x].Loop
+	v := obj.Ctx != nil && obj.Ctx.Origin == t.Origin && t.MadeIn(obj.MadeAt(), obj.Ctx.CallSites()) == t.Events[x].Loop
 	frames, j := q.maker(t, x, obj)
 	for i := 1; i <= j && !v; i++ {
 		s := frames[i].Site

@@ -146,22 +146,41 @@ type Trace struct {
 	// those spans, one per loop of a walked call.
 	recvLoops map[int32]int32
 	locals    []Span
-	// allocs are, by allocation the trace runs, the outermost loop of
-	// the trace around every run of it, or -1 (see MadeIn).
-	allocs map[ssa.Instruction]int32
+	// allocs are, by allocation the trace runs and the call that
+	// entered its function, the outermost loop of the trace around
+	// every run of it, or -1 (see MadeIn).
+	allocs map[allocKey]int32
+}
+
+// allocKey is an allocation and the calls it ran in, as a factory's
+// context names them (pointer.Context.CallSites): the call of its
+// function and the call of that call's function; nil for every call.
+type allocKey struct {
+	instr ssa.Instruction
+	sites [2]ssa.CallInstruction
 }
 
 // MadeIn returns the outermost loop of t around every allocation at
-// instr that t runs (an Alloc that escapes, or a make), or -1 where
-// one runs outside loops or in two loops, t runs none, or t was cut. A loop
-// around every making of an object of t's origin makes a new one in
-// each run: what a run's callee allocated and the run kept (tx :=
-// db.begin(), whose Tx and what its init made) is that run's own.
-func (t *Trace) MadeIn(instr ssa.Instruction) int32 {
-	if l, ok := t.allocs[instr]; ok && !t.Truncated { // a cut call may make one elsewhere
-		return l
+// instr that t runs (an Alloc that escapes, or a make), in the calls
+// that sites name (a factory's context, which tells its objects apart;
+// in any call where the walk skipped those as the same walk of the
+// function, or sites are nil); -1 where one runs outside loops or in
+// two loops, t runs none, or t was cut. A loop around every making of an
+// object of t's origin makes a new one in each run: what a run's callee
+// allocated and the run kept (tx := db.begin(), whose Tx and what its
+// init made) is that run's own.
+func (t *Trace) MadeIn(instr ssa.Instruction, sites [2]ssa.CallInstruction) int32 {
+	if t.Truncated {
+		return -1 // a cut call may make one elsewhere
 	}
-	return -1
+	l, ok := t.allocs[allocKey{instr, sites}]
+	if !ok { // a call skipped as the same walk of its function: any call
+		l, ok = t.allocs[allocKey{instr: instr}]
+	}
+	if !ok {
+		return -1
+	}
+	return l
 }
 
 // ExitOf returns the first event after the loop of its own function
@@ -521,6 +540,7 @@ type walker struct {
 	tr           *Trace
 	access       map[ssa.Instruction]bool
 	stack        []*ssa.Function
+	sites        []ssa.CallInstruction   // the calls that entered them (nil for a root's)
 	site         ssa.CallInstruction     // the call that the next call of call walks
 	chain        int32                   // the chain of calls being walked (see Trace.Frames)
 	narrowed     int                     // dynamic calls narrowed by their chain so far (see callees)
@@ -655,6 +675,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	depth := len(w.stack)
 	w.stack = append(w.stack, fn)
+	w.sites = append(w.sites, site)
 	w.lits = append(w.lits, lits)
 	var live []bool
 	if len(lits) > 0 {
@@ -722,6 +743,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 	w.local = outerLocal
 	w.stack = w.stack[:len(w.stack)-1]
+	w.sites = w.sites[:len(w.sites)-1]
 	w.lits = w.lits[:len(w.lits)-1]
 	// A walk whose recursive calls were cut only where they entered fn
 	// or its callees again is whole wherever fn is called; one cut for
@@ -1100,12 +1122,25 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 // Trace.MadeIn).
 func (w *walker) allocated(instr ssa.Instruction, loop int32) {
 	if w.tr.allocs == nil {
-		w.tr.allocs = make(map[ssa.Instruction]int32)
+		w.tr.allocs = make(map[allocKey]int32)
 	}
-	if l, ok := w.tr.allocs[instr]; ok && l != loop {
-		loop = -1
+	note := func(k allocKey) {
+		l, ok := w.tr.allocs[k]
+		if ok && l != loop {
+			l = -1
+		} else {
+			l = loop
+		}
+		w.tr.allocs[k] = l
 	}
-	w.tr.allocs[instr] = loop
+	note(allocKey{instr: instr})
+	n := len(w.sites)
+	if site := w.sites[n-1]; site != nil {
+		note(allocKey{instr, [2]ssa.CallInstruction{site, nil}})
+		if n > 1 && w.sites[n-2] != nil {
+			note(allocKey{instr, [2]ssa.CallInstruction{site, w.sites[n-2]}})
+		}
+	}
 }
 
 // callInstr handles a call, or a deferred call where it runs, with the
