@@ -368,7 +368,12 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 			continue
 		}
 		reported[h.Key] = true
-		c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
+		if !c.ls.Func(fn).Blocked(ret) {
+			// A return whose deferred calls lock the mutex again never
+			// happens (the double lock reported at the defer): reported
+			// here, where the fix goes, it leaves its callers nothing.
+			c.leftHeld = append(c.leftHeld, leftHeld{fn: fn, ret: lockset.ReturnPos(fn, ret), h: h})
+		}
 		c.reportFix(kinds.LockLeftHeld, lockset.ReturnPos(fn, ret), c.heldAt(h, "%s locked here", lockName(h)), c.unlockFix(fn, ret, h), "lock left held: %s (locked at %s) is still locked when %s returns here, while its other returns unlock it; the next Lock of it blocks forever (deadlock)",
 			lockName(h), c.where(h), fn.Name())
 	}

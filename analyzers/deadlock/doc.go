@@ -244,7 +244,13 @@
 // (reset(true) may take the path that unlocks: lock-param), each later
 // Lock of the same mutex, in the caller's goroutine or in one it starts
 // after the call, is "Lock blocks forever (deadlock): ... is left locked
-// by f". When f is the function a goroutine runs (a go statement's, a
+// by f". A return whose deferred call locks the mutex it leaves held
+// (defer func() { mu.Lock(); ... }() before "return err" with mu held)
+// never returns: the deferred Lock blocks forever, a double lock
+// reported at the defer. The return is reported as a lock left held,
+// where the fix goes, but leaves its callers nothing held (not-held);
+// what the stuck goroutine blocks is blocking's "Lock blocks forever:
+// ... holds while it may block forever". When f is the function a goroutine runs (a go statement's, a
 // time.AfterFunc callback), each other goroutine's Lock of the mutex
 // that does not happen before the goroutine's own is: "... may be left
 // locked by goroutine started at ..." (happens-before, other-program). A

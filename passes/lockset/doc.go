@@ -14,6 +14,10 @@
 // A lock held on one path into a block but not on another is not held
 // there (must analysis: sets meet by intersection). "defer mu.Unlock()"
 // releases at return, so the lock stays held to the end of the function.
+// A return where a call deferred before it on every path locks, first
+// thing, a mutex still held there never happens: sync.Mutex is not
+// reentrant, the deferred call blocks forever (Func.Blocked). Such a
+// return adds nothing to what the function leaves held.
 // Calls of functions in the package apply the callee's effect: the locks
 // it acquires and leaves held on every return (lock helpers), and the
 // locks it may release, so that a caller's lock is not believed held

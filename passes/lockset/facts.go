@@ -73,6 +73,9 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 			if left[l.Held.Key] || ReportsSuccess(l.Ret) || HandsUnlock(l.Ret, l.Held) {
 				continue // an exported conditional lock helper, or one that hands back its Unlock: its callers unlock
 			}
+			if r.Func(fn).Blocked(l.Ret) {
+				continue // its deferred calls block: it never returns there
+			}
 			left[l.Held.Key] = true
 			fl.Leaves = append(fl.Leaves, facts.HeldLock{Key: in.Key(l.Held.Key), Read: l.Held.Read, Pos: in.Intern(facts.Posn(pass.Fset, ReturnPos(fn, l.Ret)))})
 		}

@@ -126,12 +126,13 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 
 type funcInfo struct {
 	before   map[ssa.Instruction]Set
-	acquires Set         // held on every return, named from the parameters or variables
-	releases []condKey   // keys the function may unlock, named the same way, each under its condition
-	takes    []condHeld  // locks the function or its callees may block to acquire (see mayTake), each under its condition
-	unlocks  []facts.Key // keys the function releases on every path
-	okRets   []okRet     // the locks held at each return of a nil error (see nilErrorEdge)
-	busy     bool        // being analyzed: a recursive call sees no effect
+	acquires Set                  // held on every return, named from the parameters or variables
+	releases []condKey            // keys the function may unlock, named the same way, each under its condition
+	takes    []condHeld           // locks the function or its callees may block to acquire (see mayTake), each under its condition
+	unlocks  []facts.Key          // keys the function releases on every path
+	okRets   []okRet              // the locks held at each return of a nil error (see nilErrorEdge)
+	blocked  map[*ssa.Return]bool // returns the deferred calls never let happen (see deferBlocks)
+	busy     bool                 // being analyzed: a recursive call sees no effect
 }
 
 // okRet is what a function holds, named from its parameters, where it
@@ -149,7 +150,14 @@ func (r *Result) Before(instr ssa.Instruction) Set {
 }
 
 // Func is the locksets of one function's instructions.
-type Func struct{ before map[ssa.Instruction]Set }
+type Func struct {
+	before  map[ssa.Instruction]Set
+	blocked map[*ssa.Return]bool
+}
+
+// Blocked reports whether the function never returns by ret: the
+// calls it deferred block forever there (see deferBlocks).
+func (f Func) Blocked(ret *ssa.Return) bool { return f.blocked[ret] }
 
 // Before returns the locks that must be held, relative to the entry of
 // its function, just before instr executes.
@@ -164,7 +172,7 @@ func (r *Result) Func(fn *ssa.Function) Func {
 	if !ok {
 		fi = r.scratch().info(fn)
 	}
-	return Func{fi.before}
+	return Func{fi.before, fi.blocked}
 }
 
 func (sv *solver) info(fn *ssa.Function) *funcInfo {
@@ -215,12 +223,21 @@ func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.Bas
 		Order: loops.ReversePostorder(fn),
 		Round: func() { returns, rets = returns[:0], rets[:0] },
 		Transfer: func(b *ssa.BasicBlock, s Set) Set {
+			blocked := false // the deferred calls never return (see deferBlocks)
 			for _, instr := range b.Instrs {
 				fi.before[instr] = s
 				switch instr := instr.(type) {
 				case *ssa.RunDefers:
+					blocked = sv.deferBlocks(instr, s)
 					s = s.Without(deferred)
 				case *ssa.Return:
+					if blocked {
+						if fi.blocked == nil {
+							fi.blocked = make(map[*ssa.Return]bool)
+						}
+						fi.blocked[instr] = true
+						break
+					}
 					returns = append(returns, s)
 					rets = append(rets, instr)
 				case *ssa.Call:
@@ -414,6 +431,88 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 		s = s.With(h)
 	}
 	return s
+}
+
+// deferBlocks reports whether the deferred calls run at rd block
+// forever, so that the function never returns by rd: a call deferred
+// before rd on every path to it locks, in the entry block of its
+// function, a mutex held there (s) for writing, or for reading by a
+// Lock, which no other deferred call may unlock first. sync.Mutex is not
+// reentrant: the return that leaves the mutex held never happens (a
+// double lock, which the deadlock analysis reports at the defer), and
+// the function's callers are not left holding it.
+func (sv *solver) deferBlocks(rd *ssa.RunDefers, s Set) bool {
+	if len(s) == 0 {
+		return false
+	}
+	var defers []*ssa.Defer
+	for _, b := range rd.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				defers = append(defers, d)
+			}
+		}
+	}
+	for _, d := range defers {
+		if !precedes(d, rd) {
+			continue
+		}
+		for _, k := range sv.entryLocks(&d.Call, s) {
+			released := false
+			for _, other := range defers {
+				if other != d && slices.Contains(sv.releasedBy(&other.Call), k) {
+					released = true
+				}
+			}
+			if !released {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// precedes reports whether instruction a runs before b on every path to
+// b.
+func precedes(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+}
+
+// entryLocks returns the keys, named as in the caller, of the mutexes of
+// s that a call's function locks in its entry block, where it runs on
+// every call, and that it has not unlocked before there: a Lock of one
+// held at all, or an RLock of one held for writing.
+func (sv *solver) entryLocks(call *ssa.CallCommon, s Set) []facts.Key {
+	callee, bind := Callee(call)
+	if callee == nil || len(callee.Blocks) == 0 {
+		return nil
+	}
+	var keys, unlocked []facts.Key
+	for _, instr := range callee.Blocks[0].Instrs {
+		c, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		op, mu := syncapi.MutexOp(c.Common())
+		if mu == nil {
+			continue
+		}
+		k := bind(Key(mu))
+		switch op {
+		case syncapi.Unlock, syncapi.RUnlock:
+			unlocked = append(unlocked, k)
+		case syncapi.Lock, syncapi.RLock:
+			i := slices.IndexFunc(s, func(h Held) bool { return h.Key == k })
+			if i < 0 || s[i].Unsure || slices.Contains(unlocked, k) || op == syncapi.RLock && s[i].Read {
+				continue
+			}
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // deferredReleases returns the keys that fn's deferred calls may

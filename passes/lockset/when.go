@@ -188,5 +188,5 @@ func (r *Result) FuncWhen(fn *ssa.Function, lits Lits) Func {
 		v, ok := branch(b)
 		return !ok || v == (i == 0) // If's true branch is Succs[0]
 	})
-	return Func{fi.before}
+	return Func{fi.before, fi.blocked}
 }

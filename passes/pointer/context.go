@@ -311,18 +311,26 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 }
 
 // initializes reports whether the call at site is of an initializer
-// on an object its caller just made: t := &Tx{}; t.init(db), where
-// init stores what it makes into fields of its receiver (t.meta =
-// &Meta{}, t.root = newBucket(t)). It is part of the making, so it is
-// analyzed per call site as the factory is: analyzed once, every Tx
-// made by every caller would get the one Meta, a read-only
-// transaction's the same as a writable one's.
+// on an object its caller just made, or on a field of it (t := &Tx{};
+// t.init(db), where init stores what it makes into fields of its
+// receiver: t.meta = &Meta{}, t.root = newBucket(t)). It is part of
+// the making, so it is analyzed per call site as the factory is:
+// analyzed once, every Tx made by every caller would get the one Meta,
+// a read-only transaction's the same as a writable one's.
 func (a *state) initializes(site ssa.CallInstruction, callee *ssa.Function) bool {
 	common := site.Common()
 	if common.IsInvoke() || callee.Signature.Recv() == nil || len(common.Args) == 0 || !a.isInitializer(callee) {
 		return false
 	}
-	alloc, ok := common.Args[0].(*ssa.Alloc)
+	recv := common.Args[0]
+	for { // f := &future{}; f.init() calls init on the deferError f embeds
+		fa, ok := recv.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		recv = fa.X
+	}
+	alloc, ok := recv.(*ssa.Alloc)
 	return ok && alloc.Heap
 }
 

@@ -256,6 +256,7 @@ func main() {
 	rangeKeysOnly()
 	selectEmpty(make(chan struct{}), make(chan *int, 1))
 	initializers()
+	embeddedInit()
 }
 
 type key struct{ a, b, c *int }
@@ -343,4 +344,24 @@ func initializers() {
 	u.reset()
 	v.reset()
 	pta.MayAlias(u.m, v.m)
+}
+
+// future embeds the part its init fills.
+type future struct {
+	deferError
+	index int
+}
+
+type deferError struct{ errCh chan error }
+
+func (d *deferError) init() { d.errCh = make(chan error, 1) }
+
+// embeddedInit checks an initializer called on a field of what the
+// caller just made: two futures, two channels.
+func embeddedInit() {
+	f := &future{}
+	f.init()
+	g := &future{}
+	g.init()
+	pta.NoAlias(f.errCh, g.errCh)
 }
