@@ -217,6 +217,14 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 // when nil), and returns the lockset at each return it reaches.
 func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.BasicBlock, int) bool) ([]Set, []*ssa.Return) {
 	deferred := sv.deferredReleases(fn)
+	var defers []*ssa.Defer
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				defers = append(defers, d)
+			}
+		}
+	}
 	var returns []Set
 	var rets []*ssa.Return
 	p := dataflow.Forward[Set]{
@@ -228,7 +236,7 @@ func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.Bas
 				fi.before[instr] = s
 				switch instr := instr.(type) {
 				case *ssa.RunDefers:
-					blocked = sv.deferBlocks(instr, s)
+					blocked = sv.deferBlocks(instr, defers, s)
 					s = s.Without(deferred)
 				case *ssa.Return:
 					if blocked {
@@ -433,25 +441,17 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	return s
 }
 
-// deferBlocks reports whether the deferred calls run at rd block
-// forever, so that the function never returns by rd: a call deferred
-// before rd on every path to it locks, in the entry block of its
-// function, a mutex held there (s) for writing, or for reading by a
-// Lock, which no other deferred call may unlock first. sync.Mutex is not
-// reentrant: the return that leaves the mutex held never happens (a
-// double lock, which the deadlock analysis reports at the defer), and
-// the function's callers are not left holding it.
-func (sv *solver) deferBlocks(rd *ssa.RunDefers, s Set) bool {
+// deferBlocks reports whether the deferred calls run at rd (defers are
+// its function's) block forever, so that the function never returns by
+// rd: a call deferred before rd on every path to it locks, in the entry
+// block of its function, a mutex held there (s) for writing, or for
+// reading by a Lock, which no other deferred call may unlock first.
+// sync.Mutex is not reentrant: the return that leaves the mutex held
+// never happens (a double lock, which the deadlock analysis reports at
+// the defer), and the function's callers are not left holding it.
+func (sv *solver) deferBlocks(rd *ssa.RunDefers, defers []*ssa.Defer, s Set) bool {
 	if len(s) == 0 {
 		return false
-	}
-	var defers []*ssa.Defer
-	for _, b := range rd.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				defers = append(defers, d)
-			}
-		}
 	}
 	for _, d := range defers {
 		if !precedes(d, rd) {

@@ -322,15 +322,8 @@ func (a *state) initializes(site ssa.CallInstruction, callee *ssa.Function) bool
 	if common.IsInvoke() || callee.Signature.Recv() == nil || len(common.Args) == 0 || !a.isInitializer(callee) {
 		return false
 	}
-	recv := common.Args[0]
-	for { // f := &future{}; f.init() calls init on the deferError f embeds
-		fa, ok := recv.(*ssa.FieldAddr)
-		if !ok {
-			break
-		}
-		recv = fa.X
-	}
-	alloc, ok := recv.(*ssa.Alloc)
+	// f := &future{}; f.init() calls init on the deferError f embeds.
+	alloc, ok := fieldBase(common.Args[0]).(*ssa.Alloc)
 	return ok && alloc.Heap
 }
 
@@ -360,15 +353,19 @@ func (a *state) isInitializer(fn *ssa.Function) bool {
 // fieldOf reports whether addr is the address of a field of *recv, or
 // of a field of a struct field of it.
 func fieldOf(addr ssa.Value, recv ssa.Value) bool {
+	_, ok := addr.(*ssa.FieldAddr)
+	return ok && fieldBase(addr) == recv
+}
+
+// fieldBase returns the pointer whose fields, or fields of fields, v
+// addresses; v itself when it is no field's address.
+func fieldBase(v ssa.Value) ssa.Value {
 	for {
-		fa, ok := addr.(*ssa.FieldAddr)
+		fa, ok := v.(*ssa.FieldAddr)
 		if !ok {
-			return false
+			return v
 		}
-		if fa.X == recv {
-			return true
-		}
-		addr = fa.X
+		v = fa.X
 	}
 }
 

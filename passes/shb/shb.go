@@ -141,9 +141,9 @@ type Trace struct {
 	maxFrom        int32                    // the largest Edge.From in Out
 	index          int32                    // in Result.Traces
 	constDead      map[ssa.Instruction]bool // see ConstDead
-	// recvLoops are, by Recv event, the span of the loop of the
-	// receive's own function around it (see ExitOf); locals holds
-	// those spans, one per loop of a walked call.
+	// recvLoops are, by Recv event, the index in locals of the loop
+	// of the receive's own function around it (see ExitOf); locals
+	// holds the spans of those loops, one per loop of a walked call.
 	recvLoops map[int32]int32
 	locals    []Span
 	// allocs are, by allocation the trace runs and the call that
@@ -184,8 +184,8 @@ func (t *Trace) MadeIn(instr ssa.Instruction, sites [2]ssa.CallInstruction) int3
 }
 
 // ExitOf returns the first event after the loop of its own function
-// around receive id, the exit of a receive loop (for v, ok := <-ch; if
-// !ok { break } }, for range ch): the end of the loop around it in its
+// around receive id, the exit of a receive loop (for { v, ok := <-ch;
+// if !ok { break } }, for range ch): the end of the loop around it in its
 // caller may come much later, after other runs of the receive's
 // function. The end of its outermost loop when the function has none.
 func (t *Trace) ExitOf(id int32) int32 {
