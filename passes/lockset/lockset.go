@@ -216,15 +216,8 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 // solveBefore fills fi.before, taking only the edges live allows (all
 // when nil), and returns the lockset at each return it reaches.
 func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.BasicBlock, int) bool) ([]Set, []*ssa.Return) {
-	deferred := sv.deferredReleases(fn)
-	var defers []*ssa.Defer
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				defers = append(defers, d)
-			}
-		}
-	}
+	defers := defersOf(fn)
+	deferred := sv.deferredReleases(defers)
 	var returns []Set
 	var rets []*ssa.Return
 	p := dataflow.Forward[Set]{
@@ -454,7 +447,7 @@ func (sv *solver) deferBlocks(rd *ssa.RunDefers, defers []*ssa.Defer, s Set) boo
 		return false
 	}
 	for _, d := range defers {
-		if !precedes(d, rd) {
+		if !dataflow.Precedes(d, rd) {
 			continue
 		}
 		for _, k := range sv.entryLocks(&d.Call, s) {
@@ -470,15 +463,6 @@ func (sv *solver) deferBlocks(rd *ssa.RunDefers, defers []*ssa.Defer, s Set) boo
 		}
 	}
 	return false
-}
-
-// precedes reports whether instruction a runs before b on every path to
-// b.
-func precedes(a, b ssa.Instruction) bool {
-	if a.Block() != b.Block() {
-		return a.Block().Dominates(b.Block())
-	}
-	return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
 }
 
 // entryLocks returns the keys, named as in the caller, of the mutexes of
@@ -515,16 +499,25 @@ func (sv *solver) entryLocks(call *ssa.CallCommon, s Set) []facts.Key {
 	return keys
 }
 
-// deferredReleases returns the keys that fn's deferred calls may
-// unlock when it returns.
-func (sv *solver) deferredReleases(fn *ssa.Function) []facts.Key {
-	var keys []facts.Key
+// defersOf returns fn's defer statements.
+func defersOf(fn *ssa.Function) []*ssa.Defer {
+	var defers []*ssa.Defer
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if d, ok := instr.(*ssa.Defer); ok {
-				keys = append(keys, sv.releasedBy(&d.Call)...)
+				defers = append(defers, d)
 			}
 		}
+	}
+	return defers
+}
+
+// deferredReleases returns the keys that a function's deferred calls
+// (defers) may unlock when it returns.
+func (sv *solver) deferredReleases(defers []*ssa.Defer) []facts.Key {
+	var keys []facts.Key
+	for _, d := range defers {
+		keys = append(keys, sv.releasedBy(&d.Call)...)
 	}
 	return keys
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
@@ -187,15 +188,13 @@ func (t *Trace) MadeIn(instr ssa.Instruction, sites [2]ssa.CallInstruction) int3
 // around receive id, the exit of a receive loop (for { v, ok := <-ch;
 // if !ok { break } }, for range ch): the end of the loop around it in its
 // caller may come much later, after other runs of the receive's
-// function. The end of its outermost loop when the function has none.
+// function. Where the function has none, the end of its outermost loop
+// (see after).
 func (t *Trace) ExitOf(id int32) int32 {
 	if l, ok := t.recvLoops[id]; ok {
 		return t.locals[l].End + 1
 	}
-	if ev := &t.Events[id]; ev.Loop >= 0 {
-		return t.Loops[ev.Loop].End + 1
-	}
-	return id + 1
+	return after(ref{t, id})
 }
 
 // Spawned returns the origins of the goroutines that Spawn event id of
@@ -1011,7 +1010,7 @@ func (w *walker) accessLocks(instr ssa.Instruction, held LocksetID) LocksetID {
 func (w *walker) ownAt(instr ssa.Instruction) lockset.Set {
 	own := w.lsAt(instr.Parent()).Before(instr)
 	for _, do := range w.onceDos(instr.Parent()) {
-		if do == instr || !dominates(do, instr) {
+		if do == instr || !dataflow.Precedes(do, instr) {
 			continue
 		}
 		once, _, _ := syncapi.OnceDo(do.Common())
@@ -1038,15 +1037,6 @@ func (w *walker) onceDos(fn *ssa.Function) []*ssa.Call {
 		w.dos[fn] = dos
 	}
 	return dos
-}
-
-// dominates reports whether instruction a runs before b on every path
-// of their function to b.
-func dominates(a, b ssa.Instruction) bool {
-	if a.Block() != b.Block() {
-		return a.Block().Dominates(b.Block())
-	}
-	return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
 }
 
 // bindCallerLocks returns held, the lockset at call c of fn, with what
