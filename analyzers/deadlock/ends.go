@@ -334,7 +334,29 @@ func (c *checker) callerUnlocks(call ssa.CallInstruction, h lockset.Held) bool {
 			return true
 		}
 	}
-	return false
+	// What the call returned is handed to a call that unlocks: the
+	// lock is the object's until its end (t, err := s.begin(); defer
+	// t.end()).
+	v, ok := call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	return searchPaths(b, i+1, func(instr ssa.Instruction) (found, stop bool) {
+		later, ok := instr.(ssa.CallInstruction)
+		if !ok || !slices.ContainsFunc(later.Common().Args, func(a ssa.Value) bool { return resultOf(a, v) }) {
+			return false, false
+		}
+		return len(c.ls.Releases(later.Common())) > 0, false
+	})
+}
+
+// resultOf reports whether a is one of call's results.
+func resultOf(a ssa.Value, call *ssa.Call) bool {
+	if a == call {
+		return true
+	}
+	x, ok := a.(*ssa.Extract)
+	return ok && x.Tuple == call
 }
 
 // decidesBranch reports whether call passes a constant for a parameter

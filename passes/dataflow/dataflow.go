@@ -22,6 +22,32 @@ func Precedes(a, b ssa.Instruction) bool {
 	return slices.Index(instrs, a) < slices.Index(instrs, b)
 }
 
+// MayPrecede reports whether instruction a may run before instruction
+// b of the same function in one call: a comes first in their block, or
+// a path of one or more edges leads from a's block to b's.
+func MayPrecede(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb && slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b) {
+		return true
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{ab}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range x.Succs {
+			if s == bb {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
+}
+
 // Forward is a forward dataflow problem with states of type S. The
 // entry block starts with the zero S; a block not yet reached from it is
 // not visited.

@@ -47,6 +47,24 @@
 // holds s.mu at the delete in remove(k, true), where the summary's meet
 // of both branches holds nothing.
 //
+// A boolean field of a parameter that the function never stores to
+// (tx.writable in "func (tx *Tx) lock() { if tx.writable { tx.db.mu.Lock()
+// } else { tx.db.mu.RLock() } }") is decided as a parameter is, by the
+// caller: where the object passed is one the caller made and stored the
+// field of once before the call (tx := &Tx{db: db, writable: writable}),
+// the field has the value stored, a constant or one of the caller's own
+// parameters. And a load of such a field names what was stored: the
+// mutex tx.db.mu of that Tx is db.mu in Begin's terms.
+//
+// A call that fixes some of its callee's boolean parameters, by
+// constants or by the values its own call fixed, has the callee's effect
+// for those values (solver.infoWhen, memoized per function and values):
+// lock() called on a writable Tx leaves mu held for writing, where its
+// summary, which meets both branches, holds it for reading only; Begin
+// (writable) then holds it for writing where its caller passed true, to
+// Update's managed(true, fn), and for reading in View's. The locks a
+// function may take and release stay its summary's.
+//
 // A function that returns holding a lock exactly where its error
 // result is nil (beginRWTx: Lock, and Unlock on each path that returns
 // an error) holds it for its caller on the branch where the error it got
@@ -55,7 +73,9 @@
 // constant other than nil, of a package variable (ErrClosed), of
 // errors.New or fmt.Errorf, of a boxed concrete error, or of an error a
 // dominating branch found not nil; any other return of an error may be a
-// success. A wrapper that passes such a call's results on (return
+// success. The error tested may be a variable the call's result was
+// stored into just before (a named result a deferred function reads:
+// tx, err = db.Begin(writable); if err != nil { return }). A wrapper that passes such a call's results on (return
 // db.beginRWTx(), through named results too) holds what the call holds
 // on success, under the condition on its boolean parameters that reaches
 // that return (Begin(writable) holds it only when writable), which a

@@ -22,6 +22,7 @@ type importedLocks struct {
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{
 		funcs:    make(map[*ssa.Function]*funcInfo),
+		when:     make(map[whenKey]*funcInfo),
 		imported: make(map[string]importedLocks),
 	}
 	for _, imp := range pass.Pkg.Imports() {
@@ -50,6 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// What was half solved must not be read: consumers solve what
 		// they ask for in scratch tables of their own.
 		r.funcs = make(map[*ssa.Function]*funcInfo)
+		r.when = make(map[whenKey]*funcInfo)
 	}
 	return r, nil
 }

@@ -72,6 +72,7 @@ type Set []Held
 // scratch table of the asker's that is not kept.
 type Result struct {
 	funcs    map[*ssa.Function]*funcInfo
+	when     map[whenKey]*funcInfo    // functions solved for what calls fix of their parameters (see infoWhen)
 	imported map[string]importedLocks // what the direct imports' functions do to mutexes, by SSA name
 	// byCallee memoizes importedOf's lookup by the callee, whose SSA
 	// name is made anew at each call of its String (2% of client_golang's
@@ -86,18 +87,29 @@ type Result struct {
 type solver struct {
 	r     *Result
 	funcs map[*ssa.Function]*funcInfo
+	when  map[whenKey]*funcInfo
+	// known is what the call of the function being solved fixes of its
+	// boolean parameters (see infoWhen).
+	known Lits
+}
+
+// whenKey names a function solved for what a call fixes of its boolean
+// parameters (Lits.String).
+type whenKey struct {
+	fn   *ssa.Function
+	lits string
 }
 
 // scratch returns a solver that reads r's solutions and keeps what it
 // solves to itself.
 func (r *Result) scratch() *solver {
-	return &solver{r: r, funcs: make(map[*ssa.Function]*funcInfo)}
+	return &solver{r: r, funcs: make(map[*ssa.Function]*funcInfo), when: make(map[whenKey]*funcInfo)}
 }
 
 // solveAll solves the functions of the package: those in its source,
 // its initializer, and the instantiations and wrappers they refer to.
 func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
-	sv := &solver{r: r, funcs: r.funcs}
+	sv := &solver{r: r, funcs: r.funcs, when: r.when}
 	work := slices.Clone(srcFuncs)
 	if init := pkg.Func("init"); init != nil {
 		work = append(work, init)
@@ -199,7 +211,7 @@ func (sv *solver) info(fn *ssa.Function) *funcInfo {
 // solve runs the must-held dataflow over fn's blocks to a fixed point:
 // locksets only shrink at merges, so it terminates.
 func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
-	returns, rets := sv.solveBefore(fn, fi, nil)
+	returns, rets := sv.solveBefore(fn, fi, nil, nil)
 	for i, s := range returns {
 		if i == 0 {
 			fi.acquires = s.Rooted()
@@ -214,8 +226,13 @@ func (sv *solver) solve(fn *ssa.Function, fi *funcInfo) {
 }
 
 // solveBefore fills fi.before, taking only the edges live allows (all
-// when nil), and returns the lockset at each return it reaches.
-func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.BasicBlock, int) bool) ([]Set, []*ssa.Return) {
+// when nil), and returns the lockset at each return it reaches. known
+// is what fn's call fixes of its boolean parameters: a call of fn's
+// that passes them on has the effect of its callee for those values.
+func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.BasicBlock, int) bool, known Lits) ([]Set, []*ssa.Return) {
+	outer := sv.known
+	sv.known = known
+	defer func() { sv.known = outer }()
 	defers := defersOf(fn)
 	deferred := sv.deferredReleases(defers)
 	var returns []Set
@@ -624,10 +641,93 @@ func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(facts.Key) f
 	if callee == nil || len(callee.Blocks) == 0 {
 		return nil, nil
 	}
-	if fi := sv.info(callee); !fi.busy {
-		return fi, bind
+	fi := sv.info(callee)
+	if fi.busy {
+		return nil, nil
 	}
-	return nil, nil
+	if len(fi.takes) == 0 && len(fi.releases) == 0 {
+		return fi, bind // it locks nothing its caller can name, whatever the values
+	}
+	if lits := Decide(call, callee, sv.known); len(lits) > 0 {
+		// The call fixes some of the callee's boolean parameters:
+		// its effect is the callee's for those values.
+		if fi = sv.infoWhen(callee, lits); fi == nil {
+			return nil, nil
+		}
+	}
+	return fi, bind
+}
+
+// infoWhen returns the effect of fn in a call that fixes lits of its
+// boolean parameters (see Decide): an if on one of them takes only the
+// branch its value selects, and fn's own calls that pass them on have
+// their callees' effects for those values. "func (tx *Tx) lock() { if
+// tx.writable { mu.Lock() } else { mu.RLock() } }" leaves mu held for
+// writing in a call on a Tx made writable, where its summary, which
+// meets both branches, holds it only for reading. The locks fn may
+// take and release are its summary's. nil while fn is being solved
+// for the same values (recursion).
+func (sv *solver) infoWhen(fn *ssa.Function, lits Lits) *funcInfo {
+	base := sv.info(fn)
+	if base.busy {
+		return nil
+	}
+	if !sv.narrows(fn, lits) {
+		return base
+	}
+	k := whenKey{fn, lits.String()}
+	fi, ok := sv.when[k]
+	if !ok {
+		fi, ok = sv.r.when[k]
+	}
+	if ok {
+		if fi.busy {
+			return nil
+		}
+		return fi
+	}
+	n := 0
+	for _, b := range fn.Blocks {
+		n += len(b.Instrs)
+	}
+	fi = &funcInfo{before: make(map[ssa.Instruction]Set, n), busy: true}
+	sv.when[k] = fi
+	returns, rets := sv.solveBefore(fn, fi, lits.live(), lits)
+	for i, s := range returns {
+		if i == 0 {
+			fi.acquires = s.Rooted()
+		} else {
+			fi.acquires = meet(fi.acquires, s)
+		}
+	}
+	fi.releases, fi.takes, fi.unlocks = base.releases, base.takes, base.unlocks
+	fi.okRets = sv.okReturns(fn, returns, rets, guardsOf(fn))
+	fi.busy = false
+	return fi
+}
+
+// narrows reports whether lits change what fn does: an if of fn tests
+// one of them, or a call of fn passes one on (the callee then gets a
+// value it would not get from the call's constants alone).
+func (sv *solver) narrows(fn *ssa.Function, lits Lits) bool {
+	decide := lits.decide()
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.If:
+				if _, ok := decide(instr.Cond); ok {
+					return true
+				}
+			case *ssa.Call, *ssa.Defer:
+				call := instr.(ssa.CallInstruction).Common()
+				callee, _ := Callee(call)
+				if callee != nil && len(callee.Blocks) > 0 && len(Decide(call, callee, lits)) > len(Decide(call, callee, nil)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // bindAll renames keys with bind.
@@ -679,7 +779,7 @@ func binder(call *ssa.CallCommon, bindings []ssa.Value) func(facts.Key) facts.Ke
 				return Key(p).Extend(rest) // a load of the captured parameter
 			}
 		}
-		return k.Rebase(Key(actual))
+		return forward(actual, k.Path()) // tx.lock() on tx := &Tx{db: db} locks db.mu
 	}
 }
 
@@ -728,24 +828,41 @@ func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 }
 
 // Key names the mutex that v points to by the expression that reaches
-// it; see Held.Key.
-func Key(v ssa.Value) facts.Key {
+// it; see Held.Key. A load of a variable stored once, or of a field set
+// once where its object was made, names what was stored (see forward).
+func Key(v ssa.Value) facts.Key { return keyAt(v, 0) }
+
+// keyAt is Key, having followed depth stores already: past maxForward
+// it names loads as loads (a variable stored from itself).
+func keyAt(v ssa.Value, depth int) facts.Key {
 	switch v := v.(type) {
 	case *ssa.FieldAddr:
-		return Key(v.X).Then(facts.Step{Op: facts.FieldAddr, Index: v.Field})
+		return keyAt(v.X, depth).Then(facts.Step{Op: facts.FieldAddr, Index: v.Field})
 	case *ssa.Field:
-		return Key(v.X).Then(facts.Step{Op: facts.Field, Index: v.Field})
+		return keyAt(v.X, depth).Then(facts.Step{Op: facts.Field, Index: v.Field})
 	case *ssa.IndexAddr:
-		return Key(v.X).Then(facts.Step{Op: facts.IndexAddr})
+		return keyAt(v.X, depth).Then(facts.Step{Op: facts.IndexAddr})
 	case *ssa.UnOp:
 		if p, ok := Spilled(v.X); ok {
-			return Key(p) // the parameter itself
+			return keyAt(p, depth) // the parameter itself
 		}
-		return Key(v.X).Then(facts.Step{Op: facts.Load})
+		if depth < maxForward {
+			if w := storedOnce(v.X); w != nil {
+				return keyAt(w, depth+1) // a variable stored once: what was stored
+			}
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				if w, ok := fieldSource(fa.X, fa.Field, nil); ok {
+					if _, isConst := w.(*ssa.Const); !isConst {
+						return keyAt(w, depth+1) // tx.db of tx := &Tx{db: db}: db
+					}
+				}
+			}
+		}
+		return keyAt(v.X, depth).Then(facts.Step{Op: facts.Load})
 	case *ssa.ChangeType:
-		return Key(v.X)
+		return keyAt(v.X, depth)
 	case *ssa.MakeInterface:
-		return Key(v.X)
+		return keyAt(v.X, depth)
 	case *ssa.Parameter:
 		return facts.ParamKey(slices.Index(v.Parent().Params, v))
 	case *ssa.FreeVar:

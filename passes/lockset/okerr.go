@@ -121,7 +121,7 @@ func (sv *solver) nilErrorEdge(b *ssa.BasicBlock, i int) []Held {
 	if i != nilBranch {
 		return nil
 	}
-	call := erringCall(v)
+	call := erringCall(storedIn(v, b))
 	if call == nil || call.Block() != b || callsAfter(call, b) {
 		return nil
 	}
@@ -145,6 +145,31 @@ func storedBefore(v ssa.Value, r *ssa.Return) ssa.Value {
 	for i := len(instrs) - 1; i >= 0; i-- {
 		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == cell {
 			return st.Val
+		}
+	}
+	return v
+}
+
+// storedIn returns, for a load of a variable (a named result that a
+// deferred function reads: tx, err = db.Begin(writable); if err != nil),
+// the value stored into it last before the load in b, where there is
+// one; else v.
+func storedIn(v ssa.Value, b *ssa.BasicBlock) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || load.Block() != b {
+		return v
+	}
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var last ssa.Value = v
+	for _, instr := range b.Instrs {
+		if instr == load {
+			return last
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == cell {
+			last = st.Val
 		}
 	}
 	return v

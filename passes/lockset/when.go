@@ -2,6 +2,8 @@ package lockset
 
 import (
 	"go/constant"
+	"go/token"
+	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +61,39 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 		}
 		var arg ssa.Value
 		switch {
+		case i >= fieldLits || i <= -fieldLits:
+			// A field of what the call passes: the caller's own
+			// parameter's or free variable's, or the value stored into
+			// the object the caller made, or a callee made and
+			// returned (see fieldSource).
+			base, f := litField(i)
+			var a ssa.Value
+			switch {
+			case base >= 0 && base < len(call.Args):
+				a = call.Args[base]
+			case base < 0 && -1-base < len(bindings):
+				// A free variable holds a variable of the maker's:
+				// the closure loads what was stored there.
+				a = storedOnce(bindings[-1-base])
+			}
+			if a == nil {
+				continue
+			}
+			if b, ok := fieldBase(a); ok {
+				if storesFieldOf(a, f) {
+					continue
+				}
+				k := fieldLit(b, f)
+				if n := slices.IndexFunc(known, func(l Lit) bool { return l.Param == k }); n >= 0 {
+					lits = append(lits, Lit{i, known[n].Val})
+				}
+				continue
+			}
+			v, ok := fieldSource(a, f, call)
+			if !ok {
+				continue
+			}
+			arg = v
 		case i >= 0:
 			arg = call.Args[i]
 		case -1-i < len(bindings):
@@ -88,7 +123,9 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 
 // boolVarOf returns the parameter (by index) or the free variable (-1
 // - i) of its own function that the boolean x is, or whose negation it
-// is (pos false): see boolVar.
+// is (pos false): see boolVar. A boolean field of a parameter that the
+// function never stores to (tx.writable, loaded in func (tx *Tx)
+// lock()) counts as one more parameter (see fieldLit).
 func boolVarOf(x ssa.Value) (i int, pos, ok bool) {
 	v, pos := boolVar(x)
 	switch v := v.(type) {
@@ -97,7 +134,139 @@ func boolVarOf(x ssa.Value) (i int, pos, ok bool) {
 	case *ssa.FreeVar:
 		return -1 - slices.Index(v.Parent().FreeVars, v), pos, true
 	}
+	if b, f, pos, ok := boolField(x); ok {
+		return fieldLit(b, f), pos, true
+	}
 	return 0, false, false
+}
+
+// fieldLits numbers the boolean fields of parameters and free variables
+// among Lit.Param: field f of what parameter i points to is
+// fieldLits*(i+1) + f, past every parameter; of what free variable i
+// holds (a variable of the closure's maker, loaded), -fieldLits*(i+1) -
+// f, past every free variable.
+const fieldLits = 1 << 16
+
+// fieldLit returns the Lit.Param of field f of base, a parameter (i) or
+// a free variable (-1 - i) as Lit.Param numbers them.
+func fieldLit(base, f int) int {
+	if base >= 0 {
+		return fieldLits*(base+1) + f
+	}
+	return -fieldLits*(-base) - f
+}
+
+// litField returns the base (see fieldLit) and field of a Lit.Param that
+// fieldLit made.
+func litField(lit int) (base, f int) {
+	if lit >= fieldLits {
+		return lit/fieldLits - 1, lit % fieldLits
+	}
+	return -(-lit / fieldLits), -lit % fieldLits
+}
+
+// boolField returns the base (see fieldLit) and the field f of the
+// struct it points to that the boolean x loads, or whose negation it
+// loads (pos false): tx.writable in a method of *Tx, or in a closure that
+// captured tx. Not when the function stores to that field: the value
+// may then be another than the call's.
+func boolField(x ssa.Value) (base, f int, pos, ok bool) {
+	pos = true
+	for {
+		u, isUnOp := x.(*ssa.UnOp)
+		if !isUnOp {
+			return 0, 0, false, false
+		}
+		if u.Op == token.NOT {
+			x, pos = u.X, !pos
+			continue
+		}
+		if u.Op != token.MUL {
+			return 0, 0, false, false
+		}
+		fa, isField := u.X.(*ssa.FieldAddr)
+		if !isField {
+			return 0, 0, false, false
+		}
+		b, ok := fieldBase(fa.X)
+		if !ok || storesFieldOf(fa.X, fa.Field) {
+			return 0, 0, false, false
+		}
+		return b, fa.Field, pos, true
+	}
+}
+
+// fieldBase returns the parameter (i) or the free variable (-1 - i) of
+// its own function that the pointer x is: a parameter, or a load of a
+// free variable that its function only loads.
+func fieldBase(x ssa.Value) (int, bool) {
+	switch x := x.(type) {
+	case *ssa.Parameter:
+		return slices.Index(x.Parent().Params, x), true
+	case *ssa.UnOp:
+		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL && OnlyLoaded(fv) {
+			return -1 - slices.Index(fv.Parent().FreeVars, fv), true
+		}
+	}
+	return 0, false
+}
+
+// storesFieldOf reports whether x's function stores to field f of the
+// struct x points to: through x, or through another load of the free
+// variable x loads.
+func storesFieldOf(x ssa.Value, f int) bool {
+	if u, ok := x.(*ssa.UnOp); ok {
+		if fv, ok := u.X.(*ssa.FreeVar); ok {
+			for _, r := range *fv.Referrers() {
+				if l, ok := r.(*ssa.UnOp); ok && storesField(l, f) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return storesField(x, f)
+}
+
+// storesField reports whether x's function stores to field f of the
+// struct x points to.
+func storesField(x ssa.Value, f int) bool {
+	refs := x.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Field != f || fa.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boolFields returns the boolean fields of the struct that pointer x
+// points to, by index.
+func boolFields(x ssa.Value) []int {
+	ptr, ok := x.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var fs []int
+	for i := range st.NumFields() {
+		if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+			fs = append(fs, i)
+		}
+	}
+	return fs
 }
 
 // decided returns the boolean parameters and free variables of fn (as
@@ -121,6 +290,25 @@ func decided(fn *ssa.Function) []int {
 				}
 				for _, arg := range instr.Common().Args {
 					add(arg)
+					if b, ok := fieldBase(arg); ok {
+						// Passed on: the callee may test its fields.
+						for _, f := range boolFields(arg) {
+							if !storesFieldOf(arg, f) && !slices.Contains(is, fieldLit(b, f)) {
+								is = append(is, fieldLit(b, f))
+							}
+						}
+					}
+					if alloc, ok := arg.(*ssa.Alloc); ok {
+						// Stored into a field of what the call is
+						// given: tx := &Tx{writable: writable}; tx.lock().
+						for _, r := range *alloc.Referrers() {
+							if fa, ok := r.(*ssa.FieldAddr); ok {
+								if v, _, ok := FieldInit(alloc, fa.Field); ok {
+									add(v)
+								}
+							}
+						}
+					}
 				}
 				if mc, ok := instr.Common().Value.(*ssa.MakeClosure); ok {
 					for _, b := range mc.Bindings {
@@ -164,29 +352,41 @@ func (lits Lits) decide() func(cond ssa.Value) (bool, bool) {
 // instructions of blocks that do not run hold nothing. Solved anew at
 // each call, in a scratch table (see Func).
 func (r *Result) FuncWhen(fn *ssa.Function, lits Lits) Func {
-	decide := lits.decide()
-	// branch returns the value lits give the condition of the if that
-	// ends b, if any.
-	branch := func(b *ssa.BasicBlock) (v, ok bool) {
-		if len(b.Instrs) == 0 {
-			return false, false
-		}
-		if br, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If); isIf {
-			return decide(br.Cond)
-		}
-		return false, false
+	if len(lits) == 0 {
+		return r.Func(fn)
 	}
-	if !slices.ContainsFunc(fn.Blocks, func(b *ssa.BasicBlock) bool { _, ok := branch(b); return ok }) {
-		return r.Func(fn) // no lits, or lits only passed on: no branch is cut here
+	fi := r.scratch().infoWhen(fn, lits)
+	if fi == nil {
+		return r.Func(fn)
 	}
-	n := 0
-	for _, b := range fn.Blocks {
-		n += len(b.Instrs)
-	}
-	fi := &funcInfo{before: make(map[ssa.Instruction]Set, n)}
-	r.scratch().solveBefore(fn, fi, func(b *ssa.BasicBlock, i int) bool {
-		v, ok := branch(b)
-		return !ok || v == (i == 0) // If's true branch is Succs[0]
-	})
 	return Func{fi.before, fi.blocked}
+}
+
+// live returns the edges that a call fixing lits takes: an if on one of
+// them takes only the branch its value selects.
+func (lits Lits) live() func(*ssa.BasicBlock, int) bool {
+	decide := lits.decide()
+	return func(b *ssa.BasicBlock, i int) bool {
+		if len(b.Instrs) == 0 {
+			return true
+		}
+		br, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !isIf {
+			return true
+		}
+		v, ok := decide(br.Cond)
+		return !ok || v == (i == 0) // If's true branch is Succs[0]
+	}
+}
+
+// callIn returns the instruction of fn whose call is call.
+func callIn(fn *ssa.Function, call *ssa.CallCommon) ssa.Instruction {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && c.Common() == call {
+				return instr
+			}
+		}
+	}
+	return nil
 }

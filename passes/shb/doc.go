@@ -145,6 +145,16 @@
 // remove(k, lock); remove(k, false) from a caller holding s.mu holds the
 // caller's. The code the constants rule out makes no event. Such a walk
 // is one of its own: it is not skipped as the same walk of its function.
+// A boolean field of the object a call passes, which its caller set from
+// a constant or a fixed parameter (tx := &Tx{writable: writable};
+// tx.lock()), is fixed the same way.
+//
+// Deferred calls run at a return in the reverse order of the defer
+// statements that a path to the return ran: the walker runs, of the
+// defers it has walked in the function, those from whose block the
+// return can be reached. A defer after an early return's branch (tx,
+// err := begin(); if err != nil { return }; defer tx.end()) does not run
+// at that return.
 //
 // A call of another package's function adds the events of its effect
 // summary at the call, in its order: accesses and synchronization

@@ -700,14 +700,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	var defers []*ssa.Defer
 	for _, b := range w.objs.order(fn) {
 		if live != nil && !live[b.Index] {
-			for _, instr := range b.Instrs {
-				if w.access[instr] {
-					if w.tr.constDead == nil {
-						w.tr.constDead = make(map[ssa.Instruction]bool)
-					}
-					w.tr.constDead[instr] = true
-				}
-			}
+			w.markDead(b, deadDepth)
 			continue // not run in this call
 		}
 		l := loop
@@ -788,7 +781,12 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.RunDefers:
 		at := w.callLocks(instr, held)
 		for i := len(*defers) - 1; i >= 0; i-- {
-			w.callInstr((*defers)[i], at, loop)
+			// Only what a path to here deferred: not the defer after
+			// an early return's branch (tx, err := begin(); if err
+			// != nil { return }; defer tx.Commit()).
+			if d := (*defers)[i]; dataflow.MayPrecede(d, instr) {
+				w.callInstr(d, at, loop)
+			}
 		}
 	case *ssa.Go:
 		w.spawn(instr, held, loop)
@@ -802,6 +800,39 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		w.allocated(instr, loop)
 	case *ssa.Call:
 		w.callInstr(instr, w.callLocks(instr, held), loop)
+	}
+}
+
+// deadDepth bounds the calls markDead follows from a block a constant
+// rules out.
+const deadDepth = 3
+
+// markDead records the accesses of block b, which the call being walked
+// never runs (a constant decided its branch the other way), as dead
+// there (see Trace.ConstDead), and those of the functions its calls
+// name, depth calls down: an access that has no event elsewhere in the
+// trace is explained by the constant (if writable { tx.Commit() } in a
+// read-only transaction).
+func (w *walker) markDead(b *ssa.BasicBlock, depth int) {
+	for _, instr := range b.Instrs {
+		if w.access[instr] {
+			if w.tr.constDead == nil {
+				w.tr.constDead = make(map[ssa.Instruction]bool)
+			}
+			w.tr.constDead[instr] = true
+		}
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok || depth == 0 {
+			continue
+		}
+		if _, isGo := call.(*ssa.Go); isGo {
+			continue
+		}
+		if callee := call.Common().StaticCallee(); callee != nil && !slices.Contains(w.stack, callee) {
+			for _, cb := range callee.Blocks {
+				w.markDead(cb, depth-1)
+			}
+		}
 	}
 }
 

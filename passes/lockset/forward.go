@@ -1,0 +1,239 @@
+package lockset
+
+import (
+	"go/token"
+	"go/types"
+
+	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
+	"golang.org/x/tools/go/ssa"
+)
+
+// What a load names. A mutex, or a boolean a branch tests, is often
+// reached through a field of an object its function made, or that a
+// constructor it called made and returned, or through a variable
+// stored once: the load gives what was stored there, so it is named as
+// that value (tx.db.mu of tx := &Tx{db: db} is db.mu; of tx, err :=
+// db.Begin(writable), whose every success returns a &Tx{db: db, ...}
+// made from its receiver, it is the caller's db.mu too). Stores a callee
+// makes into the field later are not seen: a field set when its object
+// is made and kept is the common case these names serve.
+
+// FieldInit returns the value that the function making alloc stores
+// into its field f, where it stores one there only once (tx := &Tx{db:
+// db, writable: writable}): what a load of the field gives in that
+// function, short of a callee's store.
+func FieldInit(alloc *ssa.Alloc, f int) (ssa.Value, *ssa.Store, bool) {
+	var init *ssa.Store
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Field != f || fa.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+				if init != nil {
+					return nil, nil, false
+				}
+				init = st
+			}
+		}
+	}
+	if init == nil {
+		return nil, nil, false
+	}
+	return init.Val, init, true
+}
+
+// ResultField returns what field f of the object that fn returns as its
+// result r holds, as fn's parameter or a constant: every return of fn
+// gives nil there, or an object fn made and whose field f it set once
+// to that same parameter or constant (return &Tx{db: db, writable:
+// writable}, nil). ok is false when returns disagree or one gives
+// anything else.
+func ResultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
+	var out ssa.Value
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if r >= len(ret.Results) {
+			return nil, false
+		}
+		res := ret.Results[r]
+		if k, ok := res.(*ssa.Const); ok && k.IsNil() {
+			continue // a failure: no object, no field
+		}
+		alloc, ok := res.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		v, _, ok := FieldInit(alloc, f)
+		if !ok {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case *ssa.Parameter:
+		case *ssa.Const:
+			if o, isConst := out.(*ssa.Const); out != nil && (!isConst || o.Value == nil || v.Value == nil || o.Value.ExactString() != v.Value.ExactString()) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		if out != nil && out != v {
+			if _, isConst := v.(*ssa.Const); !isConst {
+				return nil, false
+			}
+		}
+		out = v
+	}
+	return out, out != nil
+}
+
+// fieldSource returns the value, in the function of pointer x, that
+// field f of the object x points to was given where the object was made:
+// x is made here and its field set once (before at, the instruction
+// whose call is at, when given); x is a result of a call whose callee
+// sets the field from a parameter (the call's argument) or a constant
+// (see ResultField); x is loaded from a variable stored once.
+func fieldSource(x ssa.Value, f int, at *ssa.CallCommon) (ssa.Value, bool) {
+	for range maxForward {
+		switch v := x.(type) {
+		case *ssa.Alloc:
+			init, st, ok := FieldInit(v, f)
+			if !ok {
+				return nil, false
+			}
+			if at != nil {
+				if instr := callIn(v.Parent(), at); instr == nil || !dataflow.Precedes(st, instr) {
+					return nil, false
+				}
+			}
+			return init, true
+		case *ssa.Extract:
+			call, ok := v.Tuple.(*ssa.Call)
+			if !ok {
+				return nil, false
+			}
+			return callField(call, v.Index, f)
+		case *ssa.Call:
+			return callField(v, 0, f)
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				return nil, false
+			}
+			if x = storedOnce(v.X); x == nil {
+				return nil, false
+			}
+			at = nil
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// callField returns the value, in the caller, of field f of the object
+// call returns as its result r (see ResultField).
+func callField(call *ssa.Call, r, f int) (ssa.Value, bool) {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return nil, false
+	}
+	v, ok := ResultField(callee, r, f)
+	if !ok {
+		return nil, false
+	}
+	if p, ok := v.(*ssa.Parameter); ok {
+		i := -1
+		for j, q := range callee.Params {
+			if q == p {
+				i = j
+			}
+		}
+		if i < 0 || i >= len(call.Call.Args) {
+			return nil, false
+		}
+		return call.Call.Args[i], true
+	}
+	return v, true
+}
+
+// maxForward bounds the steps a name or a field's value is followed
+// through stores (a cycle of variables stored from each other ends).
+const maxForward = 8
+
+// storedOnce returns the one value stored into cell, a variable of
+// pointer type (one that a closure captures, say: var tx *Tx; tx, err =
+// db.Begin(writable)), where its function stores one only once and
+// every other use loads it (or a closure captures it and only loads
+// it); nil otherwise.
+func storedOnce(cell ssa.Value) ssa.Value {
+	alloc, ok := cell.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	ptr, ok := alloc.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if _, ok := ptr.Elem().Underlying().(*types.Pointer); !ok {
+		return nil
+	}
+	var val ssa.Value
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			if !ReadOnlyCapture(r, alloc) {
+				return nil
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// forward names the value that path p reaches from v, following loads
+// of variables stored once and of fields set once (see fieldSource), so
+// that one mutex gets one name whichever way the code reaches it.
+func forward(v ssa.Value, p facts.Path) facts.Key {
+	steps := p.Steps()
+	for range maxForward {
+		if len(steps) >= 1 && steps[0].Op == facts.Load {
+			if w := storedOnce(v); w != nil {
+				v, steps = w, steps[1:]
+				continue
+			}
+		}
+		if len(steps) >= 2 && steps[0].Op == facts.FieldAddr && steps[1].Op == facts.Load {
+			if w, ok := fieldSource(v, steps[0].Index, nil); ok {
+				if _, isConst := w.(*ssa.Const); !isConst {
+					v, steps = w, steps[2:]
+					continue
+				}
+			}
+		}
+		break
+	}
+	k := Key(v)
+	for _, st := range steps {
+		k = k.Then(st)
+	}
+	return k
+}
