@@ -61,7 +61,10 @@
 //   - close → a receive that observes it: the exit of a receive loop,
 //     the loop of the receive's own function (v, ok := <-ch until !ok,
 //     for range ch), not the end of a loop around its call, which may
-//     run it again (Trace.ExitOf);
+//     run it again (Trace.ExitOf); or what follows a receive that goes
+//     on only once the channel was closed, its ok branch never
+//     returning (for e := range ech { panic(e) }, if err, ok := <-ch; ok
+//     { panic(err) }), though no loop is left (Trace.ObservesClose);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

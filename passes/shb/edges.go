@@ -434,7 +434,7 @@ func (l *linker) recvEdges(r ref) {
 	if len(senders) == 1 && len(ownSends) == 0 && senders[0].matched() {
 		l.edge(senders[0].t, senders[0].first, r.t, r.id+1)
 	}
-	if r.ev().Loop >= 0 || recvs > sends {
+	if r.ev().Loop >= 0 || recvs > sends || r.t.ObservesClose(r.id) {
 		exit := r.t.ExitOf(r.id) // the receive that observes the close ends its own loop
 		for _, p := range senders {
 			if len(p.closes) > 0 {

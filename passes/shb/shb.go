@@ -146,7 +146,10 @@ type Trace struct {
 	// of the receive's own function around it (see ExitOf); locals
 	// holds the spans of those loops, one per loop of a walked call.
 	recvLoops map[int32]int32
-	locals    []Span
+	// closedRecvs are the Recv events past which the goroutine goes on
+	// only once the channel was closed (see closedOnly).
+	closedRecvs map[int32]bool
+	locals      []Span
 	// allocs are, by allocation the trace runs and the call that
 	// entered its function, the outermost loop of the trace around
 	// every run of it, or -1 (see MadeIn).
@@ -194,7 +197,63 @@ func (t *Trace) ExitOf(id int32) int32 {
 	if l, ok := t.recvLoops[id]; ok {
 		return t.locals[l].End + 1
 	}
+	if t.closedRecvs[id] {
+		return id + 1 // what follows it has seen the close
+	}
 	return after(ref{t, id})
+}
+
+// ObservesClose reports whether the goroutine goes on past receive id
+// only once the channel was closed (see closedOnly).
+func (t *Trace) ObservesClose(id int32) bool { return t.closedRecvs[id] }
+
+// closedOnly reports whether the function of recv, a receive that
+// tells whether the channel was closed (v, ok := <-ch, or range ch),
+// goes on past it only where it was: the branch where ok is true never
+// returns (it panics: for e := range ech { panic(e) }, or if err, ok :=
+// <-ch; ok { panic(err) }) and does not run the receive again (no
+// loop). The code after it then comes after the close.
+func closedOnly(recv *ssa.UnOp) bool {
+	if !recv.CommaOk || recv.Referrers() == nil {
+		return false
+	}
+	var iff *ssa.If
+	for _, r := range *recv.Referrers() {
+		x, ok := r.(*ssa.Extract)
+		if !ok || x.Index != 1 || x.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *x.Referrers() {
+			if i, ok := rr.(*ssa.If); ok && i.Cond == x && i.Block() == recv.Block() {
+				iff = i
+			}
+		}
+	}
+	if iff == nil {
+		return false
+	}
+	// Nothing reachable from the ok branch returns or comes back.
+	seen := map[*ssa.BasicBlock]bool{iff.Block().Succs[0]: true}
+	work := []*ssa.BasicBlock{iff.Block().Succs[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == recv.Block() {
+			return false
+		}
+		if len(b.Instrs) > 0 {
+			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return true
 }
 
 // Spawned returns the origins of the goroutines that Spawn event id of
@@ -1118,6 +1177,12 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 			w.tr.recvLoops = make(map[int32]int32)
 		}
 		w.tr.recvLoops[id] = w.local
+	}
+	if u, ok := ev.Instr.(*ssa.UnOp); ok && ev.Kind == Recv && !ev.Select && closedOnly(u) {
+		if w.tr.closedRecvs == nil {
+			w.tr.closedRecvs = make(map[int32]bool)
+		}
+		w.tr.closedRecvs[id] = true
 	}
 	w.tr.Events = append(w.tr.Events, ev)
 	if ev.Instr != nil {
