@@ -53,8 +53,10 @@
 // caller: where the object passed is one the caller made and stored the
 // field of once before the call (tx := &Tx{db: db, writable: writable}),
 // the field has the value stored, a constant or one of the caller's own
-// parameters. And a load of such a field names what was stored: the
-// mutex tx.db.mu of that Tx is db.mu in Begin's terms.
+// parameters; a boolean field that nothing sets where the object is
+// made (t := &Tx{}; t.init(db), init setting other fields) is false.
+// And a load of such a field names what was stored: the mutex tx.db.mu
+// of that Tx is db.mu in Begin's terms.
 //
 // A call that fixes some of its callee's boolean parameters, by
 // constants or by the values its own call fixed, has the callee's effect

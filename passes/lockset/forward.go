@@ -1,6 +1,7 @@
 package lockset
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -45,6 +46,52 @@ func FieldInit(alloc *ssa.Alloc, f int) (ssa.Value, *ssa.Store, bool) {
 	return init.Val, init, true
 }
 
+// zeroField returns the zero value of field f of the object alloc makes,
+// a boolean field that nothing sets where it is made: the function
+// stores to no field f of it, stores the pointer nowhere, and the
+// functions it passes it to directly store to no field f of their
+// parameter (t := &Tx{}; t.init(db) leaves t.writable false).
+func zeroField(alloc *ssa.Alloc, f int) (ssa.Value, bool) {
+	st, ok := types.Unalias(alloc.Type()).Underlying().(*types.Pointer)
+	if !ok {
+		return nil, false
+	}
+	fields, ok := st.Elem().Underlying().(*types.Struct)
+	if !ok || f >= fields.NumFields() {
+		return nil, false
+	}
+	b, ok := fields.Field(f).Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsBoolean == 0 {
+		return nil, false
+	}
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if r.Field == f && storesField(alloc, f) {
+				return nil, false
+			}
+		case *ssa.Store:
+			if r.Val == alloc {
+				return nil, false // kept somewhere another may set it
+			}
+		case ssa.CallInstruction:
+			callee := r.Common().StaticCallee()
+			if callee == nil {
+				if r.Common().Value == alloc {
+					continue
+				}
+				return nil, false
+			}
+			for i, a := range r.Common().Args {
+				if a == alloc && (i >= len(callee.Params) || storesField(callee.Params[i], f)) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return ssa.NewConst(constant.MakeBool(false), fields.Field(f).Type()), true
+}
+
 // ResultField returns what field f of the object that fn returns as its
 // result r holds, as fn's parameter or a constant: every return of fn
 // gives nil there, or an object fn made and whose field f it set once
@@ -74,7 +121,9 @@ func ResultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
 		}
 		v, _, ok := FieldInit(alloc, f)
 		if !ok {
-			return nil, false
+			if v, ok = zeroField(alloc, f); !ok {
+				return nil, false
+			}
 		}
 		switch v := v.(type) {
 		case *ssa.Parameter:
@@ -107,7 +156,7 @@ func fieldSource(x ssa.Value, f int, at *ssa.CallCommon) (ssa.Value, bool) {
 		case *ssa.Alloc:
 			init, st, ok := FieldInit(v, f)
 			if !ok {
-				return nil, false
+				return zeroField(v, f)
 			}
 			if at != nil {
 				if instr := callIn(v.Parent(), at); instr == nil || !dataflow.Precedes(st, instr) {

@@ -102,6 +102,21 @@ func (db *DB) managed(writable bool, fn func(tx *Tx) error) (err error) {
 	return
 }
 
+// snapshot begins a read-only transaction without naming writable: a
+// field that nothing sets where the Tx is made is false.
+func (db *DB) snapshot() *Tx {
+	tx := &Tx{db: db}
+	tx.lock()
+	return tx
+}
+
+// Peek reads in a snapshot, whose Rollback undoes nothing.
+func (db *DB) Peek(k string) int {
+	tx := db.snapshot()
+	defer tx.Rollback()
+	return tx.Get(k)
+}
+
 func (db *DB) View(fn func(tx *Tx) error) error   { return db.managed(false, fn) }
 func (db *DB) Update(fn func(tx *Tx) error) error { return db.managed(true, fn) }
 
@@ -180,6 +195,8 @@ func main() {
 	go db.View(func(tx *Tx) error { tx.Get("a"); tx.Hit(); return nil })
 	go db.Update(func(tx *Tx) error { tx.Set("b", 2); return nil })
 	go db.View(func(tx *Tx) error { tx.Hit(); return errClosed })
+	go db.Peek("a")
+	go db.Peek("b")
 	db.Close()
 
 	s := &Store{}
