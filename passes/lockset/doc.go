@@ -55,6 +55,9 @@
 // the field has the value stored, a constant or one of the caller's own
 // parameters; a boolean field that nothing sets where the object is
 // made (t := &Tx{}; t.init(db), init setting other fields) is false.
+// What the object was made with decides only for an unexported field
+// that its package sets nowhere else (setWhereMade): a running flag
+// that Start sets later may be true by the time Add tests it.
 // And a load of such a field names what was stored: the mutex tx.db.mu
 // of that Tx is db.mu in Begin's terms.
 //

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"sync"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
@@ -285,4 +286,97 @@ func forward(v ssa.Value, p facts.Path) facts.Key {
 		k = k.Then(st)
 	}
 	return k
+}
+
+// setWhereMade reports whether field f of the struct that pointer x
+// points to is set only where its objects are made: an unexported field
+// that no function of its package stores to but through the address of
+// an object it has just made (&Tx{writable: w}, t := new(T); t.f = v).
+// A field that a method sets later (s.running = true in Start) may hold
+// another value by the time a call tests it than its object was made
+// with: what the object was made with decides nothing then.
+func setWhereMade(x ssa.Value, f int) bool {
+	ptr, ok := types.Unalias(x.Type()).Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || f >= st.NumFields() {
+		return false
+	}
+	field := st.Field(f)
+	if field.Exported() || field.Pkg() == nil {
+		return false
+	}
+	if v, ok := whereMade.Load(field); ok {
+		return v.(bool)
+	}
+	var fn *ssa.Function
+	switch x := x.(type) {
+	case ssa.Instruction:
+		fn = x.Parent()
+	case *ssa.Parameter:
+		fn = x.Parent()
+	}
+	if fn == nil || fn.Prog == nil {
+		return false
+	}
+	pkg := fn.Prog.Package(field.Pkg())
+	if pkg == nil {
+		return false
+	}
+	only := true
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok || fieldOf(fa) != field {
+					continue
+				}
+				if _, made := fa.X.(*ssa.Alloc); !made {
+					only = false
+				}
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, m := range pkg.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			visit(m)
+		case *ssa.Type:
+			if named, ok := types.Unalias(m.Type()).(*types.Named); ok {
+				for i := range named.NumMethods() {
+					if mf := fn.Prog.FuncValue(named.Method(i)); mf != nil {
+						visit(mf)
+					}
+				}
+			}
+		}
+	}
+	whereMade.Store(field, only)
+	return only
+}
+
+// whereMade memoizes setWhereMade by field.
+var whereMade sync.Map // *types.Var -> bool
+
+// fieldOf returns the field that fa addresses.
+func fieldOf(fa *ssa.FieldAddr) *types.Var {
+	ptr, ok := types.Unalias(fa.X.Type()).Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
 }

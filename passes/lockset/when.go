@@ -90,7 +90,7 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 				continue
 			}
 			v, ok := fieldSource(a, f, call)
-			if !ok {
+			if !ok || !setWhereMade(a, f) {
 				continue
 			}
 			arg = v
