@@ -26,23 +26,30 @@ func Precedes(a, b ssa.Instruction) bool {
 // b of the same function in one call: a comes first in their block, or
 // a path of one or more edges leads from a's block to b's.
 func MayPrecede(a, b ssa.Instruction) bool {
-	ab, bb := a.Block(), b.Block()
-	if ab == bb && slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b) {
+	ab := a.Block()
+	if ab == b.Block() && slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b) {
 		return true
 	}
+	return Reaches(ab, b.Block(), nil)
+}
+
+// Reaches reports whether some path of one or more edges leads from
+// block from to block to without going through block avoid (nil: any).
+func Reaches(from, to, avoid *ssa.BasicBlock) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
-	work := []*ssa.BasicBlock{ab}
+	work := []*ssa.BasicBlock{from}
 	for len(work) > 0 {
-		x := work[len(work)-1]
+		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, s := range x.Succs {
-			if s == bb {
+		for _, s := range b.Succs {
+			if s == to {
 				return true
 			}
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
+			if s == avoid || seen[s] {
+				continue
 			}
+			seen[s] = true
+			work = append(work, s)
 		}
 	}
 	return false

@@ -21,11 +21,11 @@ import (
 // makes into the field later are not seen: a field set when its object
 // is made and kept is the common case these names serve.
 
-// FieldInit returns the value that the function making alloc stores
+// fieldInit returns the value that the function making alloc stores
 // into its field f, where it stores one there only once (tx := &Tx{db:
 // db, writable: writable}): what a load of the field gives in that
 // function, short of a callee's store.
-func FieldInit(alloc *ssa.Alloc, f int) (ssa.Value, *ssa.Store, bool) {
+func fieldInit(alloc *ssa.Alloc, f int) (ssa.Value, *ssa.Store, bool) {
 	var init *ssa.Store
 	for _, r := range *alloc.Referrers() {
 		fa, ok := r.(*ssa.FieldAddr)
@@ -53,12 +53,8 @@ func FieldInit(alloc *ssa.Alloc, f int) (ssa.Value, *ssa.Store, bool) {
 // functions it passes it to directly store to no field f of their
 // parameter (t := &Tx{}; t.init(db) leaves t.writable false).
 func zeroField(alloc *ssa.Alloc, f int) (ssa.Value, bool) {
-	st, ok := types.Unalias(alloc.Type()).Underlying().(*types.Pointer)
-	if !ok {
-		return nil, false
-	}
-	fields, ok := st.Elem().Underlying().(*types.Struct)
-	if !ok || f >= fields.NumFields() {
+	fields := structOf(alloc.Type())
+	if fields == nil || f >= fields.NumFields() {
 		return nil, false
 	}
 	b, ok := fields.Field(f).Type().Underlying().(*types.Basic)
@@ -93,13 +89,13 @@ func zeroField(alloc *ssa.Alloc, f int) (ssa.Value, bool) {
 	return ssa.NewConst(constant.MakeBool(false), fields.Field(f).Type()), true
 }
 
-// ResultField returns what field f of the object that fn returns as its
+// resultField returns what field f of the object that fn returns as its
 // result r holds, as fn's parameter or a constant: every return of fn
 // gives nil there, or an object fn made and whose field f it set once
 // to that same parameter or constant (return &Tx{db: db, writable:
 // writable}, nil). ok is false when returns disagree or one gives
 // anything else.
-func ResultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
+func resultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
 	var out ssa.Value
 	for _, b := range fn.Blocks {
 		if len(b.Instrs) == 0 {
@@ -120,7 +116,7 @@ func ResultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		v, _, ok := FieldInit(alloc, f)
+		v, _, ok := fieldInit(alloc, f)
 		if !ok {
 			if v, ok = zeroField(alloc, f); !ok {
 				return nil, false
@@ -150,12 +146,12 @@ func ResultField(fn *ssa.Function, r, f int) (ssa.Value, bool) {
 // x is made here and its field set once (before at, the instruction
 // whose call is at, when given); x is a result of a call whose callee
 // sets the field from a parameter (the call's argument) or a constant
-// (see ResultField); x is loaded from a variable stored once.
+// (see resultField); x is loaded from a variable stored once.
 func fieldSource(x ssa.Value, f int, at *ssa.CallCommon) (ssa.Value, bool) {
 	for range maxForward {
 		switch v := x.(type) {
 		case *ssa.Alloc:
-			init, st, ok := FieldInit(v, f)
+			init, st, ok := fieldInit(v, f)
 			if !ok {
 				return zeroField(v, f)
 			}
@@ -189,13 +185,13 @@ func fieldSource(x ssa.Value, f int, at *ssa.CallCommon) (ssa.Value, bool) {
 }
 
 // callField returns the value, in the caller, of field f of the object
-// call returns as its result r (see ResultField).
+// call returns as its result r (see resultField).
 func callField(call *ssa.Call, r, f int) (ssa.Value, bool) {
 	callee := call.Call.StaticCallee()
 	if callee == nil || call.Call.IsInvoke() {
 		return nil, false
 	}
-	v, ok := ResultField(callee, r, f)
+	v, ok := resultField(callee, r, f)
 	if !ok {
 		return nil, false
 	}
@@ -235,11 +231,18 @@ func storedOnce(cell ssa.Value) ssa.Value {
 	if _, ok := ptr.Elem().Underlying().(*types.Pointer); !ok {
 		return nil
 	}
+	return SoleStore(alloc)
+}
+
+// SoleStore returns the value of a local variable that is stored once
+// and only read after: its referrers are that store, loads, and closures
+// that capture it and only read it. Else nil.
+func SoleStore(cell *ssa.Alloc) ssa.Value {
 	var val ssa.Value
-	for _, r := range *alloc.Referrers() {
+	for _, r := range *cell.Referrers() {
 		switch r := r.(type) {
 		case *ssa.Store:
-			if r.Addr != alloc || val != nil {
+			if r.Addr != cell || val != nil {
 				return nil
 			}
 			val = r.Val
@@ -248,7 +251,7 @@ func storedOnce(cell ssa.Value) ssa.Value {
 				return nil
 			}
 		case *ssa.MakeClosure:
-			if !ReadOnlyCapture(r, alloc) {
+			if !ReadOnlyCapture(r, cell) {
 				return nil
 			}
 		case *ssa.DebugRef:
@@ -296,12 +299,8 @@ func forward(v ssa.Value, p facts.Path) facts.Key {
 // another value by the time a call tests it than its object was made
 // with: what the object was made with decides nothing then.
 func setWhereMade(x ssa.Value, f int) bool {
-	ptr, ok := types.Unalias(x.Type()).Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || f >= st.NumFields() {
+	st := structOf(x.Type())
+	if st == nil || f >= st.NumFields() {
 		return false
 	}
 	field := st.Field(f)
@@ -334,11 +333,10 @@ func setWhereMade(x ssa.Value, f int) bool {
 				if !ok {
 					continue
 				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok || fieldOf(fa) != field {
+				if FieldOf(st.Addr) != field {
 					continue
 				}
-				if _, made := fa.X.(*ssa.Alloc); !made {
+				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made {
 					only = false
 				}
 			}
@@ -368,15 +366,26 @@ func setWhereMade(x ssa.Value, f int) bool {
 // whereMade memoizes setWhereMade by field.
 var whereMade sync.Map // *types.Var -> bool
 
-// fieldOf returns the field that fa addresses.
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := types.Unalias(fa.X.Type()).Underlying().(*types.Pointer)
+// FieldOf returns the field that addr is the address of (&x.f), or nil.
+func FieldOf(addr ssa.Value) *types.Var {
+	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
 		return nil
 	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
+	st := structOf(fa.X.Type())
+	if st == nil || fa.Field >= st.NumFields() {
 		return nil
 	}
 	return st.Field(fa.Field)
+}
+
+// structOf returns the struct that a pointer of type t points to, or
+// nil.
+func structOf(t types.Type) *types.Struct {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, _ := ptr.Elem().Underlying().(*types.Struct)
+	return st
 }

@@ -252,12 +252,8 @@ func storesField(x ssa.Value, f int) bool {
 // boolFields returns the boolean fields of the struct that pointer x
 // points to, by index.
 func boolFields(x ssa.Value) []int {
-	ptr, ok := x.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
+	st := structOf(x.Type())
+	if st == nil {
 		return nil
 	}
 	var fs []int
@@ -303,7 +299,7 @@ func decided(fn *ssa.Function) []int {
 						// given: tx := &Tx{writable: writable}; tx.lock().
 						for _, r := range *alloc.Referrers() {
 							if fa, ok := r.(*ssa.FieldAddr); ok {
-								if v, _, ok := FieldInit(alloc, fa.Field); ok {
+								if v, _, ok := fieldInit(alloc, fa.Field); ok {
 									add(v)
 								}
 							}

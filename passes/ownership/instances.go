@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -315,7 +316,7 @@ func (q *Query) oncePerCall(x ssa.Value, entry *ssa.Function, spawn ssa.CallInst
 	if !ok || cell.Parent() != spawn.Parent() || q.hb.InLoop(cell.Block()) {
 		return nil, false
 	}
-	v := soleStore(cell)
+	v := lockset.SoleStore(cell)
 	return holder, v != nil && q.allocatedOnce(v, spawn)
 }
 
@@ -330,7 +331,7 @@ func (q *Query) loadedOnce(v ssa.Value, spawn ssa.CallInstruction) ssa.Value {
 	if !ok || cell.Parent() != spawn.Parent() || q.hb.InLoop(cell.Block()) {
 		return nil
 	}
-	return soleStore(cell)
+	return lockset.SoleStore(cell)
 }
 
 // allocatedOnce reports whether v is a slice or array that the function
@@ -350,34 +351,6 @@ func (q *Query) allocatedOnce(v ssa.Value, spawn ssa.CallInstruction) bool {
 		return isArray
 	}
 	return false
-}
-
-// soleStore returns the value of a local variable that is stored once
-// and only read after: its referrers are that store, loads, and closures
-// that capture it and only read it. Else nil.
-func soleStore(cell *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, r := range *cell.Referrers() {
-		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Addr != cell || val != nil {
-				return nil
-			}
-			val = r.Val
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return nil
-			}
-		case *ssa.MakeClosure:
-			if !lockset.ReadOnlyCapture(r, cell) {
-				return nil
-			}
-		case *ssa.DebugRef:
-		default:
-			return nil
-		}
-	}
-	return val
 }
 
 // loopCounter returns the entry's parameter or free variable that holds
@@ -428,7 +401,7 @@ func (q *Query) counterCell(cell ssa.Value, use ssa.Instruction) *ssa.BasicBlock
 // per-iteration variable cell holds: cell is made anew in each
 // iteration, stored once with the counter before use, and only read.
 func (q *Query) perIterationCounter(cell *ssa.Alloc, use ssa.Instruction) *ssa.BasicBlock {
-	v := soleStore(cell)
+	v := lockset.SoleStore(cell)
 	if v == nil {
 		return nil
 	}
@@ -716,25 +689,7 @@ func lastAccess(t *shb.Trace) int32 {
 
 // reaches reports whether some path of one or more edges leads from
 // block from to block to without going through block avoid.
-func reaches(from, to, avoid *ssa.BasicBlock) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range b.Succs {
-			if s == to {
-				return true
-			}
-			if s == avoid || seen[s] {
-				continue
-			}
-			seen[s] = true
-			work = append(work, s)
-		}
-	}
-	return false
-}
+func reaches(from, to, avoid *ssa.BasicBlock) bool { return dataflow.Reaches(from, to, avoid) }
 
 // maxReentryWalk bounds the functions walked to show that a goroutine's
 // entry is not run again inside the goroutine; past it, it may be.

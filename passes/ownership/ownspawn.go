@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -171,7 +172,7 @@ func madeForCall(recv ssa.Value, call ssa.CallInstruction) *ssa.Alloc {
 		case *ssa.FieldAddr:
 			recv = storedOnce(addr, call)
 		case *ssa.Alloc:
-			recv = soleStore(addr) // a variable a closure captures
+			recv = lockset.SoleStore(addr) // a variable a closure captures
 		default:
 			return nil
 		}
@@ -217,7 +218,7 @@ func storedOnce(fa *ssa.FieldAddr, call ssa.CallInstruction) ssa.Value {
 func variableValue(v ssa.Value) ssa.Value {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if cell, ok := load.X.(*ssa.Alloc); ok {
-			if val := soleStore(cell); val != nil {
+			if val := lockset.SoleStore(cell); val != nil {
 				return val
 			}
 		}

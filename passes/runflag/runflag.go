@@ -80,21 +80,7 @@ func Guard(instr ssa.Instruction, want bool) *types.Var {
 }
 
 // Field returns the field that addr is the address of (&x.f), or nil.
-func Field(addr ssa.Value) *types.Var {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
-}
+func Field(addr ssa.Value) *types.Var { return lockset.FieldOf(addr) }
 
 // ChanField returns the field a channel is loaded from (c.stop), or nil.
 func ChanField(v ssa.Value) *types.Var {

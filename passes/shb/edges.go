@@ -516,24 +516,7 @@ func (l *linker) startedEachRun(o *pointer.Origin, t *Trace, made ssa.Instructio
 
 // cycles reports whether a path of one or more edges leads from block b
 // back to b without going through block avoid.
-func cycles(b, avoid *ssa.BasicBlock) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := []*ssa.BasicBlock{b}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range x.Succs {
-			if s == b {
-				return true
-			}
-			if s != avoid && !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return false
-}
+func cycles(b, avoid *ssa.BasicBlock) bool { return dataflow.Reaches(b, b, avoid) }
 
 // sendEdges adds the edges into send s: the k-th receive on a channel
 // of capacity C happens before the (k+C)-th send completes (for an
