@@ -341,6 +341,7 @@ type placement struct {
 	t       *shb.Trace
 	evs     []int32 // at most shb.MaxPlaces
 	skipped bool
+	fresh   bool // an execution was dropped as on an object its chain of calls had not published
 	done    bool
 
 	// What screen found of the access alone.
@@ -379,6 +380,8 @@ func (c *checker) place(p *placement, acc pointer.Access, obj *pointer.Object) *
 	for _, x := range evs {
 		if c.own.Touches(p.t, x, acc, obj) {
 			p.evs = append(p.evs, x)
+		} else if c.own.FreshAlong(p.t, x, acc) {
+			p.fresh = true
 		}
 	}
 	p.skipped = len(p.evs) > 0 && c.own.FlagSkipped(acc, p.t)
@@ -398,6 +401,9 @@ func (c *checker) racy(obj *pointer.Object, a, b pointer.Access, pa, pb *placeme
 	ea, eb := pa.evs, pb.evs
 	if len(ea) == 0 && ta.ConstDead(a.Instr) || len(eb) == 0 && tb.ConstDead(b.Instr) {
 		return 0, 0, rules.DeadCode // ruled out by its calls' constants
+	}
+	if len(ea) == 0 && pa.fresh || len(eb) == 0 && pb.fresh {
+		return 0, 0, rules.NotPublished // its executions touch what their callers had not published
 	}
 	if len(ea) == 0 || len(eb) == 0 {
 		return 0, 0, rules.NotTraced // not on a path the trace followed, or not touching obj

@@ -117,7 +117,29 @@
 // an object the storing function made (or got from a constructor) and
 // publishes no other way (srv := NewServer(...); srv.forwarder.broker =
 // b, before srv.Start()); a part loaded from the holder and given to a
-// go statement (go srv.forwarder.run()) publishes it.
+// go statement (go srv.forwarder.run()) publishes it. A part may also
+// move between owning fields of one holder: a store of what was loaded
+// from an owning field of the holder (or of its parts) into an owning
+// field of the same holder pops a stack (r.top = r.top.parent), and one
+// into a node the function made, which it then stores into such a field
+// and nowhere else, pushes one (r.top = &node{parent: r.top}); the
+// fields that move parts so are owning together, decided as the largest
+// set whose every store keeps its parts. A struct copied whole copies
+// its fields from another, so its owning fields are none, but for a zero
+// value or a composite literal (m := T{empty: true}). A helper's access
+// to a part of its parameter's object (r.header.count, with header a
+// field of the node r.top holds) is unpublished along a chain of calls
+// whose caller made the holder and has not published it or its parts
+// (kafka-go's newMessageSetReader, whose readHeader fills the top node
+// that the Batch, once returned, reads under its mutex).
+//
+// A function literal that captures the object publishes nothing when it
+// only runs on the spot: every use calls it, or passes it to a function
+// of the package that only calls that parameter (each(n, func(i int) {
+// ... }), peekRead(r, 8, func(b []byte) { *v = ... })), and its body,
+// followed as a callee is, publishes nothing of what it captures. One
+// given to a function that starts a goroutine with it, or keeps it,
+// publishes the object.
 //
 // A dormant timer's function publishes nothing: time.AfterFunc armed
 // for a constant second or more, whose timer the next call stops (pgx's

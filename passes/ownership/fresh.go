@@ -30,28 +30,30 @@ const maxCalleeDepth = 3
 // objects and what the package's functions do with the objects given to
 // them.
 type freshness struct {
-	pkg        *types.Package
-	ptr        *pointer.Result   // for the callees of dynamic calls
-	accesses   map[freshKey]bool // whether the access's object is unpublished there
-	pubs       map[ssa.Instruction]map[ssa.Instruction]bool
-	callees    map[calleeKey]calleeUse
-	containers map[containerKey]containerUse
-	factories  map[*ssa.Function]bool // see freshResult
-	params     map[paramKey]bool      // see freshParam
-	paramPubs  map[*ssa.Parameter]map[ssa.Instruction]bool
-	callers    map[*ssa.Function][]ssa.CallInstruction // nil until asked
-	entries    map[*ssa.Function]bool                  // the functions goroutines and roots start in
-	origins    map[*ssa.Function][]*pointer.Origin
-	argObjs    map[ssa.Value]map[*pointer.Object]bool // see mayPass
-	setups     map[*ssa.Function]bool                 // see setupMethod
-	owns       map[*ssa.Function]bool                 // see ownObjects
-	funcs      []*ssa.Function                        // the package's, for setupMethod's static calls
-	static     map[*ssa.Function][]ssa.CallInstruction
-	owned      map[ownedKey]bool                    // see owningField
-	stores     *storeIndex                          // see fieldStores
-	held       map[heldKey]map[ssa.Instruction]bool // see holderPubs
-	parts      map[partKey]*shape                   // see partShape
-	called     map[*types.Var]bool                  // see onlyCalled
+	pkg          *types.Package
+	ptr          *pointer.Result   // for the callees of dynamic calls
+	accesses     map[freshKey]bool // whether the access's object is unpublished there
+	pubs         map[ssa.Instruction]map[ssa.Instruction]bool
+	callees      map[calleeKey]calleeUse
+	containers   map[containerKey]containerUse
+	factories    map[*ssa.Function]bool // see freshResult
+	params       map[paramKey]bool      // see freshParam
+	paramPubs    map[paramPart]map[ssa.Instruction]bool
+	callers      map[*ssa.Function][]ssa.CallInstruction // nil until asked
+	entries      map[*ssa.Function]bool                  // the functions goroutines and roots start in
+	origins      map[*ssa.Function][]*pointer.Origin
+	argObjs      map[ssa.Value]map[*pointer.Object]bool // see mayPass
+	setups       map[*ssa.Function]bool                 // see setupMethod
+	owns         map[*ssa.Function]bool                 // see ownObjects
+	funcs        []*ssa.Function                        // the package's, for setupMethod's static calls
+	static       map[*ssa.Function][]ssa.CallInstruction
+	owned        map[ownedKey]bool // see owning
+	assumed      map[ownedKey]bool // the fields being decided, see owning
+	assumedOrder []ownedKey
+	stores       *storeIndex                          // see fieldStores
+	held         map[heldKey]map[ssa.Instruction]bool // see holderPubs
+	parts        map[partKey]*shape                   // see partShape
+	called       map[*types.Var]bool                  // see onlyCalled
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {
@@ -66,7 +68,7 @@ func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function
 		params:     make(map[paramKey]bool),
 		origins:    make(map[*ssa.Function][]*pointer.Origin),
 		argObjs:    make(map[ssa.Value]map[*pointer.Object]bool),
-		paramPubs:  make(map[*ssa.Parameter]map[ssa.Instruction]bool),
+		paramPubs:  make(map[paramPart]map[ssa.Instruction]bool),
 		setups:     make(map[*ssa.Function]bool),
 		funcs:      funcs,
 		owned:      make(map[ownedKey]bool),
@@ -108,7 +110,7 @@ func (f *freshness) unpublished(addr ssa.Value, w ssa.Instruction, obj *pointer.
 		return !publishedBefore(call, w, f.publications(call))
 	}
 	if p := paramOf(addr); p != nil && p.Parent() == w.Parent() {
-		return f.freshParam(p, obj, maxCalleeDepth) && !f.paramPublishedBefore(p, w)
+		return f.freshParam(p, obj, maxCalleeDepth) && !f.paramPublishedBefore(p, nil, w)
 	}
 	if holder, part := f.heldPart(addr); holder != nil {
 		return f.holderUnpublished(holder, f.partShape(part.Type(), nil), w, maxCalleeDepth)
@@ -404,6 +406,13 @@ func paramOf(v ssa.Value) *ssa.Parameter {
 	return p
 }
 
+// paramPart names the publications of a parameter's object, with its
+// parts of one shape or none.
+type paramPart struct {
+	p    *ssa.Parameter
+	part *shape
+}
+
 // paramKey asks whether a parameter is fresh when it denotes one object.
 type paramKey struct {
 	p   *ssa.Parameter
@@ -458,12 +467,26 @@ func (f *freshness) freshParam(p *ssa.Parameter, obj *pointer.Object, depth int)
 // p. Resume calls start on a published pipeline, so freshParam, which
 // asks every caller, keeps start's writes; this chain's run of them
 // touches only the new one.
+//
+// The access may touch a part of the parameter's object, loaded from an
+// owning field (see owningField): r.header.crc = x, with header a field of
+// the stack node that r.top holds, writes what the caller's fresh r holds,
+// so r's publications count, with its parts'.
 func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool {
 	v, w := accessedAddr(acc), acc.Instr
+	var part *shape // the shape of the parts the access is in, nil for none
 	for i := len(frames) - 1; i > 0 && v != nil; i-- {
 		fn := frames[i].Fn
 		p := paramOf(v)
-		if p == nil || p.Parent() != fn || w.Parent() != fn || f.paramPublishedBefore(p, w) {
+		for d := 0; p == nil && d < maxCalleeDepth; d++ {
+			h, load := f.heldPart(v)
+			if h == nil {
+				break
+			}
+			part, v = f.partShape(load.Type(), part), h
+			p = paramOf(v)
+		}
+		if p == nil || p.Parent() != fn || w.Parent() != fn || f.paramPublishedBefore(p, part, w) {
 			return false
 		}
 		call, args, ok := boundArgs(frames[i].Site, fn)
@@ -472,14 +495,23 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 		}
 		a := args[slices.Index(fn.Params, p)]
 		if alloc := allocation(a); alloc != nil {
-			return alloc.Parent() == call.Parent() && !publishedBefore(alloc, call, f.publications(alloc))
+			return alloc.Parent() == call.Parent() && !publishedBefore(alloc, call, f.pubsWith(alloc, part))
 		}
 		if made := madeBy(a); made != nil {
-			return made.Parent() == call.Parent() && f.freshResult(made, maxCalleeDepth) && !publishedBefore(made, call, f.publications(made))
+			return made.Parent() == call.Parent() && f.freshResult(made, maxCalleeDepth) && !publishedBefore(made, call, f.pubsWith(made, part))
 		}
 		v, w = a, call
 	}
 	return false
+}
+
+// pubsWith returns the publications of the object made by made, and of
+// its parts of shape part when that is not nil.
+func (f *freshness) pubsWith(made ssa.Instruction, part *shape) map[ssa.Instruction]bool {
+	if part == nil {
+		return f.publications(made)
+	}
+	return f.holderPubs(made, part)
 }
 
 // setupMethod reports whether every call of method fn in the package
@@ -578,7 +610,7 @@ func (f *freshness) freshAt(a ssa.Value, call *ssa.Call, obj *pointer.Object, de
 		return made.Parent() == call.Parent() && f.freshResult(made, depth) && !publishedBefore(made, call, f.publications(made))
 	}
 	if p := paramOf(a); p != nil && p.Parent() == call.Parent() {
-		return f.freshParam(p, obj, depth) && !f.paramPublishedBefore(p, call)
+		return f.freshParam(p, obj, depth) && !f.paramPublishedBefore(p, nil, call)
 	}
 	return false
 }
@@ -607,14 +639,20 @@ func (f *freshness) findCallers() {
 }
 
 // paramPublishedBefore reports whether p's function may publish the
-// object p denotes on some path from its entry to w.
-func (f *freshness) paramPublishedBefore(p *ssa.Parameter, w ssa.Instruction) bool {
-	pubs, ok := f.paramPubs[p]
+// object p denotes on some path from its entry to w, or one of its parts
+// of shape part when that is not nil.
+func (f *freshness) paramPublishedBefore(p *ssa.Parameter, part *shape, w ssa.Instruction) bool {
+	k := paramPart{p, part}
+	pubs, ok := f.paramPubs[k]
 	if !ok {
-		fl := f.newFlow(p.Type(), shapeOf(p.Type()), map[ssa.Value]bool{p: true}, maxCalleeDepth)
+		sh, key := shapeOf(p.Type()), any(p.Type())
+		if part != nil {
+			sh, key = sh.with(part), k
+		}
+		fl := f.newFlow(key, sh, map[ssa.Value]bool{p: true}, maxCalleeDepth)
 		fl.follow(p)
 		pubs = fl.pubs
-		f.paramPubs[p] = pubs
+		f.paramPubs[k] = pubs
 	}
 	if len(pubs) == 0 {
 		return false

@@ -113,14 +113,45 @@ func (f *freshness) owningField(fa *ssa.FieldAddr) bool {
 	if !ok {
 		return false
 	}
-	k := ownedKey{st, fa.Field}
+	return f.owning(ownedKey{st, fa.Field})
+}
+
+// owning reports whether field k is an owning field. Fields that move
+// parts between each other (a stack's top and each node's parent) are
+// owning together or not at all: they are decided at once, as the
+// greatest set whose every store keeps its parts (see movedWithin),
+// starting from every field asked while deciding them.
+func (f *freshness) owning(k ownedKey) bool {
 	if v, ok := f.owned[k]; ok {
 		return v
 	}
-	f.owned[k] = false // a field whose stores store loads of itself: not shown
-	v := !st.Field(fa.Field).Exported() && f.ownedStores(k)
-	f.owned[k] = v
-	return v
+	if k.st.Field(k.field).Exported() {
+		f.owned[k] = false
+		return false
+	}
+	if f.assumed != nil { // inside a decision: assume owning until shown not
+		v, ok := f.assumed[k]
+		if !ok {
+			f.assumed[k], f.assumedOrder = true, append(f.assumedOrder, k)
+			v = true
+		}
+		return v
+	}
+	f.assumed, f.assumedOrder = map[ownedKey]bool{k: true}, []ownedKey{k}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(f.assumedOrder); i++ { // the order grows as fields are asked
+			c := f.assumedOrder[i]
+			if f.assumed[c] && !f.ownedStores(c) {
+				f.assumed[c], changed = false, true
+			}
+		}
+	}
+	for c, v := range f.assumed {
+		f.owned[c] = v
+	}
+	f.assumed, f.assumedOrder = nil, nil
+	return f.owned[k]
 }
 
 // ownedStores reports whether every store of the package into field k
@@ -135,11 +166,73 @@ func (f *freshness) ownedStores(k ownedKey) bool {
 	byField, _ := idx.fields.At(k.st).(map[int][]*ssa.Store)
 	stores := byField[k.field]
 	for _, st := range stores {
-		if !f.ownedBy(st) {
+		if !f.ownedBy(st) && !f.movedWithin(st) {
 			return false
 		}
 	}
 	return len(stores) > 0
+}
+
+// movedWithin reports whether st moves a part inside one holder: it
+// stores what it loaded from an owning field of the holder, or of a part
+// of it, into an owning field of the same holder or of one of its parts
+// (r.top = r.top.parent pops a stack), or into an object its function
+// made and publishes in no other way than by storing it into such a
+// field (r.top = &node{parent: r.top} pushes one). The part is then
+// reached still only through that holder.
+func (f *freshness) movedWithin(st *ssa.Store) bool {
+	root := f.partRoot(st.Val)
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if root == nil || !ok {
+		return false
+	}
+	if f.holderRoot(fa.X) == root {
+		return true
+	}
+	alloc := allocation(fa.X)
+	if alloc == nil || alloc.Parent() != st.Parent() || alloc.(ssa.Value) != denoted(fa.X) {
+		return false
+	}
+	var into *ssa.Store
+	for _, r := range *alloc.(ssa.Value).Referrers() {
+		if s, ok := r.(*ssa.Store); ok && s.Val == alloc.(ssa.Value) {
+			if into != nil {
+				return false
+			}
+			into = s
+		}
+	}
+	if into == nil {
+		return false
+	}
+	ifa, ok := into.Addr.(*ssa.FieldAddr)
+	return ok && f.owningField(ifa) && f.holderRoot(ifa.X) == root && f.ownedBy(into)
+}
+
+// partRoot returns the holder that v was loaded from through owning
+// fields, a part's part and so on: nil when v is no load of an owning
+// field.
+func (f *freshness) partRoot(v ssa.Value) ssa.Value {
+	h, _ := f.heldPart(v)
+	if h == nil {
+		return nil
+	}
+	return f.holderRoot(h)
+}
+
+// holderRoot returns the holder that v, a holder itself, is a part of,
+// through owning fields (v itself when it is no part), as denoted sees
+// them.
+func (f *freshness) holderRoot(v ssa.Value) ssa.Value {
+	v = denoted(v)
+	for range maxCalleeDepth {
+		h, _ := f.heldPart(v)
+		if h == nil {
+			break
+		}
+		v = denoted(h)
+	}
+	return v
 }
 
 // storeIndex is the package's stores that owningField reads, found in
@@ -163,7 +256,7 @@ func (f *freshness) fieldStores() *storeIndex {
 				if !ok {
 					continue
 				}
-				if u, ok := st.Val.Type().Underlying().(*types.Struct); ok {
+				if u, ok := st.Val.Type().Underlying().(*types.Struct); ok && !literal(st.Val) {
 					idx.whole.Set(u, true)
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
@@ -220,4 +313,19 @@ func (f *freshness) ownedBy(st *ssa.Store) bool {
 	fl.holder = st
 	fl.follow(mv)
 	return len(fl.pubs) == 0
+}
+
+// literal reports whether v, a struct stored whole, copies no field of
+// another object: a zero value, or a composite literal (m :=
+// T{empty: true} fills a temporary and copies it), whose fields' stores
+// are checked as they are.
+func literal(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.UnOp:
+		a, ok := x.X.(*ssa.Alloc)
+		return ok && x.Op == token.MUL && a.Comment == "complit"
+	}
+	return false
 }

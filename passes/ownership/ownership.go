@@ -316,6 +316,17 @@ func (q *Query) Touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.
 	return q.touches(t, x, acc, obj)
 }
 
+// FreshAlong reports whether event x of trace t, an execution of acc,
+// touches an object that a caller on its chain of calls made and had
+// not published yet (not-published): why Touches drops it.
+func (q *Query) FreshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
+	q.touches(t, x, acc, nil) // fills the memo
+	if q.touched == nil || q.touched[t.Origin.ID] == nil {
+		return false
+	}
+	return q.touched[t.Origin.ID][x][b2i(acc.Write)].fresh
+}
+
 // FlagSkipped reports whether acc runs, in trace t, only where a flag
 // set once before the goroutine started reads false (flag-skipped).
 func (q *Query) FlagSkipped(acc pointer.Access, t *shb.Trace) bool {

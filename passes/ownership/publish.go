@@ -121,7 +121,7 @@ func (fl *flow) use(instr ssa.Instruction, v ssa.Value) ssa.Value {
 	case *ssa.Call:
 		return fl.call(x, v)
 	case *ssa.MakeClosure:
-		if fl.keptClosure(x) || dormantTimer(x) {
+		if fl.keptClosure(x) || dormantTimer(x) || fl.calledOnly(x) {
 			return nil
 		}
 	}
@@ -258,12 +258,14 @@ func usedToCall(r ssa.Instruction, fa *ssa.FieldAddr) bool {
 }
 
 // storedInto records a store of the object, at instr, into the memory
-// addr points into: nothing when that is the object itself; when it is
-// another object the function made, not yet published at instr, the
-// object is published wherever that one is (and returned with it);
-// else instr publishes it.
+// addr points into: nothing when that is the object itself, or, for a
+// container's flow, an object that the container holds (a node holding
+// the top of a stack, pushed onto it: r.top = &node{parent: r.top});
+// when it is another object the function made, not yet published at
+// instr, the object is published wherever that one is (and returned
+// with it); else instr publishes it.
 func (fl *flow) storedInto(instr ssa.Instruction, addr ssa.Value) {
-	if inside(addr, fl.anchors) {
+	if inside(addr, fl.anchors) || inside(addr, fl.owners) {
 		return
 	}
 	box := allocation(addr)
@@ -480,6 +482,59 @@ func (f *freshness) calleeUse(callee *ssa.Function, args []ssa.Value, params []s
 		}
 	}
 	return f.follow(key, params, fl)
+}
+
+// calledOnly reports whether the closure c, which captures the object,
+// runs only on the spot, on its maker's goroutine: every use of c calls
+// it, or passes it to a function of the package that only calls that
+// parameter (a callback run before the call returns: peekRead(r, 8,
+// func(b []byte) { *v = makeInt64(b) })); and its body, followed as a
+// callee is, does not publish what it captures.
+func (fl *flow) calledOnly(c *ssa.MakeClosure) bool {
+	fn, ok := c.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for _, r := range *c.Referrers() {
+		switch x := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			callee := x.Call.StaticCallee()
+			for i, a := range x.Call.Args {
+				if a == c && (callee == nil || packageOf(callee) != fl.f.pkg || !onlyCalledParam(callee, i)) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	// The literal is the function's own code, run where it is called:
+	// its body is followed as deep as the function itself is.
+	inline := *fl
+	inline.depth++
+	return fl.f.closureUse(fn, &inline).ok
+}
+
+// onlyCalledParam reports whether fn's i-th parameter is only called, or
+// compared, in fn's body: it goes nowhere else.
+func onlyCalledParam(fn *ssa.Function, i int) bool {
+	if fn.Blocks == nil || i >= len(fn.Params) {
+		return false
+	}
+	p := fn.Params[i]
+	for _, r := range *p.Referrers() {
+		switch x := r.(type) {
+		case *ssa.DebugRef, *ssa.BinOp:
+		case *ssa.Call:
+			if slices.Contains(x.Call.Args, ssa.Value(p)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // closureUse follows the object into the body of a closure that may

@@ -28,7 +28,7 @@ func newLessor() *lessor {
 // recover fills the table before runLoop starts.
 func (l *lessor) recover() {
 	l.leases = make(map[int]int)
-	l.leases[0] = 0 // silent "happens-before"
+	l.leases[0] = 0 // silent "not-published": newLessor's own lessor, before go l.runLoop()
 }
 
 func (l *lessor) runLoop() {

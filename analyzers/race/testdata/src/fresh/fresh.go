@@ -95,6 +95,10 @@ func main() {
 	looseParts()
 	looseParts()
 	spawnedInLoop()
+	stackReaders()
+	stackReaders()
+	sharedStacks()
+	gauges()
 }
 
 func use(int) {}
@@ -610,4 +614,129 @@ func spawnedInLoop() {
 		l.n = i // want `data race on looper.n`
 		l.spawn()
 	}
+}
+
+// Parts may move between owning fields of one holder: a stack whose top
+// is the reader's and each stackNode's parent the next. A stackNode pushed is made
+// where it is pushed, a stackNode popped goes from a parent back to the top:
+// every stackNode is still reached only through its reader. What the reader's
+// constructor writes into its top stackNode, itself or in a method it calls,
+// is the reader's own until the constructor returns it.
+type stackNode struct {
+	parent *stackNode
+	count  int
+}
+
+type stackReader struct {
+	mu  sync.Mutex
+	top *stackNode
+}
+
+func newStackReader() *stackReader {
+	r := &stackReader{top: &stackNode{}}
+	r.push()
+	r.top.count = 2 // silent "not-published"
+	r.header()
+	return r
+}
+
+func (r *stackReader) header() {
+	r.top.count = 1 // silent "not-published": in the constructor's call; under r.mu in next's
+}
+
+func (r *stackReader) push() { r.top = &stackNode{parent: r.top} }
+
+func (r *stackReader) pop() {
+	if r.top.parent != nil {
+		r.top = r.top.parent
+	}
+}
+
+func (r *stackReader) next() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.push()
+	r.header()
+	use(r.top.count)
+	r.pop()
+}
+
+func stackReaders() {
+	r := newStackReader()
+	go r.next()
+	r.next()
+}
+
+// A stackNode taken from another reader's stack is no part of one reader:
+// the constructor's writes through its top may be to a stackNode that the
+// other reader's goroutine uses.
+type sharedStack struct {
+	mu   sync.Mutex
+	top  *stackNode
+	from string
+}
+
+func newSharedStack(from *sharedStack) *sharedStack {
+	r := &sharedStack{top: &stackNode{}}
+	if from != nil {
+		r.top = from.top
+	}
+	r.header()
+	return r
+}
+
+func (r *sharedStack) header() {
+	r.top.count = 4 // want `data race on stackNode.count`
+}
+
+func (r *sharedStack) next() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.header()
+}
+
+func sharedStacks() {
+	a := newSharedStack(nil)
+	go a.next()
+	b := newSharedStack(a)
+	b.next()
+}
+
+// A function literal that only runs on the spot publishes nothing: each
+// calls its callback and keeps it nowhere, so the gauge is still its
+// constructor's after the call. One given to a function that starts a
+// goroutine with it is published there.
+type gauge struct{ v int }
+
+func (g *gauge) run() { use(g.v) }
+
+func (g *gauge) start() { go g.run() }
+
+func each(n int, f func(int)) {
+	for i := range n {
+		f(i)
+	}
+}
+
+func later(f func(int)) { go f(0) }
+
+func newGauge() *gauge {
+	g := &gauge{}
+	each(2, func(i int) { use(g.v + i) })
+	g.v = 1 // silent "not-published": the literal ran on the spot
+	return g
+}
+
+func newLateGauge() *gauge {
+	g := &gauge{}
+	later(func(i int) { use(g.v + i) })
+	g.v = 2 // want `data race on gauge.v`
+	return g
+}
+
+func gauges() {
+	for range 2 {
+		newGauge().start()
+	}
+	newLateGauge().start()
 }

@@ -40,7 +40,7 @@ func (tx *Tx) check() <-chan error {
 
 // commit drains check's channel until it reads it closed.
 func (tx *Tx) commit() {
-	tx.meta.free = 1 // silent "happens-before"
+	tx.meta.free = 1 // silent "not-published": the run's own Tx, before check hands it to its goroutine
 	ch := tx.check()
 	for {
 		_, ok := <-ch
@@ -96,7 +96,7 @@ func step(i int) {
 }
 
 func (tx *Tx) prepare(i int) {
-	tx.meta.pgid = i // silent "happens-before"
+	tx.meta.pgid = i // silent "not-published": step's own Tx, before check hands it to its goroutine
 }
 
 // reuse writes, in each run, the one Tx made before the loop, which the
