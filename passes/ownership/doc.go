@@ -131,7 +131,13 @@
 // field of the node r.top holds) is unpublished along a chain of calls
 // whose caller made the holder and has not published it or its parts
 // (kafka-go's newMessageSetReader, whose readHeader fills the top node
-// that the Batch, once returned, reads under its mutex).
+// that the Batch, once returned, reads under its mutex). An event that
+// stands for several chains of calls (a helper called at two places, its
+// second walk skipped as the first) is unpublished when every one of
+// them shows it so; a function literal's access to what it captured is
+// followed to the binding where the chain made the closure (a callback
+// given to a helper that calls it: readInt16's func(b []byte) { *v =
+// ... } run by peekRead).
 //
 // A function literal that captures the object publishes nothing when it
 // only runs on the spot: every use calls it, or passes it to a function

@@ -409,7 +409,7 @@ func paramOf(v ssa.Value) *ssa.Parameter {
 // paramPart names the publications of a parameter's object, with its
 // parts of one shape or none.
 type paramPart struct {
-	p    *ssa.Parameter
+	p    ssa.Value // a parameter or a free variable
 	part *shape
 }
 
@@ -477,15 +477,44 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 	var part *shape // the shape of the parts the access is in, nil for none
 	for i := len(frames) - 1; i > 0 && v != nil; i-- {
 		fn := frames[i].Fn
-		p := paramOf(v)
-		for d := 0; p == nil && d < maxCalleeDepth; d++ {
+		base := denoted(v)
+		for d := 0; d < maxCalleeDepth; d++ {
+			if _, ok := base.(*ssa.Parameter); ok {
+				break
+			}
+			if fv, _ := capturedBy(base); fv != nil {
+				break
+			}
 			h, load := f.heldPart(v)
 			if h == nil {
 				break
 			}
 			part, v = f.partShape(load.Type(), part), h
-			p = paramOf(v)
+			base = denoted(v)
 		}
+		if fv, cell := capturedBy(base); fv != nil {
+			// A literal's access to what it captured: follow the
+			// binding where the chain made the closure, or, for a
+			// variable's cell, what its maker stored there once.
+			if fv.Parent() != fn || w.Parent() != fn || f.capturePublishedBefore(fv, cell, part, w) {
+				return false
+			}
+			mc, k := pointer.MadeClosure(frames, i)
+			if mc == nil {
+				return false
+			}
+			v, w, i = mc.Bindings[slices.Index(fn.FreeVars, fv)], frames[k+1].Site, k+1
+			if cell {
+				alloc, ok := v.(*ssa.Alloc)
+				st := onlyStore(alloc)
+				if !ok || st == nil || !dataflow.Precedes(st, mc) || !readOnlyBindings(mc, alloc, maxCells) {
+					return false
+				}
+				v = st.Val
+			}
+			continue
+		}
+		p, _ := base.(*ssa.Parameter)
 		if p == nil || p.Parent() != fn || w.Parent() != fn || f.paramPublishedBefore(p, part, w) {
 			return false
 		}
@@ -501,6 +530,41 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 			return made.Parent() == call.Parent() && f.freshResult(made, maxCalleeDepth) && !publishedBefore(made, call, f.pubsWith(made, part))
 		}
 		v, w = a, call
+	}
+	return false
+}
+
+// capturedBy returns the free variable v is, or whose cell v loads (a
+// variable the literal captured, cell true); nil for other values.
+func capturedBy(v ssa.Value) (fv *ssa.FreeVar, cell bool) {
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		return fv, false
+	}
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fv, ok := load.X.(*ssa.FreeVar); ok {
+			return fv, true
+		}
+	}
+	return nil, false
+}
+
+// capturePublishedBefore reports whether the literal may publish what fv
+// captured, or what the cell fv points to holds (each load of it), on
+// some path from its entry to w.
+func (f *freshness) capturePublishedBefore(fv *ssa.FreeVar, cell bool, part *shape, w ssa.Instruction) bool {
+	if !cell {
+		return f.paramPublishedBefore(fv, part, w)
+	}
+	for _, r := range *fv.Referrers() {
+		switch x := r.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL || f.paramPublishedBefore(x, part, w) {
+				return true
+			}
+		case *ssa.DebugRef:
+		default:
+			return true // stored into, or handed on
+		}
 	}
 	return false
 }
@@ -639,9 +703,10 @@ func (f *freshness) findCallers() {
 }
 
 // paramPublishedBefore reports whether p's function may publish the
-// object p denotes on some path from its entry to w, or one of its parts
+// object p, a parameter or a free variable, denotes on some path from
+// its entry to w, or one of its parts
 // of shape part when that is not nil.
-func (f *freshness) paramPublishedBefore(p *ssa.Parameter, part *shape, w ssa.Instruction) bool {
+func (f *freshness) paramPublishedBefore(p ssa.Value, part *shape, w ssa.Instruction) bool {
 	k := paramPart{p, part}
 	pubs, ok := f.paramPubs[k]
 	if !ok {

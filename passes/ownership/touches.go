@@ -64,17 +64,27 @@ type touchKey struct {
 }
 
 // freshAlong reports whether event x of trace t, an execution of acc,
-// touches an object that its chain of calls shows unpublished.
+// touches an object that its chain of calls shows unpublished: every
+// chain it stands for (see shb.Trace.AllFrames).
 func (q *Query) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
 	if acc.Imported != nil {
 		return false
 	}
-	frames, ok := t.Frames(x)
-	return ok && len(frames) > 1 && q.fresh.freshAlong(frames, acc)
+	all, ok := t.AllFrames(x)
+	if !ok {
+		return false
+	}
+	for _, frames := range all {
+		if len(frames) <= 1 || !q.fresh.freshAlong(frames, acc) {
+			return false
+		}
+	}
+	return true
 }
 
 // touchedBy returns the objects that event x of trace t, an execution of
-// acc, may touch; nil when its chain does not tell.
+// acc, may touch, along any of the chains it stands for; nil when they
+// do not tell.
 func (q *Query) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*pointer.Object]bool {
 	if acc.Imported != nil {
 		return nil
@@ -83,17 +93,22 @@ func (q *Query) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*pointe
 	if addr == nil {
 		return nil
 	}
-	frames, ok := t.Frames(x)
-	if !ok || len(frames) == 0 || frames[len(frames)-1].Fn != acc.Instr.Parent() {
-		return nil
-	}
-	locs, ok := q.ptr.PointsToAlong(t.Origin, frames, addr)
+	all, ok := t.AllFrames(x)
 	if !ok {
 		return nil
 	}
 	objs := make(map[*pointer.Object]bool)
-	for _, l := range locs {
-		objs[l.Obj] = true
+	for _, frames := range all {
+		if len(frames) == 0 || frames[len(frames)-1].Fn != acc.Instr.Parent() {
+			return nil
+		}
+		locs, ok := q.ptr.PointsToAlong(t.Origin, frames, addr)
+		if !ok {
+			return nil
+		}
+		for _, l := range locs {
+			objs[l.Obj] = true
+		}
 	}
 	return objs
 }

@@ -89,6 +89,18 @@ func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Locati
 	root, steps := stepsTo(v)
 	k := len(frames) - 1
 	for k > 0 {
+		if fv, ok := root.(*ssa.FreeVar); ok {
+			// What a literal captured: the binding where the chain
+			// made the closure.
+			mc, j := MadeClosure(frames, k)
+			if mc == nil || fv.Parent() != frames[k].Fn {
+				return nil, false
+			}
+			var outer []facts.Step
+			root, outer = stepsTo(mc.Bindings[slices.Index(frames[k].Fn.FreeVars, fv)])
+			steps, k = append(outer, steps...), j
+			continue
+		}
 		p, ok := root.(*ssa.Parameter)
 		if !ok {
 			break
@@ -111,6 +123,43 @@ func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Locati
 		path = path.Then(s)
 	}
 	return r.PointsToInFrames(o, frames[:k+1], root, path.Path())
+}
+
+// MadeClosure returns the closure that frame i of a chain of calls runs,
+// as the chain made it, and the frame whose function made it: the
+// function value that the frame's call site calls, followed back
+// through the parameters it was passed in (peekRead(r, n, f) calling
+// f(b)), to a MakeClosure of an earlier frame's function; nil when it
+// is not one.
+func MadeClosure(frames []Frame, i int) (*ssa.MakeClosure, int) {
+	site := frames[i].Site
+	if site == nil || site.Common().IsInvoke() {
+		return nil, 0
+	}
+	cv := site.Common().Value
+	for k := i - 1; k >= 0; k-- {
+		switch x := cv.(type) {
+		case *ssa.MakeClosure:
+			if x.Fn != frames[i].Fn || x.Parent() != frames[k].Fn {
+				return nil, 0
+			}
+			return x, k
+		case *ssa.Parameter:
+			f := frames[k]
+			if x.Parent() != f.Fn || f.Site == nil {
+				return nil, 0
+			}
+			args := ParamArgs(f.Site.Common())
+			j := slices.Index(f.Fn.Params, x)
+			if j < 0 || len(args) != len(f.Fn.Params) {
+				return nil, 0
+			}
+			cv = args[j]
+		default:
+			return nil, 0
+		}
+	}
+	return nil, 0
 }
 
 // stepsTo returns the value that v is reached from by fields, elements

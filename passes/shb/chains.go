@@ -44,23 +44,138 @@ func (w *walker) isChain(id int32, l chainLink) bool {
 	return id >= 0 && w.tr.chains[id] == l
 }
 
-// severalChains marks the events from up to to as standing for several
-// chains.
-func (w *walker) severalChains(from, to int32) {
-	for id := from; id < to && int(id) < len(w.tr.Events); id++ {
-		w.tr.Events[id].Chain = -1
-	}
-}
-
 // Frames returns the chain of calls that event id was made in, from the
 // function the trace's origin runs; false when the event stands for
-// several chains.
+// several chains (see AllFrames) or its chain is not known.
 func (t *Trace) Frames(id int32) ([]pointer.Frame, bool) {
-	c := t.Events[id].Chain
-	if c < 0 {
+	ev := &t.Events[id]
+	if ev.Chain < 0 || ev.Several {
 		return nil, false
 	}
-	return t.frames(c), true
+	return t.frames(ev.Chain), true
+}
+
+// A call skipped as the same walk as an earlier one, from another chain,
+// makes the events of that walk stand for both chains; so does an access
+// merged with the same access of another chain. The walk keeps, for
+// each, the other chains, up to maxAlso: the walk's region and the
+// calls that skipped it (the chain of each event there is the region's
+// base chain, or a chain that goes on from it, which goes on the same
+// way from the skipping call), or the other chains of a merged event.
+
+// maxAlso bounds the other chains kept for a region or an event; past
+// it, the events' chains are not known.
+const maxAlso = 16
+
+// maxAllFrames bounds the chains AllFrames returns for one event.
+const maxAllFrames = 64
+
+// region is a walk that calls from other chains skipped: its events,
+// made in base or chains that go on from it, stand as well for the
+// chains that go on the same way from each of alts.
+type region struct {
+	base     int32
+	alts     []int32
+	overflow bool // more than maxAlso: the events' chains are not known
+}
+
+// skipped records that the call l, from another chain than st's walk,
+// skipped that walk, and returns the walk's region.
+func (w *walker) skipped(st walkState, l chainLink) int32 {
+	r := int32(len(w.tr.regions))
+	w.tr.regions = append(w.tr.regions, region{base: st.chain, alts: []int32{w.link(l)}})
+	if w.tr.regionsOf == nil {
+		w.tr.regionsOf = make(map[int32][]int32)
+	}
+	w.tr.regionsOf[st.chain] = append(w.tr.regionsOf[st.chain], r)
+	for id := st.from; id < st.to && int(id) < len(w.tr.Events); id++ {
+		w.tr.Events[id].Several = true
+	}
+	return r
+}
+
+// skippedAgain records that the call l skipped the walk of region r too.
+func (w *walker) skippedAgain(r int32, l chainLink) {
+	reg := &w.tr.regions[r]
+	if reg.overflow || w.isChain(reg.base, l) || slices.ContainsFunc(reg.alts, func(a int32) bool { return w.isChain(a, l) }) {
+		return
+	}
+	if len(reg.alts) >= maxAlso {
+		reg.overflow = true
+		return
+	}
+	reg.alts = append(reg.alts, w.link(l))
+}
+
+// alsoIn records that ev, an access, stands for chain c too.
+func (w *walker) alsoIn(ev *Event, c int32) {
+	if ev.Chain < 0 {
+		return
+	}
+	if c < 0 {
+		ev.Chain = -1
+		return
+	}
+	ev.Several = true
+	also := w.tr.alsoAt[ev.ID]
+	if slices.Contains(also, c) {
+		return
+	}
+	if len(also) >= maxAlso {
+		ev.Chain = -1
+		delete(w.tr.alsoAt, ev.ID)
+		return
+	}
+	if w.tr.alsoAt == nil {
+		w.tr.alsoAt = make(map[int32][]int32)
+	}
+	w.tr.alsoAt[ev.ID] = append(also, c)
+}
+
+// AllFrames returns every chain of calls that event id may stand for, as
+// Frames does for one; false when they are not known or more than
+// maxAllFrames. A chain that goes through the base of a skipped walk
+// stands as well for the one that goes on the same way from each call
+// that skipped it, whether or not the event was made in that walk (its
+// chain may have been walked more than once): more chains than the
+// event's, never fewer.
+func (t *Trace) AllFrames(id int32) ([][]pointer.Frame, bool) {
+	ev := &t.Events[id]
+	if ev.Chain < 0 {
+		return nil, false
+	}
+	if !ev.Several {
+		return [][]pointer.Frame{t.frames(ev.Chain)}, true
+	}
+	type rebased struct {
+		prefix int32           // a numbered chain
+		suffix []pointer.Frame // the calls that go on from it
+	}
+	work := []rebased{{prefix: ev.Chain}}
+	for _, c := range t.alsoAt[id] {
+		work = append(work, rebased{prefix: c})
+	}
+	var all [][]pointer.Frame
+	for len(work) > 0 {
+		if len(all) >= maxAllFrames {
+			return nil, false
+		}
+		r := work[0]
+		work = work[1:]
+		frames := t.frames(r.prefix)
+		all = append(all, append(slices.Clip(frames), r.suffix...))
+		for a, depth := r.prefix, len(frames); a >= 0; a, depth = t.chains[a].parent, depth-1 {
+			for _, reg := range t.regionsOf[a] {
+				if t.regions[reg].overflow {
+					return nil, false
+				}
+				for _, alt := range t.regions[reg].alts {
+					work = append(work, rebased{alt, append(slices.Clone(frames[depth:]), r.suffix...)})
+				}
+			}
+		}
+	}
+	return all, true
 }
 
 // frames returns chain c, from its first call.

@@ -223,9 +223,14 @@
 // function its origin runs (Trace.Frames), so that the race analysis
 // can ask what an access touches there: the pointer analysis merges
 // what the callers of a helper give it, but not a caller's own values.
-// An event that stands for several chains has none: an access merged
-// with the same access of another chain, or the events of a walk that a
-// later call, from another chain, skips as the same walk. A call of a
+// An event that stands for several chains has none there: an access
+// merged with the same access of another chain, or the events of a walk
+// that a later call, from another chain, skips as the same walk. Those
+// chains are kept, a few for each (Trace.AllFrames): a merged access's
+// others, and for a skipped walk each call that skipped it, the chains
+// of its events going on the same way from there (a constructor that
+// calls one helper at two places, both on the object it just made). A
+// call of a
 // function value that a parameter carries calls, in a chain, only what
 // the caller's argument may be there (withRetry(op) calls its caller's
 // op, not every op given to withRetry); a walk narrowed so is no repeat

@@ -74,8 +74,11 @@ type Event struct {
 	// event; -1 when it is not one known object.
 	Obj int32
 	// Chain numbers the chain of calls the walk made the event in (see
-	// Trace.Frames); -1 when the event stands for several.
+	// Trace.Frames); -1 when it is not known.
 	Chain int32
+	// Several marks an event that stands for several chains: Chain's,
+	// and those Trace.AllFrames finds.
+	Several bool
 	// Select marks a send or receive that is a case of a select
 	// statement: it may not happen, so no edge leads into it.
 	Select bool
@@ -130,12 +133,19 @@ type Trace struct {
 	// Edge.Before.
 	Out []Edge
 
-	at        map[ssa.Instruction][]int32 // events by instruction
-	spawned   map[int32][]*pointer.Origin // by Spawn event: the origins it starts
-	chains    []chainLink                 // by Event.Chain
-	onceAfter map[int32][]int32           // OnceAfter events by Once
-	callback  map[int32]int32             // by OnceEnd event: the first event of its callback
-	wide      map[int32]int32             // by event: the set a chain narrowed its object from (see walker.syncObj)
+	at      map[ssa.Instruction][]int32 // events by instruction
+	spawned map[int32][]*pointer.Origin // by Spawn event: the origins it starts
+	chains  []chainLink                 // by Event.Chain
+	// regions are the walks that calls from other chains skipped as
+	// the same (see walker.skipped), by base chain in regionsOf, and
+	// alsoAt the other chains of events that merged the same access
+	// of several (see walker.add): what AllFrames reads.
+	regions   []region
+	regionsOf map[int32][]int32
+	alsoAt    map[int32][]int32
+	onceAfter map[int32][]int32 // OnceAfter events by Once
+	callback  map[int32]int32   // by OnceEnd event: the first event of its callback
+	wide      map[int32]int32   // by event: the set a chain narrowed its object from (see walker.syncObj)
 	// foreignUnlocks are the mutexes the goroutine unlocks where it
 	// does not hold them: another goroutine's, handed over.
 	foreignUnlocks []int32
@@ -679,6 +689,9 @@ type walkState struct {
 	// depth is the least depth of call the walk is whole at: where it
 	// was walked, when calls past maxInlineDepth were cut; else 0.
 	depth int32
+	// region is the walk's index in Trace.regions once a call from
+	// another chain skipped it, or -1.
+	region int32
 }
 
 // call inlines fn, called with the locks held (the caller's lockset).
@@ -707,9 +720,11 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	l := chainLink{w.chain, site, fn}
 	if st, ok := w.walked[fn]; ok && len(lits) == 0 && st.syncs == w.syncs && st.held == held && st.transferred == w.transferred && st.loop == loop && (!st.narrowed || w.isChain(st.chain, l)) && len(w.stack) >= int(st.depth) {
 		if !w.isChain(st.chain, l) && st.chain >= 0 {
-			w.severalChains(st.from, st.to)
+			st.region = w.skipped(st, l)
 			st.chain = -1
 			w.walked[fn] = st
+		} else if st.region >= 0 && !w.isChain(st.chain, l) {
+			w.skippedAgain(st.region, l)
 		}
 		return // the same accesses, in the same region: nothing new
 	}
@@ -806,7 +821,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		w.empty[fn] = true
 	}
 	if w.syncs == syncs && (w.cuts == cuts || own) && live == nil {
-		st := walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed, 0}
+		st := walkState{w.syncs, held, w.transferred, loop, int32(events), int32(len(w.tr.Events)), chain, w.narrowed != narrowed, 0, -1}
 		if w.deepCuts != deepCuts {
 			st.depth = int32(depth)
 		}
@@ -1161,7 +1176,7 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 			last := &w.tr.Events[at[len(at)-1]]
 			if last.ID > w.lastSync && last.Locks == locks && last.Loop == loop && last.Imported == ev.Imported {
 				if last.Chain != w.chain {
-					last.Chain = -1
+					w.alsoIn(last, w.chain)
 				}
 				return last.ID
 			}
