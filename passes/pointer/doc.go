@@ -178,6 +178,15 @@
 // Only the direct imports' facts are used, in every driver, because they
 // are all that go vet shows.
 //
+// The solution of the whole package is bounded like the analysis (nodes
+// and points-to sets); past a bound it is made again with twice the
+// room, and past that it degrades rather than stops, saying so in one
+// line ("origo: ptsummary degraded package ..."): each function that
+// importers may call is solved apart, with the literals inside it, and
+// the variables as the package's initialization leaves them, so what one
+// function stores through a variable is not seen in another's summary;
+// a function whose own solution is still past the bound has none.
+//
 // Limits: a function without a body and without a summary (unexported,
 // generic, in a package that is not a direct import, assembly, cgo) is
 // opaque: its results point to fresh unknown objects and the function

@@ -29,6 +29,14 @@ func TestCrossPackage(t *testing.T) {
 	checkAssertions(t, analysistest.TestData(), "xpkg/app")
 }
 
+// TestCrossPackageDegraded checks that importers still apply lib's
+// summaries when lib is past the summaries' bounds and each of its
+// exported functions is summarized apart.
+func TestCrossPackageDegraded(t *testing.T) {
+	defer pointer.ForceSummaryGroups()()
+	checkAssertions(t, analysistest.TestData(), "xpkg/app")
+}
+
 // TestKnownFalseNegatives pins what summaries do not carry yet.
 func TestKnownFalseNegatives(t *testing.T) {
 	checkAssertions(t, analysistest.TestData(), "xpkg/knownfn")

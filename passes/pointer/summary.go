@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -135,12 +136,118 @@ func runSummaries(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	guard.Do(pass, "ptsummary", func() {
-		if set := summarize(ir, res); set != nil {
+		set, degraded := summarizeBounded(ir, res, 0)
+		if degraded != "" {
+			fmt.Fprintf(os.Stderr, "origo: ptsummary degraded package %s: %s\n", pass.Pkg.Path(), degraded)
+		}
+		if set != nil {
 			pass.ExportPackageFact(set)
 			res.Exported = set
 		}
 	})
 	return res, nil
+}
+
+// summarizeBounded summarizes the package within limit (0: ptsLimit) in
+// the points-to sets and nodeLimit in nodes, degrading rather than
+// giving up: its candidates all solved together first; past a limit,
+// with twice the room; past that too, each exported function apart,
+// with the literals inside it (what one function does to another through
+// the package's variables is then not seen), and what the variables
+// hold as the package's initialization leaves them; a function whose own
+// solve is past the limit has no summary. degraded says what was given
+// up, "" when nothing was.
+func summarizeBounded(ir *buildir.IR, imported *Summaries, limit int) (set *facts.PointerSummaries, degraded string) {
+	limit = cmp.Or(limit, ptsLimit)
+	cands := summaryCandidates(ir)
+	if len(cands) == 0 {
+		return nil, ""
+	}
+	var strs facts.Interner
+	set = &facts.PointerSummaries{V: facts.Version}
+	stop := "the summaries' size forced by a test"
+	if !forceSummaryGroups {
+		if stop = summarizeWithin(ir, imported, cands, true, limit, &strs, set); stop == "" {
+			return finish(set, &strs), ""
+		}
+		set, strs = &facts.PointerSummaries{V: facts.Version}, facts.Interner{}
+		if summarizeWithin(ir, imported, cands, true, 2*limit, &strs, set) == "" {
+			return finish(set, &strs), ""
+		}
+	}
+	set, strs = &facts.PointerSummaries{V: facts.Version}, facts.Interner{}
+	summarizeWithin(ir, imported, nil, true, limit, &strs, set) // the variables, as initialized
+	groups := groupsOf(cands)
+	lost := 0
+	for _, g := range groups {
+		part := &facts.PointerSummaries{V: facts.Version}
+		if summarizeWithin(ir, imported, g, false, limit, &strs, part) != "" {
+			lost++
+			continue
+		}
+		set.Funcs = append(set.Funcs, part.Funcs...)
+	}
+	degraded = fmt.Sprintf("%s with all its functions solved together, even with twice the room, so each of its %d functions that importers may call was summarized apart, with the literals inside it, and its variables as its initialization leaves them: what one function stores through a variable is not seen by the others' summaries", stop, len(groups))
+	if lost > 0 {
+		degraded += fmt.Sprintf("; %d of them still past the bound have no summary, and their callers follow no pointer through them", lost)
+	}
+	return finish(set, &strs), degraded
+}
+
+// forceSummaryGroups makes summarizeBounded summarize each exported
+// function apart, as past its bounds (for tests).
+var forceSummaryGroups bool
+
+// finish returns set, with the strings it refers to and its functions
+// in order; nil when it summarizes nothing.
+func finish(set *facts.PointerSummaries, strs *facts.Interner) *facts.PointerSummaries {
+	if len(set.Funcs) == 0 {
+		return nil
+	}
+	set.Strings = strs.Strings()
+	slices.SortFunc(set.Funcs, func(x, y facts.FuncSummary) int {
+		return cmp.Compare(set.Strings[x.Name], set.Strings[y.Name])
+	})
+	return set
+}
+
+// groupsOf splits the candidates by the package-level function each is
+// or is a literal inside of, in the candidates' order.
+func groupsOf(cands []*ssa.Function) [][]*ssa.Function {
+	var groups [][]*ssa.Function
+	index := make(map[*ssa.Function]int)
+	for _, fn := range cands {
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
+		}
+		i, ok := index[top]
+		if !ok {
+			i = len(groups)
+			index[top] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], fn)
+	}
+	return groups
+}
+
+// summarizeWithin runs summarize and returns "" or, if it stopped at one
+// of its size limits, which; what it projected is then dropped.
+func summarizeWithin(ir *buildir.IR, imported *Summaries, cands []*ssa.Function, globals bool, limit int, strs *facts.Interner, set *facts.PointerSummaries) (stopped string) {
+	n := len(set.Funcs)
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(guard.Stop)
+			if !ok {
+				panic(r)
+			}
+			set.Funcs = set.Funcs[:n]
+			stopped = stop.Reason
+		}
+	}()
+	summarize(ir, imported, cands, globals, limit, strs, set)
+	return ""
 }
 
 // summaryCandidates lists the functions importers can call: exported
@@ -191,17 +298,13 @@ type paramObject struct {
 	parent      *Object // for SumSub
 }
 
-// summarize solves the package's candidates together, in one context,
+// summarize solves cands together, in one context,
 // each with objects of its own for what its arguments point to, and
 // projects each solution onto those objects, what it allocates and what
 // it returns. Calls of imported functions apply their summaries, so that
 // summaries are closed over callees in every package.
-func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
-	cands := summaryCandidates(ir)
-	if len(cands) == 0 {
-		return nil
-	}
-	a := newState(ir.Pkg.Prog, Options{})
+func summarize(ir *buildir.IR, imported *Summaries, cands []*ssa.Function, globals bool, limit int, strs *facts.Interner, set *facts.PointerSummaries) {
+	a := newState(ir.Pkg.Prog, Options{PtsLimit: limit})
 	a.summaries = imported
 	a.summaryMode = true
 	// One context for all (factories aside, which keep their call
@@ -264,8 +367,6 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 		}
 	}
 
-	var strs facts.Interner
-	set := &facts.PointerSummaries{V: facts.Version}
 	// Closures are summarized when a summary hands them out.
 	wanted := make(map[*ssa.Function]bool)
 	var queue []*ssa.Function
@@ -283,28 +384,23 @@ func summarize(ir *buildir.IR, imported *Summaries) *facts.PointerSummaries {
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
-		if s := a.project(fn, roots[fn], owners, &strs, want); s != nil {
+		if s := a.project(fn, roots[fn], owners, strs, want); s != nil {
 			set.Funcs = append(set.Funcs, *s)
 		}
 	}
-	if g := a.projectGlobals(ir.Pkg, &strs, want); g != nil {
+	if !globals {
+		return
+	}
+	if g := a.projectGlobals(ir.Pkg, strs, want); g != nil {
 		set.Funcs = append(set.Funcs, *g)
 		for len(queue) > 0 { // closures the variables hold
 			fn := queue[0]
 			queue = queue[1:]
-			if s := a.project(fn, roots[fn], owners, &strs, want); s != nil {
+			if s := a.project(fn, roots[fn], owners, strs, want); s != nil {
 				set.Funcs = append(set.Funcs, *s)
 			}
 		}
 	}
-	if len(set.Funcs) == 0 {
-		return nil
-	}
-	set.Strings = strs.Strings()
-	slices.SortFunc(set.Funcs, func(x, y facts.FuncSummary) int {
-		return cmp.Compare(set.Strings[x.Name], set.Strings[y.Name])
-	})
-	return set
 }
 
 // reachableFromGlobals returns the objects that the package's variables
