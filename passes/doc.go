@@ -33,7 +33,7 @@
 //	| `effects`                 | `buildir`, `lockset`                                       | `facts.Effects` package fact          |
 //	| `pointer`                 | `buildir`, `origins`, `pointer.SummaryAnalyzer`, `effects` | —                                     |
 //	| `shb`                     | `pointer`, `lockset`, `effects`                            | —                                     |
-//	| `ownership`               | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
+//	| `ownership`               | `buildir`, `lockset`, `origins`, `pointer`, `shb`          | —                                     |
 //	| `race`                    | `pointer`, `shb`, `ownership`                              | —                                     |
 //	| `deadlock`                | `buildir`, `lockset`, `pointer`, `shb`                     | —                                     |
 //	| `blocking`                | `buildir`, `effects`, `lockset`, `pointer`, `shb`, `deadlock` | —                                  |

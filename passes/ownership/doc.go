@@ -91,7 +91,13 @@
 // loads that field to call it on the spot, and the closure's body
 // publishes nothing of what it captures. The object a package
 // function made and returns without publishing it is fresh in its
-// caller the same way (newDesc := NewDesc(...); newDesc.err = err), and
+// caller the same way (newDesc := NewDesc(...); newDesc.err = err); so
+// is the object a function of another package returns when its
+// points-to summary shows it made by the call and stored nowhere the
+// call's arguments or a package variable reach, and its origins show
+// that it starts no goroutine (pub :=
+// packets.NewControlPacket(kind).(*packets.PublishPacket), through the
+// type assertion of the interface it was boxed in); and
 // so is a helper's parameter when every call of the helper that the
 // pointer analysis finds may pass the accessed object there passes a
 // fresh one (s.setup(), the option closure func(d *Desc) { d.unit =

@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"github.com/origo-dev/origo/facts"
 	"go/token"
 	"go/types"
 	"slices"
@@ -54,6 +55,9 @@ type freshness struct {
 	held         map[heldKey]map[ssa.Instruction]bool // see holderPubs
 	parts        map[partKey]*shape                   // see partShape
 	called       map[*types.Var]bool                  // see onlyCalled
+	// spawnsOf gives the goroutines a call of an imported function may
+	// start (origins.Result.Of); nil when they are not known.
+	spawnsOf func(*ssa.Function) *facts.Origins
 }
 
 func newFreshness(pkg *types.Package, ptr *pointer.Result, funcs []*ssa.Function) *freshness {
@@ -354,7 +358,11 @@ func readOnlyBindings(c *ssa.MakeClosure, cell ssa.Value, depth int) bool {
 // madeBy returns the call whose result v selects a field, element or
 // slice of, with no pointer loaded on the way; else nil.
 func madeBy(v ssa.Value) *ssa.Call {
-	call, _ := denoted(v).(*ssa.Call)
+	v = denoted(v)
+	if ta, ok := v.(*ssa.TypeAssert); ok && !ta.CommaOk {
+		v = ta.X // p := NewPacket(kind).(*Publish): the object the call made
+	}
+	call, _ := v.(*ssa.Call)
 	return call
 }
 
@@ -362,10 +370,14 @@ func madeBy(v ssa.Value) *ssa.Call {
 // function of the package, made and did not publish before returning it
 // (wrapDesc's newDesc := NewDesc(...)): the caller is the first to hold
 // it. The callee's results may come from calls of such functions too,
-// depth deep.
+// depth deep. A function of another package shows it by its summary and
+// its origins (see importedFresh).
 func (f *freshness) freshResult(call *ssa.Call, depth int) bool {
 	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Blocks == nil || callee.Pkg == nil || callee.Pkg.Pkg != f.pkg || callee.Signature.Results().Len() != 1 {
+	if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg != f.pkg {
+		return f.importedFresh(callee)
+	}
+	if callee == nil || callee.Blocks == nil || callee.Pkg == nil || callee.Signature.Results().Len() != 1 {
 		return false
 	}
 	if v, ok := f.factories[callee]; ok {
@@ -506,8 +518,11 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 			v, w, i = mc.Bindings[slices.Index(fn.FreeVars, fv)], frames[k+1].Site, k+1
 			if cell {
 				alloc, ok := v.(*ssa.Alloc)
+				if !ok {
+					return false
+				}
 				st := onlyStore(alloc)
-				if !ok || st == nil || !dataflow.Precedes(st, mc) || !readOnlyBindings(mc, alloc, maxCells) {
+				if st == nil || !dataflow.Precedes(st, mc) || !readOnlyBindings(mc, alloc, maxCells) {
 					return false
 				}
 				v = st.Val
@@ -532,6 +547,21 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 		v, w = a, call
 	}
 	return false
+}
+
+// importedFresh reports whether a call of fn, a function of another
+// package, returns an object that its caller is the first to hold: its
+// points-to summary shows the object made by the call and stored nowhere
+// the caller's arguments or a package variable reach (see
+// pointer.Result.ImportedFresh), and it starts no goroutine, which could
+// hold the object without a store the summary shows.
+func (f *freshness) importedFresh(fn *ssa.Function) bool {
+	if v, ok := f.factories[fn]; ok {
+		return v
+	}
+	v := f.ptr.ImportedFresh(fn) && f.spawnsOf != nil && f.spawnsOf(fn) == nil
+	f.factories[fn] = v
+	return v
 }
 
 // capturedBy returns the free variable v is, or whose cell v loads (a

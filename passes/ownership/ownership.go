@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"github.com/origo-dev/origo/passes/origins"
 	"go/ast"
 	"go/types"
 	"reflect"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "rule out the accesses whose memory one goroutine owns at a time",
 	URL:        "https://pkg.go.dev/github.com/origo-dev/origo/passes/ownership",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, pointer.Analyzer, shb.Analyzer},
+	Requires:   []*analysis.Analyzer{buildir.Analyzer, lockset.Analyzer, origins.Analyzer, pointer.Analyzer, shb.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -38,6 +39,7 @@ type Result struct {
 	ptr   *pointer.Result
 	hb    *shb.Result
 	funcs []*ssa.Function // the package's, in source order
+	orig  *origins.Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -49,6 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ptr:   pass.ResultOf[pointer.Analyzer].(*pointer.Result),
 		hb:    pass.ResultOf[shb.Analyzer].(*shb.Result),
 		funcs: pass.ResultOf[buildir.Analyzer].(*buildir.IR).SrcFuncs,
+		orig:  pass.ResultOf[origins.Analyzer].(*origins.Result),
 	}, nil
 }
 
@@ -104,6 +107,7 @@ type Query struct {
 // happens before what.
 func (r *Result) NewQuery(order *shb.Order) *Query {
 	q := &Query{pkg: r.pkg, files: r.files, info: r.info, locks: r.locks, ptr: r.ptr, hb: r.hb, funcs: r.funcs, order: order, fresh: newFreshness(r.pkg, r.ptr, r.funcs)}
+	q.fresh.spawnsOf = r.orig.Of
 	q.spawnEvs = spawnsOf(r.hb)
 	q.spawns, q.reentry = spawnSites(q.spawnEvs), make(map[*pointer.Origin]bool)
 	return q

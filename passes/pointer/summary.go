@@ -906,3 +906,44 @@ func DescribeSummary(set *facts.PointerSummaries, s *facts.FuncSummary) string {
 	}
 	return "summary " + facts.ShortName(set.Str(s.Name)) + ": " + strings.Join(parts, "; ")
 }
+
+// ImportedFresh reports whether a call of fn, a function of a direct
+// import, returns an object that the call made and that, by fn's
+// summary, nothing it was given and no package variable points to once
+// it returns: its caller is the first to hold it (packets.NewControlPacket's
+// packet). Whether the call started a goroutine that holds it is not in
+// the summary: the caller asks the origins too.
+func (r *Result) ImportedFresh(fn *ssa.Function) bool {
+	if r == nil || r.a == nil || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	ref, ok := r.a.summaries.lookup(fn)
+	if !ok || ref.fn.Truncated {
+		return false
+	}
+	s := ref.fn
+	made := make(map[int32]bool) // the objects the result reaches
+	for _, e := range s.Results {
+		if e.To < 0 || int(e.To) >= len(s.Objects) || s.Objects[e.To].Kind != facts.SumAlloc {
+			return false
+		}
+		made[e.To] = true
+	}
+	if len(made) == 0 {
+		return false
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, e := range s.Edges {
+			if made[e.From] && !made[e.To] && s.Objects[e.To].Kind == facts.SumAlloc {
+				made[e.To], grew = true, true
+			}
+		}
+	}
+	for _, e := range s.Edges {
+		if made[e.To] && !made[e.From] {
+			return false // stored where the caller or another goroutine finds it
+		}
+	}
+	return true
+}
