@@ -99,6 +99,7 @@ func main() {
 	stackReaders()
 	sharedStacks()
 	gauges()
+	nestedCaptures()
 }
 
 func use(int) {}
@@ -739,4 +740,17 @@ func gauges() {
 		newGauge().start()
 	}
 	newLateGauge().start()
+}
+
+// A literal inside a literal writes through what the outer one
+// captured: the chain of calls leads back to the outer literal's free
+// variable, not to the cell its maker made, and the write after the go
+// statement races.
+func nestedCaptures() {
+	w := &worker{}
+	go w.loop()
+	outer := func() {
+		each(1, func(int) { w.x = 13 }) // want `data race on worker.x`
+	}
+	outer()
 }
