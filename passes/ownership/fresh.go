@@ -1,11 +1,11 @@
 package ownership
 
 import (
-	"github.com/origo-dev/origo/facts"
 	"go/token"
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
@@ -311,8 +311,16 @@ func assigned(load *ssa.UnOp) ssa.Value {
 	if !ok || cell.Parent() != load.Parent() {
 		return nil
 	}
+	return heldAt(cell, load)
+}
+
+// heldAt returns the value that the variable cell holds at at, an
+// instruction of its function: that of its one store, when the store
+// comes before at on every path and the closures that capture the cell
+// only read it; nil otherwise.
+func heldAt(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
 	store := onlyStore(cell)
-	if store == nil || !dataflow.Precedes(store, load) {
+	if store == nil || !dataflow.Precedes(store, at) {
 		return nil
 	}
 	for _, r := range *cell.Referrers() {
@@ -521,11 +529,9 @@ func (f *freshness) freshAlong(frames []pointer.Frame, acc pointer.Access) bool 
 				if !ok {
 					return false
 				}
-				st := onlyStore(alloc)
-				if st == nil || !dataflow.Precedes(st, mc) || !readOnlyBindings(mc, alloc, maxCells) {
+				if v = heldAt(alloc, mc); v == nil {
 					return false
 				}
-				v = st.Val
 			}
 			continue
 		}
@@ -734,8 +740,7 @@ func (f *freshness) findCallers() {
 
 // paramPublishedBefore reports whether p's function may publish the
 // object p, a parameter or a free variable, denotes on some path from
-// its entry to w, or one of its parts
-// of shape part when that is not nil.
+// its entry to w, or one of its parts of shape part when that is not nil.
 func (f *freshness) paramPublishedBefore(p ssa.Value, part *shape, w ssa.Instruction) bool {
 	k := paramPart{p, part}
 	pubs, ok := f.paramPubs[k]

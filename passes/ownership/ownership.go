@@ -1,7 +1,6 @@
 package ownership
 
 import (
-	"github.com/origo-dev/origo/passes/origins"
 	"go/ast"
 	"go/types"
 	"reflect"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/rules"
 	"github.com/origo-dev/origo/passes/shb"

@@ -36,7 +36,8 @@ func (q *Query) touches(t *shb.Trace, x int32, acc pointer.Access, obj *pointer.
 	}
 	m := &memo[x][b2i(acc.Write)]
 	if !m.done {
-		m.objs, m.fresh, m.done = q.touchedBy(t, x, acc), q.freshAlong(t, x, acc), true
+		all, _ := t.AllFrames(x) // nil when they are not known
+		m.objs, m.fresh, m.done = q.touchedBy(t, all, acc), q.freshAlong(all, acc), true
 	}
 	return !m.fresh && (m.objs == nil || m.objs[obj])
 }
@@ -63,15 +64,12 @@ type touchKey struct {
 	write bool
 }
 
-// freshAlong reports whether event x of trace t, an execution of acc,
-// touches an object that its chain of calls shows unpublished: every
-// chain it stands for (see shb.Trace.AllFrames).
-func (q *Query) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
-	if acc.Imported != nil {
-		return false
-	}
-	all, ok := t.AllFrames(x)
-	if !ok {
+// freshAlong reports whether an execution of acc made along every chain
+// of calls of all (the chains its event stands for, see
+// shb.Trace.AllFrames) touches an object that the chain shows
+// unpublished; false for no chain.
+func (q *Query) freshAlong(all [][]pointer.Frame, acc pointer.Access) bool {
+	if len(all) == 0 {
 		return false
 	}
 	for _, frames := range all {
@@ -82,19 +80,12 @@ func (q *Query) freshAlong(t *shb.Trace, x int32, acc pointer.Access) bool {
 	return true
 }
 
-// touchedBy returns the objects that event x of trace t, an execution of
-// acc, may touch, along any of the chains it stands for; nil when they
+// touchedBy returns the objects that an execution of acc in trace t,
+// made along any of the chains of calls of all, may touch; nil when they
 // do not tell.
-func (q *Query) touchedBy(t *shb.Trace, x int32, acc pointer.Access) map[*pointer.Object]bool {
-	if acc.Imported != nil {
-		return nil
-	}
+func (q *Query) touchedBy(t *shb.Trace, all [][]pointer.Frame, acc pointer.Access) map[*pointer.Object]bool {
 	addr := accessedAddr(acc)
-	if addr == nil {
-		return nil
-	}
-	all, ok := t.AllFrames(x)
-	if !ok {
+	if addr == nil || len(all) == 0 {
 		return nil
 	}
 	objs := make(map[*pointer.Object]bool)

@@ -180,12 +180,9 @@ func summarizeBounded(ir *buildir.IR, imported *Summaries, limit int) (set *fact
 	groups := groupsOf(cands)
 	lost := 0
 	for _, g := range groups {
-		part := &facts.PointerSummaries{V: facts.Version}
-		if summarizeWithin(ir, imported, g, false, limit, &strs, part) != "" {
-			lost++
-			continue
+		if summarizeWithin(ir, imported, g, false, limit, &strs, set) != "" {
+			lost++ // what it projected is dropped
 		}
-		set.Funcs = append(set.Funcs, part.Funcs...)
 	}
 	degraded = fmt.Sprintf("%s with all its functions solved together, even with twice the room, so each of its %d functions that importers may call was summarized apart, with the literals inside it, and its variables as its initialization leaves them: what one function stores through a variable is not seen by the others' summaries", stop, len(groups))
 	if lost > 0 {

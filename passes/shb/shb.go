@@ -723,7 +723,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 			st.region = w.skipped(st, l)
 			st.chain = -1
 			w.walked[fn] = st
-		} else if st.region >= 0 && !w.isChain(st.chain, l) {
+		} else if st.region >= 0 {
 			w.skippedAgain(st.region, l)
 		}
 		return // the same accesses, in the same region: nothing new
