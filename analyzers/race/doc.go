@@ -314,8 +314,10 @@
 // this manual that explains it. "origo why FILE:LINE [packages]" (under
 // go vet, the flag -race.why=FILE:LINE) prints, for every candidate with
 // an access at that line, the two accesses, their goroutines and
-// programs, and "reported" or the rule that ruled it out, with what it
-// applied to (for happens-before, the chain of edges). Pairs whose
+// programs, and "reported" with the locks each side holds (a reader
+// checks there a lock the analysis missed, or a mode: "{db.mu (read)}")
+// or the rule that ruled it out, with what it applied to (for
+// happens-before, the chain of edges). Pairs whose
 // goroutines print alike (the copies of a goroutine started in a loop,
 // "test goroutine") are one candidate: reported if one of them is, else
 // one line for each rule that ruled one out; two accesses of one

@@ -209,7 +209,7 @@ func (c *checker) check() {
 				if rule == "" {
 					rule = c.add(sh.Loc, accesses, a, b, la, lb)
 				}
-				c.why.note(c, sh.Loc, a, b, rule)
+				c.why.noteLocks(c, sh.Loc, a, b, rule, la, lb)
 				if c.why != nil {
 					c.why.events = whyEvents{}
 				}

@@ -43,6 +43,7 @@ type whyVerdict struct {
 // ruled out its pairs, each once, with the first pair's detail.
 type whyEntry struct {
 	reported bool
+	locks    string // of the first pair reported: "locks held: {mu} vs {}"
 	ruled    []whyVerdict
 }
 
@@ -76,19 +77,25 @@ func (w *whyLog) matches(pos token.Pos) bool { return w.target.Matches(w.fset, p
 // did: a pair of one goroutine's accesses is no candidate where a pair
 // of two goroutines that print alike is).
 func (w *whyLog) note(c *checker, loc pointer.Location, a, b pointer.Access, rule rules.ID) {
+	w.noteLocks(c, loc, a, b, rule, 0, 0)
+}
+
+// noteLocks is note with the locks each side holds, for a pair
+// reported: a reader checks a lock the analysis missed there.
+func (w *whyLog) noteLocks(c *checker, loc pointer.Location, a, b pointer.Access, rule rules.ID, la, lb shb.LocksetID) {
 	if w == nil {
 		return
 	}
 	pa, pb := accessPos(a), accessPos(b)
 	if w.matches(pa) {
-		w.keep(c, loc, a, b, rule)
+		w.keep(c, loc, a, b, rule, la, lb)
 	}
 	if pb != pa && w.matches(pb) {
-		w.keep(c, loc, b, a, rule)
+		w.keep(c, loc, b, a, rule, lb, la)
 	}
 }
 
-func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access, rule rules.ID) {
+func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access, rule rules.ID, la, lb shb.LocksetID) {
 	k := whyKey{at: accessPos(at), what: c.describe(loc), sideA: c.side(at), sideB: c.side(other), relatedB: accessPos(other)}
 	e := w.entries[k]
 	if e == nil {
@@ -96,7 +103,10 @@ func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access
 		w.entries[k] = e
 	}
 	if rule == "" {
-		e.reported = true
+		if !e.reported {
+			e.reported = true
+			e.locks = fmt.Sprintf("locks held: %s vs %s", c.lockNames(la), c.lockNames(lb))
+		}
 		return
 	}
 	if e.reported || slices.ContainsFunc(e.ruled, func(v whyVerdict) bool { return v.rule == rule }) {
@@ -119,7 +129,7 @@ func (w *whyLog) keep(c *checker, loc pointer.Location, at, other pointer.Access
 // when no other did.
 func (e *whyEntry) verdicts() []whyVerdict {
 	if e.reported {
-		return []whyVerdict{{}}
+		return []whyVerdict{{detail: e.locks}}
 	}
 	vs := slices.Clone(e.ruled)
 	if len(vs) > 1 {
@@ -161,6 +171,9 @@ func (w *whyLog) report(pass *analysis.Pass) {
 	for _, k := range keys {
 		for _, v := range w.entries[k].verdicts() {
 			verdict := "reported"
+			if v.rule == "" && v.detail != "" {
+				verdict += "; " + v.detail
+			}
 			if v.rule != "" {
 				r, _ := rules.Lookup(v.rule)
 				verdict = fmt.Sprintf("ruled out by %s (%s)", v.rule, r.Statement)

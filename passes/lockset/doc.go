@@ -57,7 +57,16 @@
 // made (t := &Tx{}; t.init(db), init setting other fields) is false.
 // What the object was made with decides only for an unexported field
 // that its package sets nowhere else (setWhereMade): a running flag
-// that Start sets later may be true by the time Add tests it.
+// that Start sets later may be true by the time Add tests it. A walk of
+// a goroutine that runs none of the functions that set it elsewhere
+// may trust it all the same (Trusted, DecideTrusting,
+// FuncWhenTrusting): a test that sets tx.writable = false in its own
+// transaction to see the error changes the mode of no other goroutine's
+// transactions (another goroutine's store to this one's object would
+// race with its loads, and is reported as such). The parameter may be
+// one the function's literals capture, which go/ssa keeps in a variable
+// it loads (fieldBase): "func (tx *Tx) Put() { if !tx.writable {
+// return }; each(func() { tx.n++ }) }".
 // And a load of such a field names what was stored: the mutex tx.db.mu
 // of that Tx is db.mu in Begin's terms.
 //

@@ -38,6 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if ir.Pkg == nil {
 		return r, nil
 	}
+	r.pkg = ir.Pkg
 	failed := guard.Do(pass, "lockset", func() {
 		r.solveAll(ir.Pkg, ir.SrcFuncs)
 		if syncapi.Internal(pass.Pkg.Path()) {

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sync"
 
 	"github.com/origo-dev/origo/facts"
@@ -297,18 +298,29 @@ func forward(v ssa.Value, p facts.Path) facts.Key {
 // an object it has just made (&Tx{writable: w}, t := new(T); t.f = v).
 // A field that a method sets later (s.running = true in Start) may hold
 // another value by the time a call tests it than its object was made
-// with: what the object was made with decides nothing then.
-func setWhereMade(x ssa.Value, f int) bool {
+// with: what the object was made with decides nothing then, unless the
+// goroutine walked runs none of those stores (trusted, see Trusted).
+func setWhereMade(x ssa.Value, f int, trusted Trusted) bool {
+	field, fns, ok := storedElsewhere(x, f)
+	return ok && (len(fns) == 0 || trusted[field])
+}
+
+// storedElsewhere returns field f of the struct that pointer x points
+// to and the functions of its package that store to it other than
+// through the address of an object they have just made; false for an
+// exported field or one whose package is not known.
+func storedElsewhere(x ssa.Value, f int) (*types.Var, []*ssa.Function, bool) {
 	st := structOf(x.Type())
 	if st == nil || f >= st.NumFields() {
-		return false
+		return nil, nil, false
 	}
 	field := st.Field(f)
 	if field.Exported() || field.Pkg() == nil {
-		return false
+		return field, nil, false
 	}
 	if v, ok := whereMade.Load(field); ok {
-		return v.(bool)
+		fns := v.([]*ssa.Function)
+		return field, fns, true
 	}
 	var fn *ssa.Function
 	switch x := x.(type) {
@@ -318,53 +330,58 @@ func setWhereMade(x ssa.Value, f int) bool {
 		fn = x.Parent()
 	}
 	if fn == nil || fn.Prog == nil {
-		return false
+		return field, nil, false
 	}
 	pkg := fn.Prog.Package(field.Pkg())
 	if pkg == nil {
-		return false
+		return field, nil, false
 	}
-	only := true
-	var visit func(fn *ssa.Function)
-	visit = func(fn *ssa.Function) {
+	fns := []*ssa.Function{}
+	eachFunc(pkg, func(fn *ssa.Function) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
-				if !ok {
+				if !ok || FieldOf(st.Addr) != field {
 					continue
 				}
-				if FieldOf(st.Addr) != field {
-					continue
-				}
-				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made {
-					only = false
+				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made && !slices.Contains(fns, fn) {
+					fns = append(fns, fn)
 				}
 			}
 		}
+	})
+	v, _ := whereMade.LoadOrStore(field, fns)
+	return field, v.([]*ssa.Function), true
+}
+
+// eachFunc calls visit with each function of pkg, its methods' and the
+// function literals inside them.
+func eachFunc(pkg *ssa.Package, visit func(*ssa.Function)) {
+	var walk func(fn *ssa.Function)
+	walk = func(fn *ssa.Function) {
+		visit(fn)
 		for _, anon := range fn.AnonFuncs {
-			visit(anon)
+			walk(anon)
 		}
 	}
 	for _, m := range pkg.Members {
 		switch m := m.(type) {
 		case *ssa.Function:
-			visit(m)
+			walk(m)
 		case *ssa.Type:
 			if named, ok := types.Unalias(m.Type()).(*types.Named); ok {
 				for i := range named.NumMethods() {
-					if mf := fn.Prog.FuncValue(named.Method(i)); mf != nil {
-						visit(mf)
+					if mf := pkg.Prog.FuncValue(named.Method(i)); mf != nil {
+						walk(mf)
 					}
 				}
 			}
 		}
 	}
-	whereMade.Store(field, only)
-	return only
 }
 
-// whereMade memoizes setWhereMade by field.
-var whereMade sync.Map // *types.Var -> bool
+// whereMade memoizes storedElsewhere by field.
+var whereMade sync.Map // *types.Var -> []*ssa.Function
 
 // FieldOf returns the field that addr is the address of (&x.f), or nil.
 func FieldOf(addr ssa.Value) *types.Var {

@@ -80,6 +80,7 @@ type Result struct {
 	// when the callee has no entry. A sync.Map: the Result is read by
 	// passes that run at once.
 	byCallee sync.Map
+	pkg      *ssa.Package // the package analysed, nil when it has none
 }
 
 // solver computes the locksets of functions, into its table: the
@@ -91,6 +92,11 @@ type solver struct {
 	// known is what the call of the function being solved fixes of its
 	// boolean parameters (see infoWhen).
 	known Lits
+	// trusted are fields the goroutine asking does not store to but
+	// where it makes their objects (see Trusted), and trustKey their
+	// name in whenKey.
+	trusted  Trusted
+	trustKey string
 }
 
 // whenKey names a function solved for what a call fixes of its boolean
@@ -648,7 +654,7 @@ func (sv *solver) calleeInfo(call *ssa.CallCommon) (*funcInfo, func(facts.Key) f
 	if len(fi.takes) == 0 && len(fi.releases) == 0 {
 		return fi, bind // it locks nothing its caller can name, whatever the values
 	}
-	if lits := Decide(call, callee, sv.known); len(lits) > 0 {
+	if lits := DecideTrusting(call, callee, sv.known, sv.trusted); len(lits) > 0 {
 		// The call fixes some of the callee's boolean parameters:
 		// its effect is the callee's for those values.
 		if fi = sv.infoWhen(callee, lits); fi == nil {
@@ -675,7 +681,7 @@ func (sv *solver) infoWhen(fn *ssa.Function, lits Lits) *funcInfo {
 	if !sv.narrows(fn, lits) {
 		return base
 	}
-	k := whenKey{fn, lits.String()}
+	k := whenKey{fn, lits.String() + "|" + sv.trustKey}
 	fi, ok := sv.when[k]
 	if !ok {
 		fi, ok = sv.r.when[k]
@@ -721,7 +727,7 @@ func (sv *solver) narrows(fn *ssa.Function, lits Lits) bool {
 			case *ssa.Call, *ssa.Defer:
 				call := instr.(ssa.CallInstruction).Common()
 				callee, _ := Callee(call)
-				if callee != nil && len(callee.Blocks) > 0 && len(Decide(call, callee, lits)) > len(Decide(call, callee, nil)) {
+				if callee != nil && len(callee.Blocks) > 0 && len(DecideTrusting(call, callee, lits, sv.trusted)) > len(DecideTrusting(call, callee, nil, sv.trusted)) {
 					return true
 				}
 			}

@@ -47,6 +47,73 @@ func (lits Lits) String() string {
 // variable i): one that holds a parameter of its maker for good (a
 // deferred func() { if writable { ... } }()) has that parameter's value.
 func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
+	return DecideTrusting(call, callee, known, nil)
+}
+
+// Trusted are fields that functions other than their objects' makers
+// store to, none of which the goroutine being walked runs: there, a
+// field set where its object is made keeps that value (see
+// setWhereMade). A store by another goroutine to the walked
+// goroutine's object would race with the walk's loads of it, which the
+// race analysis reports as such. (buntdb's TestVariousTx sets
+// tx.writable = false in its own transaction to test the error: the
+// transactions of the background goroutine keep the mode Begin gave
+// them.)
+type Trusted map[*types.Var]bool
+
+// String names t, for a cache key: "" for none.
+func (t Trusted) String() string {
+	if len(t) == 0 {
+		return ""
+	}
+	var ids []string
+	for f, ok := range t {
+		if ok {
+			ids = append(ids, strconv.Itoa(int(f.Pos()))+f.Name())
+		}
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
+}
+
+// StoredElsewhere returns, for each unexported boolean field of a struct
+// of the package's that some function of it stores to other than where
+// it made the object (see setWhereMade), the functions that do.
+func (r *Result) StoredElsewhere() map[*types.Var][]*ssa.Function {
+	pkg := r.pkg
+	if pkg == nil {
+		return nil
+	}
+	out := make(map[*types.Var][]*ssa.Function)
+	eachFunc(pkg, func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				field := FieldOf(st.Addr)
+				if field == nil || field.Exported() || field.Pkg() != pkg.Pkg || !isBool(field.Type()) {
+					continue
+				}
+				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made && !slices.Contains(out[field], fn) {
+					out[field] = append(out[field], fn)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// isBool reports whether t is a boolean type.
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// DecideTrusting is Decide in a goroutine whose walk runs no store of
+// the trusted fields but where their objects are made.
+func DecideTrusting(call *ssa.CallCommon, callee *ssa.Function, known Lits, trusted Trusted) Lits {
 	if call == nil || callee == nil || call.IsInvoke() || len(call.Args) != len(callee.Params) {
 		return nil
 	}
@@ -90,7 +157,7 @@ func Decide(call *ssa.CallCommon, callee *ssa.Function, known Lits) Lits {
 				continue
 			}
 			v, ok := fieldSource(a, f, call)
-			if !ok || !setWhereMade(a, f) {
+			if !ok || !setWhereMade(a, f, trusted) {
 				continue
 			}
 			arg = v
@@ -197,15 +264,24 @@ func boolField(x ssa.Value) (base, f int, pos, ok bool) {
 }
 
 // fieldBase returns the parameter (i) or the free variable (-1 - i) of
-// its own function that the pointer x is: a parameter, or a load of a
-// free variable that its function only loads.
+// its own function that the pointer x is: a parameter, a load of a
+// free variable that its function only loads, or a load of the variable
+// go/ssa gives a parameter the function's closures capture (see
+// Spilled: func (tx *Tx) Put() { if !tx.writable {...}; each(func() {
+// tx.n++ }) } loads tx from it).
 func fieldBase(x ssa.Value) (int, bool) {
 	switch x := x.(type) {
 	case *ssa.Parameter:
 		return slices.Index(x.Parent().Params, x), true
 	case *ssa.UnOp:
-		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL && OnlyLoaded(fv) {
+		if x.Op != token.MUL {
+			break
+		}
+		if fv, ok := x.X.(*ssa.FreeVar); ok && OnlyLoaded(fv) {
 			return -1 - slices.Index(fv.Parent().FreeVars, fv), true
+		}
+		if q, ok := Spilled(x.X); ok {
+			return fieldBase(q)
 		}
 	}
 	return 0, false
@@ -213,19 +289,45 @@ func fieldBase(x ssa.Value) (int, bool) {
 
 // storesFieldOf reports whether x's function stores to field f of the
 // struct x points to: through x, or through another load of the free
-// variable x loads.
+// variable x loads, or of the captured parameter's variable x loads (in
+// the function or in the closures that capture it).
 func storesFieldOf(x ssa.Value, f int) bool {
-	if u, ok := x.(*ssa.UnOp); ok {
-		if fv, ok := u.X.(*ssa.FreeVar); ok {
-			for _, r := range *fv.Referrers() {
-				if l, ok := r.(*ssa.UnOp); ok && storesField(l, f) {
+	u, ok := x.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return storesField(x, f)
+	}
+	if fv, ok := u.X.(*ssa.FreeVar); ok {
+		return storesThroughLoads(fv, f)
+	}
+	if _, ok := Spilled(u.X); ok {
+		return storesThroughLoads(u.X, f)
+	}
+	return storesField(x, f)
+}
+
+// storesThroughLoads reports whether a load of the variable v points to
+// stores to field f of what it loads, here or in a closure that
+// captures v (which loads it through its free variable).
+func storesThroughLoads(v ssa.Value, f int) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op == token.MUL && storesField(r, f) {
+				return true
+			}
+		case *ssa.MakeClosure:
+			fn, ok := r.Fn.(*ssa.Function)
+			if !ok {
+				return true
+			}
+			for i, b := range r.Bindings {
+				if b == v && i < len(fn.FreeVars) && storesThroughLoads(fn.FreeVars[i], f) {
 					return true
 				}
 			}
-			return false
 		}
 	}
-	return storesField(x, f)
+	return false
 }
 
 // storesField reports whether x's function stores to field f of the
@@ -348,10 +450,18 @@ func (lits Lits) decide() func(cond ssa.Value) (bool, bool) {
 // instructions of blocks that do not run hold nothing. Solved anew at
 // each call, in a scratch table (see Func).
 func (r *Result) FuncWhen(fn *ssa.Function, lits Lits) Func {
+	return r.FuncWhenTrusting(fn, lits, nil)
+}
+
+// FuncWhenTrusting is FuncWhen in a goroutine whose walk runs no store
+// of the trusted fields but where their objects are made (see Trusted).
+func (r *Result) FuncWhenTrusting(fn *ssa.Function, lits Lits, trusted Trusted) Func {
 	if len(lits) == 0 {
 		return r.Func(fn)
 	}
-	fi := r.scratch().infoWhen(fn, lits)
+	sv := r.scratch()
+	sv.trusted, sv.trustKey = trusted, trusted.String()
+	fi := sv.infoWhen(fn, lits)
 	if fi == nil {
 		return r.Func(fn)
 	}

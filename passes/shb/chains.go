@@ -1,6 +1,7 @@
 package shb
 
 import (
+	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/pointer"
@@ -197,7 +198,16 @@ func (t *Trace) frames(c int32) []pointer.Frame {
 func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 	all := w.ptr.Callees(w.o, c)
 	common := c.Common()
-	if len(all) < 2 || common.IsInvoke() || common.StaticCallee() != nil || w.chain < 0 {
+	if len(all) == 0 || common.IsInvoke() || w.chain < 0 {
+		return all
+	}
+	if fn := common.StaticCallee(); fn != nil {
+		if len(fn.Blocks) > 0 {
+			return all
+		}
+		return w.callbacks(c, all)
+	}
+	if len(all) < 2 {
 		return all
 	}
 	if _, ok := common.Value.(*ssa.Parameter); !ok {
@@ -229,6 +239,61 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 			out = append(out, fn)
 		}
 	}
+	if len(out) == 0 {
+		return all
+	}
+	if len(out) < len(all) {
+		w.narrowed++
+	}
+	return out
+}
+
+// callbacks returns the functions among all, the callees the pointer
+// analysis finds for c, a call of another package's function, that it
+// may call back in the chain being walked. Such a function calls the
+// functions its caller passes it (tr.Ascend(nil, iter)); one passed on
+// from the chain's parameters is the one the chain passed (Save's
+// btreeAscend(keys, func...) calls Save's literal, not every literal
+// given to btreeAscend anywhere). Callees that no argument gives are
+// kept.
+func (w *walker) callbacks(c ssa.CallInstruction, all []*ssa.Function) []*ssa.Function {
+	frames := w.tr.frames(w.chain)
+	if len(frames) == 0 || frames[len(frames)-1].Fn != c.Parent() {
+		return all
+	}
+	var given, along []*ssa.Function
+	for _, arg := range c.Common().Args {
+		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		switch arg.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+		default:
+			continue // made here: the analysis of this function is as precise
+		}
+		locs, ok := w.ptr.PointsToAlong(w.o, frames, arg)
+		if !ok {
+			return all
+		}
+		for _, l := range locs {
+			fn := l.Obj.Func()
+			if fn == nil {
+				return all
+			}
+			along = append(along, fn)
+		}
+		for _, l := range w.ptr.PointsToIn(w.o, arg) {
+			if fn := l.Obj.Func(); fn != nil {
+				given = append(given, fn)
+			}
+		}
+	}
+	if len(given) == 0 {
+		return all
+	}
+	out := slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
+		return slices.Contains(given, fn) && !slices.Contains(along, fn)
+	})
 	if len(out) == 0 {
 		return all
 	}

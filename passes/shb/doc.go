@@ -150,7 +150,18 @@
 // is one of its own: it is not skipped as the same walk of its function.
 // A boolean field of the object a call passes, which its caller set from
 // a constant or a fixed parameter (tx := &Tx{writable: writable};
-// tx.lock()), is fixed the same way.
+// tx.lock()), is fixed the same way, in a goroutine that runs no
+// function that sets the field elsewhere (lockset.Trusted). A function
+// literal made only in code the constants rule out runs from nowhere
+// in that call: its accesses are dead code too.
+//
+// A call of another package's function runs the function values the
+// caller passes it (strings.IndexFunc(s, f)); where the caller passes
+// one of its own parameters, the walk runs the values its chain passed
+// (walker.callbacks): Save's btreeAscend(keys, func(...) {...}) runs
+// Save's literal, not every literal given to btreeAscend in the
+// goroutine, as a call of a function value in the package does
+// (walker.callees).
 //
 // Deferred calls run at a return in the reverse order of the defer
 // statements that a path to the return ran: the walker runs, of the

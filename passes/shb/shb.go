@@ -505,6 +505,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	objs := res.objs
 	total := 0
 	twins := twinsOf(ptr.Origins)
+	stored := ls.StoredElsewhere()
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32), ParallelAt: -1}
 		w := &walker{
@@ -525,6 +526,8 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		if o.Parent != nil {
 			w.transferred = handed[o]
 		}
+		w.trusted = trustedIn(ptr, o, stored)
+		w.trustKey = w.trusted.String()
 		entries := ptr.RootFuncs(o)
 		if o.Parent != nil || len(entries) == 0 {
 			entries = []*ssa.Function{o.Entry}
@@ -647,6 +650,11 @@ type walker struct {
 	// walks only that branch and holds mu below it.
 	lits   []lockset.Lits
 	lsWhen map[lsWhenKey]lockset.Func // shared by the walkers of one build
+	// trusted are the fields that functions other than their objects'
+	// makers store to, none of which the origin runs (see
+	// lockset.Trusted), and trustKey their name in lsWhenKey.
+	trusted  lockset.Trusted
+	trustKey string
 
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
@@ -669,6 +677,27 @@ type acquisition struct {
 	obj      int32
 	start    int32
 	released bool
+}
+
+// trustedIn returns the fields among stored (each with the functions
+// that store to it other than where its objects are made) that origin o
+// runs none of those functions of: there, the value an object was made
+// with stays (see lockset.Trusted).
+func trustedIn(ptr *pointer.Result, o *pointer.Origin, stored map[*types.Var][]*ssa.Function) lockset.Trusted {
+	var t lockset.Trusted
+	for field, fns := range stored {
+		if slices.ContainsFunc(fns, func(fn *ssa.Function) bool {
+			origins := ptr.OriginsOf(fn)
+			return slices.Contains(origins, o) || slices.Contains(origins, nil)
+		}) {
+			continue
+		}
+		if t == nil {
+			t = make(lockset.Trusted)
+		}
+		t[field] = true
+	}
+	return t
 }
 
 // walkState is how the last call of a function without synchronization
@@ -713,7 +742,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		if len(w.lits) > 0 {
 			known = w.lits[len(w.lits)-1]
 		}
-		lits = lockset.Decide(site.Common(), fn, known)
+		lits = lockset.DecideTrusting(site.Common(), fn, known, w.trusted)
 	}
 	// The chain is numbered only if the call is walked: most calls are
 	// skipped as the same walk, and a package's tests skip millions.
@@ -884,9 +913,9 @@ const deadDepth = 3
 // markDead records the accesses of block b, which the call being walked
 // never runs (a constant decided its branch the other way), as dead
 // there (see Trace.ConstDead), and those of the functions its calls
-// name, depth calls down: an access that has no event elsewhere in the
-// trace is explained by the constant (if writable { tx.Commit() } in a
-// read-only transaction).
+// name and of the function literals it makes, depth calls down: an
+// access that has no event elsewhere in the trace is explained by the
+// constant (if writable { tx.Commit() } in a read-only transaction).
 func (w *walker) markDead(b *ssa.BasicBlock, depth int) {
 	for _, instr := range b.Instrs {
 		if w.access[instr] {
@@ -894,6 +923,16 @@ func (w *walker) markDead(b *ssa.BasicBlock, depth int) {
 				w.tr.constDead = make(map[ssa.Instruction]bool)
 			}
 			w.tr.constDead[instr] = true
+		}
+		if mc, ok := instr.(*ssa.MakeClosure); ok && depth > 0 {
+			// A literal made here is never made in this call: its
+			// body runs from no other value this walk has.
+			if fn, ok := mc.Fn.(*ssa.Function); ok && !slices.Contains(w.stack, fn) {
+				for _, cb := range fn.Blocks {
+					w.markDead(cb, depth-1)
+				}
+			}
+			continue
 		}
 		call, ok := instr.(ssa.CallInstruction)
 		if !ok || depth == 0 {
@@ -1074,8 +1113,9 @@ type resolvedAt struct {
 
 // lsWhenKey is a function's locksets for a call that fixes lits.
 type lsWhenKey struct {
-	fn   *ssa.Function
-	lits string
+	fn    *ssa.Function
+	lits  string
+	trust string // the walker's trustKey
 }
 
 // when returns what the call being walked fixes of fn's parameters, as
@@ -1094,10 +1134,10 @@ func (w *walker) lsAt(fn *ssa.Function) lockset.Func {
 	if key == "" {
 		return w.lsFunc(fn)
 	}
-	k := lsWhenKey{fn, key}
+	k := lsWhenKey{fn, key, w.trustKey}
 	f, ok := w.lsWhen[k]
 	if !ok {
-		f = w.ls.FuncWhen(fn, w.lits[len(w.lits)-1])
+		f = w.ls.FuncWhenTrusting(fn, w.lits[len(w.lits)-1], w.trusted)
 		w.lsWhen[k] = f
 	}
 	return f
