@@ -58,6 +58,12 @@
 //     channel, a loop that collects one result per goroutine);
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
+//     so a loop that fills a semaphore channel, for i := 0; i <
+//     cap(ch); i++ { ch <- v } (or for range cap(ch)), ends after every
+//     release of a token taken before it, whatever C is, where every
+//     receive on the channel is a release (its value dropped, in a
+//     function that sends on the channel, or in a literal inside one):
+//     the holders' releases → the end of the loop (linker.drainEdges);
 //   - close → a receive that observes it: the exit of a receive loop,
 //     the loop of the receive's own function (v, ok := <-ch until !ok,
 //     for range ch), not the end of a loop around its call, which may

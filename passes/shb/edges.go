@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"iter"
 	"slices"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 )
@@ -123,6 +125,7 @@ func (l *linker) syncEdges() {
 				l.recvEdges(r)
 			case Send:
 				l.sendEdges(r)
+				l.drainEdges(r)
 			case WGWait:
 				l.waitEdges(r)
 			case CondWait:
@@ -541,6 +544,178 @@ func (l *linker) sendEdges(s ref) {
 			}
 		}
 	}
+}
+
+// drainEdges adds the edges into the end of a loop that fills a
+// semaphore channel, for i := 0; i < cap(ch); i++ { ch <- v }, from
+// the releases of its holders. The k-th receive on a channel of
+// capacity C happens before the (k+C)-th send completes: the loop's
+// last send, its own C-th, completes only once as many receives have
+// completed as there were other sends before it. Where every receive on
+// the channel releases a token that its function (or the function that
+// started its goroutine) took with a send, no receive takes one of the
+// loop's tokens before every holder has released: each holder's release
+// happens before the loop ends, whatever C is (asynq's processor waits
+// so for its workers in shutdown).
+func (l *linker) drainEdges(s ref) {
+	ev := s.ev()
+	if ev.Select || ev.Loop < 0 || len(l.byObj[ev.Obj][s.t][Recv]) > 0 {
+		return
+	}
+	send, ok := ev.Instr.(*ssa.Send)
+	if !ok {
+		return
+	}
+	field := fillsCapacity(send)
+	if field == nil {
+		return
+	}
+	receivers, _, _ := l.peers(s, Recv)
+	for _, p := range receivers {
+		if len(p.closes) > 0 {
+			return // a close is no release
+		}
+		for _, id := range l.byObj[ev.Obj][p.t][Recv] {
+			if !releases(p.t.Events[id].Instr, field) {
+				return
+			}
+		}
+	}
+	// The loop's body is its send: the next event is past the loop,
+	// where the loop ends in this run of any loop around it (after(s)
+	// would be past the outermost: a test's loop over its cases).
+	for _, p := range receivers {
+		if p.matched() {
+			l.edge(p.t, p.last, s.t, s.id+1)
+		}
+	}
+}
+
+// fillsCapacity returns the field of the channel that send fills, when
+// send is the only operation of a loop that runs cap(ch) times from
+// zero: for i := 0; i < cap(x.ch); i++ { x.ch <- v }, or for range
+// cap(x.ch) { x.ch <- v }.
+func fillsCapacity(send *ssa.Send) *types.Var {
+	field := chanField(send.Chan)
+	b := send.Block()
+	if field == nil || len(b.Succs) == 0 {
+		return nil
+	}
+	for _, instr := range b.Instrs {
+		switch instr.(type) {
+		case *ssa.Send, *ssa.UnOp, *ssa.FieldAddr, *ssa.BinOp, *ssa.Jump, *ssa.If, *ssa.Phi, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	// A range over an int tests the next count at the end of its body;
+	// a three-clause loop jumps to its post statement (i++), which
+	// jumps to its condition.
+	post, h := b, b
+	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); !ok {
+		post, h = b, b.Succs[0]
+		if _, jump := h.Instrs[len(h.Instrs)-1].(*ssa.Jump); jump && len(h.Preds) == 1 {
+			post, h = h, h.Succs[0]
+		}
+	}
+	br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
+	if !ok || br.Block().Succs[0] != b {
+		return nil // the loop's body is the send's block
+	}
+	cmp, ok := br.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.LSS {
+		return nil
+	}
+	capCall, ok := cmp.Y.(*ssa.Call)
+	if !ok || len(capCall.Call.Args) != 1 {
+		return nil
+	}
+	if bi, ok := capCall.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "cap" || chanField(capCall.Call.Args[0]) != field {
+		return nil
+	}
+	phi, ok := cmp.X.(*ssa.Phi)
+	if !ok {
+		// for range: the condition tests the next count, phi + 1.
+		if inc, isInc := cmp.X.(*ssa.BinOp); isInc && inc.Op == token.ADD && isConst(inc.Y, 1) {
+			phi, ok = inc.X.(*ssa.Phi)
+		}
+	}
+	if !ok || phi.Block() != h || len(phi.Edges) != 2 {
+		return nil
+	}
+	for i, e := range phi.Edges {
+		if h.Preds[i] == post {
+			inc, ok := e.(*ssa.BinOp)
+			if !ok || inc.Op != token.ADD || inc.X != phi || !isConst(inc.Y, 1) {
+				return nil
+			}
+		} else if !isConst(e, 0) {
+			return nil
+		}
+	}
+	return field
+}
+
+// isConst reports whether v is the integer constant n.
+func isConst(v ssa.Value, n int64) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Int && constant.Compare(k.Value, token.EQL, constant.MakeInt64(n))
+}
+
+// chanField returns the field a channel value is loaded from (x.ch), or
+// nil.
+func chanField(v ssa.Value) *types.Var {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	return lockset.FieldOf(load.X)
+}
+
+// releases reports whether instr, a receive from a channel of field,
+// gives back a token: its value is dropped, and its function, or a
+// function around the literal it is, sends on a channel of that field
+// (the token taken: exec's "case p.sema <- struct{}{}" before the
+// worker it starts does "<-p.sema").
+func releases(instr ssa.Instruction, field *types.Var) bool {
+	recv, ok := instr.(*ssa.UnOp)
+	if !ok || recv.Op != token.ARROW || chanField(recv.X) != field {
+		return false
+	}
+	if refs := recv.Referrers(); refs != nil && slices.ContainsFunc(*refs, func(r ssa.Instruction) bool {
+		_, debug := r.(*ssa.DebugRef)
+		return !debug
+	}) {
+		return false
+	}
+	for fn := recv.Parent(); fn != nil; fn = fn.Parent() {
+		if sendsOn(fn, field) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsOn reports whether fn sends on a channel of field, in a send
+// statement or a select's send case.
+func sendsOn(fn *ssa.Function, field *types.Var) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Send:
+				if chanField(x.Chan) == field {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.SendOnly && chanField(st.Chan) == field {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // spinEdges adds the edge into a loop that spins on an atomic read until
