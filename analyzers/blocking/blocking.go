@@ -316,6 +316,12 @@ func (c *checker) passedOut(call ssa.CallInstruction, want func(types.Type) bool
 	}
 	var locs []pointer.Location
 	for i, a := range call.Common().Args {
+		// A value boxed in an interface may be used through reflection
+		// (reflect.ValueOf(ch).Recv()), which no effect summary shows.
+		if mi, ok := a.(*ssa.MakeInterface); ok && want(mi.X.Type()) {
+			locs = append(locs, c.pointsToAnywhere(mi.X)...)
+			continue
+		}
 		if i < 64 && contained&(1<<i) != 0 {
 			continue
 		}

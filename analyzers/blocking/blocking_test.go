@@ -24,7 +24,8 @@ import (
 //     sends, Waits and Locks that only they would complete;
 //   - blkctx: ctx.Done() is no unknown channel;
 //   - blkx, blklib: partners in another package: a channel given to its
-//     function is judged no more, one it never sees still is;
+//     function (boxed in an interface too) is judged no more, one it
+//     never sees still is;
 //   - blkignore: //origo:ignore blocking silences each kind of report,
 //     at the end of its line and from the line above.
 //

@@ -202,8 +202,10 @@
 //   - buffered: the send finds room in the channel's buffer;
 //   - out-of-view: code the analysis does not see may complete it (the
 //     channel, WaitGroup or Cond is reached from a package variable,
-//     given to another package's code or to a function value, or made by
-//     another package: ctx.Done(), time.After);
+//     given to another package's code or to a function value, boxed in
+//     an interface too, which that code may assert or reflect on
+//     (reflect.ValueOf(ch).Recv(), whatever its summary shows), or made
+//     by another package: ctx.Done(), time.After);
 //   - every-path: what completes it is done on every path to a return
 //     (the function receives its goroutine's result on every path; the
 //     goroutine sends or calls Done on every path, or defers it);

@@ -4,6 +4,7 @@ package blklib
 
 import (
 	"context"
+	"reflect"
 	"sync"
 )
 
@@ -74,4 +75,18 @@ func FinishOK(wg *sync.WaitGroup, failed bool) {
 		return
 	}
 	wg.Done()
+}
+
+// Pump receives, on a goroutine of its own, every value of the channel
+// that v boxes, through reflection, until the channel is closed (nats's
+// BindSendChan).
+func Pump(v any) {
+	ch := reflect.ValueOf(v)
+	go func() {
+		for {
+			if _, ok := ch.Recv(); !ok {
+				return
+			}
+		}
+	}()
 }

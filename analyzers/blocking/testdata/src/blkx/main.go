@@ -47,4 +47,6 @@ func main() {
 	go submitted()
 	go submittedVia()
 	go ranNow()
+	go pumped()
+	go labeled()
 }
