@@ -505,7 +505,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	objs := res.objs
 	total := 0
 	twins := twinsOf(ptr.Origins)
-	stored := ls.StoredElsewhere()
+	storers := storersOf(ptr, ls.StoredElsewhere())
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32), ParallelAt: -1}
 		w := &walker{
@@ -526,7 +526,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		if o.Parent != nil {
 			w.transferred = handed[o]
 		}
-		w.trusted = trustedIn(ptr, o, stored)
+		w.trusted = trustedIn(o, storers)
 		w.trustKey = w.trusted.String()
 		entries := ptr.RootFuncs(o)
 		if o.Parent != nil || len(entries) == 0 {
@@ -679,17 +679,31 @@ type acquisition struct {
 	released bool
 }
 
-// trustedIn returns the fields among stored (each with the functions
-// that store to it other than where its objects are made) that origin o
-// runs none of those functions of: there, the value an object was made
-// with stays (see lockset.Trusted).
-func trustedIn(ptr *pointer.Result, o *pointer.Origin, stored map[*types.Var][]*ssa.Function) lockset.Trusted {
-	var t lockset.Trusted
+// storersOf returns, for each field among stored (each with the
+// functions that store to it other than where its objects are made),
+// the origins that run one of those functions; a nil origin stands for
+// every one (the context-insensitive analysis).
+func storersOf(ptr *pointer.Result, stored map[*types.Var][]*ssa.Function) map[*types.Var]map[*pointer.Origin]bool {
+	out := make(map[*types.Var]map[*pointer.Origin]bool, len(stored))
 	for field, fns := range stored {
-		if slices.ContainsFunc(fns, func(fn *ssa.Function) bool {
-			origins := ptr.OriginsOf(fn)
-			return slices.Contains(origins, o) || slices.Contains(origins, nil)
-		}) {
+		runs := make(map[*pointer.Origin]bool)
+		for _, fn := range fns {
+			for _, o := range ptr.OriginsOf(fn) {
+				runs[o] = true
+			}
+		}
+		out[field] = runs
+	}
+	return out
+}
+
+// trustedIn returns the fields that origin o runs none of the functions
+// that store to them elsewhere than where their objects are made: there,
+// the value an object was made with stays (see lockset.Trusted).
+func trustedIn(o *pointer.Origin, storers map[*types.Var]map[*pointer.Origin]bool) lockset.Trusted {
+	var t lockset.Trusted
+	for field, runs := range storers {
+		if runs[o] || runs[nil] {
 			continue
 		}
 		if t == nil {
