@@ -337,29 +337,35 @@ func storedElsewhere(x ssa.Value, f int) (*types.Var, []*ssa.Function, bool) {
 		return field, nil, false
 	}
 	fns := []*ssa.Function{}
-	eachFunc(pkg, func(fn *ssa.Function) {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok || FieldOf(st.Addr) != field {
-					continue
-				}
-				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made && !slices.Contains(fns, fn) {
-					fns = append(fns, fn)
-				}
-			}
+	storesElsewhere(pkg, func(f *types.Var, fn *ssa.Function) {
+		if f == field && !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
 		}
 	})
 	v, _ := whereMade.LoadOrStore(field, fns)
 	return field, v.([]*ssa.Function), true
 }
 
-// eachFunc calls visit with each function of pkg, its methods' and the
-// function literals inside them.
-func eachFunc(pkg *ssa.Package, visit func(*ssa.Function)) {
+// storesElsewhere calls visit with each store of pkg's functions (its
+// methods' and the function literals inside them) into a field of an
+// object other than one the function has just made (through the address
+// of its Alloc): the field and the function.
+func storesElsewhere(pkg *ssa.Package, visit func(*types.Var, *ssa.Function)) {
 	var walk func(fn *ssa.Function)
 	walk = func(fn *ssa.Function) {
-		visit(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if field := FieldOf(st.Addr); field != nil {
+					if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made {
+						visit(field, fn)
+					}
+				}
+			}
+		}
 		for _, anon := range fn.AnonFuncs {
 			walk(anon)
 		}

@@ -85,21 +85,9 @@ func (r *Result) StoredElsewhere() map[*types.Var][]*ssa.Function {
 		return nil
 	}
 	out := make(map[*types.Var][]*ssa.Function)
-	eachFunc(pkg, func(fn *ssa.Function) {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				field := FieldOf(st.Addr)
-				if field == nil || field.Exported() || field.Pkg() != pkg.Pkg || !isBool(field.Type()) {
-					continue
-				}
-				if _, made := st.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc); !made && !slices.Contains(out[field], fn) {
-					out[field] = append(out[field], fn)
-				}
-			}
+	storesElsewhere(pkg, func(field *types.Var, fn *ssa.Function) {
+		if !field.Exported() && field.Pkg() == pkg.Pkg && isBool(field.Type()) && !slices.Contains(out[field], fn) {
+			out[field] = append(out[field], fn)
 		}
 	})
 	return out
@@ -360,7 +348,7 @@ func boolFields(x ssa.Value) []int {
 	}
 	var fs []int
 	for i := range st.NumFields() {
-		if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+		if isBool(st.Field(i).Type()) {
 			fs = append(fs, i)
 		}
 	}

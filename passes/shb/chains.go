@@ -207,45 +207,20 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 		}
 		return w.callbacks(c, all)
 	}
-	if len(all) < 2 {
-		return all
+	if len(all) < 2 || !givenByChain(common.Value) {
+		return all // made here: the analysis of this function is as precise
 	}
-	if _, ok := common.Value.(*ssa.Parameter); !ok {
-		if _, ok := common.Value.(*ssa.FreeVar); !ok {
-			return all // made here: the analysis of this function is as precise
-		}
-	}
-	frames := w.tr.frames(w.chain)
-	if len(frames) == 0 || frames[len(frames)-1].Fn != c.Parent() {
-		return all
-	}
-	locs, ok := w.ptr.PointsToAlong(w.o, frames, common.Value)
+	frames, ok := w.framesAt(c)
 	if !ok {
 		return all
 	}
-	var fns []*ssa.Function
-	for _, l := range locs {
-		fn := l.Obj.Func()
-		if fn == nil {
-			return all // not only functions: not known here
-		}
-		if !slices.Contains(fns, fn) {
-			fns = append(fns, fn)
-		}
-	}
-	var out []*ssa.Function
-	for _, fn := range all {
-		if slices.Contains(fns, fn) {
-			out = append(out, fn)
-		}
-	}
-	if len(out) == 0 {
+	fns, ok := w.funcsAlong(frames, common.Value)
+	if !ok {
 		return all
 	}
-	if len(out) < len(all) {
-		w.narrowed++
-	}
-	return out
+	return w.narrowedTo(all, slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
+		return !slices.Contains(fns, fn)
+	}))
 }
 
 // callbacks returns the functions among all, the callees the pointer
@@ -257,31 +232,20 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 // given to btreeAscend anywhere). Callees that no argument gives are
 // kept.
 func (w *walker) callbacks(c ssa.CallInstruction, all []*ssa.Function) []*ssa.Function {
-	frames := w.tr.frames(w.chain)
-	if len(frames) == 0 || frames[len(frames)-1].Fn != c.Parent() {
+	frames, ok := w.framesAt(c)
+	if !ok {
 		return all
 	}
 	var given, along []*ssa.Function
 	for _, arg := range c.Common().Args {
-		if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
-			continue
-		}
-		switch arg.(type) {
-		case *ssa.Parameter, *ssa.FreeVar:
-		default:
+		if _, ok := arg.Type().Underlying().(*types.Signature); !ok || !givenByChain(arg) {
 			continue // made here: the analysis of this function is as precise
 		}
-		locs, ok := w.ptr.PointsToAlong(w.o, frames, arg)
+		fns, ok := w.funcsAlong(frames, arg)
 		if !ok {
 			return all
 		}
-		for _, l := range locs {
-			fn := l.Obj.Func()
-			if fn == nil {
-				return all
-			}
-			along = append(along, fn)
-		}
+		along = append(along, fns...)
 		for _, l := range w.ptr.PointsToIn(w.o, arg) {
 			if fn := l.Obj.Func(); fn != nil {
 				given = append(given, fn)
@@ -291,9 +255,52 @@ func (w *walker) callbacks(c ssa.CallInstruction, all []*ssa.Function) []*ssa.Fu
 	if len(given) == 0 {
 		return all
 	}
-	out := slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
+	return w.narrowedTo(all, slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
 		return slices.Contains(given, fn) && !slices.Contains(along, fn)
-	})
+	}))
+}
+
+// givenByChain reports whether v, a function value, is one its
+// function's callers gave it: a parameter or a free variable.
+func givenByChain(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	}
+	return false
+}
+
+// framesAt returns the chain being walked, when its last function is
+// the one that makes call c.
+func (w *walker) framesAt(c ssa.CallInstruction) ([]pointer.Frame, bool) {
+	frames := w.tr.frames(w.chain)
+	return frames, len(frames) > 0 && frames[len(frames)-1].Fn == c.Parent()
+}
+
+// funcsAlong returns the functions that v, a value of the last function
+// of frames, may be where the chain passed it; false when that is not
+// known, or v may be something other than a function there.
+func (w *walker) funcsAlong(frames []pointer.Frame, v ssa.Value) ([]*ssa.Function, bool) {
+	locs, ok := w.ptr.PointsToAlong(w.o, frames, v)
+	if !ok {
+		return nil, false
+	}
+	var fns []*ssa.Function
+	for _, l := range locs {
+		fn := l.Obj.Func()
+		if fn == nil {
+			return nil, false // not only functions: not known here
+		}
+		if !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
+	return fns, true
+}
+
+// narrowedTo returns out, the callees among all that the chain being
+// walked may call, and counts the narrowing; all when out is empty.
+func (w *walker) narrowedTo(all, out []*ssa.Function) []*ssa.Function {
 	if len(out) == 0 {
 		return all
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -636,30 +637,21 @@ func fillsCapacity(send *ssa.Send) *types.Var {
 	phi, ok := cmp.X.(*ssa.Phi)
 	if !ok {
 		// for range: the condition tests the next count, phi + 1.
-		if inc, isInc := cmp.X.(*ssa.BinOp); isInc && inc.Op == token.ADD && isConst(inc.Y, 1) {
-			phi, ok = inc.X.(*ssa.Phi)
+		if inc, isInc := cmp.X.(*ssa.BinOp); isInc && inc.Op == token.ADD {
+			if one, isConst := intConst(inc.Y); isConst && one == 1 {
+				phi, ok = inc.X.(*ssa.Phi)
+			}
 		}
 	}
 	if !ok || phi.Block() != h || len(phi.Edges) != 2 {
 		return nil
 	}
-	for i, e := range phi.Edges {
-		if h.Preds[i] == post {
-			inc, ok := e.(*ssa.BinOp)
-			if !ok || inc.Op != token.ADD || inc.X != phi || !isConst(inc.Y, 1) {
-				return nil
-			}
-		} else if !isConst(e, 0) {
-			return nil
-		}
+	// A counter from zero, one more each time the body's run ends.
+	start, back, ok := loops.Counter(phi)
+	if !ok || start != 0 || len(back) != 1 || back[0][0] != post.Index {
+		return nil
 	}
 	return field
-}
-
-// isConst reports whether v is the integer constant n.
-func isConst(v ssa.Value, n int64) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.Value != nil && k.Value.Kind() == constant.Int && constant.Compare(k.Value, token.EQL, constant.MakeInt64(n))
 }
 
 // chanField returns the field a channel value is loaded from (x.ch), or

@@ -195,7 +195,7 @@ func runsOnce(b *ssa.BasicBlock, br *ssa.If) ([][2]int, bool) {
 	}
 	if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
 		// At the top: the body runs while start, start+1, ... < bound.
-		start, edges, ok := counter(phi)
+		start, edges, ok := Counter(phi)
 		return edges, ok && bound-start <= 1
 	}
 	inc, ok := v.(*ssa.BinOp)
@@ -208,13 +208,14 @@ func runsOnce(b *ssa.BasicBlock, br *ssa.If) ([][2]int, bool) {
 	}
 	// At the bottom: after the run with start, it runs again while
 	// start+1 < bound.
-	start, edges, ok := counter(phi)
+	start, edges, ok := Counter(phi)
 	return edges, ok && len(edges) == 1 && edges[0] == [2]int{b.Index, phi.Block().Index} && start+1 >= bound
 }
 
-// counter returns the constant start of a loop counter phi and the
-// edges back into its block, along which it grows by one.
-func counter(phi *ssa.Phi) (start int64, back [][2]int, ok bool) {
+// Counter returns the constant start of a loop counter phi and the
+// edges back into its block (from a block's index to phi's), along
+// which it grows by one.
+func Counter(phi *ssa.Phi) (start int64, back [][2]int, ok bool) {
 	starts := 0
 	for i, v := range phi.Edges {
 		if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && (inc.X == phi && isOne(inc.Y) || inc.Y == phi && isOne(inc.X)) {
