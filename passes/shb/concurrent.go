@@ -98,28 +98,46 @@ func ProgramsApart(fset *token.FileSet, a, b *pointer.Origin) string {
 // asked for one pair, to explain it.
 func (o *Order) chain(fset *token.FileSet, t *Trace, x int32, u *Trace, y int32) string {
 	type step struct {
-		t    *Trace
-		at   int32
-		prev int // index in seen, -1 for the start
-		edge Edge
+		t       *Trace
+		at, end int32 // the events reached: a span of a case body, or from at on
+		prev    int   // index in seen, -1 for the start
+		edge    Edge
 	}
-	seen := []step{{t: t, at: t.Last(x, false), prev: -1}}
+	seen := []step{{t: t, at: t.Last(x, false), end: noEvent, prev: -1}}
 	best := map[*Trace]int32{t: x}
+	spans := make(map[traceSpan]bool)
 	for i := 0; i < len(seen); i++ {
 		s := seen[i]
 		for _, e := range s.t.Out {
-			if i == 0 && e.Before <= s.at || i > 0 && e.Before < s.at {
+			if i == 0 && e.Before <= s.at || i > 0 && (e.Before < s.at || e.Before > s.end) {
 				continue
 			}
 			if i == 0 && x < s.t.maxFrom && e.From > x {
 				continue
 			}
-			if at, ok := best[e.To]; ok && at <= e.At {
-				continue
+			lands := []Span{{e.At, noEvent}}
+			if e.Body > 0 {
+				lands = e.To.bodySpans[e.Body-1]
 			}
-			best[e.To] = e.At
-			seen = append(seen, step{t: e.To, at: e.At, prev: i, edge: e})
-			if e.To == u && e.At <= y {
+			for _, l := range lands {
+				at := max(l.Start, e.At)
+				if at > l.End {
+					continue
+				}
+				if b, ok := best[e.To]; ok && b <= at {
+					continue
+				}
+				if l.End == noEvent {
+					best[e.To] = at
+				} else if k := (traceSpan{e.To.index, at, l.End}); spans[k] {
+					continue
+				} else {
+					spans[k] = true
+				}
+				seen = append(seen, step{t: e.To, at: at, end: l.End, prev: i, edge: e})
+				if e.To != u || at > y || y > l.End {
+					continue
+				}
 				var hops []string
 				for j := len(seen) - 1; seen[j].prev >= 0; j = seen[j].prev {
 					from := seen[seen[j].prev].t

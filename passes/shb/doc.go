@@ -71,6 +71,15 @@
 //     on only once the channel was closed, its ok branch never
 //     returning (for e := range ech { panic(e) }, if err, ok := <-ch; ok
 //     { panic(err) }), though no loop is left (Trace.ObservesClose);
+//   - a receive case of a select with a body of its own happens where
+//     the body starts, and orders the events of the body, and of what
+//     follows the select only where every path to it passes through the
+//     body (or another case's body that fails the test): code after the
+//     select that a timeout case goes on to as well, and the caller's
+//     events after the call when the function may return without the
+//     body, may run without the receive (caseRegion; an edge into it
+//     orders a few spans of the trace, Edge.Body); a select whose other
+//     cases are dead performs it for sure (deadCases);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

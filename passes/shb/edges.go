@@ -178,7 +178,7 @@ func (l *linker) own(r ref, k Kind) []int32 {
 // edge records that events of from below id happen before events of to
 // at or above at.
 func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
-	from.Out = append(from.Out, Edge{Before: id, To: to, At: at})
+	from.Out = append(from.Out, Edge{Before: id, To: to, At: at, Body: to.bodyAt(at)})
 }
 
 // prune sorts edges by Before and drops those another edge to the same
@@ -186,7 +186,7 @@ func (l *linker) edge(from *Trace, id int32, to *Trace, at int32) {
 // From no larger) before more of the target (a smaller At).
 func prune(edges []Edge) []Edge {
 	slices.SortFunc(edges, func(x, y Edge) int {
-		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From), cmp.Compare(x.To.index, y.To.index))
+		return cmp.Or(cmp.Compare(y.Before, x.Before), cmp.Compare(x.At, y.At), cmp.Compare(x.From, y.From), cmp.Compare(x.To.index, y.To.index), cmp.Compare(x.Body, y.Body))
 	})
 	type span struct {
 		to   *Trace
@@ -194,9 +194,20 @@ func prune(edges []Edge) []Edge {
 	}
 	best := make(map[*Trace]int32) // by target, the least At of the edges from 0 so far
 	bestFrom := make(map[span]int32)
+	bestBody := make(map[span]int32) // by target and Body, for edges from 0
 	var out []Edge
 	for _, e := range edges {
 		if at, ok := best[e.To]; ok && at <= e.At {
+			continue
+		}
+		if e.Body > 0 { // from 0: see linker.edge
+			// An edge into a case body orders the spans of its body only.
+			k := span{e.To, e.Body}
+			if at, ok := bestBody[k]; ok && at <= e.At {
+				continue
+			}
+			bestBody[k] = e.At
+			out = append(out, e)
 			continue
 		}
 		if e.From > 0 {
@@ -1176,6 +1187,7 @@ func deadCases(traces []*Trace, objs *objects) {
 		return c == 0 && !u.recvs
 	}
 	for _, t := range traces {
+		t.unboundDead(dead)
 		for i := 0; i < len(t.Events); {
 			sel, ok := t.Events[i].Instr.(*ssa.Select)
 			if !ok || !t.Events[i].Select {

@@ -24,6 +24,11 @@ type Order struct {
 	scanned []int32
 	touched []int32
 	work    []hop
+	// spans are, by trace index, the spans a walk reached through edges
+	// into select case bodies (Edge.Body), and spanned the traces that
+	// have some.
+	spans   [][]Span
+	spanned []int32
 
 	runWaits map[*pointer.Origin]*pointer.Origin // see waitedIn
 	starters map[*pointer.Origin]*pointer.Origin // see starter
@@ -36,20 +41,42 @@ type reachKey struct {
 }
 
 // reached lists the traces a walk reached, by index, with the first of
-// their events it reached; sorted by trace. A package's tests reach a
-// few hundred traces from each of thousands of places, and a slice
-// costs a tenth of a map to build, hold and collect.
-type reached []traceAt
+// their events it reached (from which on it reached every event);
+// sorted by trace. A package's tests reach a few hundred traces from
+// each of thousands of places, and a slice costs a tenth of a map to
+// build, hold and collect. spans are the events it reached only in
+// spans, through edges into select case bodies, sorted by trace.
+type reached struct {
+	first []traceAt
+	spans []traceSpan
+}
 
 type traceAt struct{ trace, at int32 }
 
-// at returns the first event of t in r, if r has t.
+type traceSpan struct{ trace, start, end int32 }
+
+// at returns the first event of t in r from which on r has every event
+// of t, if there is one.
 func (r reached) at(t *Trace) (int32, bool) {
-	i, ok := slices.BinarySearchFunc(r, t.index, func(x traceAt, t int32) int { return cmp.Compare(x.trace, t) })
+	i, ok := slices.BinarySearchFunc(r.first, t.index, func(x traceAt, t int32) int { return cmp.Compare(x.trace, t) })
 	if !ok {
 		return 0, false
 	}
-	return r[i].at, true
+	return r.first[i].at, true
+}
+
+// has reports whether r has event id of t.
+func (r reached) has(t *Trace, id int32) bool {
+	if at, ok := r.at(t); ok && at <= id {
+		return true
+	}
+	i, _ := slices.BinarySearchFunc(r.spans, t.index, func(x traceSpan, t int32) int { return cmp.Compare(x.trace, t) })
+	for ; i < len(r.spans) && r.spans[i].trace == t.index; i++ {
+		if r.spans[i].start <= id && id <= r.spans[i].end {
+			return true
+		}
+	}
+	return false
 }
 
 const noEvent = math.MaxInt32
@@ -65,12 +92,12 @@ func (r *Result) NewOrder() *Order {
 // the loops around e1, so that the next iteration of e1 does not touch
 // it again after an edge leaves the loop.
 func (o *Order) HappensBefore(a *Trace, e1 int32, b *Trace, e2 int32, perIteration bool) bool {
-	at, ok := o.reach(a, e1, a.Last(e1, perIteration)).at(b)
-	return ok && at <= e2
+	return o.reach(a, e1, a.Last(e1, perIteration)).has(b, e2)
 }
 
 // FirstAfter returns the first event of b that event e1 of a happens
-// before (and every later one), and whether there is one. The edges
+// before, and every later one, and whether there is one (not the spans
+// of select case bodies that it happens before). The edges
 // into b land just after the operation that receives them (a Wait, a
 // receive), so the event before it is that operation.
 func (o *Order) FirstAfter(a *Trace, e1 int32, b *Trace) (int32, bool) {
@@ -97,6 +124,7 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 	if o.first == nil {
 		o.first = make([]int32, len(o.r.Traces))
 		o.scanned = make([]int32, len(o.r.Traces))
+		o.spans = make([][]Span, len(o.r.Traces))
 		for i := range o.first {
 			o.first[i] = noEvent
 			o.scanned[i] = int32(len(o.r.Traces[i].Out))
@@ -112,6 +140,13 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 		h := work[len(work)-1]
 		work = work[:len(work)-1]
 		end := &o.scanned[h.t.index]
+		if h.end >= 0 {
+			// A span: its edges up to end, but for those fired already.
+			if last := min(h.end, *end); h.next < last {
+				work = o.fire(h.t.Out[h.next:last], -1, work)
+			}
+			continue
+		}
 		if h.next >= *end {
 			continue
 		}
@@ -120,10 +155,23 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 		work = o.fire(out, -1, work)
 	}
 	o.work = work
+	var r reached
+	if len(o.spanned) > 0 {
+		slices.Sort(o.spanned)
+		for _, x := range o.spanned {
+			for _, sp := range o.spans[x] {
+				if sp.Start < o.first[x] {
+					r.spans = append(r.spans, traceSpan{x, sp.Start, sp.End})
+				}
+			}
+			o.spans[x] = o.spans[x][:0]
+		}
+		o.spanned = o.spanned[:0]
+	}
 	slices.Sort(o.touched)
-	r := make(reached, len(o.touched))
+	r.first = make([]traceAt, len(o.touched))
 	for i, x := range o.touched {
-		r[i] = traceAt{x, o.first[x]}
+		r.first[i] = traceAt{x, o.first[x]}
 		o.first[x] = noEvent
 		o.scanned[x] = int32(len(o.r.Traces[x].Out))
 	}
@@ -133,37 +181,80 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 }
 
 // hop is a trace that a walk reached, with the first of its edges
-// that fire from there.
+// that fire from there, and, for a span it reached, the end of those
+// edges (-1 for all that follow).
 type hop struct {
-	t    *Trace
-	next int32
+	t         *Trace
+	next, end int32
 }
 
 // fire follows edges, those with From up to from unless from is -1: it
 // lowers the first event reached of each target, and pushes a target
-// so lowered, to fire its edges after that event.
+// so lowered, to fire its edges after that event. An edge into a
+// select case body reaches its spans.
 func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
 	for _, e := range out {
 		if from >= 0 && e.From > from {
 			continue
 		}
-		cur := &o.first[e.To.index]
-		if *cur <= e.At {
+		if e.Body == 0 {
+			work = o.land(e.To, e.At, work)
 			continue
 		}
-		if *cur == noEvent {
-			o.touched = append(o.touched, e.To.index)
-		}
-		*cur = e.At
-		next, _ := slices.BinarySearchFunc(e.To.Out, e.At, func(x Edge, at int32) int {
-			if x.Before < at {
-				return -1
+		for _, sp := range e.To.bodySpans[e.Body-1] {
+			switch lo := max(sp.Start, e.At); {
+			case lo > sp.End:
+			case sp.End == noEvent:
+				work = o.land(e.To, lo, work)
+			default:
+				work = o.landSpan(e.To, lo, sp.End, work)
 			}
-			return 1
-		})
-		work = append(work, hop{e.To, int32(next)})
+		}
 	}
 	return work
+}
+
+// land reaches the events of t from at on.
+func (o *Order) land(t *Trace, at int32, work []hop) []hop {
+	cur := &o.first[t.index]
+	if *cur <= at {
+		return work
+	}
+	if *cur == noEvent {
+		o.touched = append(o.touched, t.index)
+	}
+	*cur = at
+	return append(work, hop{t, firstEdge(t, at), -1})
+}
+
+// landSpan reaches the events of t from lo to hi.
+func (o *Order) landSpan(t *Trace, lo, hi int32, work []hop) []hop {
+	if o.first[t.index] <= lo {
+		return work
+	}
+	spans := o.spans[t.index]
+	for _, sp := range spans {
+		if sp.Start <= lo && hi <= sp.End {
+			return work
+		}
+	}
+	if len(spans) == 0 {
+		o.spanned = append(o.spanned, t.index)
+	}
+	o.spans[t.index] = append(spans, Span{lo, hi})
+	return append(work, hop{t, firstEdge(t, lo), firstEdge(t, hi+1)})
+}
+
+// firstEdge returns the index of the first edge of t that leaves at
+// event at or later.
+func firstEdge(t *Trace, at int32) int32 {
+	i, _ := slices.BinarySearchFunc(t.Out, at, func(x Edge, at int32) int {
+		if x.Before < at {
+			return -1
+		}
+		return 1
+	})
+	return int32(i)
 }
 
 // OnceOrdered reports whether an event holding lockset held runs inside

@@ -40,8 +40,22 @@ type selectInfo struct {
 }
 
 type selectCase struct {
-	sel   *ssa.Select
-	index int
+	sel    *ssa.Select
+	index  int
+	region *caseRegion // nil when the body orders all that follows it
+}
+
+// caseRegion is what the receive of a select case with a body orders
+// in its function: the blocks that only that body leads to (every path
+// from the select to them passes through the body, or through another
+// case's body that fails the test), and whether the function can return
+// only through them (tail), so that its caller's events after the call
+// follow the receive too. Blocks that another case reaches as well, the
+// code after the select when two cases go on to it, are not ordered
+// after the receive: that case may have been chosen instead.
+type caseRegion struct {
+	in   []bool // by block index
+	tail bool
 }
 
 type ptsKey struct {
@@ -204,7 +218,7 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 					body, i, ok := caseBody(use, ext)
 					if ok && i < len(cases) && len(body.Preds) == 1 {
 						cases[i] = body
-						info.bodies[body] = selectCase{sel, i}
+						info.bodies[body] = selectCase{sel, i, regionOf(sel, body)}
 					}
 				}
 			}
@@ -212,6 +226,59 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 		}
 	}
 	return info
+}
+
+// regionOf returns the region of the case of sel whose body is body, or
+// nil when the body orders everything after it: no block after it is
+// reached another way, and the function returns only through it.
+func regionOf(sel *ssa.Select, body *ssa.BasicBlock) *caseRegion {
+	fn := sel.Parent()
+	// without: what the select leads to when another case is chosen;
+	// a body that fails the test goes nowhere that matters.
+	without := make([]bool, len(fn.Blocks))
+	work := []*ssa.BasicBlock{sel.Block()}
+	without[sel.Block().Index] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b != sel.Block() && failsTest(b) {
+			continue
+		}
+		for _, s := range b.Succs {
+			if s != body && !without[s.Index] {
+				without[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	r := &caseRegion{in: make([]bool, len(fn.Blocks))}
+	shared := false
+	work = append(work, body)
+	r.in[body.Index] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range b.Succs {
+			if without[s.Index] {
+				shared = true
+			} else if !r.in[s.Index] {
+				r.in[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	r.tail = true
+	for _, b := range fn.Blocks {
+		if without[b.Index] && len(b.Succs) == 0 && !failsTest(b) {
+			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				r.tail = false // the function returns without the body too
+			}
+		}
+	}
+	if !shared && r.tail {
+		return nil
+	}
+	return r
 }
 
 // passingCase returns the one case of a blocking select that a passing

@@ -160,6 +160,11 @@ type Trace struct {
 	// only once the channel was closed (see closedOnly).
 	closedRecvs map[int32]bool
 	locals      []Span
+	// bodySpans are the spans of events that the receives of select
+	// case bodies order, by bodyOf's index (see openBody).
+	bodySpans  [][]Span
+	bodyOf     map[int32]int32 // by Recv event
+	bodyOthers [][]caseOp      // by bodySpans' index (see openBody)
 	// allocs are, by allocation the trace runs and the call that
 	// entered its function, the outermost loop of the trace around
 	// every run of it, or -1 (see MadeIn).
@@ -314,6 +319,10 @@ type Edge struct {
 	Before int32
 	To     *Trace
 	At     int32
+	// Body, when above zero, says the edge lands in a select case
+	// body's receive, and orders the events of To from At on that are
+	// in To.bodySpans[Body-1] only.
+	Body int32
 }
 
 // Kinds names the kinds of events, for debugging output.
@@ -815,6 +824,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	localOf := make(map[int]int32) // fn's own loops, in w.tr.locals
 	outerLocal := w.local
 	var defers []*ssa.Defer
+	var bodies []*openBody // the select case bodies walked so far
 	for _, b := range w.objs.order(fn) {
 		if live != nil && !live[b.Index] {
 			w.markDead(b, deadDepth)
@@ -839,8 +849,14 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 			}
 			w.local = lc
 		}
+		for _, o := range bodies {
+			o.enter(b, int32(len(w.tr.Events)))
+		}
 		if c, ok := w.objs.selects(fn).bodies[b]; ok {
-			w.selectCase(c.sel, c.index, false, w.locksAt(c.sel, held), l)
+			id := w.selectCase(c.sel, c.index, false, w.locksAt(c.sel, held), l)
+			if c.region != nil && id >= 0 {
+				bodies = append(bodies, w.openBody(c.sel, c.index, id, c.region))
+			}
 		}
 		for _, instr := range b.Instrs {
 			w.instr(instr, held, l, &defers)
@@ -849,6 +865,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 			s := &w.tr.locals[w.local]
 			s.End = max(s.End, int32(len(w.tr.Events))-1)
 		}
+	}
+	for _, o := range bodies {
+		w.tr.closeBody(o, int32(len(w.tr.Events)))
 	}
 	w.local = outerLocal
 	w.stack = w.stack[:len(w.stack)-1]
@@ -1000,13 +1019,13 @@ func (w *walker) spawnsOnly(fn *ssa.Function, held LocksetID, loop int32) {
 // selectCase adds the send or receive of case i of a select: where the
 // case's body starts, or, when maybe is set, at the select, as an
 // operation that may not happen.
-func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, loop int32) {
+func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, loop int32) int32 {
 	st := sel.States[i]
 	k := Recv
 	if st.Dir == types.SendOnly {
 		k = Send
 	}
-	w.chanOp(k, sel, st.Chan, maybe, held, loop)
+	return w.chanOp(k, sel, st.Chan, maybe, held, loop)
 }
 
 // chanOp adds a send or receive. A channel with a buffer of one used
@@ -1014,7 +1033,7 @@ func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, 
 // function) is a lock: the accesses between the send and the receive
 // hold it. A send that the function does not follow with a receive is
 // a handoff, and no lock (see endSems).
-func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) {
+func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool, held LocksetID, loop int32) int32 {
 	obj, wide := w.syncObj(ch)
 	// The event holds the function's own locks too, for the deadlock
 	// analysis (a send while holding a mutex).
@@ -1023,7 +1042,7 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 		w.timerFire(instr, ch, held, loop)
 	}
 	if maybe || obj < 0 || !w.objs.capacity1(obj) {
-		return
+		return id
 	}
 	i, found := slices.BinarySearch(w.sems, obj)
 	switch {
@@ -1042,9 +1061,10 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 			}
 		}
 	default:
-		return
+		return id
 	}
 	w.setSemLocks()
+	return id
 }
 
 func (w *walker) setSemLocks() {
