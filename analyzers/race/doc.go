@@ -211,7 +211,15 @@
 // are not the ones that matter. A goroutine the test waits for only on
 // some paths (a select that may leave quietly on a timeout) or not at
 // all may run on into the next test, and stays checked against it; deadlock and blocking ask the same
-// question, so the three agree on it. A parallel test runs beside the
+// question, so the three agree on it. A loop works the same way: one
+// that joins the goroutines each iteration starts before the iteration
+// ends (a WaitGroup.Wait or a receive of what they send last, on every
+// path from the go statement that goes round the loop again) runs them
+// one iteration at a time, so they never run at once with the loop's
+// code outside the window between the go statement and the join, in
+// whichever iteration, nor with their own runs of other iterations
+// (joined-per-iteration: a client's reconnect loop that dials, starts
+// its reader and writer, and waits for both). A parallel test runs beside the
 // other parallel tests, but once: its goroutines are not paired with
 // copies of themselves (test-runs-once). Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's

@@ -463,6 +463,9 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if c.order.HappensBefore(ta, x, tb, y, px) || c.order.HappensBefore(tb, y, ta, x, py) {
 		return rules.HappensBefore
 	}
+	if c.order.JoinedPerIteration(ta, x, tb, y) {
+		return rules.JoinedPerIteration
+	}
 	return c.own.Owned(obj, ea, eb, perIter)
 }
 

@@ -35,6 +35,8 @@ func (o *Order) Concurrent(t *Trace, x int32, u *Trace, y int32) (bool, rules.ID
 		return false, o.r.RunsRule(t, u)
 	case o.HappensBefore(t, x, u, y, false) || o.HappensBefore(u, y, t, x, false):
 		return false, rules.HappensBefore
+	case o.JoinedPerIteration(t, x, u, y):
+		return false, rules.JoinedPerIteration
 	}
 	return true, ""
 }

@@ -1,0 +1,171 @@
+package shb
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// A loop that starts goroutines in each iteration and joins them before
+// the iteration ends (a WaitGroup.Wait, a receive of what they send
+// last, on every path of the iteration after the go statement) runs them
+// one iteration at a time: a goroutine of iteration k starts after what
+// iterations up to k did before its go statement, and ends, as far as
+// its events before the join go, before iteration k+1 starts. So its
+// events and those of the loop outside the window between the go
+// statement and the join never run at once, whichever iterations they
+// are in; nor do two copies of such a goroutine (two iterations' runs
+// of it). The trace orders events by position, and the loop's earlier
+// positions stand for its next iterations too, which the join's edge
+// does not reach: this rule is that reasoning, asked of a pair
+// (rules.JoinedPerIteration).
+
+// JoinedPerIteration reports whether event x of t and event y of u are
+// kept apart by a join per iteration, one way or the other (see
+// joinedPerIteration).
+func (o *Order) JoinedPerIteration(t *Trace, x int32, u *Trace, y int32) bool {
+	return o.joinedPerIteration(t, x, u, y) || o.joinedPerIteration(u, y, t, x)
+}
+
+// joinedPerIteration reports whether event x of t and event y of u are
+// kept apart by a join per iteration: u is a goroutine that t starts
+// only in one loop, joined before each iteration ends, with y before
+// the join and x in that loop outside the window between the go
+// statement and the join; or t and u are two copies of such a goroutine.
+func (o *Order) joinedPerIteration(t *Trace, x int32, u *Trace, y int32) bool {
+	if p := u.Origin.Parent; p != nil && p == t.Origin {
+		return o.outsideWindow(t, x, u, y)
+	}
+	if a, b := t.Origin, u.Origin; a.Multi && b.Multi && a.Parent != nil && a.Parent == b.Parent && a.Entry == b.Entry && a.Site == b.Site && a.Copy != b.Copy {
+		p := o.r.byOrig[a.Parent]
+		if p == nil {
+			return false
+		}
+		_, jx, ok := o.iterJoin(p, t, x)
+		if !ok {
+			return false
+		}
+		_, jy, ok := o.iterJoin(p, u, y)
+		return ok && p.Events[jx].Loop == p.Events[jy].Loop
+	}
+	return false
+}
+
+// outsideWindow reports whether x, an event of u's parent t in a loop,
+// lies outside the window between u's go statement and its join in each
+// iteration, where y comes before that join.
+func (o *Order) outsideWindow(t *Trace, x int32, u *Trace, y int32) bool {
+	loop := t.Events[x].Loop
+	if loop < 0 {
+		return false
+	}
+	s, j, ok := o.iterJoin(t, u, y)
+	if !ok || t.Events[j].Loop != loop {
+		return false
+	}
+	return x < s || x > j
+}
+
+// iterJoin returns the go statement's event s in t that starts u, and
+// the event j of t that joins u after event y of u, when u is started
+// there only, in a loop, and each iteration joins it before it ends.
+func (o *Order) iterJoin(t, u *Trace, y int32) (s, j int32, ok bool) {
+	spawns := o.spawnsOf(t, u)
+	if len(spawns) != 1 {
+		return 0, 0, false
+	}
+	s = spawns[0]
+	w, ok := o.FirstAfter(u, y, t)
+	if !ok || w <= s+1 {
+		return 0, 0, false
+	}
+	j = w - 1 // the join: an edge lands just after it
+	loop := t.Events[s].Loop
+	if loop < 0 || t.Events[j].Loop != loop || j > t.Loops[loop].End {
+		return 0, 0, false
+	}
+	g, join := t.Events[s].Instr, t.Events[j].Instr
+	if g == nil || join == nil || !joinsEachIteration(g, join) {
+		return 0, 0, false
+	}
+	return s, j, true
+}
+
+// spawnsOf returns the events of t that may start u.
+func (o *Order) spawnsOf(t, u *Trace) []int32 {
+	k := [2]int32{t.index, u.index}
+	if ids, ok := o.spawns[k]; ok {
+		return ids
+	}
+	var ids []int32
+	for i := range t.Events {
+		if t.Events[i].Kind != Spawn {
+			continue
+		}
+		for _, c := range t.Spawned(int32(i)) {
+			if c == u.Origin {
+				ids = append(ids, int32(i))
+				break
+			}
+		}
+	}
+	if o.spawns == nil {
+		o.spawns = make(map[[2]int32][]int32)
+	}
+	o.spawns[k] = ids
+	return ids
+}
+
+// joinsEachIteration reports whether join, in the function of the go
+// statement g, follows g on every path before the iteration of any loop
+// around g ends: no path from g goes back to a loop header above g, or
+// leaves the function, without passing join. A go statement in an inner
+// loop that the join does not close fails it (its runs overlap).
+func joinsEachIteration(g, join ssa.Instruction) bool {
+	fn := g.Parent()
+	if fn == nil || join.Parent() != fn {
+		return false
+	}
+	gb, jb := g.Block(), join.Block()
+	if gb == jb {
+		return indexIn(join) > indexIn(g)
+	}
+	headers := make(map[*ssa.BasicBlock]bool)
+	for _, b := range fn.Blocks {
+		for _, p := range b.Preds {
+			if b.Dominates(p) && b.Dominates(gb) {
+				headers[b] = true
+			}
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{gb: true}
+	work := []*ssa.BasicBlock{gb}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if len(b.Succs) == 0 {
+			return false // leaves the function without the join
+		}
+		for _, s := range b.Succs {
+			if s == jb {
+				continue
+			}
+			if headers[s] || s == gb {
+				return false // around a loop without the join
+			}
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return true
+}
+
+// indexIn returns the index of instr in its block.
+func indexIn(instr ssa.Instruction) int {
+	for i, x := range instr.Block().Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return -1
+}
