@@ -101,6 +101,7 @@ type checker struct {
 	pass       *analysis.Pass
 	pkg        *ssa.Package
 	funcs      []*ssa.Function
+	goEntries  map[*ssa.Function]bool // see spawnedFuncs
 	ptr        *pointer.Result
 	eff        *effects.Result
 	ls         *lockset.Result // see stoppedFlag

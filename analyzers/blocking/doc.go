@@ -186,7 +186,9 @@
 // and on objects reached another way.
 //
 // select {} outside the function a go statement starts is left alone: a
-// caller may mean to serve until the program is killed. For a result
+// caller may mean to serve until the program is killed; so is its other
+// spelling, <-make(chan struct{}), a receive from a channel made for it
+// alone that nothing else can reach. For a result
 // send that can outlive its receiver, a path of the receiving function
 // that fails its test (t.Errorf, t.Fatal) is not counted: the test has
 // already failed.
@@ -241,7 +243,8 @@
 //   - never-runs: the stop that would end the receiver's loop is given
 //     only by code nothing in the (whole) program calls;
 //   - failed-test: the path goes through a test's failure or skip;
-//   - serve-forever: select {} outside a goroutine's own function;
+//   - serve-forever: select {} (or <-make(chan T)) outside a goroutine's
+//     own function;
 //   - happens-before: the operation comes before the place where its
 //     partner stops (the request before the Stop that ends the loop), or
 //     what would block its partner comes only after it;

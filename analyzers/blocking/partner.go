@@ -162,6 +162,10 @@ func (c *checker) partnerless() {
 				sent := sentHere || c.unknownOp(mc, shb.Send)
 				closed := closedHere || c.unknownOp(mc, shb.Close)
 				switch {
+				case !sent && !closed && c.blocksOnPurpose(instr):
+					if c.why.at(instr.Pos()) {
+						c.why.note(instr.Pos(), c.opQuestion(t, ev), why(rules.ServeForever, "%s receives from a channel made for it alone, and no go statement starts %s", instr.Parent().Name(), instr.Parent().Name()))
+					}
 				case !sent && !closed:
 					c.report(kinds.ReceiveBlocks, instr, instr.Pos(), slices.Concat(c.startedAt(t), c.madeAt(mc)), "receive blocks forever: %s receives from %s (made at %s), which nothing sends on or closes", c.goroutine(t), c.chanName(instr.X), c.pos(mc.Pos()))
 				case !closed && ranged(instr) && localChannel(mc):
@@ -198,17 +202,34 @@ func (c *checker) partnerless() {
 	c.emptySelects()
 }
 
+// spawnedFuncs returns the functions that go statements start.
+func (c *checker) spawnedFuncs() map[*ssa.Function]bool {
+	if c.goEntries == nil {
+		c.goEntries = make(map[*ssa.Function]bool)
+		for _, o := range c.ptr.Origins {
+			if o.Parent != nil {
+				c.goEntries[o.Entry] = true
+			}
+		}
+	}
+	return c.goEntries
+}
+
+// blocksOnPurpose reports whether recv is <-make(chan T), a receive from
+// a channel that nothing else can reach, in a function no go statement
+// starts: like select {}, the idiom for waiting until the program is
+// killed (serve-forever).
+func (c *checker) blocksOnPurpose(recv *ssa.UnOp) bool {
+	mc, ok := recv.X.(*ssa.MakeChan)
+	return ok && len(*mc.Referrers()) == 1 && !c.spawnedFuncs()[recv.Parent()]
+}
+
 // emptySelects reports select {} in the function a go statement
 // starts: the goroutine leaks. In func main, or in a function its
 // caller calls to serve until the program is killed (httptest's Start
 // under a debug flag), it is the idiom for blocking forever.
 func (c *checker) emptySelects() {
-	spawned := make(map[*ssa.Function]bool)
-	for _, o := range c.ptr.Origins {
-		if o.Parent != nil {
-			spawned[o.Entry] = true
-		}
-	}
+	spawned := c.spawnedFuncs()
 	for _, fn := range c.funcs {
 		if !spawned[fn] && c.why == nil {
 			continue // a function a caller may mean to block (serve until killed)

@@ -116,6 +116,23 @@ var realModules = []realModule{
 	{"github.com/gomodule/redigo", "v1.9.3"},
 	{"github.com/ThreeDotsLabs/watermill", "v1.5.1"},
 	{"github.com/segmentio/kafka-go", "v0.4.51"},
+	// Added in issue 38's seventeenth session, after transactions whose
+	// lock mode their flag decides through a captured receiver, a
+	// callback handed on and a field one goroutine sets itself, loops
+	// that drain a semaphore channel, channels boxed for another
+	// package, and select case bodies that order only what they lead
+	// to, with a first look: a ZooKeeper client, a PostgreSQL driver and
+	// a file watcher, the first three in a list fixed before any was
+	// vetted (go-zookeeper/zk, lib/pq, fsnotify, golang-lru, pond,
+	// clockwork, ...) on which origo reports something. Two rules came
+	// after their first look, from a judge's reasons on zk and fsnotify:
+	// goroutines joined in each iteration of their loop
+	// (joined-per-iteration), and <-make(chan T) in main's flow
+	// (serve-forever); their first-look record keeps the verdicts as
+	// judged.
+	{"github.com/go-zookeeper/zk", "v1.0.4"},
+	{"github.com/lib/pq", "v1.12.3"},
+	{"github.com/fsnotify/fsnotify", "v1.10.1"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.

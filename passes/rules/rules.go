@@ -181,7 +181,7 @@ var All = []Rule{
 	{RunningFlag, "a bool field that records whether a receiving loop runs, set true right before the loop starts (go c.run(), or c.run() called) and false right after the send that stops it, holding the mutex the senders hold: a send made where it reads true finds the loop started and not yet stopped", "What stays silent", blockingDoc},
 	{NeverRuns, "code that nothing in a whole program (a main package nothing imports) calls never runs: a stop that only such code gives never comes", "What stays silent", blockingDoc},
 	{FailedTest, "a path through a test's failure or skip (t.Error, t.Fatal, t.Skip) may leave goroutines behind: the test has already failed", "What stays silent", blockingDoc},
-	{ServeForever, "select {} outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},
+	{ServeForever, "select {} (or <-make(chan T), a receive from a channel nothing else can reach) outside the function a go statement starts is how a program waits until it is killed (func main, or a helper it calls to serve): it blocks on purpose", "What stays silent", blockingDoc},
 	{Values, "how many times a loop runs depends on values the analysis does not follow: a loop that receives, or that starts the goroutines that send, is taken to run as many times as its partners need", "Known limits", blockingDoc},
 	// deadlock's rules
 	{NotHeld, "a goroutine waits for itself only on a mutex it holds: one its function has not locked on any path to a Lock or a return, or has unlocked on every path since (a deferred Unlock, the caller's Unlock after a call), is not held there", "What stays silent", deadlockDoc},

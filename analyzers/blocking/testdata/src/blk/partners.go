@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"sync"
 )
 
@@ -75,6 +76,17 @@ func waitForever() {
 // statement starts it, unlike waitForever): silent.
 func serveUntilKilled() {
 	select {} // silent "serve-forever"
+}
+
+// blockUntilKilled waits in the flow of main for a receive from a
+// channel that nothing else can reach: the idiom of select {}, silent.
+func blockUntilKilled() {
+	<-make(chan struct{}) // silent "serve-forever"
+}
+
+// receiveForever does the same in a goroutine: a leak.
+func receiveForever() {
+	<-make(chan struct{}) // want `receive blocks forever: goroutine started at partners.go:\d+ receives from the channel \(made at partners.go:\d+\), which nothing sends on or closes`
 }
 
 // handoff sends to a goroutine that receives: silent.
@@ -210,6 +222,7 @@ func Run(items []int) {
 	go deadSelect()
 	go liveSelect()
 	go waitForever()
+	go receiveForever()
 	go handoff()
 	go closedOnly()
 	go noClose(items)
@@ -230,5 +243,8 @@ func Run(items []int) {
 
 func main() {
 	Run(nil)
+	if len(os.Args) > 2 {
+		blockUntilKilled()
+	}
 	serveUntilKilled()
 }
