@@ -220,7 +220,10 @@
 // whichever iteration, nor with their own runs of other iterations
 // (joined-per-iteration: a client's reconnect loop that dials, starts
 // its reader and writer, and waits for both). A parallel test runs beside the
-// other parallel tests, but once: its goroutines are not paired with
+// other parallel tests, but once, and only once the sequential tests are
+// done: what a sequential test did (and the goroutines it joined) happens
+// before what a parallel test does after its t.Parallel
+// (happens-before); its goroutines are not paired with
 // copies of themselves (test-runs-once). Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's
 // b.N loop) touches that run's object only, and so does an access in a

@@ -47,6 +47,9 @@ import (
 //     call that passes true, directly or through a parameter passed on;
 //   - drain: a pool that waits for its workers by filling their
 //     semaphore channel (for i < cap(ch), and for range cap(ch));
+//   - paralleltests: the sequential tests' writes happen before what a
+//     parallel test does after its t.Parallel; a poller a sequential
+//     test leaves running does not;
 //   - iterjoin: a loop that joins the goroutines each iteration starts
 //     (a WaitGroup declared in the body, a done channel's receive)
 //     before the iteration ends, and one that may continue without it;
@@ -66,7 +69,7 @@ import (
 // out (see package whytest), and every rule of race's and ownership's manuals must
 // silence a twin.
 func TestRace(t *testing.T) {
-	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "closeobserve",
+	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "closeobserve",
 		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a

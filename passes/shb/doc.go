@@ -52,6 +52,12 @@
 //     without t.Parallel → return of t.Run; the end of every goroutine
 //     of a synctest bubble, the function synctest.Test runs and those
 //     it starts, directly or not → return of synctest.Test;
+//   - the end of the last sequential test (the tests' root, before its
+//     benchmarks) → what each top-level parallel test does after the
+//     t.Parallel its entry block calls: go test releases the parallel
+//     tests once its loop over the tests is done (parallelTestEdges);
+//     what a parallel test does before t.Parallel runs among the
+//     sequential tests and is not ordered so;
 //   - send → the receive that completes it, when the receives on the
 //     channel up to this one outnumber the sends that may precede it; a
 //     receive in a loop is taken to drain every send (range over a

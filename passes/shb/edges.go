@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"iter"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -41,6 +42,7 @@ func (res *Result) link(objs *objects) {
 	l := newLinker(res, objs, nil)
 	l.initEdges()
 	l.spawnEdges()
+	l.parallelTestEdges()
 	l.timerEdges()
 	l.syncEdges()
 	res.linkWide(objs)
@@ -304,6 +306,80 @@ func (l *linker) spawnEdges() {
 			l.edge(p.child, p.child.ParallelAt, p.parent, id+1)
 		}
 	}
+}
+
+// parallelTestEdges: go test runs the top-level tests that call
+// t.Parallel on from that call only once every test that does not has
+// returned (their parent, the test runner, releases them when its loop
+// over the tests ends, through the testing package's channels). The
+// sequential tests' root, up to the end of its last Test (benchmarks
+// and fuzz targets run later), happens before what each parallel test
+// does after its t.Parallel: an edge into the spans of the parallel
+// tests' roots from those calls to the ends of their runs, not into what
+// a parallel test does before it calls t.Parallel, which runs among the
+// sequential tests.
+func (l *linker) parallelTestEdges() {
+	var seq *Trace
+	var par []*Trace
+	for _, t := range l.res.Traces {
+		switch o := t.Origin; {
+		case o.Parent != nil:
+		case o.Root == "tests":
+			seq = t
+		case o.Root == parallelTests && len(t.parallelCalls) > 0:
+			par = append(par, t)
+		}
+	}
+	if seq == nil || len(par) == 0 {
+		return
+	}
+	end, ok := lastTestEnd(seq, l.objs.ptr.RootFuncs(seq.Origin))
+	if !ok {
+		return
+	}
+	for _, t := range par {
+		var spans []Span
+		for _, at := range t.parallelCalls {
+			runEnd := int32(len(t.Events)) - 1
+			if r := t.Run(at); r >= 0 && r+1 < len(t.Entries) {
+				runEnd = t.Entries[r+1] - 1
+			}
+			if at <= runEnd {
+				spans = append(spans, Span{at, runEnd})
+			}
+		}
+		if len(spans) == 0 {
+			continue
+		}
+		t.bodySpans = append(t.bodySpans, spans)
+		t.bodyOthers = append(t.bodyOthers, nil)
+		seq.Out = append(seq.Out, Edge{Before: end, To: t, At: spans[0].Start, Body: int32(len(t.bodySpans))})
+	}
+}
+
+// lastTestEnd returns the event of the tests' root t after its last
+// Test run (whose functions are fns, by run), or its end.
+func lastTestEnd(t *Trace, fns []*ssa.Function) (int32, bool) {
+	runs := t.Entries
+	if runs == nil {
+		runs = []int32{0}
+	}
+	if len(fns) != len(runs) {
+		return 0, false
+	}
+	last := -1
+	for i, fn := range fns {
+		if strings.HasPrefix(fn.Name(), "Test") {
+			last = i
+		}
+	}
+	if last < 0 {
+		return 0, false
+	}
+	if last+1 < len(runs) {
+		return runs[last+1], true
+	}
+	return int32(len(t.Events)), true
 }
 
 // bubbleEdges: synctest.Test returns only after every goroutine of its

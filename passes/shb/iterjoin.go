@@ -1,6 +1,7 @@
 package shb
 
 import (
+	"github.com/origo-dev/origo/facts"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -74,10 +75,10 @@ func (o *Order) iterJoin(t, u *Trace, y int32) (s, j int32, ok bool) {
 	}
 	s = spawns[0]
 	w, ok := o.FirstAfter(u, y, t)
-	if !ok || w <= s+1 {
+	if !ok || w <= s || w == s+1 && u.Origin.Flags&facts.Sync == 0 {
 		return 0, 0, false
 	}
-	j = w - 1 // the join: an edge lands just after it
+	j = w - 1 // the join: an edge lands just after it; t.Run's own call for a subtest it waits for
 	loop := t.Events[s].Loop
 	if loop < 0 || t.Events[j].Loop != loop || j > t.Loops[loop].End {
 		return 0, 0, false
@@ -123,6 +124,9 @@ func joinsEachIteration(g, join ssa.Instruction) bool {
 	fn := g.Parent()
 	if fn == nil || join.Parent() != fn {
 		return false
+	}
+	if g == join {
+		return true // t.Run, which returns when its subtest has
 	}
 	gb, jb := g.Block(), join.Block()
 	if gb == jb {

@@ -24,6 +24,10 @@ import (
 // copies of one test's run, and the goroutines only that run starts,
 // are one goroutine each (rules.TestRunsOnce).
 
+// parallelTests is the root of the tests that call t.Parallel (see
+// pointer's addRoots).
+const parallelTests = "parallel tests"
+
 // runs is, for the roots that run functions one after the other, which
 // of their runs start each origin.
 type runs struct {
@@ -76,7 +80,7 @@ func (r *Result) findRuns(order *Order) {
 		switch {
 		case o.Root == "tests" || o.Root == pointer.EntriesRoot:
 			r.runs.seqs = append(r.runs.seqs, t)
-		case o.Root == "parallel tests" && o.Copy < 2:
+		case o.Root == parallelTests && o.Copy < 2:
 			r.runs.parallel[o.Copy] = t
 		default:
 			continue

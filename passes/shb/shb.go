@@ -118,6 +118,10 @@ type Trace struct {
 	// function (not in a loop), the ID of the first event after that
 	// call; -1 otherwise.
 	ParallelAt int32
+	// parallelCalls are, in the parallel tests' root, the IDs of the
+	// first events after each run's t.Parallel, where the test's entry
+	// block calls it.
+	parallelCalls []int32
 
 	// Truncated is set when the trace reached its size limit, or a call
 	// nested too deep: accesses beyond it have no events.
@@ -1335,10 +1339,17 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 		return
 	}
-	if callee := call.StaticCallee(); callee != nil && syncapi.TParallel(callee) && len(w.stack) == 1 && w.tr.ParallelAt < 0 && loop < 0 {
-		// A parallel subtest: what it did before t.Parallel happens
-		// before its t.Run returns (see spawnEdges).
-		w.tr.ParallelAt = int32(len(w.tr.Events))
+	if callee := call.StaticCallee(); callee != nil && syncapi.TParallel(callee) && len(w.stack) == 1 && loop < 0 {
+		if w.tr.ParallelAt < 0 {
+			// A parallel subtest: what it did before t.Parallel happens
+			// before its t.Run returns (see spawnEdges).
+			w.tr.ParallelAt = int32(len(w.tr.Events))
+		}
+		if w.o.Root == parallelTests && c.Block() == c.Parent().Blocks[0] {
+			// A parallel test's run goes on from here once the
+			// sequential tests are done (see parallelTestEdges).
+			w.tr.parallelCalls = append(w.tr.parallelCalls, int32(len(w.tr.Events)))
+		}
 	}
 	if w.o.Parent != nil && syncapi.TestReport(call) != "" {
 		// Where a goroutine reports to its test: the race analysis
