@@ -395,15 +395,19 @@ func (c *checker) noCallerUnlocks(fn *ssa.Function, h lockset.Held) bool {
 
 // unlocksAfter reports whether an Unlock (or a deferred one) of the
 // mutex named k follows instruction i of block b on some path, before
-// any Lock of it.
-func unlocksAfter(b *ssa.BasicBlock, i int, k facts.Key) bool {
+// any Lock of it: directly, or in a call of a function that releases it
+// (defer l.releaseSenderLock()).
+func (c *checker) unlocksAfter(b *ssa.BasicBlock, i int, k facts.Key) bool {
 	return searchPaths(b, i, func(instr ssa.Instruction) (found, stop bool) {
 		call, ok := instr.(ssa.CallInstruction)
 		if !ok {
 			return false, false
 		}
 		op, mu := syncapi.MutexOp(call.Common())
-		if op == syncapi.NoLockOp || lockset.Key(mu) != k {
+		if op == syncapi.NoLockOp {
+			return slices.Contains(c.ls.Releases(call.Common()), k), false
+		}
+		if lockset.Key(mu) != k {
 			return false, false
 		}
 		return op == syncapi.Unlock || op == syncapi.RUnlock, true

@@ -232,7 +232,8 @@
 // holding the lock is a conditional helper's, unless every caller can be
 // seen (the function is unexported, or in a command), each calls it by
 // name, and none unlocks the mutex after the call before locking it
-// again: then it is a forgotten Unlock (lock-helper). So is a return
+// again, itself or through a function that does (defer l.release()):
+// then it is a forgotten Unlock (lock-helper). So is a return
 // that hands the caller, among its results, the function that unlocks
 // the mutex: its Unlock as a method value, or a function literal that
 // unlocks it (return c.mu.Unlock, nil; unlock, err := c.beginClose();

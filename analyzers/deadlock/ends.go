@@ -330,7 +330,7 @@ func (c *checker) callerUnlocks(call ssa.CallInstruction, h lockset.Held) bool {
 	b := call.Block()
 	i := slices.Index(b.Instrs, ssa.Instruction(call))
 	for _, t := range c.ls.Takes(call.Common()) {
-		if t.Pos == h.Pos && unlocksAfter(b, i+1, t.Key) {
+		if t.Pos == h.Pos && c.unlocksAfter(b, i+1, t.Key) {
 			return true
 		}
 	}
@@ -413,7 +413,7 @@ func (c *checker) importedLeaves(hb *shb.Result, t *shb.Trace, ev shb.Event, lh 
 		return noCandidate, ""
 	}
 	call := lh.call
-	if unlocksAfter(call.Block(), slices.Index(call.Block().Instrs, ssa.Instruction(call))+1, lh.h.Key) {
+	if c.unlocksAfter(call.Block(), slices.Index(call.Block().Instrs, ssa.Instruction(call))+1, lh.h.Key) {
 		return rules.NotHeld, fmt.Sprintf("the caller unlocks %s after the call at %s", lockName(lh.h), c.pos(call.Pos()))
 	}
 	if slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool {
