@@ -85,12 +85,7 @@
 //     events after the call when the function may return without the
 //     body, may run without the receive (caseRegion; an edge into it
 //     orders a few spans of the trace, Edge.Body); a select whose other
-//     cases are dead performs it for sure (deadCases). Where the body
-//     returns itself ("case <-done: return body, nil" beside "case
-//     <-ctx.Done(): return nil, ctx.Err()"), the caller's events after
-//     the call are taken to follow it: the caller uses what that return
-//     gave it. A known imprecision: a caller that goes on after the
-//     other return, ignoring its error, is taken as ordered too;
+//     cases are dead performs it for sure (deadCases);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

@@ -48,9 +48,9 @@ type selectCase struct {
 // caseRegion is what the receive of a select case with a body orders
 // in its function: the blocks that only that body leads to (every path
 // from the select to them passes through the body, or through another
-// case's body that fails the test), and whether its caller's events
-// after the call follow the receive too (tail): where the function
-// returns only through those blocks, or one of them returns. Blocks that another case reaches as well, the
+// case's body that fails the test), and whether the function can return
+// only through them (tail), so that its caller's events after the call
+// follow the receive too. Blocks that another case reaches as well, the
 // code after the select when two cases go on to it, are not ordered
 // after the receive: that case may have been chosen instead.
 type caseRegion struct {
@@ -267,24 +267,14 @@ func regionOf(sel *ssa.Select, body *ssa.BasicBlock) *caseRegion {
 			}
 		}
 	}
-	// The caller's events after the call follow the receive where the
-	// function returns only through the body, or where the body returns
-	// itself: then the caller's later use of what the function returned
-	// follows the return it got (a known imprecision where it goes on
-	// after another case's return: see the package documentation).
 	r.tail = true
-	ownReturn := false
 	for _, b := range fn.Blocks {
-		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
-			continue
-		}
-		if r.in[b.Index] {
-			ownReturn = true
-		} else if without[b.Index] && !failsTest(b) {
-			r.tail = false // the function returns without the body too
+		if without[b.Index] && len(b.Succs) == 0 && !failsTest(b) {
+			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				r.tail = false // the function returns without the body too
+			}
 		}
 	}
-	r.tail = r.tail || ownReturn
 	if !shared && r.tail {
 		return nil
 	}

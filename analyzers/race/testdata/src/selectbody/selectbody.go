@@ -6,7 +6,6 @@
 package main
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -18,7 +17,7 @@ type Conn struct {
 
 func (c *Conn) cleanUp() {
 	c.mu.Lock()
-	c.index = map[int]int{} // want `data race on Conn.index: write at selectbody.go:21 \(goroutine started at selectbody.go:30\) vs read at selectbody.go:\d+ \(main goroutine\)`
+	c.index = map[int]int{} // want `data race on Conn.index: write at selectbody.go:20 \(goroutine started at selectbody.go:29\) vs read at selectbody.go:108 \(main goroutine\)`
 	c.mu.Unlock()
 }
 
@@ -88,7 +87,7 @@ type Looper struct{ state, last int }
 // send: it may run first.
 func (c *Looper) Loop(work chan int, tick <-chan time.Time, quit chan struct{}) {
 	go func() {
-		c.state = 3 // want `data race on Looper.state: write at selectbody.go:91 \(goroutine started at selectbody.go:90\) vs read at selectbody.go:99 \(main goroutine\)`
+		c.state = 3 // want `data race on Looper.state: write at selectbody.go:90 \(goroutine started at selectbody.go:89\) vs read at selectbody.go:98 \(main goroutine\)`
 		work <- 1
 	}()
 	for {
@@ -103,25 +102,6 @@ func (c *Looper) Loop(work chan int, tick <-chan time.Time, quit chan struct{}) 
 	}
 }
 
-// Fetch returns from the body of the case that received what its
-// reader read; the other case returns too, with nothing: the caller's
-// use of what Fetch returned follows the return it got.
-func Fetch(ctx context.Context) ([]byte, error) {
-	done := make(chan struct{})
-	var body []byte
-	go func() {
-		defer close(done)
-		body = make([]byte, 8) // silent "happens-before"
-		body[0] = 1
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-done:
-		return body, nil
-	}
-}
-
 func main() {
 	c := &Conn{index: map[int]int{}}
 	c.Disconnect(500)
@@ -129,7 +109,4 @@ func main() {
 	_ = new(Drainer).Drain(time.After(time.Second))
 	new(Looper).Loop(make(chan int), time.Tick(time.Second), make(chan struct{}))
 	_ = new(Closer).Close(make(chan struct{}))
-	if b, err := Fetch(context.Background()); err == nil {
-		_ = b[0]
-	}
 }
