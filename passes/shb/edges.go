@@ -324,7 +324,7 @@ func (l *linker) parallelTestEdges() {
 	for _, t := range l.res.Traces {
 		switch o := t.Origin; {
 		case o.Parent != nil:
-		case o.Root == "tests":
+		case o.Root == sequentialTests:
 			seq = t
 		case o.Root == parallelTests && len(t.parallelCalls) > 0:
 			par = append(par, t)
@@ -1030,7 +1030,7 @@ func (l *linker) perRunWaitEdges(w ref) {
 		}
 		spawn := s.ev().Instr
 		if spawn.Parent() != made.Parent() || !made.Block().Dominates(spawn.Block()) ||
-			escapesRun(spawn.Block(), made.Block(), wait.Block()) || !l.addedBeforeStart(ot.t.Origin, obj) {
+			escapesRun(spawn.Block(), wait.Block(), func(n *ssa.BasicBlock) bool { return n == made.Block() }) || !l.addedBeforeStart(ot.t.Origin, obj) {
 			continue
 		}
 		l.edge(ot.t, dones[len(dones)-1], w.t, w.id+1)
@@ -1038,10 +1038,11 @@ func (l *linker) perRunWaitEdges(w ref) {
 }
 
 // escapesRun reports whether a path from block b, the go statement's,
-// runs the loop again (reaches block made) or leaves the function
-// without going through block wait (b itself excepted when it is wait's
-// block: what follows the go statement there passes it).
-func escapesRun(b, made, wait *ssa.BasicBlock) bool {
+// runs the loop again (reaches a block that again says starts another
+// run) or leaves the function without going through block wait (b
+// itself excepted when it is wait's block: what follows the go
+// statement there passes it).
+func escapesRun(b, wait *ssa.BasicBlock, again func(*ssa.BasicBlock) bool) bool {
 	if b == wait {
 		return false
 	}
@@ -1054,7 +1055,7 @@ func escapesRun(b, made, wait *ssa.BasicBlock) bool {
 			return true // a return or a panic
 		}
 		for _, n := range x.Succs {
-			if n == made {
+			if again(n) {
 				return true
 			}
 			if n != wait && !seen[n] {

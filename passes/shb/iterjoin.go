@@ -1,6 +1,8 @@
 package shb
 
 import (
+	"slices"
+
 	"github.com/origo-dev/origo/facts"
 	"golang.org/x/tools/go/ssa"
 )
@@ -130,7 +132,7 @@ func joinsEachIteration(g, join ssa.Instruction) bool {
 	}
 	gb, jb := g.Block(), join.Block()
 	if gb == jb {
-		return indexIn(join) > indexIn(g)
+		return slices.Index(gb.Instrs, join) > slices.Index(gb.Instrs, g)
 	}
 	headers := make(map[*ssa.BasicBlock]bool)
 	for _, b := range fn.Blocks {
@@ -140,36 +142,7 @@ func joinsEachIteration(g, join ssa.Instruction) bool {
 			}
 		}
 	}
-	seen := map[*ssa.BasicBlock]bool{gb: true}
-	work := []*ssa.BasicBlock{gb}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if len(b.Succs) == 0 {
-			return false // leaves the function without the join
-		}
-		for _, s := range b.Succs {
-			if s == jb {
-				continue
-			}
-			if headers[s] || s == gb {
-				return false // around a loop without the join
-			}
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return true
-}
-
-// indexIn returns the index of instr in its block.
-func indexIn(instr ssa.Instruction) int {
-	for i, x := range instr.Block().Instrs {
-		if x == instr {
-			return i
-		}
-	}
-	return -1
+	// A header above g starts another run of its loop; so does g's own
+	// block, reached again.
+	return !escapesRun(gb, jb, func(b *ssa.BasicBlock) bool { return headers[b] || b == gb })
 }

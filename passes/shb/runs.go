@@ -24,9 +24,12 @@ import (
 // copies of one test's run, and the goroutines only that run starts,
 // are one goroutine each (rules.TestRunsOnce).
 
-// parallelTests is the root of the tests that call t.Parallel (see
-// pointer's addRoots).
-const parallelTests = "parallel tests"
+// The roots of the sequential tests (with benchmarks and fuzz targets)
+// and of the tests that call t.Parallel (see pointer's addRoots).
+const (
+	sequentialTests = "tests"
+	parallelTests   = "parallel tests"
+)
 
 // runs is, for the roots that run functions one after the other, which
 // of their runs start each origin.
@@ -78,7 +81,7 @@ func (r *Result) findRuns(order *Order) {
 			continue
 		}
 		switch {
-		case o.Root == "tests" || o.Root == pointer.EntriesRoot:
+		case o.Root == sequentialTests || o.Root == pointer.EntriesRoot:
 			r.runs.seqs = append(r.runs.seqs, t)
 		case o.Root == parallelTests && o.Copy < 2:
 			r.runs.parallel[o.Copy] = t
