@@ -77,8 +77,11 @@
 //     own function, or in one it calls and then receives no more): on a
 //     receive from another channel (case <-stop: return) that the send
 //     need not come before (that channel's senders are not later in the
-//     sender's own function, or in goroutines it starts after the
-//     send), or on a value it received, when the channel gets other
+//     sender's own function, in goroutines it starts after the send, or
+//     ordered after what the sender does once past the send: its Done
+//     before the Wait that precedes the stop, its semaphore token given
+//     back before the loop that takes every token; nor in another test's
+//     run, for a channel that test made), or on a value it received, when the channel gets other
 //     sends (a second request after the loop took the one that ends it).
 //     A stop that only the loop itself gives, after a receive that can
 //     only be this send's, does not count, nor does a way out taken
@@ -246,9 +249,15 @@
 //   - serve-forever: select {} (or <-make(chan T)) outside a goroutine's
 //     own function;
 //   - happens-before: the operation comes before the place where its
-//     partner stops (the request before the Stop that ends the loop), or
-//     what would block its partner comes only after it;
+//     partner stops (the request before the Stop that ends the loop, the
+//     worker's send before its Done that the stopper waits for, a send
+//     before a t.Cleanup that stops the receiver), or what would block
+//     its partner comes only after it;
 //   - test-objects: each test makes its own channel;
+//   - tests-in-sequence: the only stop of the receiving loop is in
+//     another sequential test's run, which ends before the sender's
+//     goroutine starts: it stops that test's receiver (a constructor
+//     three calls deep makes one object of each test's);
 //   - other-program, read-locks, ignored: as for the race and deadlock
 //     analyzers;
 //   - values: see Known limits.

@@ -397,7 +397,7 @@ func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, tri
 		return false, rules.None
 	}
 	whole := buildir.NoImporters(c.pkg.Pkg)
-	var later, self *place // a stop that comes after e, and one the loop gives itself
+	var later, self, apart *place // a stop that comes after e, one the loop gives itself, and one in another test's run
 	untraced := false
 	for _, l := range locs {
 		if _, ok := c.judged(l.Obj); !ok {
@@ -416,6 +416,10 @@ func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, tri
 				self = &p
 				continue // the loop stops itself after a receive, which can only be e's
 			}
+			if c.hb.SeparateRuns(u, e, p.t, p.ev) {
+				apart = &p
+				continue // a stop in another run, of what another test made
+			}
 			if !c.after(u, e, p) {
 				return false, rules.None
 			}
@@ -426,9 +430,11 @@ func (c *checker) sentAfter(s *sequelState, r place, objs []*pointer.Object, tri
 	case c.why == nil:
 		return true, rules.None
 	case later != nil:
-		return true, why(rules.HappensBefore, "the stop on %s at %s (%s) comes after the send, later in its goroutine or in a goroutine it starts after it: the loop is still receiving", c.chanName(trigger), c.pos(later.t.Events[later.ev].Instr.Pos()), c.goroutine(later.t))
+		return true, why(rules.HappensBefore, "the stop on %s at %s (%s) comes after the send (later in its goroutine, in a goroutine it starts after it, or once its goroutine is past the send): the loop is still receiving", c.chanName(trigger), c.pos(later.t.Events[later.ev].Instr.Pos()), c.goroutine(later.t))
 	case self != nil:
 		return true, why(rules.Partner, "%s stops its loop on %s itself (at %s), only after it took this send", c.goroutine(t), c.chanName(trigger), c.pos(self.t.Events[self.ev].Instr.Pos()))
+	case apart != nil:
+		return true, why(c.hb.RunsRule(u, apart.t), "the stop on %s at %s (%s) is in a run apart from the send's (%s): another test's, which ends before this one starts", c.chanName(trigger), c.pos(apart.t.Events[apart.ev].Instr.Pos()), c.goroutine(apart.t), c.goroutine(u))
 	case untraced:
 		return true, why(rules.NeverRuns, "only code nothing in the program calls sends on or closes %s", c.chanName(trigger))
 	}
@@ -549,16 +555,32 @@ func (c *checker) oneWay(t *shb.Trace, ev int32) bool {
 }
 
 // after reports whether p comes after event e of u: later in u's own
-// function (Status(); Stop()), or in a goroutine u starts after e. Not
-// through the happens-before graph, which orders everything the
-// receiver does after its receive of e after e too, its way out of the
-// loop included.
+// function (Status(); Stop()), in a goroutine u starts after e, or
+// once u's goroutine is past e (see pastSend). Not through the
+// happens-before graph into e, which orders everything the receiver
+// does after its receive of e after e too, its way out of the loop
+// included.
 func (c *checker) after(u *shb.Trace, e int32, p place) bool {
 	if p.t == u {
 		return p.ev > e && u.Run(p.ev) == u.Run(e) && !inSameLoop(u, e, p.ev)
 	}
-	id, ok := c.spawnedBy(p.t, u)
-	return ok && id > e && !inSameLoop(u, e, id)
+	if id, ok := c.spawnedBy(p.t, u); ok && id > e && !inSameLoop(u, e, id) {
+		return true
+	}
+	return c.pastSend(u, e, p)
+}
+
+// pastSend reports whether what u's goroutine does once past event e
+// (past the loop around e) happens before p: a stop given only after
+// the sender did something it does after the send (asynq's workers give
+// their semaphore token back after their last send, and the shutdown
+// that stops the receivers first takes every token; a worker's Done
+// before a Wait) cannot come before the send completes, which the
+// sender must do to go on. An edge leaves the operation that gives it
+// (a Done, a send) from the events before it: e's own edge, which says
+// what the receiver does after it took e, is not one of them.
+func (c *checker) pastSend(u *shb.Trace, e int32, p place) bool {
+	return c.order.HappensBefore(u, e, p.t, p.ev, false)
 }
 
 // inSameLoop reports whether events x and y of t are in one loop, where

@@ -50,6 +50,11 @@ import (
 //   - paralleltests: the sequential tests' writes happen before what a
 //     parallel test does after its t.Parallel; a poller a sequential
 //     test leaves running does not;
+//   - cleanups: a t.Cleanup function runs when its test ends, last
+//     registered first: a reset after a Stop registered later is
+//     ordered, one of a poller left running or stopped by a cleanup
+//     that runs after it is reported (registered in the test, by a
+//     helper as a method value, in a subtest);
 //   - iterjoin: a loop that joins the goroutines each iteration starts
 //     (a WaitGroup declared in the body, a done channel's receive)
 //     before the iteration ends, and one that may continue without it;
@@ -69,7 +74,7 @@ import (
 // out (see package whytest), and every rule of race's and ownership's manuals must
 // silence a twin.
 func TestRace(t *testing.T) {
-	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "closeobserve",
+	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "cleanups", "closeobserve",
 		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a

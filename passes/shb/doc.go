@@ -13,6 +13,15 @@
 // the ones before it were long. Each event carries the
 // canonical ID of the lockset held there, caller's locks included.
 //
+// A test's cleanups are walked where the testing package runs them: a
+// function given to t.Cleanup (by the test or a helper it calls, on a
+// T, B, F or testing.TB) runs on the test's goroutine once the test
+// function has returned and its subtests have completed, last
+// registered first. Its events follow the run's (or the subtest's), not
+// the Cleanup call: a cleanup that stops what the test started comes
+// after all the test did, and one that resets what a goroutine the test
+// left running uses runs while that goroutine may (walker.runCleanups).
+//
 // Whether two events may run at once is asked one way, by race, deadlock
 // and blocking alike: Order.Concurrent, which answers with the rule
 // (package rules) that keeps them apart: one goroutine; two programs

@@ -552,6 +552,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 				w.runFrom, w.runBudget = len(t.Events), runBudget(len(t.Events), len(entries)-i)
 			}
 			w.call(fn, 0, -1)
+			w.runCleanups()
 		}
 		if o.Parent != nil && len(o.Entry.Blocks) > 0 {
 			acquires := w.lockEffect(o.Entry).acquires
@@ -637,6 +638,7 @@ type walker struct {
 	cutShort     bool                    // a call was cut for size (see Result.CutShort)
 	total        *int                    // events of every trace of the package
 	runFrom      int                     // the first event of the run being walked (see Trace.Entries)
+	cleanups     []ssa.CallInstruction   // the t.Cleanup calls of the test run being walked (see runCleanups)
 	runBudget    int                     // the events it may have
 
 	// recTarget is the least index in stack of a function that a call
@@ -1351,6 +1353,12 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.tr.parallelCalls = append(w.tr.parallelCalls, int32(len(w.tr.Events)))
 		}
 	}
+	if syncapi.TCleanup(call) && w.testRun() {
+		if !slices.Contains(w.cleanups, c) {
+			w.cleanups = append(w.cleanups, c)
+		}
+		return
+	}
 	if w.o.Parent != nil && syncapi.TestReport(call) != "" {
 		// Where a goroutine reports to its test: the race analysis
 		// checks that the test waits for it (see TestReport).
@@ -1406,6 +1414,34 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		}
 		if len(callees) > 0 {
 			w.dynamicLocks(c, callees)
+		}
+	}
+}
+
+// testRun reports whether the trace runs tests, or a subtest: its
+// t.Cleanup functions run when its run ends.
+func (w *walker) testRun() bool {
+	o := w.o
+	return o.Root == sequentialTests || o.Root == parallelTests || o.Kind == facts.SpawnSubtest
+}
+
+// runCleanups walks the functions that the run just walked registered
+// with t.Cleanup, last registered first, as the testing package calls
+// them: on the test's goroutine once the test function has returned
+// (and its subtests completed), not where Cleanup was called. A
+// cleanup that stops what the test started comes after all it did, and
+// one that touches what the test's goroutines use runs while those
+// still may. The pointer analysis calls a cleanup at its Cleanup call:
+// the callees walked here.
+func (w *walker) runCleanups() {
+	for len(w.cleanups) > 0 {
+		c := w.cleanups[len(w.cleanups)-1]
+		w.cleanups = w.cleanups[:len(w.cleanups)-1]
+		for _, fn := range w.callees(c) {
+			// Called by the testing package, not at c: the frames of
+			// its events start at fn.
+			w.site = nil
+			w.call(fn, 0, -1)
 		}
 	}
 }

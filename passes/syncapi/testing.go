@@ -28,8 +28,22 @@ func FailsTest(call *ssa.CallCommon) bool {
 // TestReport returns the method name when call reports to a test
 // (t.Errorf, b.Log, tb.Fatal through testing.TB), or "".
 func TestReport(call *ssa.CallCommon) string {
+	name := testingMethod(call)
+	if testReports[name] {
+		return name
+	}
+	return ""
+}
+
+// TCleanup reports whether call registers a function to run when the
+// test ends: t.Cleanup(f), on a T, B or F or through testing.TB.
+func TCleanup(call *ssa.CallCommon) bool { return testingMethod(call) == "Cleanup" }
+
+// testingMethod returns the name of the method of testing's T, B, F,
+// their common part or testing.TB that call calls, or "".
+func testingMethod(call *ssa.CallCommon) string {
 	if call.IsInvoke() {
-		if isNamed(call.Value.Type(), "testing", "TB") && testReports[call.Method.Name()] {
+		if isNamed(call.Value.Type(), "testing", "TB") {
 			return call.Method.Name()
 		}
 		return ""
@@ -38,17 +52,10 @@ func TestReport(call *ssa.CallCommon) string {
 	if fn == nil || fn.Object() == nil || fn.Object().Pkg() == nil || fn.Object().Pkg().Path() != "testing" {
 		return "" // asked of every call the walks inline: no names built
 	}
-	name, ok := strings.CutPrefix(qualifiedName(fn), "testing.common.")
-	if !ok {
-		for _, typ := range []string{"T", "B", "F"} {
-			if n, ok := strings.CutPrefix(qualifiedName(fn), "testing."+typ+"."); ok {
-				name = n
-				break
-			}
+	for _, typ := range []string{"common", "T", "B", "F"} {
+		if n, ok := strings.CutPrefix(qualifiedName(fn), "testing."+typ+"."); ok {
+			return n
 		}
-	}
-	if testReports[name] {
-		return name
 	}
 	return ""
 }

@@ -239,6 +239,7 @@ func Run(items []int) {
 	go bufferFull()
 	go bufferRoom()
 	go flagged()
+	Drained()
 }
 
 func main() {
