@@ -116,7 +116,7 @@ func (s *objects) of(o *pointer.Origin, v ssa.Value) int32 {
 
 // maxGroup bounds the channels or WaitGroups that one expression may
 // name for them to be taken together as one object (see group).
-const maxGroup = 16
+const maxGroup = 8
 
 // group returns the one location v points to in o or, when v may be one
 // of a few channels or WaitGroups (le.doneC where several lessors were
