@@ -392,8 +392,10 @@
 // goroutine gets its own (a connection per iteration, made by newConn
 // in the loop body), and the starter's access either comes after the
 // statement in the same run or is not on the goroutine's object (a
-// second call's filling of its new object, before its go statement); a
-// map written on both
+// second call's filling of its new object, before its go statement;
+// only the starter's executions that hold the pair's locks count, the
+// same write reached under a lock both sides hold being none of the
+// pair's); a map written on both
 // sides; a channel closed on one side and closed or sent on by the
 // other; a field of a type whose documentation says it is safe for
 // concurrent use. A lock here is a mutex: the Once of a Do callback is

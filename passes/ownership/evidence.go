@@ -161,7 +161,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	if q.sentAndKept(loc.Obj, a) || q.sentAndKept(loc.Obj, b) {
 		return "sent on a channel, and used after by its sender"
 	}
-	if q.startHandsOver(loc, a, b) {
+	if q.startHandsOver(loc, a, b, la, lb) {
 		return "handed to the goroutines by their go statements"
 	}
 	return ""
@@ -355,13 +355,13 @@ func sendsOn(acc pointer.Access) bool {
 // statement passed it the object, or one goroutine started both, each by
 // a go statement that passed it the object (two literals capturing one
 // variable, a go statement in a loop).
-func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access) bool {
+func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access, la, lb shb.LocksetID) bool {
 	o, p := a.Origin, b.Origin
 	switch {
 	case ancestor(p, o):
-		return q.startHands(loc, o) && !q.madeAfter(loc.Obj, o, b)
+		return q.startHands(loc, o) && !q.madeAfter(loc.Obj, o, b, lb)
 	case ancestor(o, p):
-		return q.startHands(loc, p) && !q.madeAfter(loc.Obj, p, a)
+		return q.startHands(loc, p) && !q.madeAfter(loc.Obj, p, a, la)
 	case o.Parent != nil && o.Parent == p.Parent:
 		if p.Site == o.Site {
 			// Two goroutines of one statement: each run of it hands
@@ -422,8 +422,11 @@ func (q *Query) madeIn(obj *pointer.Object, fn *ssa.Function) (ssa.Instruction, 
 // made before; the parent's access before the statement (a constructor
 // called twice, filling each new object before it starts its goroutine)
 // is on the next one. An access after the statement, or outside that
-// call, may be on the goroutine's own.
-func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Access) bool {
+// call, may be on the goroutine's own. Only acc's events that hold the
+// locks held, the pair's, count: the same instruction reached through
+// a call that holds a lock the other side holds too (Load's, under the
+// database's mutex) is not the pair's.
+func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Access, held shb.LocksetID) bool {
 	if acc.Origin != o.Parent {
 		return false
 	}
@@ -441,7 +444,12 @@ func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Ac
 	if len(evs) == 0 {
 		return false
 	}
+	pair := 0
 	for _, id := range evs {
+		if t.Events[id].Locks != held {
+			continue
+		}
+		pair++
 		at := acc.Instr
 		if at.Parent() != fn {
 			frames, ok := t.Frames(id)
@@ -455,7 +463,7 @@ func (q *Query) madeAfter(obj *pointer.Object, o *pointer.Origin, acc pointer.Ac
 			return false
 		}
 	}
-	return true
+	return pair > 0
 }
 
 // reachesAvoiding reports whether a path from instruction from reaches

@@ -317,6 +317,63 @@ func (ps *pumps) startLate(rate int, done chan bool) {
 	p.burst = rate // want `data race on pump.burst`
 }
 
+// A meter is filled by start before its goroutine, as a pump is, and
+// set again later by retune under the registry's mutex, which the
+// goroutine holds too: the same write reached through retune holds a
+// lock the other side holds, and is not the pair's. The fill of the
+// next meter, which the analysis takes for the first one's (made three
+// calls down from main, from one place), is still no sharing: silent.
+// Its twin sets after its go statement: reported.
+type meter struct{ level, peak int }
+
+func (m *meter) set(l int) {
+	m.level = l // silent "no-sharing-evidence"
+}
+
+func (m *meter) bump(l int) {
+	m.peak = l // want `data race on meter.peak`
+}
+
+type meters struct {
+	mu  sync.Mutex
+	all []*meter
+}
+
+func (ms *meters) retune(m *meter, l int) {
+	ms.mu.Lock()
+	m.set(l)
+	m.bump(l)
+	ms.mu.Unlock()
+}
+
+func (ms *meters) start(l int, done chan bool) *meter {
+	m := &meter{}
+	ms.mu.Lock()
+	ms.all = append(ms.all, m)
+	ms.mu.Unlock()
+	m.set(l)
+	go func() {
+		ms.mu.Lock()
+		m.level++
+		m.peak++
+		ms.mu.Unlock()
+		done <- true
+	}()
+	m.bump(l)
+	return m
+}
+
+func (ms *meters) open(l int, done chan bool) *meter { return ms.start(l, done) }
+
+func (ms *meters) reopen(l int, done chan bool) *meter { return ms.open(l, done) }
+
+func startMeters(done chan bool) {
+	ms := &meters{}
+	m := ms.reopen(1, done)
+	ms.retune(m, 3)
+	ms.reopen(2, done)
+}
+
 func startPumps(done chan bool) {
 	ps := &pumps{}
 	ps.start(1, done)
@@ -328,6 +385,7 @@ func startPumps(done chan bool) {
 func main() {
 	done := make(chan bool, 32)
 	startPumps(done)
+	startMeters(done)
 	perIteration(done)
 	perIterationCaptured(done)
 	sharedAcrossIterations(done)
