@@ -225,7 +225,12 @@
 // them whatever the pointer analysis resolves the mutex to (RacerD's
 // and checklocks' guarded-by). The contents of a map that the access
 // loads from a field (r.m[k] = v, delete(r.m, k)) count as that field's:
-// a map kept in a field is taken to be its object's own. A path through pointer fields assumes those
+// a map kept in a field is taken to be its object's own; so do the
+// elements of a slice loaded from a field (r.s[i].f = v, and the array
+// append(r.s, v) writes), guarded by a mutex of the same object however
+// it is reached (a sync.Cond's Locker, r.cond.L, which the pointer
+// analysis may not resolve); a slice handed out of the object is read
+// through no field, and holds nothing there. A path through pointer fields assumes those
 // fields are set before the object is shared, as matching a Lock with
 // its Unlock does. A caller's lock counts too when the access's base
 // is a parameter that the caller passed, unloaded, from the value the

@@ -137,6 +137,9 @@ func boundTo(callee *ssa.Function, i int, arg facts.Key, locks lockset.Set) []lo
 // siblingElems returns the sibling locks of access instr among held.
 func siblingElems(instr ssa.Instruction, held lockset.Set) []lockElem {
 	addr := pointer.Addr(instr)
+	if f := sliceField(instr, addr); f != nil {
+		addr = f
+	}
 	if addr == nil {
 		addr = mapField(instr)
 	}
@@ -201,6 +204,45 @@ func mapField(instr ssa.Instruction) ssa.Value {
 		return nil
 	}
 	load, ok := m.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return nil
+	}
+	return load.X
+}
+
+// sliceField returns, for an access to an element of a slice that the
+// access loads from a field (r.s[i] = v, r.s[i].f, append(r.s, v),
+// copy(r.s, v)), the address of that field: like a map, a slice kept
+// in a field is taken to be its object's own, its array guarded like
+// the field itself by a mutex of the same object ("r.cond.L.Lock();
+// r.results = append(r.results, v)"), where the pointer analysis may
+// not resolve that mutex to an object to guard the array by. A slice
+// handed out of the object (return r.s) is read by its receiver through
+// no field, and guarded by nothing it holds.
+func sliceField(instr ssa.Instruction, addr ssa.Value) ssa.Value {
+	var sl ssa.Value
+	if addr != nil {
+		base, _ := fieldBase(addr)
+		ia, ok := base.(*ssa.IndexAddr)
+		if !ok {
+			return nil
+		}
+		sl = ia.X
+	} else if c, ok := instr.(*ssa.Call); ok {
+		if b, ok := c.Call.Value.(*ssa.Builtin); ok && (b.Name() == "append" || b.Name() == "copy") && len(c.Call.Args) > 0 {
+			sl = c.Call.Args[0]
+		}
+	}
+	if sl == nil {
+		return nil
+	}
+	if _, ok := sl.Type().Underlying().(*types.Slice); !ok {
+		return nil
+	}
+	load, ok := sl.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
