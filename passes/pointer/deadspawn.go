@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/passes/dataflow"
 	"golang.org/x/tools/go/ssa"
@@ -17,7 +18,12 @@ import (
 // that context the go statement runs only where its branches agree with
 // those constants. spawnDead reports whether they never do, so that the
 // call starts no goroutine there (Bigcache's tests that leave CleanWindow
-// zero start no cleaner, though others do).
+// zero start no cleaner, though others do). A parameter the call passes
+// a constant for decides the same way, directly (if workers > 0) or
+// through a copy normalized by an if just above (if ttl <= 0 { ttl =
+// never }) and kept in a literal's field that nothing else sets before
+// the test (golang-lru's expirable cache, made with ttl 0, starts no
+// expiry goroutine).
 
 // spawnDead reports whether the go statement instr, in a function
 // analyzed in a context with call sites sites (innermost first), lies
@@ -45,8 +51,10 @@ const maxConstDepth = 8
 
 // constValue returns the constant value v has in function fn called at
 // sites[level], when the call fixes it: a constant, a comparison or
-// negation of such values, or a field of a parameter that the call
-// passes a composite literal for (through up to two calls).
+// negation of such values, a field of a parameter that the call passes
+// a composite literal for, a parameter it passes a constant for
+// (through up to two calls), a phi an if decides, or a field of a
+// variable set once before.
 func constValue(v ssa.Value, fn *ssa.Function, sites [2]ssa.CallInstruction, level int) (constant.Value, bool) {
 	return constOf(v, fn, sites, level, 0)
 }
@@ -75,6 +83,9 @@ func constOf(v ssa.Value, fn *ssa.Function, sites [2]ssa.CallInstruction, level,
 					if p := readOnlyParam(cell, fa.Field); p != nil {
 						return paramField(p, fa.Field, false, fn, sites, level, depth)
 					}
+					if w := setOnce(cell, fa.Field, v); w != nil {
+						return constOf(w, fn, sites, level, depth+1)
+					}
 					return nil, false
 				}
 				return paramField(fa.X, fa.Field, true, fn, sites, level, depth)
@@ -82,6 +93,20 @@ func constOf(v ssa.Value, fn *ssa.Function, sites [2]ssa.CallInstruction, level,
 		}
 	case *ssa.Field:
 		return paramField(v.X, v.Field, false, fn, sites, level, depth)
+	case *ssa.Parameter:
+		// A parameter the call passes a constant for, or a value the
+		// caller's own constants fix, one call out.
+		if v.Parent() != fn || level >= len(sites) || sites[level] == nil {
+			return nil, false
+		}
+		call := sites[level].Common()
+		j := slices.Index(fn.Params, v)
+		if call.IsInvoke() || call.StaticCallee() != fn || j < 0 || j >= len(call.Args) {
+			return nil, false
+		}
+		return constOf(call.Args[j], sites[level].Parent(), sites, level+1, depth+1)
+	case *ssa.Phi:
+		return phiConst(v, fn, sites, level, depth)
 	case *ssa.BinOp:
 		switch v.Op {
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -100,6 +125,122 @@ func constOf(v ssa.Value, fn *ssa.Function, sites [2]ssa.CallInstruction, level,
 		}
 	}
 	return nil, false
+}
+
+// phiConst returns the constant value of phi where its edges agree, or
+// where an if just above decides which one is taken: the join of a
+// triangle or a diamond ("if ttl <= 0 { ttl = never }" with ttl fixed).
+func phiConst(phi *ssa.Phi, fn *ssa.Function, sites [2]ssa.CallInstruction, level, depth int) (constant.Value, bool) {
+	edges := func(ok func(i int) bool) (constant.Value, bool) {
+		var val constant.Value
+		for i, e := range phi.Edges {
+			if !ok(i) {
+				continue
+			}
+			c, known := constOf(e, fn, sites, level, depth+1)
+			if !known || c.Kind() == constant.Unknown || val != nil && (val.Kind() == constant.Bool) != (c.Kind() == constant.Bool) {
+				return nil, false
+			}
+			if val != nil && !constant.Compare(val, token.EQL, c) {
+				return nil, false
+			}
+			val = c
+		}
+		return val, val != nil
+	}
+	if c, ok := edges(func(int) bool { return true }); ok {
+		return c, true
+	}
+	b := phi.Block()
+	d := b.Idom()
+	if d == nil || len(b.Preds) != 2 || len(d.Succs) != 2 {
+		return nil, false
+	}
+	br, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	// Each predecessor is the if's block itself, or an arm that only
+	// the if enters and that only goes on to the join.
+	arm := func(p *ssa.BasicBlock) *ssa.BasicBlock {
+		if p == d {
+			return b
+		}
+		if len(p.Preds) == 1 && p.Preds[0] == d && len(p.Succs) == 1 && p.Succs[0] == b {
+			return p
+		}
+		return nil
+	}
+	a0, a1 := arm(b.Preds[0]), arm(b.Preds[1])
+	if a0 == nil || a1 == nil || a0 == a1 {
+		return nil, false
+	}
+	c, ok := constOf(br.Cond, fn, sites, level, depth+1)
+	if !ok || c.Kind() != constant.Bool {
+		return nil, false
+	}
+	taken := d.Succs[0]
+	if !constant.BoolVal(c) {
+		taken = d.Succs[1]
+	}
+	return edges(func(i int) bool { return []*ssa.BasicBlock{a0, a1}[i] == taken })
+}
+
+// setOnce returns the value stored into field i of cell, a variable of
+// its function (a struct literal kept on the heap for a closure), when
+// one store in the function sets that field before the load, every
+// path to the load passes it, and nothing else may change it first: no
+// other store of the field, and the variable goes nowhere but to its
+// fields' addresses before the load (a closure that captures it, a call
+// given its address, come after).
+func setOnce(cell *ssa.Alloc, i int, load *ssa.UnOp) ssa.Value {
+	var set, whole *ssa.Store // a store of the field, of the whole variable
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || whole != nil {
+				return nil
+			}
+			whole = r // res := T{...}: the literal's copy
+		case *ssa.FieldAddr:
+			for _, u := range *r.Referrers() {
+				st, isStore := u.(*ssa.Store)
+				switch u.(type) {
+				case *ssa.UnOp, *ssa.DebugRef:
+					continue
+				}
+				switch {
+				case isStore && st.Addr == r && r.Field == i:
+					if set != nil {
+						return nil
+					}
+					set = st
+				case isStore && st.Addr == r:
+				case r.Field == i && dataflow.MayPrecede(u, load):
+					return nil // the field's address goes elsewhere first
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			if dataflow.MayPrecede(r, load) {
+				return nil
+			}
+		}
+	}
+	if set == nil && whole != nil && Dominates(whole, load) {
+		// The variable holds a copy of a literal made just before: the
+		// literal's field, set once before the copy.
+		if cp, ok := whole.Val.(*ssa.UnOp); ok && cp.Op == token.MUL {
+			if lit, ok := cp.X.(*ssa.Alloc); ok && lit != cell {
+				return setOnce(lit, i, cp)
+			}
+		}
+		return nil
+	}
+	if set == nil || whole != nil || set.Parent() != load.Parent() || !Dominates(set, load) {
+		return nil
+	}
+	return set.Val
 }
 
 // constOrZero returns c, or the zero value of a basic type t where c is

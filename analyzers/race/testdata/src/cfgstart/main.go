@@ -2,7 +2,11 @@
 // their configuration asks for one ("if config.CleanWindow > 0 { go
 // ... }", "if !cfg.Quiet { go ... }"): a call that passes a composite
 // literal leaving the field out, or setting it the other way, starts
-// none, and what its callbacks write races with nothing. The pointer
+// none, and what its callbacks write races with nothing. So does a
+// call that passes a constant parameter the go statement's condition
+// reads, directly (if workers > 0) or through a normalized copy kept in
+// the literal the constructor returns (if ttl <= 0 { ttl = Never };
+// e := T{ttl: ttl}; if e.ttl != Never). The pointer
 // analysis tells the calls apart (a constructor is a factory), and
 // starts no goroutine in a context whose constants rule its go
 // statement out; a goroutine that never starts has no candidate pair,
@@ -54,7 +58,63 @@ func (c *Cache) clean() {
 	}
 }
 
+// Never is the TTL of entries that never expire.
+const Never = time.Hour * 24 * 365
+
+// Expiring expires its entries in the background unless their TTL is
+// Never; newExpiring normalizes a TTL of zero or less to Never first,
+// then keeps it in the literal it returns, whose field decides.
+type Expiring struct {
+	ttl     time.Duration
+	onEvict func()
+}
+
+func newExpiring(ttl time.Duration, onEvict func()) *Expiring {
+	if ttl <= 0 {
+		ttl = Never
+	}
+	e := Expiring{ttl: ttl, onEvict: onEvict}
+	if e.ttl != Never {
+		go func() {
+			time.Sleep(e.ttl)
+			e.onEvict()
+		}()
+	}
+	return &e
+}
+
+// newPool starts its workers only when asked for some: its parameter
+// decides.
+func newPool(workers int, job func()) {
+	if workers > 0 {
+		go job()
+	}
+}
+
+func expiring() {
+	never := 0
+	newExpiring(0, func() { never++ }) // zero TTL: no expiry goroutine
+	println(never)                     // silent: no goroutine writes never
+
+	idle := 0
+	newPool(0, func() { idle++ }) // no workers
+	println(idle)                 // silent: no goroutine writes idle
+
+	expired := 0
+	newExpiring(time.Second, func() {
+		expired++ // want `data race on expired: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs read at main.go:\d+ \(main goroutine\)`
+	})
+	println(expired)
+
+	busy := 0
+	newPool(2, func() {
+		busy++ // want `data race on busy: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs read at main.go:\d+ \(main goroutine\)`
+	})
+	println(busy)
+}
+
 func main() {
+	expiring()
 	quiet := 0
 	c := newCache(Config{OnEvict: func() { quiet++ }}) // no CleanWindow: no cleaner
 	c.clean()
