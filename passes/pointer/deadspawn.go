@@ -183,7 +183,8 @@ func phiConst(phi *ssa.Phi, fn *ssa.Function, sites [2]ssa.CallInstruction, leve
 	if !constant.BoolVal(c) {
 		taken = d.Succs[1]
 	}
-	return edges(func(i int) bool { return []*ssa.BasicBlock{a0, a1}[i] == taken })
+	arms := [2]*ssa.BasicBlock{a0, a1}
+	return edges(func(i int) bool { return arms[i] == taken })
 }
 
 // setOnce returns the value stored into field i of cell, a variable of

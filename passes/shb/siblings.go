@@ -203,14 +203,7 @@ func mapField(instr ssa.Instruction) ssa.Value {
 	if _, ok := m.Type().Underlying().(*types.Map); !ok {
 		return nil
 	}
-	load, ok := m.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	if _, ok := load.X.(*ssa.FieldAddr); !ok {
-		return nil
-	}
-	return load.X
+	return loadedField(m)
 }
 
 // sliceField returns, for an access to an element of a slice that the
@@ -242,7 +235,14 @@ func sliceField(instr ssa.Instruction, addr ssa.Value) ssa.Value {
 	if _, ok := sl.Type().Underlying().(*types.Slice); !ok {
 		return nil
 	}
-	load, ok := sl.(*ssa.UnOp)
+	return loadedField(sl)
+}
+
+// loadedField returns the address of the field that v is loaded from
+// (r.m, r.s), or nil: the field whose container mapField and sliceField
+// take the access to be on.
+func loadedField(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
