@@ -140,7 +140,15 @@
 // is not safe for concurrent usage", "Allocate is not thread-safe") is
 // used by its callers one goroutine at a time, as the contract says,
 // whatever mutex or atomic it carries for its own goroutines
-// (documented-serial). A field written by
+// (documented-serial). An internal package (a path element "internal")
+// is imported only by its own module's code, so the callers of its API
+// are known: which of them run at once is shown where they are analysed,
+// and a race through them is reported there, at the call
+// (internal-package): a buffer whose every caller holds the pool's
+// mutex is silent in the buffer's package, and two goroutines of the
+// pool calling it holding nothing are reported in the pool's. A type
+// there documented as safe for concurrent use is still presumed used
+// so. A field written by
 // Start before the goroutine it starts reads it is the caller's setup,
 // not a race, and so is a method that every call in the package and its
 // tests makes on an object not shared yet (t := &Transport{};

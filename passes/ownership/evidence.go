@@ -53,7 +53,10 @@ import (
 //   - an object that a goroutine sends on a channel (carried by the value
 //     sent, through a pointer or two) and goes on using after the send,
 //     in the function that sends it: a send hands the value over, and
-//     an object only sent shows a transfer, not sharing;
+//     an object only sent shows a transfer, not sharing; nor does a
+//     request used again only after the sender waited for the reply on
+//     a channel the request carries (ch <- req; <-req.reply, or a
+//     future's Error that receives from it), which hands it back;
 //   - a map written on both sides;
 //   - a channel closed on one side while the other closes or sends on it;
 //   - a field of a type whose documentation says it is safe for

@@ -2,9 +2,11 @@ package ownership
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/buildir"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -161,7 +163,8 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 
 // Presumed returns the rule by which a pair that is concurrent only
 // because library mode presumes it (see presumed) does not race:
-// no-evidence when nothing shows that the location is meant to be used
+// internal-package when the package is an internal one (see
+// internalPath), no-evidence when nothing shows that the location is meant to be used
 // by goroutines at once (see inconsistent; a field of a type documented
 // as safe for concurrent use is, see documentedConcurrent),
 // setup-method when a or b is a write in a method that its callers run
@@ -173,12 +176,25 @@ func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 		return ""
 	case q.documentedSerial(a) || q.documentedSerial(b):
 		return rules.DocumentedSerial
+	case internalPath(q.pkg.Path()) && !q.documentedConcurrent(a.Loc):
+		return rules.InternalPackage
 	case !q.inconsistent(a, b) && !q.lockedBoth(a, b) && !q.documentedConcurrent(a.Loc):
 		return rules.NoEvidence
 	case q.settingUp(a) || q.settingUp(b):
 		return rules.SetupMethod
 	}
 	return ""
+}
+
+// internalPath reports whether a package path has an element
+// "internal": Go lets only the code rooted at the parent of that element
+// import the package, so its callers are its own module's code. Which of
+// them run at once is shown where they are analysed, at their calls
+// (a pool that calls its buffer's Write holding the pool's mutex, or
+// from two goroutines with none), not presumed here; a type the package
+// documents as safe for concurrent use is still presumed used so.
+func internalPath(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "internal")
 }
 
 // documentedSerial reports whether acc touches an object of a type of
@@ -370,11 +386,101 @@ func (q *Query) sentIn(obj *pointer.Object) []ssa.Instruction {
 // that carries obj, by the function that sends it: the sender goes on using
 // what it handed over (a buffer sent, then written again). A send hands
 // its value over; an object that is only sent shows a transfer, not
-// sharing.
+// sharing. Nor does a request the sender uses again only once it has
+// waited for the reply on a channel the request carries (see
+// awaitsReply): the reply hands it back.
 func (q *Query) sentAndKept(obj *pointer.Object, acc pointer.Access) bool {
 	for _, s := range q.sentIn(obj) {
-		if s.Parent() == acc.Instr.Parent() && after(s, acc.Instr) {
+		if s.Parent() == acc.Instr.Parent() && after(s, acc.Instr) && !awaitsReply(s, sentValue(s), acc.Instr) {
 			return true
+		}
+	}
+	return false
+}
+
+// awaitsReply reports whether acc, in the function that sends v by s,
+// comes only after a wait for a reply on a channel that v carries:
+// req := &request{reply: make(chan T)}; ch <- req; <-req.reply, or a
+// call that receives from it (a future's Error, which selects on its
+// errCh and on a shutdown channel). The request/response idiom hands
+// the request over and back; the sender's later uses of it show no
+// sharing, whichever case of the wait was taken.
+func awaitsReply(s ssa.Instruction, v ssa.Value, acc ssa.Instruction) bool {
+	if v == nil {
+		return false
+	}
+	for _, b := range s.Parent().Blocks {
+		for _, w := range b.Instrs {
+			if precedes(s, w) && precedes(w, acc) && receivesFrom(w, v, 1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// precedes reports whether x dominates y: earlier in y's block, or in a
+// block that dominates y's.
+func precedes(x, y ssa.Instruction) bool {
+	bx, by := x.Block(), y.Block()
+	if bx == by {
+		return slices.Index(bx.Instrs, x) < slices.Index(bx.Instrs, y)
+	}
+	return bx.Dominates(by)
+}
+
+// receivesFrom reports whether instr receives from a channel that v
+// carries (a field of v, or of what a field of v points to), directly,
+// in a case of a select, or in the body of a function it calls with v,
+// depth calls down.
+func receivesFrom(instr ssa.Instruction, v ssa.Value, depth int) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW && carriedBy(instr.X, v)
+	case *ssa.Select:
+		return slices.ContainsFunc(instr.States, func(st *ssa.SelectState) bool {
+			return st.Dir == types.RecvOnly && carriedBy(st.Chan, v)
+		})
+	case *ssa.Call:
+		callee := instr.Call.StaticCallee()
+		if depth == 0 || callee == nil || len(callee.Params) != len(instr.Call.Args) {
+			return false
+		}
+		for i, arg := range instr.Call.Args {
+			if !carriedBy(arg, v) {
+				continue
+			}
+			for _, b := range callee.Blocks {
+				for _, in := range b.Instrs {
+					if receivesFrom(in, callee.Params[i], depth-1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// carriedBy reports whether x is v, or is loaded from or addresses a
+// field of what v carries (v.reply, &v.deferError, (*v.f).g).
+func carriedBy(x, v ssa.Value) bool {
+	for range 8 {
+		if x == v {
+			return true
+		}
+		switch y := x.(type) {
+		case *ssa.FieldAddr:
+			x = y.X
+		case *ssa.Field:
+			x = y.X
+		case *ssa.UnOp:
+			if y.Op != token.MUL {
+				return false
+			}
+			x = y.X
+		default:
+			return false
 		}
 	}
 	return false

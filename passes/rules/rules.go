@@ -75,6 +75,7 @@ const (
 	NoEvidence         ID = "no-evidence"
 	NoSharingEvidence  ID = "no-sharing-evidence"
 	SetupMethod        ID = "setup-method"
+	InternalPackage    ID = "internal-package"
 	DocumentedSerial   ID = "documented-serial"
 	DeadCode           ID = "dead-code"
 	FlagSkipped        ID = "flag-skipped"
@@ -153,6 +154,7 @@ var All = []Rule{
 	{SelfSynchronized, "a library type that synchronizes itself with atomics orders its own accesses", "What it reports", raceDoc},
 	{NoEvidence, "two callers of a library's API are presumed concurrent only where the code shows the memory is shared: a lock or an atomic on one side, or a type documented as safe for concurrent use", "Which goroutines are checked", raceDoc},
 	{NoSharingEvidence, "a pair is reported only where the code shows its memory is meant to be shared (an atomic, inconsistent locking between calls of the package's API, one object of the program such as a package-level variable or an object main or a test makes once, a variable a function literal takes to another goroutine, an object a go statement hands over, a map written on both sides, a closed channel, a type documented as safe for concurrent use); the others are possible data races, reported with -all", "Evidence of sharing", ownershipDoc},
+	{InternalPackage, "an internal package is imported only by its own module's code, whose goroutines show which of its calls run at once where they are analysed: its API's callers are not presumed concurrent, unless its documentation says a type is safe for concurrent use", "Which goroutines are checked", raceDoc},
 	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", raceDoc},
 	{DocumentedSerial, "callers use a type or method documented as not safe for concurrent use from one goroutine at a time", "Which goroutines are checked", raceDoc},
 	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", ownershipDoc},

@@ -212,6 +212,86 @@ func sendAndKeep(done chan bool) {
 	b.n = 1 // want `data race on buf.n: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
 }
 
+// A request sent with the channel its reply comes on: the sender waits
+// for the reply before it reads the result again, in a method of the
+// request that may instead see the server shut down (a future's Error).
+// The reply hands the request back: no evidence of sharing, silent (a
+// possible data race with -all: the shutdown case orders nothing).
+type request struct {
+	reply    chan error
+	shutdown chan struct{}
+	err      error
+	index    int
+	term     int
+	seq      int
+}
+
+func (r *request) Error() error {
+	select {
+	case r.err = <-r.reply:
+	case <-r.shutdown:
+		r.err = errShutdown
+	}
+	return r.err
+}
+
+type shutdownError struct{}
+
+func (shutdownError) Error() string { return "shut down" }
+
+var errShutdown error = shutdownError{}
+
+func newRequest(shutdown chan struct{}) *request {
+	return &request{reply: make(chan error, 1), shutdown: shutdown}
+}
+
+func awaitReply(done chan bool) {
+	reqs := make(chan *request)
+	shutdown := make(chan struct{})
+	go func() {
+		serve(reqs)
+		done <- true
+	}()
+	req := newRequest(shutdown)
+	reqs <- req
+	if req.Error() != nil {
+		return
+	}
+	println(req.index)
+	// The same, waiting on the reply channel itself, in a select.
+	req2 := newRequest(shutdown)
+	reqs <- req2
+	select {
+	case <-req2.reply:
+	case <-shutdown:
+		return
+	}
+	println(req2.term)
+}
+
+// A sender that reads the result without waiting for the reply: shared
+// by the send, reported.
+func skipReply(done chan bool) {
+	reqs := make(chan *request)
+	go func() {
+		serve(reqs)
+		done <- true
+	}()
+	req := newRequest(nil)
+	reqs <- req
+	println(req.seq)
+}
+
+// serve answers each request it receives.
+func serve(reqs chan *request) {
+	for req := range reqs {
+		req.index = 7 // silent "no-sharing-evidence"
+		req.term = 2  // silent "no-sharing-evidence"
+		req.seq = 1   // want `data race on request.seq: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs read at main.go:\d+ \(main goroutine\)`
+		req.reply <- nil
+	}
+}
+
 // Each consumer fills the buffer it received: the sends hand each its
 // own, though the analysis takes every buffer for one: silent.
 func consume(ch chan *buf, done chan bool) {
@@ -390,6 +470,8 @@ func main() {
 	perIterationCaptured(done)
 	sharedAcrossIterations(done)
 	sendAndKeep(done)
+	awaitReply(done)
+	skipReply(done)
 	consumed(done)
 	atomicOneSide(&stats{}, done)
 	lockedOneSide(&cache{}, done)
