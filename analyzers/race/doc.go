@@ -60,7 +60,10 @@
 // field, element or variable (origin-sensitive pointer analysis); one
 // writes; no happens-before edge of the Go memory model orders them (go
 // statement, channel send/receive/close, WaitGroup, Once, Cond); no mutex is
-// held at both; they are not both sync/atomic operations.
+// held at both; they are not both sync/atomic operations. An access is
+// what the Go program evaluates: for i := range s.segments, over an
+// array with the index alone, does not read the array (the spec leaves
+// the range expression unevaluated there), though go/ssa loads it.
 //
 // Races of kinds common in Go are named first, with the fix last:
 // "concurrent map access", "concurrent append", "captured loop variable"

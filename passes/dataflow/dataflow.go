@@ -6,6 +6,8 @@
 package dataflow
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -158,4 +160,23 @@ func Reachable(fn *ssa.Function, decide func(cond ssa.Value) (value, ok bool)) [
 		}
 	}
 	return seen
+}
+
+// RangeUnevaluated reports whether load is go/ssa's load of the range
+// expression of for i := range x over an array, which nothing uses: the
+// Go spec does not evaluate x there (at most one iteration variable and
+// a constant length), so the load reads nothing. (_ = x, which the spec
+// does evaluate, is not one: its block does not enter a range loop.)
+func RangeUnevaluated(load *ssa.UnOp) bool {
+	if load.Op != token.MUL {
+		return false
+	}
+	if _, ok := load.Type().Underlying().(*types.Array); !ok {
+		return false
+	}
+	if refs := load.Referrers(); refs != nil && len(*refs) > 0 {
+		return false
+	}
+	b := load.Block()
+	return b != nil && len(b.Succs) == 1 && b.Succs[0].Comment == "rangeindex.loop"
 }

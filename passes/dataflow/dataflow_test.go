@@ -94,3 +94,64 @@ func build(t *testing.T) *ssa.Function {
 	}
 	return pkg.Func("f")
 }
+
+// TestRangeUnevaluated checks which loads of an array are the range
+// expression the spec leaves unevaluated: the index-only range over an
+// array field and over an array variable, and not a range that copies
+// the elements or a blank assignment.
+func TestRangeUnevaluated(t *testing.T) {
+	const src = `package p
+
+type s struct{ segs [4]int }
+
+var arr [4]int
+
+func indexOnly(x *s) (n int) {
+	for i := range x.segs {
+		n += i
+	}
+	for range arr {
+		n++
+	}
+	return n
+}
+
+func values(x *s) (n int) {
+	for _, v := range x.segs {
+		n += v
+	}
+	_ = arr
+	return n
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset, types.NewPackage("p", ""), []*ast.File{f}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(name string) (loads, unevaluated int) {
+		for _, b := range pkg.Func(name).Blocks {
+			for _, instr := range b.Instrs {
+				if u, ok := instr.(*ssa.UnOp); ok && u.Op == token.MUL {
+					if _, isArray := u.Type().Underlying().(*types.Array); isArray {
+						loads++
+						if dataflow.RangeUnevaluated(u) {
+							unevaluated++
+						}
+					}
+				}
+			}
+		}
+		return loads, unevaluated
+	}
+	if loads, n := count("indexOnly"); loads != 2 || n != 2 {
+		t.Errorf("indexOnly: %d array loads, %d unevaluated; want 2 and 2", loads, n)
+	}
+	if loads, n := count("values"); loads == 0 || n != 0 {
+		t.Errorf("values: %d array loads, %d unevaluated; want some and 0", loads, n)
+	}
+}

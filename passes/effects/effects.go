@@ -12,6 +12,7 @@ import (
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/guard"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -294,7 +295,9 @@ func (s *summarizer) effectsOf(fn *ssa.Function) []effect {
 			case *ssa.UnOp:
 				switch instr.Op {
 				case token.MUL:
-					own(instr.X, false, false, false)
+					if !dataflow.RangeUnevaluated(instr) {
+						own(instr.X, false, false, false)
+					}
 				case token.ARROW:
 					sync(facts.SyncRecv, instr.X)
 				}

@@ -208,6 +208,26 @@
 // closures it passes them to, race with accesses made without the
 // mutex, not with those made holding it.
 //
+// # Publishing into a field under its mutex
+//
+// published-under-lock: what a goroutine wrote to an object before it
+// stored the object into a field holding its mutex happens before what
+// another goroutine does with the object once it loaded it from that
+// field holding the mutex.
+//
+// A registry that fills a new entry, starts its goroutines, and then
+// puts it in a map under the registry's mutex (p := startPeer(...);
+// t.peers[id] = p, under t.mu) publishes it: the Unlock ending the
+// store's critical section comes before the Lock under which a reader
+// finds the entry, so the filler's writes before the store are ordered
+// before everything the reader then does with it, with or without a
+// lock. The object reached other goroutines before (the ones it
+// started), so it is not "not published yet"; the rule covers only the
+// reader that reached it through the field, by loads, lookups, range
+// and the calls it passes it to, and only writes before the store in
+// the filler's own goroutine. A write after the store races with the
+// reader as before.
+//
 // # Double buffers
 //
 // double-buffer: two buffers swapped under both locks never hold one

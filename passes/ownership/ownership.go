@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -94,6 +95,7 @@ type Query struct {
 	sentObjs   map[*pointer.Object][]ssa.Instruction // see sentIn
 	takes      map[touchKey]*ssa.UnOp                // see takenBy
 	takeLoads  map[*ssa.UnOp]bool                    // see isTake
+	published  map[*shb.Trace][]int32                // see containerStores
 	selfSynced map[*pointer.Object]bool              // see internal
 	serial     map[types.Object]bool                 // see documentedSerial
 	uncut      map[structField]bool                  // see neverCut
@@ -411,22 +413,12 @@ func awaitsReply(s ssa.Instruction, v ssa.Value, acc ssa.Instruction) bool {
 	}
 	for _, b := range s.Parent().Blocks {
 		for _, w := range b.Instrs {
-			if precedes(s, w) && precedes(w, acc) && receivesFrom(w, v, 1) {
+			if dataflow.Precedes(s, w) && dataflow.Precedes(w, acc) && receivesFrom(w, v, 1) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// precedes reports whether x dominates y: earlier in y's block, or in a
-// block that dominates y's.
-func precedes(x, y ssa.Instruction) bool {
-	bx, by := x.Block(), y.Block()
-	if bx == by {
-		return slices.Index(bx.Instrs, x) < slices.Index(bx.Instrs, y)
-	}
-	return bx.Dominates(by)
 }
 
 // receivesFrom reports whether instr receives from a channel that v
@@ -542,6 +534,8 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 		return rules.OwnSpawn
 	case q.handedOver(obj, ta, x, tb, y, px || q.receivedInLoop(a.Acc)) || q.handedOver(obj, tb, y, ta, x, py || q.receivedInLoop(b.Acc)):
 		return rules.Handover
+	case q.publishedUnder(obj, a, b) || q.publishedUnder(obj, b, a):
+		return rules.PublishedUnderLock
 	case q.readyClosed(obj, a.Acc, ta, x, b.Acc, tb, y, perIter) || q.readyClosed(obj, b.Acc, tb, y, a.Acc, ta, x, perIter):
 		return rules.Future
 	case q.doneAfter(ta, x, a.Acc, tb, y) || q.doneAfter(tb, y, b.Acc, ta, x):

@@ -80,6 +80,8 @@ type derivation struct {
 	frames []pointer.Frame
 	seen   map[derivedKey]bool
 	steps  int
+	// stop, when set, replaces isTake: the loads a derivation ends at.
+	stop func(*ssa.UnOp) bool
 }
 
 type derivedKey struct {
@@ -107,7 +109,7 @@ func (d *derivation) from(v ssa.Value, k int) (take *ssa.UnOp, ok bool) {
 		if v.Op != token.MUL {
 			return nil, false
 		}
-		if d.q.isTake(v) {
+		if d.stop != nil && d.stop(v) || d.stop == nil && d.q.isTake(v) {
 			return v, true
 		}
 		return d.from(v.X, k)

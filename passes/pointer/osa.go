@@ -8,6 +8,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/effects"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/container/intsets"
@@ -340,6 +341,9 @@ type part struct{ off, size int }
 func (a *state) readParts(v ssa.Value, off, depth int) []part {
 	whole := []part{{off, a.size(v.Type())}}
 	refs := v.Referrers()
+	if load, ok := v.(*ssa.UnOp); ok && depth == 0 && dataflow.RangeUnevaluated(load) {
+		return nil // for i := range s.segments reads nothing
+	}
 	if _, ok := v.Type().Underlying().(*types.Struct); !ok || refs == nil || len(*refs) == 0 || depth > maxLayoutDepth {
 		return whole
 	}

@@ -65,6 +65,7 @@ const (
 	AtomicObserved     ID = "atomic-observed"
 	CommonLock         ID = "common-lock"
 	TakenUnderLock     ID = "taken-under-lock"
+	PublishedUnderLock ID = "published-under-lock"
 	DoubleBuffer       ID = "double-buffer"
 	BothAtomic         ID = "both-atomic"
 	NotPublished       ID = "not-published"
@@ -144,6 +145,7 @@ var All = []Rule{
 	{Once, "a sync.Once callback happens before every return of Do on the same Once", "What it reports", raceDoc},
 	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
+	{PublishedUnderLock, "what a goroutine wrote to an object before it stored the object into a field holding its mutex happens before what another goroutine does with the object once it loaded it from that field holding the mutex", "Publishing into a field under its mutex", ownershipDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
 	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", ownershipDoc},
 	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
