@@ -143,6 +143,15 @@ var realModules = []realModule{
 	{"github.com/hashicorp/golang-lru/v2", "v2.0.7"},
 	{"github.com/alitto/pond/v2", "v2.7.1"},
 	{"github.com/jonboulle/clockwork", "v0.5.0"},
+	// Added in issue 38's nineteenth session, after an internal
+	// package's API callers no longer presumed concurrent, requests
+	// used again after their reply as no evidence of sharing, and
+	// objects published into a field under its mutex, with a first
+	// look: a worker pool, a resilience-patterns library and a sharded
+	// cache, the next three of the list above.
+	{"github.com/gammazero/workerpool", "v1.3.0"},
+	{"github.com/eapache/go-resiliency", "v1.7.0"},
+	{"github.com/coocood/freecache", "v1.2.7"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
