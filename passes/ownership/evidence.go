@@ -58,7 +58,9 @@ import (
 //     a channel the request carries (ch <- req; <-req.reply, or a
 //     future's Error that receives from it), which hands it back;
 //   - a map written on both sides;
-//   - a channel closed on one side while the other closes or sends on it;
+//   - a channel closed on one side while the other closes or sends on it,
+//     unless one function makes both the send and the close (see
+//     oneProducer);
 //   - a field of a type whose documentation says it is safe for
 //     concurrent use, where one side is a call of the package's API or
 //     both are made by the type's exported methods: the documentation
@@ -156,7 +158,9 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		return "a map written on both sides"
 	}
 	if closesChan(a) && (closesChan(b) || sendsOn(b)) || closesChan(b) && sendsOn(a) {
-		return "a channel closed while used"
+		if !oneProducer(a, b) {
+			return "a channel closed while used"
+		}
 	}
 	if q.capturedAcross(loc.Obj, a, b) {
 		return "a variable a function literal takes to another goroutine"
@@ -345,6 +349,15 @@ func closesChan(acc pointer.Access) bool {
 	}
 	b, ok := call.Call.Value.(*ssa.Builtin)
 	return ok && b.Name() == "close"
+}
+
+// oneProducer reports whether a send and a close of a pair are made by
+// one function, which sends on the channel and closes it (a batch that
+// answers each future it was handed, then closes it): that function is
+// the channel's producer, and two of its runs meet on one channel only
+// where the analysis merged the channels each caller made.
+func oneProducer(a, b pointer.Access) bool {
+	return (sendsOn(a) || sendsOn(b)) && a.Instr.Parent() == b.Instr.Parent()
 }
 
 // sendsOn reports whether acc is a send on a channel.

@@ -292,6 +292,47 @@ func serve(reqs chan *request) {
 	}
 }
 
+// A batch goroutine answers each future it is handed with a send, and
+// then closes it: the one producer of each future. Two batches meet on
+// one future only through the analysis's merging of the futures the
+// requests made: no evidence of sharing, silent (a possible data race
+// with -all).
+func answer(futures chan chan int, done chan bool) {
+	for f := range futures {
+		f <- 1
+		close(f) // silent "no-sharing-evidence"
+	}
+	done <- true
+}
+
+func batches(done chan bool) {
+	futures := make(chan chan int)
+	go answer(futures, done)
+	go answer(futures, done)
+	for range 2 {
+		f := make(chan int, 1)
+		futures <- f
+		<-f
+	}
+}
+
+// A channel one goroutine sends on while another closes it: reported.
+func sendOne(ch chan int, done chan bool) {
+	ch <- 1
+	done <- true
+}
+
+func closeIt(ch chan int, done chan bool) {
+	close(ch) // want `data race on a chan int: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
+	done <- true
+}
+
+func closeWhileSending(done chan bool) {
+	ch := make(chan int, 1)
+	go sendOne(ch, done)
+	go closeIt(ch, done)
+}
+
 // Each consumer fills the buffer it received: the sends hand each its
 // own, though the analysis takes every buffer for one: silent.
 func consume(ch chan *buf, done chan bool) {
@@ -471,6 +512,8 @@ func main() {
 	sharedAcrossIterations(done)
 	sendAndKeep(done)
 	awaitReply(done)
+	batches(done)
+	closeWhileSending(done)
 	skipReply(done)
 	consumed(done)
 	atomicOneSide(&stats{}, done)
