@@ -43,6 +43,9 @@
 //     atomics orders its own accesses (race's "What it reports");
 //   - setup-method: a method every caller runs on an object not shared yet
 //     sets it up (race's "Which goroutines are checked");
+//   - internal-package: an internal package's API callers are its own
+//     module's code, not presumed concurrent (race's "Which goroutines
+//     are checked");
 //   - flag-skipped: code that runs only where a flag set once reads false
 //     does not run (race's "Goroutines taken for one");
 //   - self-store, other-elements, closes-both: storing back what was just

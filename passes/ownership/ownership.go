@@ -166,9 +166,10 @@ func (q *Query) Apart(obj *pointer.Object, a, b pointer.Access) rules.ID {
 // Presumed returns the rule by which a pair that is concurrent only
 // because library mode presumes it (see presumed) does not race:
 // internal-package when the package is an internal one (see
-// internalPath), no-evidence when nothing shows that the location is meant to be used
-// by goroutines at once (see inconsistent; a field of a type documented
-// as safe for concurrent use is, see documentedConcurrent),
+// internalPath), no-evidence when nothing shows that the location is
+// meant to be used by goroutines at once (see inconsistent; a field of a
+// type documented as safe for concurrent use is, see
+// documentedConcurrent),
 // setup-method when a or b is a write in a method that its callers run
 // only on objects they have not shared yet (see setupMethod); "" when
 // neither applies or the pair is not presumed.
