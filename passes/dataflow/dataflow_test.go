@@ -81,10 +81,13 @@ func TestForwardMust(t *testing.T) {
 	}
 }
 
-func build(t *testing.T) *ssa.Function {
+func build(t *testing.T) *ssa.Function { return buildPackage(t, src).Func("f") }
+
+// buildPackage builds package p of source text in SSA form.
+func buildPackage(t *testing.T, text string) *ssa.Package {
 	t.Helper()
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	f, err := parser.ParseFile(fset, "p.go", text, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +95,7 @@ func build(t *testing.T) *ssa.Function {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pkg.Func("f")
+	return pkg
 }
 
 // TestRangeUnevaluated checks which loads of an array are the range
@@ -124,15 +127,7 @@ func values(x *s) (n int) {
 	return n
 }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset, types.NewPackage("p", ""), []*ast.File{f}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := buildPackage(t, src)
 	count := func(name string) (loads, unevaluated int) {
 		for _, b := range pkg.Func(name).Blocks {
 			for _, instr := range b.Instrs {
