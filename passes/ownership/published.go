@@ -121,7 +121,7 @@ func (q *Query) containerStores(t *shb.Trace) []int32 {
 		if e.Kind != shb.Access || e.Locks == 0 || e.Imported != 0 {
 			continue
 		}
-		if f, _ := storedField(e.Instr); f != nil && (len(evs) == 0 || evs[len(evs)-1] != int32(i)) {
+		if f, _ := storedField(e.Instr); f != nil {
 			evs = append(evs, int32(i))
 		}
 	}
