@@ -46,11 +46,11 @@ func (q *Query) publishedUnder(obj *pointer.Object, w, r Exec) bool {
 		}
 		e := &w.T.Events[ev]
 		f, val := storedField(e.Instr)
-		if f != field || !entry(val) || !q.order.Exclusive(e.Locks, held) {
-			continue
-		}
 		if mi, ok := val.(*ssa.MakeInterface); ok {
-			val = mi.X // the pointer the interface holds
+			val = mi.X // what the interface holds
+		}
+		if f != field || val == nil || !entry(val) || !q.order.Exclusive(e.Locks, held) {
+			continue
 		}
 		if slices.ContainsFunc(q.ptr.PointsToIn(w.T.Origin, val), func(l pointer.Location) bool { return l.Obj == obj }) {
 			return true
@@ -59,18 +59,15 @@ func (q *Query) publishedUnder(obj *pointer.Object, w, r Exec) bool {
 	return false
 }
 
-// entry reports whether v, stored into a field, is an entry that the
-// store puts there: a pointer to a struct, or an interface holding one.
-// A slice or a map stored back (l.lines = append(l.lines, s)) may be the
-// array or the map the field held already, which readers reached before
-// the store.
+// entry reports whether v, stored into a field (or boxed in the
+// interface stored), is an entry that the store puts there: a pointer to
+// a struct. A slice or a map stored back (l.lines = append(l.lines, s))
+// may be the array or the map the field held already, which readers
+// reached before the store.
 func entry(v ssa.Value) bool {
-	switch t := v.Type().Underlying().(type) {
-	case *types.Pointer:
+	if t, ok := v.Type().Underlying().(*types.Pointer); ok {
 		_, ok := t.Elem().Underlying().(*types.Struct)
 		return ok
-	case *types.Interface:
-		return true
 	}
 	return false
 }
