@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
@@ -49,7 +50,7 @@ func (q *Query) publishedUnder(obj *pointer.Object, w, r Exec) bool {
 		if mi, ok := val.(*ssa.MakeInterface); ok {
 			val = mi.X // what the interface holds
 		}
-		if f != field || val == nil || !entry(val) || !q.order.Exclusive(e.Locks, held) {
+		if f != field || !entry(val) || !q.order.Exclusive(e.Locks, held) {
 			continue
 		}
 		if slices.ContainsFunc(q.ptr.PointsToIn(w.T.Origin, val), func(l pointer.Location) bool { return l.Obj == obj }) {
@@ -135,8 +136,8 @@ func (q *Query) containerStores(t *shb.Trace) []int32 {
 func storedField(instr ssa.Instruction) (*types.Var, ssa.Value) {
 	switch instr := instr.(type) {
 	case *ssa.Store:
-		if fa, ok := instr.Addr.(*ssa.FieldAddr); ok {
-			return fieldVar(fa), instr.Val
+		if f := lockset.FieldOf(instr.Addr); f != nil {
+			return f, instr.Val
 		}
 	case *ssa.MapUpdate:
 		if load, ok := instr.Map.(*ssa.UnOp); ok {
@@ -151,21 +152,5 @@ func loadedFieldVar(load *ssa.UnOp) *types.Var {
 	if load.Op != token.MUL {
 		return nil
 	}
-	if fa, ok := load.X.(*ssa.FieldAddr); ok {
-		return fieldVar(fa)
-	}
-	return nil
-}
-
-// fieldVar returns the field that fa addresses.
-func fieldVar(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	return st.Field(fa.Field)
+	return lockset.FieldOf(load.X)
 }
