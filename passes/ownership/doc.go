@@ -211,6 +211,15 @@
 // closures it passes them to, race with accesses made without the
 // mutex, not with those made holding it.
 //
+// One entry can be taken alone: a goroutine that, holding the mutex,
+// looks a key up in a map field and deletes that key (h, ok :=
+// c.dispatch[seq]; delete(c.dispatch, seq): a handler deregistered, an
+// idle connection checked out), or pops an element off a slice field
+// (x := p.free[n]; p.free = p.free[:n], or x := q.items[0]; q.items =
+// q.items[1:]: a free list, a queue), owns what that entry held until
+// it puts it back: the others reach it only through the field, holding
+// the mutex, and it is no longer there.
+//
 // # Publishing into a field under its mutex
 //
 // published-under-lock: what a goroutine wrote to an object before it
@@ -403,7 +412,10 @@
 // object one holds, an object that main, a package's initialization or
 // a test makes once (outside a loop); a local variable that a function
 // literal takes to another goroutine (one goroutine runs the literal and
-// not the function that declares the variable); the go statement that
+// not the function that declares the variable; a method value,
+// serf.NumNodes handed to a queue, captures no variable: it binds its
+// receiver as a call passes an argument, and what the receiver points
+// to is handed along like one); the go statement that
 // started one goroutine passes it the object (an argument, a variable or
 // pointer the function literal captures, or what they point to) and the
 // other access is in the goroutine that ran the statement, or in another

@@ -307,18 +307,29 @@ func (q *Query) sameNamedLock(la, lb shb.LocksetID) bool {
 
 // capturedByLiteral reports whether alloc is a variable that a function
 // literal captures (a binding of its closure), not an object that &T{}
-// or new(T) made.
+// or new(T) made. A method value (serf.NumNodes handed to a queue)
+// binds its receiver, a value like an argument, and captures no
+// variable: the object it points to is passed along, not declared in
+// a function some goroutine never runs.
 func capturedByLiteral(alloc *ssa.Alloc) bool {
 	refs := alloc.Referrers()
 	if refs == nil {
 		return false
 	}
 	for _, r := range *refs {
-		if mc, ok := r.(*ssa.MakeClosure); ok && slices.Contains(mc.Bindings, ssa.Value(alloc)) {
+		if mc, ok := r.(*ssa.MakeClosure); ok && isLiteral(mc) && slices.Contains(mc.Bindings, ssa.Value(alloc)) {
 			return true
 		}
 	}
 	return false
+}
+
+// isLiteral reports whether mc makes the closure of a function literal,
+// not of a method value (a bound method wrapper, which has no enclosing
+// function).
+func isLiteral(mc *ssa.MakeClosure) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	return ok && fn.Parent() != nil
 }
 
 // maxEvidenceAccesses bounds the accesses lockedElsewhere looks at.

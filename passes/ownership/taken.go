@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -116,14 +117,23 @@ func (d *derivation) from(v ssa.Value, k int) (take *ssa.UnOp, ok bool) {
 	case *ssa.FieldAddr:
 		return d.from(v.X, k)
 	case *ssa.IndexAddr:
+		if load, ok := v.X.(*ssa.UnOp); ok && d.stop == nil && d.q.pops(load, v.Index) {
+			return load, true
+		}
 		return d.from(v.X, k)
 	case *ssa.Field:
 		return d.from(v.X, k)
 	case *ssa.Index:
+		if load, ok := v.X.(*ssa.UnOp); ok && d.stop == nil && d.q.pops(load, v.Index) {
+			return load, true
+		}
 		return d.from(v.X, k)
 	case *ssa.Slice:
 		return d.from(v.X, k)
 	case *ssa.Lookup:
+		if load, ok := v.X.(*ssa.UnOp); ok && d.stop == nil && d.q.deletes(load, v.Index) {
+			return load, true
+		}
 		return d.from(v.X, k)
 	case *ssa.Range:
 		return d.from(v.X, k)
@@ -370,6 +380,122 @@ func (q *Query) resets(load *ssa.UnOp) bool {
 		}
 	}
 	return false
+}
+
+// An entry can be taken alone: a goroutine that, holding the mutex,
+// looks a key up in a map field and deletes that key (h, ok :=
+// c.dispatch[seq]; delete(c.dispatch, seq), before Unlock: a handler
+// deregistered, an idle connection checked out), or pops an element of
+// a slice field (x := p.free[n]; p.free = p.free[:n], or x := q.items[0];
+// q.items = q.items[1:]: a free list, a queue), has taken what that
+// entry held, as a reset takes the whole field: the others reach the
+// entries through the field, under the mutex, and that one is no
+// longer there.
+
+// deletes reports whether load, a load of a map field holding a mutex,
+// is followed in its block, the mutex held all along, by delete of key
+// from the same field: the lookup of key in the value loaded takes the
+// entry.
+func (q *Query) deletes(load *ssa.UnOp, key ssa.Value) bool {
+	return q.takesEntry(load, func(instr ssa.Instruction) bool {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		b, isBuiltin := call.Call.Value.(*ssa.Builtin)
+		if !isBuiltin || b.Name() != "delete" || call.Call.Args[1] != key {
+			return false
+		}
+		m, ok := call.Call.Args[0].(*ssa.UnOp)
+		return ok && m.Op == token.MUL && sameVariable(m.X, load.X)
+	})
+}
+
+// pops reports whether load, a load of a slice field holding a mutex,
+// is followed in its block, the mutex held all along, by a store into
+// the same field of the value loaded without the element at index: its
+// last one (s[:i] where the element is s[i]) or its first (s[1:] where
+// the element is s[0]). The element read at index is taken.
+func (q *Query) pops(load *ssa.UnOp, index ssa.Value) bool {
+	if _, ok := load.Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	return q.takesEntry(load, func(instr ssa.Instruction) bool {
+		st, ok := instr.(*ssa.Store)
+		if !ok || !sameVariable(st.Addr, load.X) {
+			return false
+		}
+		sl, ok := st.Val.(*ssa.Slice)
+		if !ok || !sameLoad(load, sl.X) || sl.Max != nil {
+			return false
+		}
+		first, isConst := intConst(index)
+		low, lowConst := intConst(sl.Low)
+		return sl.Low == nil && sl.High == index ||
+			isConst && first == 0 && lowConst && low == 1 && sl.High == nil
+	})
+}
+
+// takesEntry reports whether load reads a field holding a mutex (not
+// only for reading) that stays held in load's block up to an
+// instruction that removes reports true for.
+func (q *Query) takesEntry(load *ssa.UnOp, removes func(ssa.Instruction) bool) bool {
+	b := load.Block()
+	if b == nil || load.Op != token.MUL {
+		return false
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return false
+	}
+	locks := q.locks.Func(load.Parent())
+	held := writeLocks(locks.Before(load))
+	if len(held) == 0 {
+		return false
+	}
+	i := slices.Index(b.Instrs, ssa.Instruction(load))
+	for _, instr := range b.Instrs[i+1:] {
+		held = slices.DeleteFunc(held, func(k string) bool { return !slices.Contains(writeLocks(locks.Before(instr)), k) })
+		if len(held) == 0 {
+			return false
+		}
+		if removes(instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameLoad reports whether v is load, or a load of the same variable
+// later in its block with no store to it between: the same value
+// (p.free[:n] loads p.free again).
+func sameLoad(load *ssa.UnOp, v ssa.Value) bool {
+	if v == ssa.Value(load) {
+		return true
+	}
+	again, ok := v.(*ssa.UnOp)
+	if !ok || again.Op != token.MUL || again.Block() != load.Block() || !sameVariable(again.X, load.X) {
+		return false
+	}
+	instrs := load.Block().Instrs
+	i, j := slices.Index(instrs, ssa.Instruction(load)), slices.Index(instrs, ssa.Instruction(again))
+	if j < i {
+		return false
+	}
+	for _, instr := range instrs[i:j] {
+		if st, ok := instr.(*ssa.Store); ok && sameVariable(st.Addr, load.X) {
+			return false
+		}
+	}
+	return true
+}
+
+// intConst returns the value of v, an integer constant.
+func intConst(v ssa.Value) (int64, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
 }
 
 // writeLocks returns the keys of the mutexes s holds for writing.

@@ -141,49 +141,67 @@ func (a *state) bind(site *callSite, callee *cgnode, obj *Object) {
 	if site.result < 0 {
 		return
 	}
-	if k := a.passedParam(fn); k >= 0 && obj.Kind != ObjInterface && k < len(site.args) {
-		// The call returns its own argument, not what every call passes.
-		a.copyBlock(a.val(site.at, site.args[k]), site.result, a.size(fn.Signature.Results()))
+	if k, r := a.passedParam(fn); k >= 0 && obj.Kind != ObjInterface && k < len(site.args) {
+		// The call returns its own argument, not what every call
+		// passes; its other results (an error) are the callee's.
+		res := fn.Signature.Results()
+		off, n, total := a.layouts.offsetOf(res, r), a.size(res.At(r).Type()), a.size(res)
+		if res.Len() == 1 {
+			off, n = 0, total
+		}
+		a.copyBlock(a.val(site.at, site.args[k]), site.result+nodeID(off), n)
+		a.copyBlock(callee.results, site.result, off)
+		a.copyBlock(callee.results+nodeID(off+n), site.result+nodeID(off+n), total-off-n)
 		return
 	}
 	a.copyBlock(callee.results, site.result, a.size(fn.Signature.Results()))
 }
 
-// passedParam returns the index of the parameter fn returns, when fn's
-// one result is always that parameter (or nil): a builder's method that
-// returns its receiver so that calls chain (o.AddBroker(url) returns o),
-// or a function that returns its argument. Each call's result is then
-// the pointer that call passes. Bound to fn's result node, as any other
-// result, a call would return what every call of fn in the context
-// passes: one test's options chained through AddBroker would be the
-// options a client keeps and hands to its goroutines. -1 for any other
-// function.
-func (a *state) passedParam(fn *ssa.Function) int {
+// passedParam returns the index of the parameter fn returns, and the
+// index of the result it is returned as, when that result is always
+// that parameter (or nil): a builder's method that returns its
+// receiver so that calls chain (o.AddBroker(url) returns o), a function
+// that returns its argument, or one that fills the object its caller
+// passes and returns it with an error (hostInfoFromMap(row, &HostInfo{})
+// returning host, err). Each call's result is then the pointer that
+// call passes. Bound to fn's result node, as any other result, a call
+// would return what every call of fn in the context passes: one test's
+// options chained through AddBroker would be the options a client
+// keeps and hands to its goroutines, a host being parsed the hosts of
+// the ring. -1 for any other function.
+func (a *state) passedParam(fn *ssa.Function) (int, int) {
 	if k, ok := a.passes[fn]; ok {
-		return k
+		return k[0], k[1]
 	}
-	k := -1
-	if res := fn.Signature.Results(); res.Len() == 1 && isPointerLike(res.At(0).Type()) {
-		k = returnedParam(fn)
+	k := [2]int{-1, -1}
+	res := fn.Signature.Results()
+	for r := range res.Len() {
+		if !isPointerLike(res.At(r).Type()) {
+			continue
+		}
+		if p := returnedParam(fn, r); p >= 0 {
+			k = [2]int{p, r}
+		}
+		break // only the first pointer result: the one a filler returns
 	}
 	a.passes[fn] = k
-	return k
+	return k[0], k[1]
 }
 
 // returnedParam returns the index of the parameter that every return of
-// fn returns as its one result (a nil constant aside), or -1.
-func returnedParam(fn *ssa.Function) int {
+// fn returns as its result r (a nil constant aside), or -1.
+func returnedParam(fn *ssa.Function, r int) int {
 	k := -1
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
+		if !ok || len(ret.Results) <= r {
 			continue
 		}
-		switch r := ret.Results[0].(type) {
+		switch v := ret.Results[r].(type) {
 		case *ssa.Const:
 			// return nil
 		case *ssa.Parameter:
-			i := slices.Index(fn.Params, r)
+			i := slices.Index(fn.Params, v)
 			if i < 0 || k >= 0 && i != k {
 				return -1
 			}

@@ -56,7 +56,9 @@
 // by the outer call site, not one for every MultiError of the package.
 // A call of a function that returns one of its parameters (a builder's
 // method returning its receiver so that calls chain, o.AddBroker(url)
-// returning o) returns its own argument: bound to the function's result
+// returning o; a filler returning the object it was given with an
+// error, hostInfoFromMap(row, &HostInfo{}) returning host, err) returns
+// its own argument: bound to the function's result
 // as other calls are, it would return what every call in the context
 // passes, and one test's options chained through AddBroker would be the
 // options a client copied and reads on its goroutines (passedParam).

@@ -185,8 +185,8 @@ type state struct {
 
 	contexts     map[contextKey]*Context
 	factories    map[*ssa.Function]bool
-	initializers map[*ssa.Function]bool // see isInitializer
-	passes       map[*ssa.Function]int  // see passedParam
+	initializers map[*ssa.Function]bool   // see isInitializer
+	passes       map[*ssa.Function][2]int // see passedParam
 	origins      []*Origin
 	originIndex  map[originKey]*Origin
 	splitSpawns  map[originKey]int   // see maxSpawnContexts
@@ -246,7 +246,7 @@ func newState(prog *ssa.Program, opts Options) *state {
 		contexts:        make(map[contextKey]*Context),
 		factories:       make(map[*ssa.Function]bool),
 		initializers:    make(map[*ssa.Function]bool),
-		passes:          make(map[*ssa.Function]int),
+		passes:          make(map[*ssa.Function][2]int),
 		originIndex:     make(map[originKey]*Origin),
 		splitSpawns:     make(map[originKey]int),
 		splitCells:      make(map[*Origin]*Object),

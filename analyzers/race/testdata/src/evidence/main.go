@@ -527,4 +527,5 @@ func main() {
 	deep(done)
 	deepCaptured(done)
 	lockedDeep(done)
+	nodes(done)
 }
