@@ -88,7 +88,9 @@
 // A goroutine that reports to its test (t.Log, t.Errorf, t.Fatal) but
 // that the test, or subtest, that started it does not wait for is
 // reported as "test report after the test": the call may run after the
-// test returned, where the testing package panics. Nothing is said when
+// test returned, where the testing package panics; t.Fatal ends its
+// goroutine by runtime.Goexit, which runs the deferred calls first, so
+// a deferred wg.Done or close after it still joins. Nothing is said when
 // the goroutine signals on a channel origo cannot name after the report
 // (the join may be there) or is a time.AfterFunc callback.
 //
@@ -143,7 +145,12 @@
 // is not safe for concurrent usage", "Allocate is not thread-safe") is
 // used by its callers one goroutine at a time, as the contract says,
 // whatever mutex or atomic it carries for its own goroutines
-// (documented-serial). An internal package (a path element "internal")
+// (documented-serial). So is a type one of whose methods replaces its
+// whole receiver (*it = *it.next.fetch(), *b = Builder{}): that store
+// overwrites every field at once, the mutex and the atomic flag too,
+// and races with every other method by design, so its callers use it
+// one goroutine at a time, as an iterator or a builder is
+// (receiver-replaced). An internal package (a path element "internal")
 // is imported only by its own module's code, so the callers of its API
 // are known: which of them run at once is shown where they are analysed,
 // and a race through them is reported there, at the call

@@ -98,6 +98,7 @@ type Query struct {
 	published  map[*shb.Trace][]int32                // see containerStores
 	selfSynced map[*pointer.Object]bool              // see internal
 	serial     map[types.Object]bool                 // see documentedSerial
+	replaced   map[*types.TypeName]bool              // see receiverReplaced
 	uncut      map[structField]bool                  // see neverCut
 	buffers    map[bufferKey]buffers                 // see swappedBuffers
 	swapLocks  map[swapKey][]shb.LocksetID           // see swapLocksOf
@@ -179,6 +180,8 @@ func (q *Query) Presumed(a, b pointer.Access) rules.ID {
 		return ""
 	case q.documentedSerial(a) || q.documentedSerial(b):
 		return rules.DocumentedSerial
+	case q.receiverReplaced(a) || q.receiverReplaced(b):
+		return rules.ReceiverReplaced
 	case internalPath(q.pkg.Path()) && !q.documentedConcurrent(a.Loc):
 		return rules.InternalPackage
 	case !q.inconsistent(a, b) && !q.lockedBoth(a, b) && !q.documentedConcurrent(a.Loc):
@@ -229,6 +232,45 @@ func (q *Query) documentedSerial(acc pointer.Access) bool {
 		fn = fn.Parent()
 	}
 	return fn.Object() != nil && q.serial[fn.Object()]
+}
+
+// receiverReplaced reports whether acc touches an object of a type of
+// the package one of whose methods stores its whole receiver (*it =
+// *it.next.fetch(), *b = Builder{}): such a store overwrites every
+// field at once, a mutex or an atomic counter too, and races with
+// every other method by design. The type is one goroutine's at a time
+// (an iterator, a builder), whatever it synchronizes for its own
+// goroutines, and library mode presumes no two callers at once there.
+func (q *Query) receiverReplaced(acc pointer.Access) bool {
+	named, ok := types.Unalias(acc.Loc.Obj.Type).(*types.Named)
+	if !ok || named.Obj().Pkg() != q.pkg {
+		return false
+	}
+	if q.replaced == nil {
+		q.replaced = make(map[*types.TypeName]bool)
+		for _, fn := range q.funcs {
+			recv := fn.Signature.Recv()
+			if recv == nil || len(fn.Params) == 0 {
+				continue
+			}
+			ptr, ok := types.Unalias(recv.Type()).(*types.Pointer)
+			if !ok {
+				continue
+			}
+			rn, ok := types.Unalias(ptr.Elem()).(*types.Named)
+			if !ok {
+				continue
+			}
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if st, isStore := instr.(*ssa.Store); isStore && st.Addr == fn.Params[0] {
+						q.replaced[rn.Origin().Obj()] = true
+					}
+				}
+			}
+		}
+	}
+	return q.replaced[named.Origin().Obj()]
 }
 
 // presumed reports whether a pair is concurrent only because library

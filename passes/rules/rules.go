@@ -78,6 +78,7 @@ const (
 	SetupMethod        ID = "setup-method"
 	InternalPackage    ID = "internal-package"
 	DocumentedSerial   ID = "documented-serial"
+	ReceiverReplaced   ID = "receiver-replaced"
 	DeadCode           ID = "dead-code"
 	FlagSkipped        ID = "flag-skipped"
 	SelfStore          ID = "self-store"
@@ -159,6 +160,7 @@ var All = []Rule{
 	{InternalPackage, "an internal package is imported only by its own module's code, whose goroutines show which of its calls run at once where they are analysed: its API's callers are not presumed concurrent, unless its documentation says a type is safe for concurrent use", "Which goroutines are checked", raceDoc},
 	{SetupMethod, "a method every caller runs on an object not shared yet sets it up", "Which goroutines are checked", raceDoc},
 	{DocumentedSerial, "callers use a type or method documented as not safe for concurrent use from one goroutine at a time", "Which goroutines are checked", raceDoc},
+	{ReceiverReplaced, "a type one of whose methods replaces its whole receiver (*it = *next, *b = Builder{}) is used by one goroutine at a time: that store overwrites every field at once, its mutexes and atomics too", "Which goroutines are checked", raceDoc},
 	{DeadCode, "code behind a branch a constant decides the other way never runs", "Dead code", ownershipDoc},
 	{FlagSkipped, "code that runs only where a flag set once before the goroutines start reads false does not run in them", "Goroutines taken for one", raceDoc},
 	{SelfStore, "storing back the value just loaded changes nothing", "What it reports", raceDoc},

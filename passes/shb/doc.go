@@ -201,7 +201,11 @@
 // defers it has walked in the function, those from whose block the
 // return can be reached. A defer after an early return's branch (tx,
 // err := begin(); if err != nil { return }; defer tx.end()) does not run
-// at that return.
+// at that return. A panic runs them too, as it unwinds, and so does
+// runtime.Goexit, which t.Fatal and t.FailNow call: go/ssa ends the
+// block of a call that cannot return with a panic, where the walker
+// runs the deferred calls as at a return (a goroutine's deferred
+// wg.Done after its t.Fatalf).
 //
 // A call of another package's function adds the events of its effect
 // summary at the call, in its order: accesses and synchronization

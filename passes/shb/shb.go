@@ -920,7 +920,11 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		}
 	case *ssa.Defer:
 		*defers = append(*defers, instr)
-	case *ssa.RunDefers:
+	case *ssa.RunDefers, *ssa.Panic:
+		// A panic runs the deferred calls too, as it unwinds, and so
+		// does runtime.Goexit, which t.Fatal and t.FailNow call (go/ssa
+		// ends their block with a panic, since they do not return): a
+		// goroutine's deferred wg.Done runs after its t.Fatal.
 		at := w.callLocks(instr, held)
 		for i := len(*defers) - 1; i >= 0; i-- {
 			// Only what a path to here deferred: not the defer after

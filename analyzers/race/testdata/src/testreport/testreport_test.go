@@ -24,6 +24,47 @@ func TestWaited(t *testing.T) {
 	wg.Wait()
 }
 
+// t.Fatalf ends its goroutine by runtime.Goexit, which runs the
+// deferred calls first: the Done comes after the report, in a loop of
+// goroutines too. Silent.
+func TestFatalWaited(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i > 5 {
+				t.Fatalf("bad %d", i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// A panic unwinds through the deferred close too: the report before it
+// is ordered before the test's receive. Silent.
+func TestPanicClosed(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t.Error("x")
+		panic("stop")
+	}()
+	<-done
+}
+
+// The deferred Done runs after the Fatal, but the Wait came before the
+// goroutine started: nothing joins it. Reported.
+func TestFatalUnjoined(t *testing.T) {
+	var wg sync.WaitGroup
+	wg.Wait()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t.Fatal("y") // want `test report after the test: Fatal`
+	}()
+}
+
 // The goroutine reports, then signals the test: silent.
 func TestChannel(t *testing.T) {
 	done := make(chan bool)
