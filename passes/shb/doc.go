@@ -142,7 +142,14 @@
 // goroutine (not started in a loop) that writes s; an Add whose new
 // value is the sum of the constant positive deltas of every Add on s
 // saw every Add. Both need every write of s to be an atomic call of the
-// package, so that s starts at zero. A plain load of a flag observes the
+// package, so that s starts at zero. An Add of a negative delta (or of
+// ^uint32(0), which subtracts one) whose new value is zero (if
+// atomic.AddInt32(&r.refs, -1) == 0 { r.free() }) saw every other
+// goroutine's last Add, where every atomic write of s is an Add (the
+// count it starts from may be a plain store): a count that reached
+// zero is counted neither down nor up again, a reference count's
+// contract and a countdown's; and two blocks such branches on one count
+// dominate exclude each other, since one Add alone brings it to zero. A plain load of a flag observes the
 // same way when a mutex guards it ("mu.Lock(); for !done { mu.Unlock();
 // sleep(); mu.Lock() }"): every write of s but those of a zero constant
 // is a plain store of the package holding a mutex that each load of the

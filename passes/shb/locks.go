@@ -312,7 +312,7 @@ func (o *Order) Exclusive(a, b LocksetID) bool {
 	k := uint64(uint32(a))<<32 | uint64(uint32(b))
 	v, ok := o.excl[k]
 	if !ok {
-		v = o.r.Locks.Exclusive(a, b)
+		v = o.r.Locks.Exclusive(a, b) || o.r.lastOfCount(a, b)
 		if o.excl == nil {
 			o.excl = make(map[uint64]bool)
 		}

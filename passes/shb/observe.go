@@ -3,6 +3,7 @@ package shb
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -29,6 +30,12 @@ const (
 	// Add on the location, so every Add was seen (Add(&s, 1) == 2 with
 	// two Adds of 1).
 	sawAdds
+	// sawCountdown: an Add of a negative delta brought the count to
+	// zero (if atomic.AddInt32(&r.refs, -1) == 0 { r.free() }): a
+	// count that reached zero is counted neither down nor up again (a
+	// reference count's contract, a countdown's last goroutine), so
+	// every other Add came before it.
+	sawCountdown
 )
 
 // observeSite is a branch on the result of an atomic call, or on a
@@ -147,9 +154,14 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 			return &observeSite{call: call, rule: sawWrite}
 		}
 	case syncapi.AtomicAdd:
-		if n, ok := intConst(k); ok && equal {
-			return &observeSite{call: call, rule: sawAdds, sum: n}
+		n, ok := intConst(k)
+		if !ok || !equal {
+			return nil
 		}
+		if n == 0 && negative(syncapi.AtomicOperand(op, &call.Call)) {
+			return &observeSite{call: call, rule: sawCountdown}
+		}
+		return &observeSite{call: call, rule: sawAdds, sum: n}
 	}
 	return nil
 }
@@ -261,7 +273,13 @@ func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) 
 	sum := int64(0)
 	for _, acc := range accs {
 		t := res.byOrig[acc.Origin]
+		if site.rule == sawCountdown && !acc.Atomic && acc.Imported == nil {
+			continue // the count set before it is counted: not claimed seen
+		}
 		if !acc.Atomic || acc.Imported != nil || t == nil {
+			return ow
+		}
+		if site.rule == sawCountdown && !isAdd(acc.Instr) {
 			return ow
 		}
 		var ids []int32
@@ -409,6 +427,60 @@ func positiveAdd(instr ssa.Instruction) (int64, bool) {
 	return d, ok && d > 0
 }
 
+// negative reports whether v is a constant delta that counts down: a
+// negative one, or, for an unsigned count, one that wraps around to
+// subtract (AddUint32(&n, ^uint32(0)) subtracts one).
+func negative(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return false
+	}
+	if constant.Sign(k.Value) < 0 {
+		return true
+	}
+	b, ok := k.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsUnsigned == 0 {
+		return false
+	}
+	bits := map[types.BasicKind]uint{types.Uint32: 32, types.Uint64: 64, types.Uint: 64, types.Uintptr: 64}[b.Kind()]
+	if bits == 0 {
+		return false
+	}
+	// Past half the range: x + d wraps to x - (2^bits - d).
+	half := constant.Shift(constant.MakeUint64(1), token.SHL, bits-1)
+	return constant.Compare(k.Value, token.GEQ, half)
+}
+
+// lastOfCount reports whether the locksets a and b each hold an
+// observation that a countdown reached zero (see sawCountdown) on one
+// count: only one Add brings a count to zero, so the blocks that branch
+// dominates run in one goroutine, once.
+func (res *Result) lastOfCount(a, b LocksetID) bool {
+	for _, x := range res.Locks.sets[a] {
+		if x.observe == 0 || res.objs.sites[x.observe-1].rule != sawCountdown {
+			continue
+		}
+		ow := res.observed[observeKey{x.observe - 1, x.locs[0]}]
+		if ow == nil || !ow.valid {
+			continue
+		}
+		for _, y := range res.Locks.sets[b] {
+			if y.observe > 0 && res.objs.sites[y.observe-1].rule == sawCountdown && y.locs[0] == x.locs[0] {
+				if oy := res.observed[observeKey{y.observe - 1, y.locs[0]}]; oy != nil && oy.valid {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isAdd reports whether instr is an atomic Add call.
+func isAdd(instr ssa.Instruction) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	return ok && c.Common().StaticCallee() != nil && syncapi.Atomic(c.Common().StaticCallee()) == syncapi.AtomicAdd
+}
+
 // Observed reports whether an event holding lockset held in trace a
 // runs after one of a's atomic operations saw a write that event y of
 // trace b happens before: y precedes, in b's trace or through edges, a
@@ -444,7 +516,7 @@ func (o *Order) seen(ow *observedWrites, rule observeRule, a *Trace) []ref {
 			}
 			continue
 		}
-		if rule == sawAdds {
+		if rule == sawAdds || rule == sawCountdown {
 			out = append(out, ref{w.t, w.last})
 		} else {
 			out = append(out, ref{w.t, w.first})
