@@ -42,10 +42,7 @@
 // Edges between traces, each requiring the same abstract object on both
 // sides (a single points-to target; unsure means no edge). A channel or
 // WaitGroup expression that may name a few objects (l.doneC where
-// several lessors were made; any number, where all were made at one
-// place and differ only by the context that made them, as one
-// constructor called by many tests makes them) names their set, taken
-// as one object: the
+// several lessors were made) names their set, taken as one object: the
 // close and the receive through it link as one channel's would, as an
 // abstract object already stands for every channel made at its place;
 // an operation on one member alone links with none of the set's, and a

@@ -115,8 +115,7 @@ func (s *objects) of(o *pointer.Origin, v ssa.Value) int32 {
 }
 
 // maxGroup bounds the channels or WaitGroups that one expression may
-// name for them to be taken together as one object (see group), unless
-// they were all made at one place (see oneSite).
+// name for them to be taken together as one object (see group).
 const maxGroup = 8
 
 // group returns the one location v points to in o or, when v may be one
@@ -138,7 +137,7 @@ func (s *objects) groupOf(ids []int32) int32 {
 	switch {
 	case len(ids) == 1:
 		return ids[0]
-	case len(ids) == 0 || len(ids) > maxGroup && !s.oneSite(ids):
+	case len(ids) == 0 || len(ids) > maxGroup:
 		return -1
 	}
 	members := slices.Sorted(slices.Values(ids))
@@ -154,26 +153,6 @@ func (s *objects) groupOf(ids []int32) int32 {
 	s.isGroup[id] = true
 	s.members[id] = members
 	return id
-}
-
-// oneSite reports whether the locations ids are one field of objects
-// made at one place, told apart only by the context of the call that
-// made them (asynq's processor semaphore, made in newProcessor, which
-// every test calls): a context-insensitive analysis would have them as
-// one object, so taking them together is no coarser than that, however
-// many contexts there are.
-func (s *objects) oneSite(ids []int32) bool {
-	first := s.locs[ids[0]]
-	if first.Obj.Site == nil {
-		return false
-	}
-	for _, id := range ids[1:] {
-		loc := s.locs[id]
-		if loc.Obj.Site != first.Obj.Site || loc.Path() != first.Path() {
-			return false
-		}
-	}
-	return true
 }
 
 // loopCopies returns the allocation that the locations ids are the

@@ -921,10 +921,9 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Defer:
 		*defers = append(*defers, instr)
 	case *ssa.RunDefers, *ssa.Panic:
-		// A panic runs the deferred calls too, as it unwinds, and so
-		// does runtime.Goexit, which t.Fatal and t.FailNow call (go/ssa
-		// ends their block with a panic, since they do not return): a
-		// goroutine's deferred wg.Done runs after its t.Fatal.
+		if p, ok := instr.(*ssa.Panic); ok && !w.goexits(p) {
+			break
+		}
 		at := w.callLocks(instr, held)
 		for i := len(*defers) - 1; i >= 0; i-- {
 			// Only what a path to here deferred: not the defer after
@@ -947,6 +946,39 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Call:
 		w.callInstr(instr, w.callLocks(instr, held), loop)
 	}
+}
+
+// goexits reports whether p ends a goroutine's block after a call that
+// ends the goroutine by runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow,
+// runtime.Goexit itself: go/ssa ends the block of a call that cannot
+// return with a panic), in a goroutine a test or program started:
+// Goexit runs the deferred calls first, so a goroutine's deferred
+// wg.Done or close comes after its t.Fatal. Not os.Exit or log.Fatal,
+// which end the process without running them, nor a panic statement,
+// which ends the program unless recovered; and not in a test's or
+// subtest's own body, whose deferred calls at each t.Fatal would stand
+// in its trace before what later branches do.
+func (w *walker) goexits(p *ssa.Panic) bool {
+	if w.o.Parent == nil || w.o.Kind == facts.SpawnSubtest {
+		return false
+	}
+	instrs := p.Block().Instrs
+	for i := len(instrs) - 2; i >= 0; i-- {
+		switch c := instrs[i].(type) {
+		case *ssa.MakeInterface, *ssa.DebugRef:
+			continue
+		case *ssa.Call:
+			if fn := c.Call.StaticCallee(); fn != nil && fn.RelString(nil) == "runtime.Goexit" {
+				return true
+			}
+			switch syncapi.TestReport(&c.Call) {
+			case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // deadDepth bounds the calls markDead follows from a block a constant

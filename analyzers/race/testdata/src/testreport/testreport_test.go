@@ -1,6 +1,7 @@
 package testreport
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -41,14 +42,14 @@ func TestFatalWaited(t *testing.T) {
 	wg.Wait()
 }
 
-// A panic unwinds through the deferred close too: the report before it
-// is ordered before the test's receive. Silent.
-func TestPanicClosed(t *testing.T) {
+// runtime.Goexit runs the deferred close too: the report before it is
+// ordered before the test's receive. Silent.
+func TestGoexitClosed(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		t.Error("x")
-		panic("stop")
+		runtime.Goexit()
 	}()
 	<-done
 }
