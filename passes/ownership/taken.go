@@ -1,11 +1,11 @@
 package ownership
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
@@ -113,20 +113,22 @@ func (d *derivation) from(v ssa.Value, k int) (take *ssa.UnOp, ok bool) {
 		if d.stop != nil && d.stop(v) || d.stop == nil && d.q.isTake(v) {
 			return v, true
 		}
+		// The pointer an element popped off a slice held (x := s[n];
+		// s = s[:n]): the object it points to is taken, not the slot,
+		// which a later append under the mutex writes again.
+		if ia, isElem := v.X.(*ssa.IndexAddr); isElem && d.stop == nil {
+			if load, isLoad := ia.X.(*ssa.UnOp); isLoad && d.q.pops(load, ia.Index) {
+				return load, true
+			}
+		}
 		return d.from(v.X, k)
 	case *ssa.FieldAddr:
 		return d.from(v.X, k)
 	case *ssa.IndexAddr:
-		if load, ok := v.X.(*ssa.UnOp); ok && d.stop == nil && d.q.pops(load, v.Index) {
-			return load, true
-		}
 		return d.from(v.X, k)
 	case *ssa.Field:
 		return d.from(v.X, k)
 	case *ssa.Index:
-		if load, ok := v.X.(*ssa.UnOp); ok && d.stop == nil && d.q.pops(load, v.Index) {
-			return load, true
-		}
 		return d.from(v.X, k)
 	case *ssa.Slice:
 		return d.from(v.X, k)
@@ -359,27 +361,14 @@ func (q *Query) isTake(load *ssa.UnOp) bool {
 	return v
 }
 
+// resets reports whether load is followed in its block, the mutex held
+// all along, by a store that empties the variable it loaded (see
+// isTake).
 func (q *Query) resets(load *ssa.UnOp) bool {
-	b := load.Block()
-	if b == nil {
-		return false
-	}
-	locks := q.locks.Func(load.Parent())
-	held := writeLocks(locks.Before(load))
-	if len(held) == 0 {
-		return false
-	}
-	i := slices.Index(b.Instrs, ssa.Instruction(load))
-	for _, instr := range b.Instrs[i+1:] {
-		held = slices.DeleteFunc(held, func(k string) bool { return !slices.Contains(writeLocks(locks.Before(instr)), k) })
-		if len(held) == 0 {
-			return false
-		}
-		if st, ok := instr.(*ssa.Store); ok && sameVariable(st.Addr, load.X) && emptied(st.Val) {
-			return true
-		}
-	}
-	return false
+	return q.takesEntry(load, func(instr ssa.Instruction) bool {
+		st, ok := instr.(*ssa.Store)
+		return ok && sameVariable(st.Addr, load.X) && emptied(st.Val)
+	})
 }
 
 // An entry can be taken alone: a goroutine that, holding the mutex,
@@ -411,14 +400,19 @@ func (q *Query) deletes(load *ssa.UnOp, key ssa.Value) bool {
 	})
 }
 
-// pops reports whether load, a load of a slice field holding a mutex,
+// pops reports whether load, a load of a slice field of pointers
+// holding a mutex,
 // is followed in its block, the mutex held all along, by a store into
 // the same field of the value loaded without the element at index: its
 // last one (s[:i] where the element is s[i]) or its first (s[1:] where
 // the element is s[0]). The element read at index is taken.
 func (q *Query) pops(load *ssa.UnOp, index ssa.Value) bool {
-	if _, ok := load.Type().Underlying().(*types.Slice); !ok {
+	sl, ok := load.Type().Underlying().(*types.Slice)
+	if !ok {
 		return false
+	}
+	if _, ok := sl.Elem().Underlying().(*types.Pointer); !ok {
+		return false // a struct element is the slot itself
 	}
 	return q.takesEntry(load, func(instr ssa.Instruction) bool {
 		st, ok := instr.(*ssa.Store)
@@ -429,22 +423,19 @@ func (q *Query) pops(load *ssa.UnOp, index ssa.Value) bool {
 		if !ok || !sameLoad(load, sl.X) || sl.Max != nil {
 			return false
 		}
-		first, isConst := intConst(index)
-		low, lowConst := intConst(sl.Low)
+		first, isConst := loops.IntConst(index)
+		low, lowConst := loops.IntConst(sl.Low)
 		return sl.Low == nil && sl.High == index ||
 			isConst && first == 0 && lowConst && low == 1 && sl.High == nil
 	})
 }
 
-// takesEntry reports whether load reads a field holding a mutex (not
-// only for reading) that stays held in load's block up to an
-// instruction that removes reports true for.
+// takesEntry reports whether load reads a field or package variable
+// holding a mutex (not only for reading) that stays held in load's
+// block up to an instruction that removes reports true for.
 func (q *Query) takesEntry(load *ssa.UnOp, removes func(ssa.Instruction) bool) bool {
 	b := load.Block()
 	if b == nil || load.Op != token.MUL {
-		return false
-	}
-	if _, ok := load.X.(*ssa.FieldAddr); !ok {
 		return false
 	}
 	locks := q.locks.Func(load.Parent())
@@ -487,15 +478,6 @@ func sameLoad(load *ssa.UnOp, v ssa.Value) bool {
 		}
 	}
 	return true
-}
-
-// intConst returns the value of v, an integer constant.
-func intConst(v ssa.Value) (int64, bool) {
-	c, ok := v.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(c.Value)
 }
 
 // writeLocks returns the keys of the mutexes s holds for writing.

@@ -146,7 +146,8 @@
 // count it starts from may be a plain store): a count that reached
 // zero is counted neither down nor up again, a reference count's
 // contract and a countdown's; and two blocks such branches on one count
-// dominate exclude each other, since one Add alone brings it to zero. A plain load of a flag observes the
+// dominate exclude each other, since one Add alone brings it to zero.
+// A plain load of a flag observes the
 // same way when a mutex guards it ("mu.Lock(); for !done { mu.Unlock();
 // sleep(); mu.Lock() }"): every write of s but those of a zero constant
 // is a plain store of the package holding a mutex that each load of the
@@ -205,11 +206,14 @@
 // defers it has walked in the function, those from whose block the
 // return can be reached. A defer after an early return's branch (tx,
 // err := begin(); if err != nil { return }; defer tx.end()) does not run
-// at that return. A panic runs them too, as it unwinds, and so does
-// runtime.Goexit, which t.Fatal and t.FailNow call: go/ssa ends the
-// block of a call that cannot return with a panic, where the walker
-// runs the deferred calls as at a return (a goroutine's deferred
-// wg.Done after its t.Fatalf).
+// at that return. runtime.Goexit runs them too, and t.Fatal, t.FailNow
+// and t.SkipNow call it: go/ssa ends the block of a call that cannot
+// return with a panic, where the walker runs the deferred calls as at
+// a return (a goroutine's deferred wg.Done after its t.Fatalf), in a
+// goroutine a test or program started; not after os.Exit or log.Fatal,
+// which do not run them, nor at a panic statement, nor in a test's or
+// subtest's own body, whose deferred calls (a Close that joins) would
+// stand in its trace before what its later branches do.
 //
 // A call of another package's function adds the events of its effect
 // summary at the call, in its order: accesses and synchronization

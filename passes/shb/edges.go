@@ -725,7 +725,7 @@ func fillsCapacity(send *ssa.Send) *types.Var {
 	if !ok {
 		// for range: the condition tests the next count, phi + 1.
 		if inc, isInc := cmp.X.(*ssa.BinOp); isInc && inc.Op == token.ADD {
-			if one, isConst := intConst(inc.Y); isConst && one == 1 {
+			if one, isConst := loops.IntConst(inc.Y); isConst && one == 1 {
 				phi, ok = inc.X.(*ssa.Phi)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -154,7 +155,7 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 			return &observeSite{call: call, rule: sawWrite}
 		}
 	case syncapi.AtomicAdd:
-		n, ok := intConst(k)
+		n, ok := loops.IntConst(k)
 		if !ok || !equal {
 			return nil
 		}
@@ -180,15 +181,6 @@ func isZero(k *ssa.Const) bool {
 		return constant.StringVal(k.Value) == ""
 	}
 	return false
-}
-
-// intConst returns the value of an integer constant.
-func intConst(v ssa.Value) (int64, bool) {
-	k, ok := v.(*ssa.Const)
-	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(k.Value)
 }
 
 // observations returns the lockset of the observations that the blocks
@@ -423,7 +415,7 @@ func positiveAdd(instr ssa.Instruction) (int64, bool) {
 	if op != syncapi.AtomicAdd {
 		return 0, false
 	}
-	d, ok := intConst(syncapi.AtomicOperand(op, c.Common()))
+	d, ok := loops.IntConst(syncapi.AtomicOperand(op, c.Common()))
 	return d, ok && d > 0
 }
 

@@ -1,6 +1,7 @@
 package shb
 
 import (
+	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -26,7 +27,7 @@ func (w *walker) timer(c ssa.CallInstruction, held LocksetID, loop int32) bool {
 		return false
 	}
 	ev := Event{Kind: timerKinds[op], Instr: c, Obj: w.objs.of(w.o, tm)}
-	if n, ok := intConst(d); ok && op == syncapi.TimerNew {
+	if n, ok := loops.IntConst(d); ok && op == syncapi.TimerNew {
 		ev.Long = n >= int64(longTimer)
 	}
 	w.add(ev, held, loop)

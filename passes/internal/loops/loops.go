@@ -171,11 +171,11 @@ func runsOnce(b *ssa.BasicBlock, br *ssa.If) ([][2]int, bool) {
 		return nil, false
 	}
 	op, v := cmp.Op, cmp.X
-	bound, ok := intConst(cmp.Y)
+	bound, ok := IntConst(cmp.Y)
 	if !ok {
 		// The bound first: n > i is i < n.
 		v = cmp.Y
-		if bound, ok = intConst(cmp.X); !ok {
+		if bound, ok = IntConst(cmp.X); !ok {
 			return nil, false
 		}
 		switch op {
@@ -222,7 +222,7 @@ func Counter(phi *ssa.Phi) (start int64, back [][2]int, ok bool) {
 			back = append(back, [2]int{phi.Block().Preds[i].Index, phi.Block().Index})
 			continue
 		}
-		c, ok := intConst(v)
+		c, ok := IntConst(v)
 		if !ok {
 			return 0, nil, false
 		}
@@ -231,7 +231,9 @@ func Counter(phi *ssa.Phi) (start int64, back [][2]int, ok bool) {
 	return start, back, starts == 1 && len(back) > 0
 }
 
-func intConst(v ssa.Value) (int64, bool) {
+// IntConst returns the value of v, an integer constant that fits in an
+// int64.
+func IntConst(v ssa.Value) (int64, bool) {
 	c, ok := v.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
 		return 0, false
@@ -240,6 +242,6 @@ func intConst(v ssa.Value) (int64, bool) {
 }
 
 func isOne(v ssa.Value) bool {
-	n, ok := intConst(v)
+	n, ok := IntConst(v)
 	return ok && n == 1
 }

@@ -116,6 +116,29 @@ func (p *peeker) sweep() {
 	}
 }
 
+// slots keeps handlers by value: popping one leaves its slot in the
+// array, and grab keeps a pointer into it, which the next put's append
+// writes again. Reported.
+type slots struct {
+	mu   sync.Mutex
+	free []handler
+}
+
+func (s *slots) grab() {
+	s.mu.Lock()
+	n := len(s.free) - 1
+	h := &s.free[n]
+	s.free = s.free[:n]
+	s.mu.Unlock()
+	h.uses++ // want `handler.uses`
+}
+
+func (s *slots) put() {
+	s.mu.Lock()
+	s.free = append(s.free, handler{})
+	s.mu.Unlock()
+}
+
 func init() {
 	c := &client{handlers: map[int]*handler{1: {}, 2: {}}, idle: []*handler{{}, {}}, queue: []*handler{{}, {}}}
 	go c.deregister(1)
@@ -127,4 +150,8 @@ func init() {
 	go p.find(1)
 	go p.last()
 	p.sweep()
+
+	s := &slots{free: make([]handler, 1, 4)}
+	go s.grab()
+	s.put()
 }
