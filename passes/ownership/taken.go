@@ -371,20 +371,11 @@ func (q *Query) resets(load *ssa.UnOp) bool {
 	})
 }
 
-// An entry can be taken alone: a goroutine that, holding the mutex,
-// looks a key up in a map field and deletes that key (h, ok :=
-// c.dispatch[seq]; delete(c.dispatch, seq), before Unlock: a handler
-// deregistered, an idle connection checked out), or pops an element of
-// a slice field (x := p.free[n]; p.free = p.free[:n], or x := q.items[0];
-// q.items = q.items[1:]: a free list, a queue), has taken what that
-// entry held, as a reset takes the whole field: the others reach the
-// entries through the field, under the mutex, and that one is no
-// longer there.
-
 // deletes reports whether load, a load of a map field holding a mutex,
 // is followed in its block, the mutex held all along, by delete of key
 // from the same field: the lookup of key in the value loaded takes the
-// entry.
+// entry (a handler deregistered, an idle connection checked out; see
+// "Taking a field under its mutex" in the package documentation).
 func (q *Query) deletes(load *ssa.UnOp, key ssa.Value) bool {
 	return q.takesEntry(load, func(instr ssa.Instruction) bool {
 		call, ok := instr.(*ssa.Call)
@@ -401,17 +392,17 @@ func (q *Query) deletes(load *ssa.UnOp, key ssa.Value) bool {
 }
 
 // pops reports whether load, a load of a slice field of pointers
-// holding a mutex,
-// is followed in its block, the mutex held all along, by a store into
-// the same field of the value loaded without the element at index: its
-// last one (s[:i] where the element is s[i]) or its first (s[1:] where
-// the element is s[0]). The element read at index is taken.
+// holding a mutex, is followed in its block, the mutex held all along,
+// by a store into the same field of the value loaded without the
+// element at index: its last one (s[:i] where the element is s[i]) or
+// its first (s[1:] where the element is s[0]). The element read at
+// index is taken (a free list, a queue).
 func (q *Query) pops(load *ssa.UnOp, index ssa.Value) bool {
-	sl, ok := load.Type().Underlying().(*types.Slice)
+	elems, ok := load.Type().Underlying().(*types.Slice)
 	if !ok {
 		return false
 	}
-	if _, ok := sl.Elem().Underlying().(*types.Pointer); !ok {
+	if _, ok := elems.Elem().Underlying().(*types.Pointer); !ok {
 		return false // a struct element is the slot itself
 	}
 	return q.takesEntry(load, func(instr ssa.Instruction) bool {

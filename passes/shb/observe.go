@@ -407,15 +407,10 @@ func (res *Result) holdsAny(id LocksetID, m map[int32]bool) bool {
 // positiveAdd returns the positive constant delta of an atomic Add call:
 // with only such Adds, the value reaches their sum after the last one.
 func positiveAdd(instr ssa.Instruction) (int64, bool) {
-	c, ok := instr.(ssa.CallInstruction)
-	if !ok || c.Common().StaticCallee() == nil {
+	if !isAdd(instr) {
 		return 0, false
 	}
-	op := syncapi.Atomic(c.Common().StaticCallee())
-	if op != syncapi.AtomicAdd {
-		return 0, false
-	}
-	d, ok := loops.IntConst(syncapi.AtomicOperand(op, c.Common()))
+	d, ok := loops.IntConst(syncapi.AtomicOperand(syncapi.AtomicAdd, instr.(ssa.CallInstruction).Common()))
 	return d, ok && d > 0
 }
 
@@ -449,22 +444,26 @@ func negative(v ssa.Value) bool {
 // dominates run in one goroutine, once.
 func (res *Result) lastOfCount(a, b LocksetID) bool {
 	for _, x := range res.Locks.sets[a] {
-		if x.observe == 0 || res.objs.sites[x.observe-1].rule != sawCountdown {
-			continue
-		}
-		ow := res.observed[observeKey{x.observe - 1, x.locs[0]}]
-		if ow == nil || !ow.valid {
+		if !res.countdown(x) {
 			continue
 		}
 		for _, y := range res.Locks.sets[b] {
-			if y.observe > 0 && res.objs.sites[y.observe-1].rule == sawCountdown && y.locs[0] == x.locs[0] {
-				if oy := res.observed[observeKey{y.observe - 1, y.locs[0]}]; oy != nil && oy.valid {
-					return true
-				}
+			if res.countdown(y) && y.locs[0] == x.locs[0] {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// countdown reports whether lockset element e is an observation that a
+// countdown reached zero whose rule holds (see writesTo).
+func (res *Result) countdown(e lockElem) bool {
+	if e.observe == 0 || res.objs.sites[e.observe-1].rule != sawCountdown {
+		return false
+	}
+	ow := res.observed[observeKey{e.observe - 1, e.locs[0]}]
+	return ow != nil && ow.valid
 }
 
 // isAdd reports whether instr is an atomic Add call.

@@ -968,13 +968,7 @@ func (w *walker) goexits(p *ssa.Panic) bool {
 		case *ssa.MakeInterface, *ssa.DebugRef:
 			continue
 		case *ssa.Call:
-			if fn := c.Call.StaticCallee(); fn != nil && fn.RelString(nil) == "runtime.Goexit" {
-				return true
-			}
-			switch syncapi.TestReport(&c.Call) {
-			case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-				return true
-			}
+			return syncapi.Goexits(&c.Call)
 		}
 		return false
 	}

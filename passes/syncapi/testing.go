@@ -25,6 +25,23 @@ func FailsTest(call *ssa.CallCommon) bool {
 	return name != "" && name != "Log" && name != "Logf"
 }
 
+// Goexits reports whether call ends its goroutine by runtime.Goexit,
+// which runs the deferred calls first: runtime.Goexit itself, or a
+// method of testing's T, B or F that stops its test (t.Fatal, t.FailNow,
+// t.Skip, t.SkipNow...), not one that records a failure and returns
+// (t.Error, t.Fail).
+func Goexits(call *ssa.CallCommon) bool {
+	if fn := call.StaticCallee(); fn != nil && fn.Object() != nil && fn.Object().Pkg() != nil &&
+		fn.Object().Pkg().Path() == "runtime" && fn.Name() == "Goexit" {
+		return true
+	}
+	switch TestReport(call) {
+	case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+		return true
+	}
+	return false
+}
+
 // TestReport returns the method name when call reports to a test
 // (t.Errorf, b.Log, tb.Fatal through testing.TB), or "".
 func TestReport(call *ssa.CallCommon) string {
