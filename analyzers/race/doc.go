@@ -302,7 +302,17 @@
 // branch that knows it: a loop spinning until a flag is set, if
 // flag.Load() { ... }, a failed CompareAndSwap(&s, 0, 1), if
 // atomic.AddInt64(&n, 1) == 2 with two Adds of 1. Code after the branch
-// joins the other path is not ordered.
+// joins the other path is not ordered. One operation alone brings a
+// reference count to zero (if atomic.AddInt32(&r.refs, -1) == 0), and
+// one alone finds at zero a flag whose every write stores a constant
+// other than zero (if !atomic.CompareAndSwapInt32(&c.closed, 0, 1) {
+// return }, if c.stopped.Swap(true) { return }, or a method returning
+// such a CompareAndSwap): what the winning branch dominates runs once
+// for each count or flag, in one goroutine, and what it does to the
+// memory of the object holding the count, or made with it, does not
+// race with itself (runs-once). A flag that something sets back to zero
+// gives no such branch, and memory that many such objects share (the
+// pool that each connection's Close updates) is not kept apart.
 //
 // Stopped timers. A timer made for a second or more, then stopped and
 // reset (t.Stop(); v = 2; t.Reset(d)), is taken not to have fired before

@@ -445,6 +445,9 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if rule := c.order.OneRun(ta, x, tb, y); rule != "" {
 		return rule
 	}
+	if c.order.RunOnce(la, lb, obj) {
+		return rules.RunsOnce
+	}
 	if c.order.Exclusive(la, lb) {
 		return rules.CommonLock
 	}

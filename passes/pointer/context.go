@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -298,7 +299,7 @@ func (a *state) isFactory(fn *ssa.Function) bool {
 		return f
 	}
 	a.factories[fn] = false // a recursive function is not a factory
-	f := a.isSetter(fn) || isSpawner(fn)
+	f := a.isSetter(fn) || isSpawner(fn) || isWrapper(fn)
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			for _, r := range ret.Results {
@@ -398,6 +399,41 @@ func isSpawner(fn *ssa.Function) bool {
 				return true
 			}
 			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && slices.ContainsFunc(mc.Bindings, given) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isWrapper reports whether fn wraps a function it is given in an
+// object it makes: it stores a parameter of function type into a field
+// of an object it allocates (db.transact(&txFunc{run: run}), an adapter
+// that gives a function the method an interface asks for). Analyzed
+// once for all its calls, every wrapper it makes would hold every
+// function any caller passes, and a call of the method would run the
+// work of every caller; per call site, the one that call passes.
+func isWrapper(fn *ssa.Function) bool {
+	given := func(v ssa.Value) bool {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if p, ok := lockset.Spilled(load.X); ok {
+				v = p
+			}
+		}
+		p, ok := v.(*ssa.Parameter)
+		if !ok {
+			return false
+		}
+		_, sig := p.Type().Underlying().(*types.Signature)
+		return sig
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !given(st.Val) {
+				continue
+			}
+			if alloc, ok := fieldBase(st.Addr).(*ssa.Alloc); ok && alloc.Heap && st.Addr != ssa.Value(alloc) {
 				return true
 			}
 		}

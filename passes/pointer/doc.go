@@ -107,6 +107,15 @@
 // again is. What a function value hands to the goroutine is what its
 // closure captures, one level down (ownership's evidence).
 //
+// An adapter that wraps the function it is given in an object it makes
+// (transactFunc(run) passing &funcTx{run} on, funcTx's run method
+// calling it) is a factory too: analyzed once, every wrapper would hold
+// every function any caller passes, and the commit a caller runs under
+// its lock would be run by another caller's unlocked flush as well
+// (isWrapper). PointsToAlong follows a chain's values through the
+// variable go/ssa gives a captured parameter and from the receiver of an
+// interface call back to the pointer the interface value was made of.
+//
 // A constructor may start a goroutine only where its configuration asks
 // for one (if config.CleanWindow > 0 { go ... }; if !cfg.Quiet { go ...
 // }). Analyzed per call site, its go statement starts no origin in a

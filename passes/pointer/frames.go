@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/lockset"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -83,12 +84,27 @@ const maxAddrSteps = 32
 // frames call each other in that order in origin o: a parameter is
 // followed back to the argument its caller passed, through fields,
 // elements and loads (s.q.reset() gives reset the notifier of the s
-// its caller has), and the rest is found with PointsToInFrames. False
-// when that does not tell.
+// its caller has), and the rest is found with PointsToInFrames. The
+// variable go/ssa gives a parameter that a closure captures is the
+// parameter (see lockset.Spilled), and the receiver of a method called
+// through an interface is the pointer the caller's interface value was
+// made of (transact(&txFunc{run}) calling t.run()). False when that
+// does not tell.
 func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Location, bool) {
 	root, steps := stepsTo(v)
 	k := len(frames) - 1
-	for k > 0 {
+	unbox := false // root is an interface value whose dynamic value is wanted
+	for {
+		root, steps = unspilled(root, steps)
+		if mi, ok := root.(*ssa.MakeInterface); ok && unbox {
+			var outer []facts.Step
+			root, outer = stepsTo(mi.X)
+			steps, unbox = append(outer, steps...), false
+			continue
+		}
+		if k == 0 {
+			break
+		}
 		if fv, ok := root.(*ssa.FreeVar); ok {
 			// What a literal captured: the binding where the chain
 			// made the closure.
@@ -110,19 +126,49 @@ func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Locati
 		if f.Site == nil {
 			return nil, false
 		}
-		args := ParamArgs(f.Site.Common())
+		common := f.Site.Common()
+		args := ParamArgs(common)
 		if i < 0 || len(args) != len(f.Fn.Params) {
 			return nil, false
+		}
+		if common.IsInvoke() && i == 0 {
+			unbox = true
 		}
 		var outer []facts.Step
 		root, outer = stepsTo(args[i])
 		steps, k = append(outer, steps...), k-1
+	}
+	if unbox {
+		return nil, false // a box made elsewhere: its dynamic value is not known here
 	}
 	path := facts.ParamKey(0)
 	for _, s := range steps {
 		path = path.Then(s)
 	}
 	return r.PointsToInFrames(o, frames[:k+1], root, path.Path())
+}
+
+// unspilled returns root and steps with a load of the variable go/ssa
+// gives a captured parameter replaced by the parameter.
+func unspilled(root ssa.Value, steps []facts.Step) (ssa.Value, []facts.Step) {
+	if len(steps) > 0 && steps[0].Op == facts.Load {
+		if p, ok := lockset.Spilled(root); ok {
+			return p, steps[1:]
+		}
+	}
+	return root, steps
+}
+
+// GivenRoot reports whether v is what its function's callers gave it,
+// or is reached from that through fields, elements and loads: its root
+// is a parameter or a free variable (see PointsToAlong).
+func GivenRoot(v ssa.Value) bool {
+	root, _ := unspilled(stepsTo(v))
+	switch root.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	}
+	return false
 }
 
 // MadeClosure returns the closure that frame i of a chain of calls runs,

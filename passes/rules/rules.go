@@ -63,6 +63,7 @@ const (
 	DonePerItem        ID = "done-per-item"
 	Once               ID = "once"
 	AtomicObserved     ID = "atomic-observed"
+	RunsOnce           ID = "runs-once"
 	CommonLock         ID = "common-lock"
 	TakenUnderLock     ID = "taken-under-lock"
 	PublishedUnderLock ID = "published-under-lock"
@@ -145,6 +146,7 @@ var All = []Rule{
 	{DonePerItem, "a worker's WaitGroup.Done after each item orders the item's work before Wait returns", "WaitGroup.Done per item", ownershipDoc},
 	{Once, "a sync.Once callback happens before every return of Do on the same Once", "What it reports", raceDoc},
 	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
+	{RunsOnce, "one atomic operation alone brings a count to zero, or finds at zero a flag that is never cleared: what the branch that did so dominates runs once, in one goroutine", "What an atomic saw", raceDoc},
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
 	{PublishedUnderLock, "what a goroutine wrote to an object before it stored the object into a field holding its mutex happens before what another goroutine does with the object once it loaded it from that field holding the mutex", "Publishing into a field under its mutex", ownershipDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},

@@ -198,8 +198,11 @@ func (t *Trace) frames(c int32) []pointer.Frame {
 func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 	all := w.ptr.Callees(w.o, c)
 	common := c.Common()
-	if len(all) == 0 || common.IsInvoke() || w.chain < 0 {
+	if len(all) == 0 || w.chain < 0 {
 		return all
+	}
+	if common.IsInvoke() {
+		return w.methodsAlong(c, all)
 	}
 	if fn := common.StaticCallee(); fn != nil {
 		if len(fn.Blocks) > 0 {
@@ -220,6 +223,39 @@ func (w *walker) callees(c ssa.CallInstruction) []*ssa.Function {
 	}
 	return w.narrowedTo(all, slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
 		return !slices.Contains(fns, fn)
+	}))
+}
+
+// methodsAlong returns the methods among all, the callees the pointer
+// analysis finds for c, a call of an interface's method, that the chain
+// being walked may call: those of the dynamic types the interface value
+// may hold there, followed back through the chain's parameters
+// (transact(t) calls the run method of the transaction its caller
+// passed, not that of every transaction given to transact anywhere).
+func (w *walker) methodsAlong(c ssa.CallInstruction, all []*ssa.Function) []*ssa.Function {
+	v := c.Common().Value
+	if len(all) < 2 || !givenByChain(v) {
+		return all // made here: the analysis of this function is as precise
+	}
+	frames, ok := w.framesAt(c)
+	if !ok {
+		return all
+	}
+	locs, ok := w.ptr.PointsToAlong(w.o, frames, v)
+	if !ok || len(locs) == 0 {
+		return all
+	}
+	var dyn []types.Type
+	for _, l := range locs {
+		t := l.Obj.DynamicType()
+		if t == nil {
+			return all // boxed elsewhere, or not a box: not known here
+		}
+		dyn = append(dyn, t)
+	}
+	return w.narrowedTo(all, slices.DeleteFunc(slices.Clone(all), func(fn *ssa.Function) bool {
+		recv := fn.Signature.Recv()
+		return recv != nil && !slices.ContainsFunc(dyn, func(t types.Type) bool { return types.Identical(t, recv.Type()) })
 	}))
 }
 
@@ -260,15 +296,12 @@ func (w *walker) callbacks(c ssa.CallInstruction, all []*ssa.Function) []*ssa.Fu
 	}))
 }
 
-// givenByChain reports whether v, a function value, is one its
-// function's callers gave it: a parameter or a free variable.
-func givenByChain(v ssa.Value) bool {
-	switch v.(type) {
-	case *ssa.Parameter, *ssa.FreeVar:
-		return true
-	}
-	return false
-}
+// givenByChain reports whether v, a function or interface value, is
+// one its function's callers gave it, or reached from one through
+// fields and loads (t.runFunc of a receiver t): the chain then tells
+// more than the analysis of the function alone (see
+// pointer.PointsToAlong).
+func givenByChain(v ssa.Value) bool { return pointer.GivenRoot(v) }
 
 // framesAt returns the chain being walked, when its last function is
 // the one that makes call c.

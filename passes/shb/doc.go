@@ -291,11 +291,14 @@
 // others, and for a skipped walk each call that skipped it, the chains
 // of its events going on the same way from there (a constructor that
 // calls one helper at two places, both on the object it just made). A
-// call of a
-// function value that a parameter carries calls, in a chain, only what
-// the caller's argument may be there (withRetry(op) calls its caller's
-// op, not every op given to withRetry); a walk narrowed so is no repeat
-// of the walk of another chain.
+// call of a function value that a parameter carries (or a field of
+// one: t.runFunc()) calls, in a chain, only what the caller's argument
+// may be there (withRetry(op) calls its caller's op, not every op given
+// to withRetry), and a call of an interface's method on a parameter
+// calls the method of the dynamic types the chain's value may have
+// (transact(t) calling t.run() runs the run of the transaction its
+// caller made, not that of every kind given to transact); a walk
+// narrowed so is no repeat of the walk of another chain.
 //
 // An event inside a loop precedes an outgoing edge only when the edge
 // leaves after the loop: the next iteration's event comes after the

@@ -302,9 +302,21 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 	return false
 }
 
+// RunOnce reports whether locksets a and b each hold an observation
+// that only one operation on one location of obj ever makes (see
+// Result.lastOfCount): the code they hold it in runs once for each
+// object, in one goroutine, and what it does to that object's memory
+// does not race with itself. Another object it reaches may be shared by
+// objects that each run it once (a pool that every connection's Close
+// updates), and the abstract object stands for them all.
+func (o *Order) RunOnce(a, b LocksetID, obj *pointer.Object) bool {
+	return a != 0 && b != 0 && o.r.lastOfCount(a, b, obj)
+}
+
 // Exclusive is Locksets.Exclusive, memoized for this Order's asker: a
 // lock that may be one of many locations makes the question costly, and
 // the pairs of a package ask it of few locksets, many times.
+
 func (o *Order) Exclusive(a, b LocksetID) bool {
 	if a == 0 || b == 0 {
 		return false // an empty lockset excludes nothing
@@ -312,7 +324,7 @@ func (o *Order) Exclusive(a, b LocksetID) bool {
 	k := uint64(uint32(a))<<32 | uint64(uint32(b))
 	v, ok := o.excl[k]
 	if !ok {
-		v = o.r.Locks.Exclusive(a, b) || o.r.lastOfCount(a, b)
+		v = o.r.Locks.Exclusive(a, b)
 		if o.excl == nil {
 			o.excl = make(map[uint64]bool)
 		}

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
@@ -37,6 +38,13 @@ const (
 	// reference count's contract, a countdown's last goroutine), so
 	// every other Add came before it.
 	sawCountdown
+	// wonFirst: a CompareAndSwap(&s, 0, n) that swapped, or a Swap(&s,
+	// n) that returned zero, n a constant other than zero, where every
+	// write of s stores such a constant: s starts at zero and never
+	// becomes zero again, so one operation alone ever finds it there
+	// (if !c.closed.CompareAndSwap(false, true) { return }; a Close that
+	// runs once). It saw no write; the blocks it dominates run once.
+	wonFirst
 )
 
 // observeSite is a branch on the result of an atomic call, or on a
@@ -133,7 +141,11 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		return nil
 	}
 	call, ok := v.(*ssa.Call)
-	if !ok || call.Call.StaticCallee() == nil {
+	if !ok {
+		return nil
+	}
+	call = atomicResult(call)
+	if call == nil {
 		return nil
 	}
 	op := syncapi.Atomic(call.Call.StaticCallee())
@@ -142,6 +154,9 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		// The result is the value read.
 		if equal != isZero(k) {
 			return &observeSite{call: call, rule: sawWrite}
+		}
+		if op == syncapi.AtomicSwap && nonZero(syncapi.AtomicOperand(op, &call.Call)) {
+			return &observeSite{call: call, rule: wonFirst}
 		}
 	case syncapi.AtomicCompareAndSwap:
 		// The result is whether the old value was there; a constant
@@ -154,6 +169,9 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		if swapped != isZero(old) {
 			return &observeSite{call: call, rule: sawWrite}
 		}
+		if swapped && nonZero(call.Call.Args[2]) {
+			return &observeSite{call: call, rule: wonFirst}
+		}
 	case syncapi.AtomicAdd:
 		n, ok := loops.IntConst(k)
 		if !ok || !equal {
@@ -165,6 +183,39 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		return &observeSite{call: call, rule: sawAdds, sum: n}
 	}
 	return nil
+}
+
+// atomicResult returns the atomic call whose result call returns: call
+// itself, or the one call of a function of one block that returns its
+// result and does nothing else that matters (func (db *DB) setClosed()
+// bool { return atomic.CompareAndSwapUint32(&db.closed, 0, 1) }); nil
+// when there is none.
+func atomicResult(call *ssa.Call) *ssa.Call {
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return nil
+	}
+	if syncapi.Atomic(fn) != syncapi.NotAtomic {
+		return call
+	}
+	if len(fn.Blocks) != 1 {
+		return nil
+	}
+	ret, ok := fn.Blocks[0].Instrs[len(fn.Blocks[0].Instrs)-1].(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	inner, ok := ret.Results[0].(*ssa.Call)
+	if !ok || inner.Call.StaticCallee() == nil || syncapi.Atomic(inner.Call.StaticCallee()) == syncapi.NotAtomic {
+		return nil
+	}
+	return inner
+}
+
+// nonZero reports whether v is a constant other than its type's zero.
+func nonZero(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && !isZero(k)
 }
 
 // isZero reports whether k is the zero value of its type.
@@ -261,6 +312,17 @@ func (res *Result) linkObservations(objs *objects) {
 func (res *Result) writesTo(objs *objects, k observeKey, accs []pointer.Access) *observedWrites {
 	site := objs.sites[k.site]
 	ow := new(observedWrites)
+	if site.rule == wonFirst {
+		// Which values are stored is a fact of the code: the rule
+		// claims no order, so it needs no write's event.
+		for _, acc := range accs {
+			if !acc.Atomic || acc.Imported != nil || !storesNonZero(acc.Instr) {
+				return ow
+			}
+		}
+		ow.valid = true
+		return ow
+	}
 	byTrace := make(map[*Trace]int)
 	sum := int64(0)
 	for _, acc := range accs {
@@ -439,16 +501,20 @@ func negative(v ssa.Value) bool {
 }
 
 // lastOfCount reports whether the locksets a and b each hold an
-// observation that a countdown reached zero (see sawCountdown) on one
-// count: only one Add brings a count to zero, so the blocks that branch
-// dominates run in one goroutine, once.
-func (res *Result) lastOfCount(a, b LocksetID) bool {
+// observation that a countdown reached zero (see sawCountdown), or that
+// an operation was the first to write a flag (see wonFirst), on one
+// location: only one Add brings a count to zero, and only one operation
+// finds the flag at zero, so the blocks such branches dominate run in
+// one goroutine, once for each count: for obj, the object raced on,
+// when it is the count's own (c.buf beside c.closed) or made together
+// with it (see madeTogether).
+func (res *Result) lastOfCount(a, b LocksetID, obj *pointer.Object) bool {
 	for _, x := range res.Locks.sets[a] {
-		if !res.countdown(x) {
+		if !res.runsOnce(x) || !madeTogether(res.objs.locs[x.locs[0]].Obj, obj) {
 			continue
 		}
 		for _, y := range res.Locks.sets[b] {
-			if res.countdown(y) && y.locs[0] == x.locs[0] {
+			if res.runsOnce(y) && y.locs[0] == x.locs[0] {
 				return true
 			}
 		}
@@ -456,14 +522,57 @@ func (res *Result) lastOfCount(a, b LocksetID) bool {
 	return false
 }
 
-// countdown reports whether lockset element e is an observation that a
-// countdown reached zero whose rule holds (see writesTo).
-func (res *Result) countdown(e lockElem) bool {
-	if e.observe == 0 || res.objs.sites[e.observe-1].rule != sawCountdown {
+// madeTogether reports whether objects x and y are one, or are made
+// in one block of one function in one context: each making of one
+// makes one of the other, so that a block that runs once for each
+// count x runs once for each y (left and total, locals of the function
+// whose workers count down). A count made apart from what the block
+// touches (each connection's flag, one pool for them all) tells
+// nothing of it.
+func madeTogether(x, y *pointer.Object) bool {
+	if x == y {
+		return true
+	}
+	ix, ok := x.Site.(ssa.Instruction)
+	if !ok {
+		return false
+	}
+	iy, ok := y.Site.(ssa.Instruction)
+	return ok && x.Ctx == y.Ctx && x.Tag == y.Tag && ix.Block() == iy.Block()
+}
+
+// runsOnce reports whether lockset element e is an observation that a
+// countdown reached zero, or that a flag was first set, whose rule holds
+// (see writesTo).
+func (res *Result) runsOnce(e lockElem) bool {
+	if e.observe == 0 {
+		return false
+	}
+	if rule := res.objs.sites[e.observe-1].rule; rule != sawCountdown && rule != wonFirst {
 		return false
 	}
 	ow := res.observed[observeKey{e.observe - 1, e.locs[0]}]
 	return ow != nil && ow.valid
+}
+
+// storesNonZero reports whether instr, an atomic write, stores a
+// constant other than zero: a Store or Swap of one, or a CompareAndSwap
+// to one.
+func storesNonZero(instr ssa.Instruction) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok || c.Common().StaticCallee() == nil {
+		return false
+	}
+	common := c.Common()
+	switch syncapi.Atomic(common.StaticCallee()) {
+	case syncapi.AtomicWrite: // a Store, or an And or Or
+		return strings.HasPrefix(common.StaticCallee().Name(), "Store") && len(common.Args) == 2 && nonZero(common.Args[1])
+	case syncapi.AtomicSwap:
+		return len(common.Args) == 2 && nonZero(common.Args[1])
+	case syncapi.AtomicCompareAndSwap:
+		return len(common.Args) == 3 && nonZero(common.Args[2])
+	}
+	return false
 }
 
 // isAdd reports whether instr is an atomic Add call.
@@ -500,6 +609,9 @@ func (o *Order) Observed(held LocksetID, a, b *Trace, y int32) bool {
 // must have seen.
 func (o *Order) seen(ow *observedWrites, rule observeRule, a *Trace) []ref {
 	var out []ref
+	if rule == wonFirst {
+		return nil // it saw the zero the location starts at: no write
+	}
 	for _, w := range ow.writers {
 		if w.t == a {
 			if rule == sawWrite && (!w.atSite || a.Origin.Multi) {

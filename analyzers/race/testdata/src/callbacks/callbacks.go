@@ -17,6 +17,7 @@ func use(int) {}
 
 func main() {
 	setup()
+	startStore()
 	done := make(chan bool)
 	go func() {
 		use(n + m + k)

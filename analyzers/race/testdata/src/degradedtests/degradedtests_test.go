@@ -72,10 +72,10 @@ func TestStartEarly(t *testing.T) {
 // TestStart makes a worker once, hands it to a watcher and starts it
 // through an interface: what start writes, directly and one call down in
 // prepare, its go statement orders before the goroutine's read. With one
-// context, start runs for every test that starts a worker, and its
-// goroutine is found without the test that started it: the object is
-// TestStart's, but nothing shows that the two sides (start's code, not
-// TestStart's, and a goroutine of no known test) are. Silent.
+// context, start runs for every test that starts a worker; the walk
+// follows the receiver of the interface call back to the worker the
+// interface value was made of, TestStart's, and so finds the goroutine
+// its go statement starts there. Silent.
 func TestStart(t *testing.T) {
 	w := &worker{done: make(chan struct{})}
 	go w.watch()
@@ -133,13 +133,13 @@ type worker struct {
 }
 
 func (w *worker) start() {
-	w.gen++ // silent "no-sharing-evidence"
+	w.gen++ // silent "happens-before"
 	w.prepare()
 	go w.loop()
 }
 
 func (w *worker) prepare() {
-	w.state = 1 // silent "no-sharing-evidence"
+	w.state = 1 // silent "happens-before"
 }
 
 func (w *worker) watch() { <-w.done }
