@@ -124,7 +124,9 @@ func (q *Query) heldByGlobal(obj *pointer.Object) bool {
 // or a helper and the constructors it calls: m := GetMemberlist(t)), a
 // run makes its own, and the other run's code and goroutines reach
 // theirs. The runs of an event are its own on the root's trace, or
-// those that start the goroutine of the root it descends from.
+// those that start the goroutine of the root it descends from. Events
+// under the two copies of the parallel tests' root are of different
+// runs, a test running in one copy only.
 func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *shb.Trace, y int32) bool {
 	switch obj.Kind {
 	case pointer.ObjAlloc, pointer.ObjSlice, pointer.ObjMap, pointer.ObjChan:
@@ -139,8 +141,14 @@ func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *s
 		return false
 	}
 	rootB, rb := q.runsOf(tb, y)
-	if rootB != root {
+	if rootB == nil {
 		return false
+	}
+	if rootB != root {
+		// The two copies of the parallel tests' root: a test runs
+		// once, in one of them, so events of the two copies are of
+		// different runs whatever runs each may be (test-runs-once).
+		return root.Root == "parallel tests" && rootB.Root == root.Root && !q.heldByGlobal(obj)
 	}
 	for r := range ra {
 		if rb[r] {
