@@ -85,17 +85,34 @@ const maxAddrSteps = 32
 // followed back to the argument its caller passed, through fields,
 // elements and loads (s.q.reset() gives reset the notifier of the s
 // its caller has), and the rest is found with PointsToInFrames. The
-// variable go/ssa gives a parameter that a closure captures is the
-// parameter (see lockset.Spilled), and the receiver of a method called
-// through an interface is the pointer the caller's interface value was
-// made of (transact(&txFunc{run}) calling t.run()). False when that
-// does not tell.
+// receiver of a method called through an interface is the pointer the
+// caller's interface value was made of (transact(&txFunc{run}) calling
+// t.run()), followed through the variables go/ssa gives the parameters
+// that closures capture (see lockset.Spilled). False when that does not
+// tell.
 func (r *Result) PointsToAlong(o *Origin, frames []Frame, v ssa.Value) ([]Location, bool) {
+	return r.pointsToAlong(o, frames, v, false)
+}
+
+// CalleesAlong is PointsToAlong for v, a function or interface value
+// that a call calls: a load of the variable go/ssa gives a captured
+// parameter is that parameter (a method whose deferred literal captures
+// its receiver calls through it what its caller passed).
+func (r *Result) CalleesAlong(o *Origin, frames []Frame, v ssa.Value) ([]Location, bool) {
+	return r.pointsToAlong(o, frames, v, true)
+}
+
+func (r *Result) pointsToAlong(o *Origin, frames []Frame, v ssa.Value, spilled bool) ([]Location, bool) {
 	root, steps := stepsTo(v)
+	if spilled {
+		root, steps = unspilled(root, steps)
+	}
 	k := len(frames) - 1
 	unbox := false // root is an interface value whose dynamic value is wanted
 	for {
-		root, steps = unspilled(root, steps)
+		if unbox {
+			root, steps = unspilled(root, steps)
+		}
 		if mi, ok := root.(*ssa.MakeInterface); ok && unbox {
 			var outer []facts.Step
 			root, outer = stepsTo(mi.X)

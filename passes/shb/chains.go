@@ -241,7 +241,7 @@ func (w *walker) methodsAlong(c ssa.CallInstruction, all []*ssa.Function) []*ssa
 	if !ok {
 		return all
 	}
-	locs, ok := w.ptr.PointsToAlong(w.o, frames, v)
+	locs, ok := w.ptr.CalleesAlong(w.o, frames, v)
 	if !ok || len(locs) == 0 {
 		return all
 	}
@@ -314,7 +314,7 @@ func (w *walker) framesAt(c ssa.CallInstruction) ([]pointer.Frame, bool) {
 // of frames, may be where the chain passed it; false when that is not
 // known, or v may be something other than a function there.
 func (w *walker) funcsAlong(frames []pointer.Frame, v ssa.Value) ([]*ssa.Function, bool) {
-	locs, ok := w.ptr.PointsToAlong(w.o, frames, v)
+	locs, ok := w.ptr.CalleesAlong(w.o, frames, v)
 	if !ok {
 		return nil, false
 	}
