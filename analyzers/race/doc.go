@@ -242,7 +242,12 @@
 // done: what a sequential test did (and the goroutines it joined) happens
 // before what a parallel test does after its t.Parallel
 // (happens-before); its goroutines are not paired with
-// copies of themselves (test-runs-once). Likewise, an access in a call, inside a
+// copies of themselves (test-runs-once). A helper that several parallel
+// tests call may run a table of subtests with t.Run in a loop: within
+// one test, t.Run waits for each subtest, and another test's subtests
+// work on what that test's call of the helper made, so the loop's
+// writes and the subtests' reads of the helper's own variables are no
+// pair (test-objects); a package-level variable is every test's. Likewise, an access in a call, inside a
 // loop, of the function that makes its object (setUp in a benchmark's
 // b.N loop) touches that run's object only, and so does an access in a
 // loop whose goroutine makes the object only in that loop, in a callee

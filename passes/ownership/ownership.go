@@ -571,7 +571,7 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 	switch {
 	case q.beforeRunStarts(obj, ta, x, tb, px) || q.beforeRunStarts(obj, tb, y, ta, py),
 		q.otherRunsObject(obj, ta, x) || q.otherRunsObject(obj, tb, y),
-		q.otherRunsPair(obj, ta, x, tb, y):
+		q.otherRunsPair(obj, ta, x, tb, y), q.waitedOtherRuns(obj, ta, x, tb, y):
 		return rules.RunObjects
 	case q.ownSpawn(ta, x, a.Acc, tb, y, b.Acc) || q.ownSpawn(tb, y, b.Acc, ta, x, a.Acc):
 		return rules.OwnSpawn

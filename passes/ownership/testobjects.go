@@ -128,12 +128,7 @@ func (q *Query) heldByGlobal(obj *pointer.Object) bool {
 // under the two copies of the parallel tests' root are of different
 // runs, a test running in one copy only.
 func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *shb.Trace, y int32) bool {
-	switch obj.Kind {
-	case pointer.ObjAlloc, pointer.ObjSlice, pointer.ObjMap, pointer.ObjChan:
-	default:
-		return false
-	}
-	if _, ok := obj.Site.(ssa.Instruction); !ok {
+	if !madeByCode(obj) {
 		return false
 	}
 	root, ra := q.runsOf(ta, x)
@@ -156,6 +151,30 @@ func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *s
 		}
 	}
 	return !q.heldByGlobal(obj)
+}
+
+// waitedOtherRuns reports whether events x of ta and y of tb are apart
+// run by run, on an object each run of the parallel tests makes for
+// itself: within one run, t.Run waits for the subtests it starts
+// (shb's WaitedInRun), and two different runs touch different objects
+// (the tt that a table-driven helper called by two parallel tests
+// writes before each t.Run, and the subtest of the other test reads).
+func (q *Query) waitedOtherRuns(obj *pointer.Object, ta *shb.Trace, x int32, tb *shb.Trace, y int32) bool {
+	return madeByCode(obj) && q.order.WaitedInRun(ta, x, tb, y) && !q.heldByGlobal(obj)
+}
+
+// madeByCode reports whether obj is made by an instruction of the
+// code (an allocation, a make, a composite literal), which each run
+// that executes it makes anew: not a global, a function or what
+// another package made.
+func madeByCode(obj *pointer.Object) bool {
+	switch obj.Kind {
+	case pointer.ObjAlloc, pointer.ObjSlice, pointer.ObjMap, pointer.ObjChan:
+	default:
+		return false
+	}
+	_, ok := obj.Site.(ssa.Instruction)
+	return ok
 }
 
 // runsOf returns the root of the tests that event x of t runs under,

@@ -146,6 +146,21 @@ func (o *Order) sequentialRun(t *Trace, x int32, u *Trace, y int32) rules.ID {
 	return rules.SubtestsWait
 }
 
+// WaitedInRun reports whether event x of t and event y of u are each in
+// a copy of the parallel tests' root or in a subtest without t.Parallel
+// that a run of it started (at any depth): within any one run, t.Run
+// waits for those subtests, so the two never run at once there
+// (subtests-wait). Unlike sequentialRun, it asks nothing of which runs
+// start them (a helper of several parallel tests whose loop calls
+// t.Run starts the subtest in each): whether the pair can be of two
+// different runs, which do run at once, is the question of the objects
+// each run makes (ownership's test-objects).
+func (o *Order) WaitedInRun(t *Trace, x int32, u *Trace, y int32) bool {
+	p := o.r.runs.parallel
+	wt, wu := o.waitedIn(t.Origin), o.waitedIn(u.Origin)
+	return p[1] != nil && wt != nil && wu != nil && o.parallelRoot(wt) && o.parallelRoot(wu)
+}
+
 // parallelRoot reports whether g is one of the two copies of the
 // parallel tests' root.
 func (o *Order) parallelRoot(g *pointer.Origin) bool {
