@@ -225,7 +225,14 @@
 //     or a sender may close it: a send after that panics rather than
 //     blocks;
 //   - counted: Add counts no more than the goroutines started before
-//     the Wait call Done (wg.Add(1) in the loop that starts one);
+//     the Wait call Done (wg.Add(1) in the loop that starts one); and a
+//     receiving loop takes every send, whatever their order, where one
+//     go statement starts the senders in a counting loop of n
+//     iterations, each sending once on a channel its function made, and
+//     a counting loop of that function that every path from the go
+//     statement reaches receives in each of its m >= n iterations with
+//     no other way out (for i := 0; i < 3; i++ { go func() { ch <- f()
+//     }() }; for i := 0; i < 3; i++ { <-ch });
 //   - wait-unlocks: Cond.Wait releases its mutex while it waits, so a
 //     goroutine stuck there does not hold it;
 //   - library-callers: a library's importers decide the order of the

@@ -121,6 +121,12 @@ func (c *checker) goneReceivers(s *sequelState) {
 				}
 				continue
 			}
+			if n, m, ok := c.countedSends(s, u, send, mc, objs, receivers); ok {
+				if explain {
+					c.why.note(send.Pos(), q, why(rules.Counted, "%d goroutines each send once, and the receiving loop receives %d times with no other way out", n, m))
+				}
+				continue
+			}
 			var left place
 			var exit loopExit
 			all := true
@@ -207,6 +213,13 @@ func overfills(send *ssa.Send, mc *ssa.MakeChan) (int64, bool) {
 // block b runs, when it counts from a constant to a constant by one:
 // for i := lo; i < hi; i++.
 func constTrips(b *ssa.BasicBlock) (int64, bool) {
+	_, n, ok := countingLoop(b)
+	return n, ok
+}
+
+// countingLoop returns the header of the counting loop around b (for i
+// := lo; i < hi; i++, constants lo and hi) and how many times it runs.
+func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
 	for _, h := range b.Parent().Blocks {
 		br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
 		if !ok || !h.Dominates(b) || !blocks.Reaches(b, h) || !blocks.Reaches(h.Succs[0], b) {
@@ -233,10 +246,113 @@ func constTrips(b *ssa.BasicBlock) (int64, bool) {
 			}
 		}
 		if lo != nil && lo.Value != nil && lo.Value.Kind() == constant.Int && stepped {
-			return hi.Int64() - lo.Int64(), true
+			return h, hi.Int64() - lo.Int64(), true
 		}
 	}
-	return 0, false
+	return nil, 0, false
+}
+
+// everyIteration returns how many times b runs at least: it is in a
+// counting loop (see countingLoop) that has no way out but its header's
+// test, and it runs in each iteration (every path back to the header
+// passes it). Also the loop's header.
+func everyIteration(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
+	h, n, ok := countingLoop(b)
+	if !ok {
+		return nil, 0, false
+	}
+	for _, x := range b.Parent().Blocks {
+		if x == h || !h.Dominates(x) || !blocks.Reaches(x, h) {
+			continue // not in the loop's body
+		}
+		if len(x.Succs) == 0 {
+			return nil, 0, false // a return or a panic inside
+		}
+		for _, y := range x.Succs {
+			if y != h && !(h.Dominates(y) && blocks.Reaches(y, h)) {
+				return nil, 0, false // a break, or a way out of the loop
+			}
+		}
+	}
+	for _, p := range h.Preds {
+		if h.Dominates(p) && !b.Dominates(p) {
+			return nil, 0, false // an iteration that skips b
+		}
+	}
+	return h, n, true
+}
+
+// countedSends reports whether the one receiver of the channel mc makes
+// takes every send on it, whatever the order: the sends are the one
+// send of the goroutines that one go statement of mc's function starts
+// in a counting loop of n iterations, each sending once, and the
+// receiver receives in each of the m >= n iterations of a counting loop
+// of the same function that has no other way out and that every path
+// from the go statement reaches (for i := 0; i < 3; i++ { go func() {
+// ch <- f() }() }; for i := 0; i < 3; i++ { <-ch }). Each call makes
+// its own channel, so the copies the analysis makes of a goroutine
+// started in a loop pair with their own.
+func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc *ssa.MakeChan, objs []*pointer.Object, receivers []place) (n, m int64, ok bool) {
+	fn := mc.Parent()
+	recv, isRecv := receivers[0].t.Events[receivers[0].ev].Instr.(*ssa.UnOp)
+	if !isRecv || recv.CommaOk || recv.Parent() != fn {
+		return 0, 0, false
+	}
+	for _, r := range receivers[1:] {
+		if r.t.Events[r.ev].Instr != recv {
+			return 0, 0, false
+		}
+	}
+	if send.Parent() != u.Origin.Entry || blocks.OnCycle(send.Block()) {
+		return 0, 0, false // more than one send in a goroutine
+	}
+	var g *ssa.Go
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if gs, ok := instr.(*ssa.Go); ok && gs.Pos() == u.Origin.Site {
+				g = gs
+			}
+		}
+	}
+	if g == nil {
+		return 0, 0, false
+	}
+	for _, obj := range objs {
+		for _, p := range s.byChan[chanKey(obj)] {
+			if p.t.Events[p.ev].Kind == shb.Send && (p.t.Events[p.ev].Instr != send || p.t.Origin.Site != g.Pos()) {
+				return 0, 0, false // another sender
+			}
+		}
+	}
+	n, ok = constTrips(g.Block())
+	if !ok {
+		return 0, 0, false
+	}
+	h, m, ok := everyIteration(recv.Block())
+	if !ok || m < n || returnBefore(g.Block(), h) {
+		return 0, 0, false
+	}
+	return n, m, true
+}
+
+// returnBefore reports whether a path from block from reaches a return
+// of its function without passing block h.
+func returnBefore(from, h *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{h: true}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			return true
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
 }
 
 // mayLeaveBefore returns a way out of the loop in which receiver r,
