@@ -378,27 +378,16 @@ func fieldBase(v ssa.Value) ssa.Value {
 // site, each call starts the function that call passes (see
 // sameCode).
 func isSpawner(fn *ssa.Function) bool {
-	given := func(v ssa.Value) bool {
-		if cell, ok := v.(*ssa.Alloc); ok {
-			v = storedParam(cell)
-		}
-		p, ok := v.(*ssa.Parameter)
-		if !ok {
-			return false
-		}
-		_, sig := p.Type().Underlying().(*types.Signature)
-		return sig
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			g, ok := instr.(*ssa.Go)
 			if !ok {
 				continue
 			}
-			if given(g.Call.Value) {
+			if givenFunc(g.Call.Value) {
 				return true
 			}
-			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && slices.ContainsFunc(mc.Bindings, given) {
+			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && slices.ContainsFunc(mc.Bindings, givenFunc) {
 				return true
 			}
 		}
@@ -414,23 +403,10 @@ func isSpawner(fn *ssa.Function) bool {
 // function any caller passes, and a call of the method would run the
 // work of every caller; per call site, the one that call passes.
 func isWrapper(fn *ssa.Function) bool {
-	given := func(v ssa.Value) bool {
-		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			if p, ok := lockset.Spilled(load.X); ok {
-				v = p
-			}
-		}
-		p, ok := v.(*ssa.Parameter)
-		if !ok {
-			return false
-		}
-		_, sig := p.Type().Underlying().(*types.Signature)
-		return sig
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			if !ok || !given(st.Val) {
+			if !ok || !givenFunc(st.Val) {
 				continue
 			}
 			if alloc, ok := fieldBase(st.Addr).(*ssa.Alloc); ok && alloc.Heap && st.Addr != ssa.Value(alloc) {
@@ -439,6 +415,26 @@ func isWrapper(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// givenFunc reports whether v is a parameter of function type of its
+// function: the parameter, the variable go/ssa gives it when a closure
+// captures it (a closure's binding), or a load of that variable.
+func givenFunc(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		v = storedParam(x)
+	case *ssa.UnOp:
+		if p, ok := lockset.Spilled(x.X); ok && x.Op == token.MUL {
+			v = p
+		}
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	_, sig := p.Type().Underlying().(*types.Signature)
+	return sig
 }
 
 // storedParam returns the parameter that is the one value stored in
