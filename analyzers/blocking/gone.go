@@ -329,30 +329,10 @@ func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc 
 		return 0, 0, false
 	}
 	h, m, ok := everyIteration(recv.Block())
-	if !ok || m < n || returnBefore(g.Block(), h) {
+	if !ok || m < n || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }) != nil {
 		return 0, 0, false
 	}
 	return n, m, true
-}
-
-// returnBefore reports whether a path from block from reaches a return
-// of its function without passing block h.
-func returnBefore(from, h *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{h: true}
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			return true
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
 }
 
 // mayLeaveBefore returns a way out of the loop in which receiver r,
@@ -373,6 +353,7 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	isOurs := func(v ssa.Value) bool {
 		return slices.ContainsFunc(c.ptr.PointsToIn(t.Origin, v), func(l pointer.Location) bool { return slices.Contains(objs, l.Obj) })
 	}
+	receives := func(b *ssa.BasicBlock) bool { return receivesIn(b, isOurs) }
 	if !once && !blocks.OnCycle(instr.Block()) || !c.lastReceiver(t, r.ev, isOurs) {
 		return loopExit{}, false, rules.None
 	}
@@ -402,7 +383,7 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 		} else if explain {
 			stays = why(rules.Partner, "%s receives in a loop (at %s) that it never leaves", c.goroutine(t), c.pos(x.Pos()))
 		}
-		if ret := returnAvoiding(start, fn, isOurs); ret != nil {
+		if ret := returnAvoiding(start, fn, receives); ret != nil {
 			exits = append(exits, loopExit{ret: ret})
 		}
 	case *ssa.Select:
@@ -417,7 +398,7 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 			if bodies[i] == nil {
 				return loopExit{}, false, rules.None
 			}
-			ret := returnAvoiding([]*ssa.BasicBlock{bodies[i]}, fn, isOurs)
+			ret := returnAvoiding([]*ssa.BasicBlock{bodies[i]}, fn, receives)
 			if ret == nil {
 				continue
 			}
@@ -714,9 +695,9 @@ func (s *sequelState) sameChannel(p place, objs []*pointer.Object) bool {
 }
 
 // returnAvoiding returns a return of fn that a path from the blocks
-// start reaches without passing a block that receives from the channel
-// (isOurs), or nil.
-func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, isOurs func(ssa.Value) bool) *ssa.Return {
+// start reaches without passing a block that stop reports true for (one
+// that receives from the channel, the header of a loop), or nil.
+func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool) *ssa.Return {
 	seen := make(map[*ssa.BasicBlock]bool)
 	work := slices.Clone(start)
 	for len(work) > 0 {
@@ -726,7 +707,7 @@ func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, isOurs func(ssa.V
 			continue
 		}
 		seen[b] = true
-		if receivesIn(b, isOurs) {
+		if stop(b) {
 			continue
 		}
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {

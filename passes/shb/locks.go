@@ -316,7 +316,6 @@ func (o *Order) RunOnce(a, b LocksetID, obj *pointer.Object) bool {
 // Exclusive is Locksets.Exclusive, memoized for this Order's asker: a
 // lock that may be one of many locations makes the question costly, and
 // the pairs of a package ask it of few locksets, many times.
-
 func (o *Order) Exclusive(a, b LocksetID) bool {
 	if a == 0 || b == 0 {
 		return false // an empty lockset excludes nothing
