@@ -197,7 +197,11 @@
 // false but on a new object; then every goroutine of its go statement
 // on an object was started by that object's one run, whichever
 // goroutine made the call (zap's BufferedWriteSyncer.initialize). A
-// Stop that clears the flag lets it run again: checked as usual.
+// Stop that clears the flag lets it run again: checked as usual. A
+// receiver that a function literal of the method captures (p.stop =
+// func() { close(p.pings) }) is kept by go/ssa in a variable of its own
+// and loaded at each use; every load is the receiver still
+// (lockset.Spilled), at the flag, the mutex and the go statement.
 //
 // # Taking a field under its mutex
 //
@@ -313,7 +317,13 @@
 // array kept (s.f = s.f[:0] lets the next append overwrite what a
 // snapshot still reads): the field is unexported, every store into it
 // is an append to itself, nil or a new slice, and its address goes
-// nowhere else.
+// nowhere else. The header is taken holding the mutex where a Lock
+// dominates the load with no Unlock between them: in an event loop
+// (for { select { case <-events: mu.Lock(); hs := s.hooks; mu.Unlock()
+// ... } }) the Unlock of one round reaches the next round's load only
+// through its Lock; and the receiver a function literal captures,
+// which go/ssa keeps in a variable of its own and loads at each use, is
+// one value at the Lock and at the load.
 //
 // # WaitGroup.Done per item
 //

@@ -93,7 +93,7 @@ func setOnEveryPath(fn *ssa.Function, recv ssa.Value) *types.Var {
 			}
 			fa, ok := st.Addr.(*ssa.FieldAddr)
 			k, isConst := st.Val.(*ssa.Const)
-			if !ok || fa.X != recv || !isConst || k.Value == nil || k.Value.Kind() != constant.Bool || !constant.BoolVal(k.Value) {
+			if !ok || !sameBase(fa.X, recv) || !isConst || k.Value == nil || k.Value.Kind() != constant.Bool || !constant.BoolVal(k.Value) {
 				continue
 			}
 			every := len(rets) > 0
@@ -119,14 +119,14 @@ func (q *Query) guardedOnce(site ssa.CallInstruction, recv ssa.Value, flag *type
 			continue
 		}
 		fa, ok := load.X.(*ssa.FieldAddr)
-		if !ok || fa.X != recv || runflag.Field(fa) != flag {
+		if !ok || !sameBase(fa.X, recv) || runflag.Field(fa) != flag {
 			continue
 		}
 		atLoad := q.locks.Before(load)
 		released := q.locks.Releases(site.Common())
 		for _, h := range q.locks.Before(site) {
 			mu, ok := h.Value.(*ssa.FieldAddr)
-			if h.Read || !h.Path.IsEmpty() || !ok || mu.X != recv || slices.Contains(released, h.Key) {
+			if h.Read || !h.Path.IsEmpty() || !ok || !sameBase(mu.X, recv) || slices.Contains(released, h.Key) {
 				continue // a method that releases the mutex lets another call in
 			}
 			if x, ok := atLoad.Find(h.Key); ok && !x.Read {

@@ -53,7 +53,7 @@ func (q *Query) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace
 	if !ok || len(fy) == 0 {
 		return false
 	}
-	if root, k := fieldRoot(fy, 0, accessedAddr(b)); k != 0 || root != entry.Params[0] {
+	if root, k := fieldRoot(fy, 0, accessedAddr(b)); k != 0 || !sameBase(root, entry.Params[0]) {
 		return false
 	}
 	// x touches a field of the object the go statement runs on, in the
@@ -66,7 +66,7 @@ func (q *Query) ownSpawn(t *shb.Trace, x int32, acc pointer.Access, u *shb.Trace
 	for k >= 0 && fx[k].Fn != spawn.Parent() {
 		k--
 	}
-	if root, j := fieldRoot(fx, max(k, 0), accessedAddr(acc)); k < 0 || j != k || root != spawn.Call.Args[0] {
+	if root, j := fieldRoot(fx, max(k, 0), accessedAddr(acc)); k < 0 || j != k || !sameBase(root, spawn.Call.Args[0]) {
 		return false
 	}
 	if !q.spawnsAfter(t, x, fx[:k+1], spawn) {
@@ -95,7 +95,7 @@ func fieldRoot(frames []pointer.Frame, until int, addr ssa.Value) (ssa.Value, in
 	}
 	k := len(frames) - 1
 	for k > until {
-		p, ok := v.(*ssa.Parameter)
+		p, ok := unspill(v).(*ssa.Parameter)
 		if !ok || frames[k].Site == nil {
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -22,7 +23,9 @@ import (
 // overwrites what a snapshot still reads): every store into the field
 // in the package is an append to itself, nil, or a new array, and its
 // address goes nowhere else. The field must be unexported, so no other
-// package stores into it.
+// package stores into it. The mutex is held at a load where its Lock
+// dominates the load and no Unlock runs between them (one round of an
+// event loop unlocks, the next locks again before it loads).
 
 // appendPastLen reports whether a, an append into a slice field under a
 // mutex of its struct, writes past every element that b reads through a
@@ -187,7 +190,7 @@ func mutexHeldAt(instr ssa.Instruction, base ssa.Value) int {
 			}
 			op, mu := syncapi.MutexOp(&call.Call)
 			fa, ok := mu.(*ssa.FieldAddr)
-			if !ok || fa.X != base || op != syncapi.Lock && op != syncapi.RLock || !pointer.Dominates(call, instr) {
+			if !ok || !sameBase(fa.X, base) || op != syncapi.Lock && op != syncapi.RLock || !pointer.Dominates(call, instr) {
 				continue
 			}
 			if !unlockedBetween(call, instr, base, fa.Field) {
@@ -198,8 +201,29 @@ func mutexHeldAt(instr ssa.Instruction, base ssa.Value) int {
 	return -1
 }
 
+// sameBase reports whether x and y are one value of their function: the
+// same SSA value, or loads of the variable that go/ssa gives a
+// parameter that closures capture, which holds the parameter for good
+// (lockset.Spilled), each use loading it anew.
+func sameBase(x, y ssa.Value) bool {
+	return x == y || unspill(x) == unspill(y)
+}
+
+// unspill returns the parameter that v loads from its captured
+// variable, or v.
+func unspill(v ssa.Value) ssa.Value {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if p, ok := lockset.Spilled(ld.X); ok {
+			return p
+		}
+	}
+	return v
+}
+
 // unlockedBetween reports whether a call (not deferred) that unlocks
-// &base.f may run after lock and before instr.
+// &base.f may run after lock and before instr, with no run of lock
+// between them: in a loop, the Unlock of one round reaches the next
+// round's load only through its Lock, which holds the mutex again.
 func unlockedBetween(lock, instr ssa.Instruction, base ssa.Value, f int) bool {
 	for _, b := range instr.Parent().Blocks {
 		for _, in := range b.Instrs {
@@ -209,21 +233,15 @@ func unlockedBetween(lock, instr ssa.Instruction, base ssa.Value, f int) bool {
 			}
 			op, mu := syncapi.MutexOp(&call.Call)
 			fa, ok := mu.(*ssa.FieldAddr)
-			if !ok || fa.X != base || fa.Field != f || op != syncapi.Unlock && op != syncapi.RUnlock {
+			if !ok || !sameBase(fa.X, base) || fa.Field != f || op != syncapi.Unlock && op != syncapi.RUnlock {
 				continue
 			}
-			if mayRunBetween(lock, call, instr) {
+			if pathFrom(lock, call) && reachesAvoiding(call, instr, lock) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// mayRunBetween reports whether some path runs x, then y, then z, in
-// one function (within one run of it: a loop back is a path too).
-func mayRunBetween(x, y, z ssa.Instruction) bool {
-	return pathFrom(x, y) && pathFrom(y, z)
 }
 
 // pathFrom reports whether a path leads from instruction x to y: later

@@ -126,6 +126,44 @@ func lazy() {
 	go s.Write(nil)
 	go s.Sync()
 	s.Write([]byte("x"))
+	p := &pinger{}
+	go p.Ping()
+	p.Ping()
+}
+
+// pinger's start makes a function literal that captures the receiver:
+// go/ssa keeps p in a variable of its own and loads it at each use, and
+// start's flag, its go statement and its callers' receivers are that
+// one value still.
+type pinger struct {
+	mu      sync.Mutex
+	started bool
+	every   int
+	pings   chan int
+	stop    func()
+}
+
+func (p *pinger) start() {
+	p.every = 10                // silent "own-spawn"
+	p.pings = make(chan int, 1) // silent "own-spawn"
+	p.stop = func() { close(p.pings) }
+	p.started = true
+	go p.loop()
+}
+
+func (p *pinger) loop() {
+	for n := range p.pings {
+		println(p.every, n)
+	}
+}
+
+func (p *pinger) Ping() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started {
+		p.start()
+	}
+	p.pings <- 1
 }
 
 // restarter's Stop clears the flag: start may run again on the same

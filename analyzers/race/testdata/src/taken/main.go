@@ -44,7 +44,9 @@ func (s *store) notify() {
 }
 
 // retry takes the victims out of the store and sends to them without
-// the lock, then puts back those that were sent to: silent.
+// the lock, then puts back those that were sent to: silent. (The
+// batches it reads from the slice it took are also past the length of
+// any later append, which decides first.)
 func (s *store) retry() {
 	for range s.kick {
 		s.mu.Lock()
@@ -53,7 +55,7 @@ func (s *store) retry() {
 		s.mu.Unlock()
 		var done []*watcher
 		for _, b := range victims {
-			for w, revs := range b { // silent "taken-under-lock"
+			for w, revs := range b { // silent "append-past-len"
 				if w.resend(revs) {
 					done = append(done, w)
 				}
