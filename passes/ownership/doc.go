@@ -222,7 +222,15 @@
 // (x := p.free[n]; p.free = p.free[:n], or x := q.items[0]; q.items =
 // q.items[1:]: a free list, a queue), owns what that entry held until
 // it puts it back: the others reach it only through the field, holding
-// the mutex, and it is no longer there.
+// the mutex, and it is no longer there. Two goroutines that each took
+// an entry this way (deregister(1) and deregister(2), two checkouts of
+// one pool) never hold one entry at once: the second finds it only
+// after the first put it back, under the mutex, so their accesses are
+// ordered as the mutex's critical sections are, though the pointer
+// analysis merges the entries. The field's value and the value it is
+// reset through are compared as values of the function: a receiver
+// that a function literal captures is one value at each load of the
+// variable go/ssa keeps it in.
 //
 // # Publishing into a field under its mutex
 //

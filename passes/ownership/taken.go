@@ -36,9 +36,18 @@ func (q *Query) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other s
 	if other == 0 {
 		return false
 	}
+	taken := q.takeLocks(t, x, acc)
+	return taken != 0 && q.order.Exclusive(taken, other)
+}
+
+// takeLocks returns the lockset held at the take (see isTake) that
+// event x of trace t, an execution of acc, reaches its object through:
+// the locks its goroutine holds, as owner, for that access. 0 when the
+// access reaches it through no take.
+func (q *Query) takeLocks(t *shb.Trace, x int32, acc pointer.Access) shb.LocksetID {
 	take := q.takenBy(t, x, acc)
 	if take == nil {
-		return false
+		return 0
 	}
 	// The take's execution in this goroutine: the last one before x.
 	at := int32(-1)
@@ -47,7 +56,25 @@ func (q *Query) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other s
 			at = ev
 		}
 	}
-	return at >= 0 && q.order.Exclusive(t.Events[at].Locks, other)
+	if at < 0 {
+		return 0
+	}
+	return t.Events[at].Locks
+}
+
+// bothTaken reports whether the two executions each reach their object
+// through a take under one mutex: an entry is taken by one goroutine at
+// a time (the other finds it gone from the field until it is put back,
+// under the mutex), so two takers' accesses are ordered as two critical
+// sections of that mutex are (deregister(1) and deregister(2) of one
+// map, which the pointer analysis takes to hold one handler).
+func (q *Query) bothTaken(a, b Exec) bool {
+	la := q.takeLocks(a.T, a.X, a.Acc)
+	if la == 0 {
+		return false
+	}
+	lb := q.takeLocks(b.T, b.X, b.Acc)
+	return lb != 0 && q.order.Exclusive(la, lb)
 }
 
 // takenBy returns the take (see isTake) whose value event x of trace t,
@@ -483,14 +510,15 @@ func writeLocks(s lockset.Set) []string {
 }
 
 // sameVariable reports whether addresses a and b are the same package
-// variable, or the same field of one pointer value.
+// variable, or the same field of one pointer value (a receiver that a
+// function literal captures is one value at each load: see sameBase).
 func sameVariable(a, b ssa.Value) bool {
 	if a == b {
 		return true
 	}
 	fa, ok1 := a.(*ssa.FieldAddr)
 	fb, ok2 := b.(*ssa.FieldAddr)
-	return ok1 && ok2 && fa.X == fb.X && fa.Field == fb.Field
+	return ok1 && ok2 && sameBase(fa.X, fb.X) && fa.Field == fb.Field
 }
 
 // emptied reports whether v, stored into the field taken, leaves none

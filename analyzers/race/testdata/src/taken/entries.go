@@ -32,6 +32,20 @@ func (c *client) deregister(id int) {
 	}
 }
 
+// deregisterLater does the same in a method whose function literal
+// captures the receiver: go/ssa keeps c in a variable of its own and
+// loads it at each use, the lookup's c and the delete's one value still.
+func (c *client) deregisterLater(id int) func() {
+	c.mu.Lock()
+	h, ok := c.handlers[id]
+	delete(c.handlers, id)
+	c.mu.Unlock()
+	if ok {
+		h.closed = true // silent "taken-under-lock"
+	}
+	return func() { c.closeAll() }
+}
+
 func (h *handler) close() {
 	if !h.closed {
 		h.closed = true // silent "taken-under-lock"
@@ -93,7 +107,20 @@ func (p *peeker) find(id int) {
 	h := p.handlers[id]
 	p.mu.Unlock()
 	if h != nil {
-		h.closed = true // want `data race on handler.closed`
+		h.closed = true // want `data race on handler.closed: .* vs write at entries.go:\d+ \(main goroutine\)` `data race on handler.closed: .* vs write at entries.go:\d+ \(goroutine started`
+	}
+}
+
+// take deletes the handler it looks up: its own, but find's look-up
+// left one in the map that take may delete later, so find's write
+// still races with take's (one taker is not two).
+func (p *peeker) take(id int) {
+	p.mu.Lock()
+	h := p.handlers[id]
+	delete(p.handlers, id)
+	p.mu.Unlock()
+	if h != nil {
+		h.closed = true
 	}
 }
 
@@ -142,12 +169,15 @@ func (s *slots) put() {
 func init() {
 	c := &client{handlers: map[int]*handler{1: {}, 2: {}}, idle: []*handler{{}, {}}, queue: []*handler{{}, {}}}
 	go c.deregister(1)
+	go c.deregisterLater(2)
 	go c.checkout()
+	go c.checkout() // two takers: each pops its own handler
 	go c.next()
 	c.closeAll()
 
 	p := &peeker{handlers: map[int]*handler{1: {}}, idle: []*handler{{}}}
 	go p.find(1)
+	go p.take(1)
 	go p.last()
 	p.sweep()
 
