@@ -420,7 +420,14 @@
 // testing package panics. Wait for the goroutine (a sync.WaitGroup, a
 // channel) before the test returns. A goroutine started by a call that
 // returns only after it ended (b.RunParallel's bodies), in a helper
-// however many tests call, is waited for.
+// however many tests call, is waited for. A report on a path that never
+// gives the test what it waits for is not after the test either: the
+// test receives from a channel on every path to its end, every send on
+// or close of that channel is in the goroutine's function (started
+// once), on paths that do not pass the report (if err != nil {
+// t.Errorf(...); return }; got <- v, or a t.Fatal before close(ready)),
+// none of them deferred; where the goroutine reports, the test waits
+// forever and times out rather than completing.
 //
 // race/possible-race: a pair of accesses that may race, with -all only:
 // nothing in the code shows that the memory is meant to be shared (see

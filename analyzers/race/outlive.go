@@ -7,6 +7,7 @@ import (
 
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/shb"
 	"github.com/origo-dev/origo/passes/syncapi"
@@ -103,6 +104,9 @@ func (c *checker) outlived(t *shb.Trace, id int32, declared *ssa.Function) (stri
 			continue // another test's run: the report is to declared's T
 		}
 		if !c.order.HappensBefore(t, id, root, end, false) {
+			if run >= 0 && run < len(entries) && c.starves(t, id, root, ev.ID, end, entries[run]) {
+				continue // where it reports, the test waits forever
+			}
 			test := "its test"
 			if run >= 0 && run < len(entries) {
 				test = entries[run].Name()
@@ -142,4 +146,65 @@ func unknownSignal(t *shb.Trace, id int32) bool {
 		}
 	}
 	return false
+}
+
+// starves reports whether the report at event id of goroutine trace t
+// can only run where the test never returns: the test function (fn,
+// whose run of the tests' trace root spans events from to end)
+// receives from a channel on every path to its end, and every send on
+// or close of that channel is the goroutine's own, in the report's
+// function, on paths the report is not on (a branch that reports and
+// returns; t.Fatal, whose Goexit runs no deferred signal there). The
+// goroutine runs once, so where the report runs nothing ever lets the
+// test's receive complete: the report comes before a return that
+// never happens, and the test times out rather than completing.
+func (c *checker) starves(t *shb.Trace, id int32, root *shb.Trace, from, end int32, fn *ssa.Function) bool {
+	report := t.Events[id].Instr
+	if t.Origin.Multi || report == nil {
+		return false
+	}
+	for _, ev := range root.Events[from:end] {
+		if ev.Kind != shb.Recv || ev.Select || ev.Obj < 0 || ev.Instr.Parent() != fn || !dominatesExits(ev.Instr.Block()) {
+			continue
+		}
+		if c.onlySignalsApart(t, report, ev.Obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlySignalsApart reports whether every send on or close of channel
+// obj, in any goroutine, is an event of t in report's function, neither
+// before nor after report on a path of it, and not deferred; and there
+// is one at least.
+func (c *checker) onlySignalsApart(t *shb.Trace, report ssa.Instruction, obj int32) bool {
+	n := 0
+	for _, tr := range c.hb.Traces {
+		for _, ev := range tr.Events {
+			if ev.Obj != obj || ev.Kind != shb.Send && ev.Kind != shb.Close {
+				continue
+			}
+			if _, deferred := ev.Instr.(*ssa.Defer); tr != t || deferred || ev.Instr.Parent() != report.Parent() {
+				return false
+			}
+			if dataflow.MayPrecede(ev.Instr, report) || dataflow.MayPrecede(report, ev.Instr) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// dominatesExits reports whether b dominates every block of its
+// function that leaves it (a return, a panic, a call that cannot
+// return, such as t.Fatal's).
+func dominatesExits(b *ssa.BasicBlock) bool {
+	for _, x := range b.Parent().Blocks {
+		if len(x.Succs) == 0 && !b.Dominates(x) {
+			return false
+		}
+	}
+	return true
 }
