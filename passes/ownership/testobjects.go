@@ -124,9 +124,7 @@ func (q *Query) heldByGlobal(obj *pointer.Object) bool {
 // or a helper and the constructors it calls: m := GetMemberlist(t)), a
 // run makes its own, and the other run's code and goroutines reach
 // theirs. The runs of an event are its own on the root's trace, or
-// those that start the goroutine of the root it descends from. Events
-// under the two copies of the parallel tests' root are of different
-// runs, a test running in one copy only.
+// those that start the goroutine of the root it descends from.
 func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *shb.Trace, y int32) bool {
 	if !madeByCode(obj) {
 		return false
@@ -136,14 +134,8 @@ func (q *Query) otherRunsPair(obj *pointer.Object, ta *shb.Trace, x int32, tb *s
 		return false
 	}
 	rootB, rb := q.runsOf(tb, y)
-	if rootB == nil {
-		return false
-	}
 	if rootB != root {
-		// The two copies of the parallel tests' root: a test runs
-		// once, in one of them, so events of the two copies are of
-		// different runs whatever runs each may be (test-runs-once).
-		return root.Root == "parallel tests" && rootB.Root == root.Root && !q.heldByGlobal(obj)
+		return false
 	}
 	for r := range ra {
 		if rb[r] {
