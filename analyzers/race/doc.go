@@ -237,7 +237,10 @@
 // code outside the window between the go statement and the join, in
 // whichever iteration, nor with their own runs of other iterations
 // (joined-per-iteration: a client's reconnect loop that dials, starts
-// its reader and writer, and waits for both). A parallel test runs beside the
+// its reader and writer, and waits for both), and so do the goroutines
+// those start, for what they do before the join (a table's subtest whose
+// helper starts a goroutine and waits for it, before t.Run returns and
+// the loop writes the next row). A parallel test runs beside the
 // other parallel tests, but once, and only once the sequential tests are
 // done: what a sequential test did (and the goroutines it joined) happens
 // before what a parallel test does after its t.Parallel

@@ -30,7 +30,7 @@ type Order struct {
 	spans   [][]Span
 	spanned []int32
 
-	spawns   map[[2]int32][]int32                // see spawnsOf
+	spawns   map[spawnKey][]int32                // see spawnsOf
 	runWaits map[*pointer.Origin]*pointer.Origin // see waitedIn
 	starters map[*pointer.Origin]*pointer.Origin // see starter
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/facts"
+	"github.com/origo-dev/origo/passes/pointer"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -19,7 +20,12 @@ import (
 // of it). The trace orders events by position, and the loop's earlier
 // positions stand for its next iterations too, which the join's edge
 // does not reach: this rule is that reasoning, asked of a pair
-// (rules.JoinedPerIteration).
+// (rules.JoinedPerIteration). It holds as well for a goroutine that the
+// joined one starts, directly or not, for what it does before the
+// iteration's join (a subtest whose helper's callback starts a
+// goroutine and receives what it sends last: the goroutine starts after
+// the go statement of the subtest, and what it does before its send
+// comes before t.Run returns).
 
 // JoinedPerIteration reports whether event x of t and event y of u are
 // kept apart by a join per iteration, one way or the other (see
@@ -34,7 +40,7 @@ func (o *Order) JoinedPerIteration(t *Trace, x int32, u *Trace, y int32) bool {
 // the join and x in that loop outside the window between the go
 // statement and the join; or t and u are two copies of such a goroutine.
 func (o *Order) joinedPerIteration(t *Trace, x int32, u *Trace, y int32) bool {
-	if p := u.Origin.Parent; p != nil && p == t.Origin {
+	if childOf(t.Origin, u.Origin) != nil {
 		return o.outsideWindow(t, x, u, y)
 	}
 	if a, b := t.Origin, u.Origin; a.Multi && b.Multi && a.Parent != nil && a.Parent == b.Parent && a.Entry == b.Entry && a.Site == b.Site && a.Copy != b.Copy {
@@ -67,17 +73,35 @@ func (o *Order) outsideWindow(t *Trace, x int32, u *Trace, y int32) bool {
 	return x < s || x > j
 }
 
-// iterJoin returns the go statement's event s in t that starts u, and
-// the event j of t that joins u after event y of u, when u is started
-// there only, in a loop, and each iteration joins it before it ends.
+// childOf returns the goroutine that t starts and u descends from (u
+// itself, or the goroutine of t's that started u's ancestors), or nil
+// when u does not descend from t.
+func childOf(t, u *pointer.Origin) *pointer.Origin {
+	for c := u; c.Parent != nil; c = c.Parent {
+		if c.Parent == t {
+			return c
+		}
+	}
+	return nil
+}
+
+// iterJoin returns the go statement's event s in t that starts u, or
+// the goroutine u descends from (a subtest whose helper's callback
+// starts u), and the event j of t that joins it after event y of u,
+// when it is started there only, in a loop, and each iteration joins it
+// before it ends: u, started after s, ends (as far as y) before j.
 func (o *Order) iterJoin(t, u *Trace, y int32) (s, j int32, ok bool) {
-	spawns := o.spawnsOf(t, u)
+	c := childOf(t.Origin, u.Origin)
+	if c == nil {
+		return 0, 0, false
+	}
+	spawns := o.spawnsOf(t, c)
 	if len(spawns) != 1 {
 		return 0, 0, false
 	}
 	s = spawns[0]
 	w, ok := o.FirstAfter(u, y, t)
-	if !ok || w <= s || w == s+1 && u.Origin.Flags&facts.Sync == 0 {
+	if !ok || w <= s || w == s+1 && c.Flags&facts.Sync == 0 {
 		return 0, 0, false
 	}
 	j = w - 1 // the join: an edge lands just after it; t.Run's own call for a subtest it waits for
@@ -92,9 +116,10 @@ func (o *Order) iterJoin(t, u *Trace, y int32) (s, j int32, ok bool) {
 	return s, j, true
 }
 
-// spawnsOf returns the events of t that may start u.
-func (o *Order) spawnsOf(t, u *Trace) []int32 {
-	k := [2]int32{t.index, u.index}
+// spawnsOf returns the events of t that may start u, one of its
+// goroutines.
+func (o *Order) spawnsOf(t *Trace, u *pointer.Origin) []int32 {
+	k := spawnKey{t.index, u}
 	if ids, ok := o.spawns[k]; ok {
 		return ids
 	}
@@ -104,14 +129,14 @@ func (o *Order) spawnsOf(t, u *Trace) []int32 {
 			continue
 		}
 		for _, c := range t.Spawned(int32(i)) {
-			if c == u.Origin {
+			if c == u {
 				ids = append(ids, int32(i))
 				break
 			}
 		}
 	}
 	if o.spawns == nil {
-		o.spawns = make(map[[2]int32][]int32)
+		o.spawns = make(map[spawnKey][]int32)
 	}
 	o.spawns[k] = ids
 	return ids
@@ -145,4 +170,10 @@ func joinsEachIteration(g, join ssa.Instruction) bool {
 	// A header above g starts another run of its loop; so does g's own
 	// block, reached again.
 	return !escapesRun(gb, jb, func(b *ssa.BasicBlock) bool { return headers[b] || b == gb })
+}
+
+// spawnKey asks which events of a trace start a goroutine.
+type spawnKey struct {
+	t int32
+	u *pointer.Origin
 }
