@@ -199,10 +199,11 @@ func (c *checker) onlySignalsApart(t *shb.Trace, report ssa.Instruction, obj int
 
 // dominatesExits reports whether b dominates every block of its
 // function that leaves it (a return, a panic, a call that cannot
-// return, such as t.Fatal's).
+// return, such as t.Fatal's), but the block that returns after a
+// recovered panic, which only a panic enters.
 func dominatesExits(b *ssa.BasicBlock) bool {
 	for _, x := range b.Parent().Blocks {
-		if len(x.Succs) == 0 && !b.Dominates(x) {
+		if len(x.Succs) == 0 && x != b.Parent().Recover && !b.Dominates(x) {
 			return false
 		}
 	}

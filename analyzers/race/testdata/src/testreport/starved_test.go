@@ -13,6 +13,7 @@ func fetch() (int, error) { return 0, errors.New("down") }
 // returns (it times out), and the report is not after it: silent.
 func TestStarvedReturn(t *testing.T) {
 	got := make(chan int)
+	defer t.Log("done")
 	go func() {
 		v, err := fetch()
 		if err != nil {
