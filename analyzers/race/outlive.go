@@ -157,11 +157,19 @@ func unknownSignal(t *shb.Trace, id int32) bool {
 // returns; t.Fatal, whose Goexit runs no deferred signal there). The
 // goroutine runs once, so where the report runs nothing ever lets the
 // test's receive complete: the report comes before a return that
-// never happens, and the test times out rather than completing.
+// never happens, and the test times out rather than completing. Not
+// where several goroutines may run the report's function (a go
+// statement in a loop, here or in a goroutine that started this one):
+// one may send while another reports.
 func (c *checker) starves(t *shb.Trace, id int32, root *shb.Trace, from, end int32, fn *ssa.Function) bool {
 	report := t.Events[id].Instr
-	if t.Origin.Multi || report == nil {
+	if report == nil {
 		return false
+	}
+	for o := t.Origin; o.Parent != nil; o = o.Parent {
+		if o.Multi {
+			return false // started in a loop, or by a goroutine that is
+		}
 	}
 	for _, ev := range root.Events[from:end] {
 		if ev.Kind != shb.Recv || ev.Select || ev.Obj < 0 || ev.Instr.Parent() != fn || !dominatesExits(ev.Instr.Block()) {

@@ -86,3 +86,22 @@ func TestStarvedTestFails(t *testing.T) {
 	}
 	<-ready
 }
+
+// A goroutine started in a loop starts the reporting one: two of them
+// may run, one sending while the other reports. Reported.
+func TestStarvedNested(t *testing.T) {
+	got := make(chan int)
+	for range 2 {
+		go func() {
+			go func() {
+				v, err := fetch()
+				if err != nil {
+					t.Errorf("fetch: %v", err) // want `test report after the test: Errorf`
+					return
+				}
+				got <- v
+			}()
+		}()
+	}
+	<-got
+}
