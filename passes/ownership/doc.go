@@ -427,8 +427,11 @@
 // locking shows that the field is shared, not that the two reach one
 // object, which the program must show as below); the memory is one object
 // of the program, which no merging made: a package-level variable, an
-// object one holds, an object that main, a package's initialization or
-// a test makes once (outside a loop); a local variable that a function
+// object that main, a package's initialization or a test makes once
+// (outside a loop), an object of the package's making that one holds,
+// but not one another package's function made, which stands for every
+// object that function makes there (every request http.NewRequest
+// builds for a client's calls); a local variable that a function
 // literal takes to another goroutine (one goroutine runs the literal and
 // not the function that declares the variable; a method value,
 // serf.NumNodes handed to a queue, captures no variable: it binds its

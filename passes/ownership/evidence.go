@@ -38,8 +38,11 @@ import (
 //     between two goroutines of the program, locking shows that the
 //     field is shared, not that the two reach one object;
 //   - one object of the program, which no merging made: a package-level
-//     variable, an object one holds, an object made once (in main, a
-//     package's initialization or a test, outside a loop);
+//     variable, an object of the package's making that one holds (not
+//     one another package's function made, which stands for all it
+//     makes there: every request http.NewRequest builds), an object made
+//     once (in main, a package's initialization or a test, outside a
+//     loop);
 //   - a local variable a function literal takes to another goroutine:
 //     one access is in the literal, and one goroutine runs the literal
 //     without the function that declares the variable;
@@ -194,9 +197,14 @@ func heldByPackage(why string) bool {
 }
 
 // singleton returns why obj is one object of the program, which no
-// merging of the analysis made: a package-level variable, an object one
-// holds, or one made once (in main, a package's initialization or a
-// test, outside a loop); "" if none applies.
+// merging of the analysis made: a package-level variable, an object
+// of the package's own making that one holds, or one made once (in
+// main, a package's initialization or a test, outside a loop); "" if
+// none applies. An object that another package's function made is not
+// one for that: the analysis knows it by where that function makes it,
+// for every call of it (every request a client's method builds with
+// http.NewRequest), and a variable that holds one of them seems to hold
+// them all (on the bench, 14 such reports, every one false).
 func (q *Query) singleton(obj *pointer.Object) string {
 	if obj.Kind == pointer.ObjGlobal {
 		return "a package-level variable"
@@ -214,7 +222,7 @@ func (q *Query) singleton(obj *pointer.Object) string {
 			}
 		}
 	}
-	if q.heldByGlobal(obj) {
+	if q.heldByGlobal(obj) && obj.ImportedType() == "" {
 		return "held by a package-level variable"
 	}
 	if instr, ok := obj.Site.(ssa.Instruction); ok && q.ev.onceFuncs[instr.Parent()] && !q.allocatedInLoop(obj) {

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"net/http"
 	"sync"
 	"sync/atomic"
 )
@@ -534,8 +535,47 @@ func startPumps(done chan bool) {
 	ps.startLate(2, done)
 }
 
+// A package-level variable that keeps the last request made: the
+// requests the goroutines make are one object to the analysis (one
+// place in net/http makes them), and the variable that holds one of
+// them seems to hold them all; each goroutine's request is its own. A
+// possible data race (with -all); the variable itself, written by every
+// goroutine, is one object, reported.
+var lastRequest *http.Request
+
+func runRequest(done chan bool) {
+	req, _ := http.NewRequest("GET", "http://example.com", nil)
+	lastRequest = req        // want `data race on lastRequest`
+	req.Header.Set("X", "1") // silent "no-sharing-evidence"
+	done <- true
+}
+
+// The same through a field of a package-level struct, set under its
+// mutex: silent (a possible data race with -all).
+var recent struct {
+	mu   sync.Mutex
+	last *http.Request
+}
+
+func runRecorded(done chan bool) {
+	req, _ := http.NewRequest("GET", "http://example.com", nil)
+	recent.mu.Lock()
+	recent.last = req
+	recent.mu.Unlock()
+	req.Header.Add("Y", "2") // silent "no-sharing-evidence"
+	done <- true
+}
+
+func heldByVariable(done chan bool) {
+	go runRequest(done)
+	go runRequest(done)
+	go runRecorded(done)
+	go runRecorded(done)
+}
+
 func main() {
 	done := make(chan bool, 32)
+	heldByVariable(done)
 	startPumps(done)
 	startMeters(done)
 	perIteration(done)
