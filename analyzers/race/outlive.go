@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/origo-dev/origo/analyzers/internal/blocks"
 	"github.com/origo-dev/origo/analyzers/kinds"
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
@@ -151,7 +152,8 @@ func unknownSignal(t *shb.Trace, id int32) bool {
 // starves reports whether the report at event id of goroutine trace t
 // can only run where the test never returns: the test function (fn,
 // whose run of the tests' trace root spans events from to end)
-// receives from a channel on every path to its end, and every send on
+// receives from a channel on every path to its end (a return, a panic,
+// a t.Fatal), and every send on
 // or close of that channel is the goroutine's own, in the report's
 // function, on paths the report is not on (a branch that reports and
 // returns; t.Fatal, whose Goexit runs no deferred signal there). The
@@ -172,7 +174,7 @@ func (c *checker) starves(t *shb.Trace, id int32, root *shb.Trace, from, end int
 		}
 	}
 	for _, ev := range root.Events[from:end] {
-		if ev.Kind != shb.Recv || ev.Select || ev.Obj < 0 || ev.Instr.Parent() != fn || !dominatesExits(ev.Instr.Block()) {
+		if ev.Kind != shb.Recv || ev.Select || ev.Obj < 0 || ev.Instr.Parent() != fn || !blocks.PassesFirst(fn.Blocks[:1], ev.Instr, nil) {
 			continue
 		}
 		if c.onlySignalsApart(t, report, ev.Obj) {
@@ -203,17 +205,4 @@ func (c *checker) onlySignalsApart(t *shb.Trace, report ssa.Instruction, obj int
 		}
 	}
 	return n > 0
-}
-
-// dominatesExits reports whether b dominates every block of its
-// function that leaves it (a return, a panic, a call that cannot
-// return, such as t.Fatal's), but the block that returns after a
-// recovered panic, which only a panic enters.
-func dominatesExits(b *ssa.BasicBlock) bool {
-	for _, x := range b.Parent().Blocks {
-		if len(x.Succs) == 0 && x != b.Parent().Recover && !b.Dominates(x) {
-			return false
-		}
-	}
-	return true
 }

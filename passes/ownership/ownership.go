@@ -548,7 +548,7 @@ func (q *Query) MadeInLoop(t *shb.Trace, x int32, obj *pointer.Object) bool {
 // (taken-under-lock), or they are the two sides of a double buffer
 // swapped under both locks (double-buffer); "" when neither applies.
 func (q *Query) Guarded(a, b Exec) rules.ID {
-	if q.ownedExcludes(a.T, a.X, a.Acc, b.Locks) || q.ownedExcludes(b.T, b.X, b.Acc, a.Locks) || q.bothTaken(a, b) {
+	if q.takenExcludes(a, b) {
 		return rules.TakenUnderLock
 	}
 	if q.swappedBuffers(a.T, a.X, a.Acc, a.Locks, b.T, b.X, b.Acc, b.Locks) {

@@ -29,17 +29,6 @@ import (
 // s.mu and put back under it). The pointer analysis cannot see this:
 // the objects taken are the ones the field will hold again.
 
-// ownedExcludes reports whether event x of trace t, an execution of
-// acc, reaches its object through a value taken from a field under
-// mutexes that the other access's lockset other holds too.
-func (q *Query) ownedExcludes(t *shb.Trace, x int32, acc pointer.Access, other shb.LocksetID) bool {
-	if other == 0 {
-		return false
-	}
-	taken := q.takeLocks(t, x, acc)
-	return taken != 0 && q.order.Exclusive(taken, other)
-}
-
 // takeLocks returns the lockset held at the take (see isTake) that
 // event x of trace t, an execution of acc, reaches its object through:
 // the locks its goroutine holds, as owner, for that access. 0 when the
@@ -62,19 +51,25 @@ func (q *Query) takeLocks(t *shb.Trace, x int32, acc pointer.Access) shb.Lockset
 	return t.Events[at].Locks
 }
 
-// bothTaken reports whether the two executions each reach their object
-// through a take under one mutex: an entry is taken by one goroutine at
-// a time (the other finds it gone from the field until it is put back,
-// under the mutex), so two takers' accesses are ordered as two critical
-// sections of that mutex are (deregister(1) and deregister(2) of one
-// map, which the pointer analysis takes to hold one handler).
-func (q *Query) bothTaken(a, b Exec) bool {
-	la := q.takeLocks(a.T, a.X, a.Acc)
-	if la == 0 {
-		return false
+// takenExcludes reports whether a and b are kept apart by what one or
+// both of them took out of a field under its mutex (see isTake): an
+// access through a take holds, as owner, the locks held at the take, so
+// it excludes the other access's locks; and two takers never hold one
+// entry at once (the second finds it only after the first put it back,
+// under the mutex: deregister(1) and deregister(2) of one map, which the
+// pointer analysis takes to hold one handler), so their takes' locks
+// exclude each other.
+func (q *Query) takenExcludes(a, b Exec) bool {
+	excludes := func(x, y shb.LocksetID) bool { return x != 0 && y != 0 && q.order.Exclusive(x, y) }
+	ta := q.takeLocks(a.T, a.X, a.Acc)
+	if excludes(ta, b.Locks) {
+		return true
 	}
-	lb := q.takeLocks(b.T, b.X, b.Acc)
-	return lb != 0 && q.order.Exclusive(la, lb)
+	if ta == 0 && a.Locks == 0 {
+		return false // nothing for b's take to exclude: no need to find it
+	}
+	tb := q.takeLocks(b.T, b.X, b.Acc)
+	return excludes(tb, a.Locks) || excludes(ta, tb)
 }
 
 // takenBy returns the take (see isTake) whose value event x of trace t,
