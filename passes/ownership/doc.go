@@ -451,7 +451,10 @@
 // second call's filling of its new object, before its go statement;
 // only the starter's executions that hold the pair's locks count, the
 // same write reached under a lock both sides hold being none of the
-// pair's); a map written on both
+// pair's; the same holds for a goroutine the handed one starts and
+// hands the object on to: a helper called in a test's loop that makes
+// a set and starts a goroutine that starts the set's watcher gives each
+// call's watcher that call's set); a map written on both
 // sides; a channel closed on one side and closed or sent on by the
 // other; a field of a type whose documentation says it is safe for
 // concurrent use. A lock here is a mutex: the Once of a Do callback is

@@ -52,7 +52,8 @@ import (
 //     that statement, or another goroutine it started by a statement
 //     that passed it the object too (two literals capturing one
 //     variable, a go statement in a loop, unless each run of the
-//     statement hands what that run made: see madeEachRun);
+//     statement hands what that run made, to the goroutine or through
+//     it to one it starts: see madeEachRun and madeAfterVia);
 //   - an object that a goroutine sends on a channel (carried by the value
 //     sent, through a pointer or two) and goes on using after the send,
 //     in the function that sends it: a send hands the value over, and
@@ -394,9 +395,9 @@ func (q *Query) startHandsOver(loc pointer.Location, a, b pointer.Access, la, lb
 	o, p := a.Origin, b.Origin
 	switch {
 	case ancestor(p, o):
-		return q.startHands(loc, o) && !q.madeAfter(loc.Obj, o, b, lb)
+		return q.startHands(loc, o) && !q.madeAfterVia(loc, o, b, lb)
 	case ancestor(o, p):
-		return q.startHands(loc, p) && !q.madeAfter(loc.Obj, p, a, la)
+		return q.startHands(loc, p) && !q.madeAfterVia(loc, p, a, la)
 	case o.Parent != nil && o.Parent == p.Parent:
 		if p.Site == o.Site {
 			// Two goroutines of one statement: each run of it hands
@@ -446,6 +447,25 @@ func (q *Query) madeIn(obj *pointer.Object, fn *ssa.Function) (ssa.Instruction, 
 		}
 	}
 	return nil, false
+}
+
+// madeAfterVia is madeAfter for o or a goroutine it descends from: acc
+// is made by an ancestor of o, and the goroutine c that the ancestor
+// started on the way to o was handed the object by its go statement
+// too. What c's run of the statement got (made anew for it, see
+// madeEachRun) is what c passes on to the goroutines it starts: a
+// helper called in a test's loop that makes a set and starts a
+// goroutine that starts another to watch it gives each call's watcher
+// that call's set, which the next call's filling does not touch.
+func (q *Query) madeAfterVia(loc pointer.Location, o *pointer.Origin, acc pointer.Access, held shb.LocksetID) bool {
+	c := o
+	for c.Parent != nil && c.Parent != acc.Origin {
+		c = c.Parent
+	}
+	if c.Parent == nil || c != o && !q.startHands(loc, c) {
+		return false
+	}
+	return q.madeAfter(loc.Obj, c, acc, held)
 }
 
 // madeAfter reports whether acc, made by the goroutine that started o,

@@ -470,6 +470,68 @@ func (ps *pumps) startLate(rate int, done chan bool) {
 	p.burst = rate // want `data race on pump.burst`
 }
 
+// The same one goroutine further: a helper called twice makes a watch
+// set, registers it, fills it, and starts a goroutine that starts the
+// watcher on it (a literal, or a method that starts the loop). Each
+// call's watcher reads the set its own call made, which the next call's
+// filling, taken by the analysis for a write to the first set, does not
+// touch: the handing shows no sharing, silent. Its twin fills after its
+// go statement: reported.
+type watchSet struct{ chans, limit int }
+
+type watchers struct {
+	mu  sync.Mutex
+	all []*watchSet
+}
+
+func (ws *watchers) register() *watchSet {
+	w := &watchSet{}
+	ws.mu.Lock()
+	ws.all = append(ws.all, w)
+	ws.mu.Unlock()
+	return w
+}
+
+func (w *watchSet) add(n int) {
+	w.chans = n // silent "no-sharing-evidence"
+}
+
+func (ws *watchers) watch(n int, done chan bool) {
+	w := ws.register()
+	w.add(n)
+	w.limit = n // silent "no-sharing-evidence"
+	go func() {
+		go func() {
+			println(w.chans, w.limit)
+			done <- true
+		}()
+	}()
+}
+
+func (w *watchSet) run(done chan bool) { go w.loop(done) }
+
+func (w *watchSet) loop(done chan bool) {
+	println(w.chans, w.limit)
+	done <- true
+}
+
+func (ws *watchers) watchByMethod(n int, done chan bool) {
+	w := ws.register()
+	w.chans = n // silent "no-sharing-evidence"
+	go w.run(done)
+}
+
+func (ws *watchers) watchLate(n int, done chan bool) {
+	w := ws.register()
+	go func() {
+		go func() {
+			println(w.limit)
+			done <- true
+		}()
+	}()
+	w.limit = n // want `data race on watchSet.limit`
+}
+
 // A meter is filled by start before its goroutine, as a pump is, and
 // set again later by retune under the registry's mutex, which the
 // goroutine holds too: the same write reached through retune holds a
@@ -533,6 +595,13 @@ func startPumps(done chan bool) {
 	ps.start(2, done)
 	ps.startLate(1, done)
 	ps.startLate(2, done)
+	ws := &watchers{}
+	ws.watch(1, done)
+	ws.watch(2, done)
+	ws.watchByMethod(1, done)
+	ws.watchByMethod(2, done)
+	ws.watchLate(1, done)
+	ws.watchLate(2, done)
 }
 
 // A package-level variable that keeps the last request made: the
