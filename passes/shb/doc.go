@@ -168,7 +168,12 @@
 // a semaphore: a send, then a receive on it in the same function (or a
 // function it calls, as in a deferred release); the events between them
 // hold the channel in their lockset. A send the function never follows
-// with a receive is a handoff and holds nothing.
+// with a receive is a handoff and holds nothing. A send case of a
+// blocking select takes the semaphore where the code after the select
+// is reached from the select only through that case, every other case
+// returning, failing the test or going back to choose again ("select {
+// case sem <- token: case <-ctx.Done(): return ctx.Err() }", in one of
+// two selects whose code goes on to the same place: selectInfo.onlyWayOn).
 //
 // A goroutine that its starter hands a lock to (lockset's transfer: the
 // go statement's function holds it, the goroutine unlocks it without

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/origo-dev/origo/passes/internal/loops"
@@ -35,8 +36,9 @@ type objects struct {
 // selectInfo maps the select statements of a function to the blocks that
 // run only when a given case was chosen.
 type selectInfo struct {
-	bodies map[*ssa.BasicBlock]selectCase
-	cases  map[*ssa.Select][]*ssa.BasicBlock // by case index; nil when unknown
+	bodies  map[*ssa.BasicBlock]selectCase
+	cases   map[*ssa.Select][]*ssa.BasicBlock // by case index; nil when unknown
+	targets map[*ssa.Select][]*ssa.BasicBlock // where each case goes, its body or the code after the select
 }
 
 type selectCase struct {
@@ -200,7 +202,7 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 	if info, ok := s.sels[fn]; ok {
 		return info
 	}
-	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock)}
+	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock), targets: make(map[*ssa.Select][]*ssa.BasicBlock)}
 	s.sels[fn] = info
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -209,6 +211,7 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 				continue
 			}
 			cases := make([]*ssa.BasicBlock, len(sel.States))
+			targets := make([]*ssa.BasicBlock, len(sel.States))
 			for _, ref := range *sel.Referrers() {
 				ext, ok := ref.(*ssa.Extract)
 				if !ok || ext.Index != 0 {
@@ -216,6 +219,9 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 				}
 				for _, use := range *ext.Referrers() {
 					body, i, ok := caseBody(use, ext)
+					if ok && i < len(cases) {
+						targets[i] = body
+					}
 					if ok && i < len(cases) && len(body.Preds) == 1 {
 						cases[i] = body
 						info.bodies[body] = selectCase{sel, i, regionOf(sel, body)}
@@ -223,9 +229,57 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 				}
 			}
 			info.cases[sel] = cases
+			info.targets[sel] = targets
 		}
 	}
 	return info
+}
+
+// onlyWayOn reports whether case i of the blocking select sel, which
+// has no body of its own (go/ssa sends it straight to the code after the
+// select, which another path reaches too), is the only way from the
+// select to that code: no other case gets there (each returns, panics
+// or fails the test, or goes back to the select to choose again). A
+// send case on a semaphore channel that is the only way on is taken for
+// sure where the code goes on: select { case sem <- token: case
+// <-ctx.Done(): return }.
+func (info *selectInfo) onlyWayOn(sel *ssa.Select, i int) bool {
+	cases, targets := info.cases[sel], info.targets[sel]
+	if !sel.Blocking || sel.States[i].Dir != types.SendOnly || targets == nil || targets[i] == nil || cases[i] != nil {
+		return false
+	}
+	after := targets[i]
+	seen := map[*ssa.BasicBlock]bool{sel.Block(): true}
+	var work []*ssa.BasicBlock
+	for j, to := range targets {
+		if j == i {
+			continue
+		}
+		if to == nil || to == after {
+			return false // it goes on to the code after the select too
+		}
+		if !seen[to] {
+			seen[to] = true
+			work = append(work, to)
+		}
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == after {
+			return false
+		}
+		if failsTest(b) {
+			continue
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return true
 }
 
 // regionOf returns the region of the case of sel whose body is body, or

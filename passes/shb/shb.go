@@ -915,7 +915,13 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		passing := passingCase(instr, bodies)
 		for i := range instr.States {
 			if bodies == nil || bodies[i] == nil {
-				w.selectCase(instr, i, i != passing, held, loop)
+				id := w.selectCase(instr, i, i != passing, held, loop)
+				if i != passing && w.objs.selects(instr.Parent()).onlyWayOn(instr, i) {
+					// The code after the select runs only once
+					// this send took the semaphore.
+					obj, _ := w.syncObj(instr.States[i].Chan)
+					w.semOp(Send, obj, instr.States[i].Chan, id)
+				}
 			}
 		}
 	case *ssa.Defer:
@@ -1077,8 +1083,17 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 	if k == Recv && !maybe {
 		w.timerFire(instr, ch, held, loop)
 	}
-	if maybe || obj < 0 || !w.objs.capacity1(obj) {
-		return id
+	if !maybe {
+		w.semOp(k, obj, ch, id)
+	}
+	return id
+}
+
+// semOp takes or gives back the semaphore channel obj by the send or
+// receive event id on ch, when obj has a buffer of one.
+func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
+	if obj < 0 || !w.objs.capacity1(obj) {
+		return
 	}
 	i, found := slices.BinarySearch(w.sems, obj)
 	switch {
@@ -1097,10 +1112,9 @@ func (w *walker) chanOp(k Kind, instr ssa.Instruction, ch ssa.Value, maybe bool,
 			}
 		}
 	default:
-		return id
+		return
 	}
 	w.setSemLocks()
-	return id
 }
 
 func (w *walker) setSemLocks() {

@@ -78,6 +78,10 @@ func main() {
 	elementsTogether()
 	semaphore()
 	semaphoreDeferred()
+	semaphoreSelect()
+	semaphoreSelectCallee()
+	semaphoreSelectRetry()
+	semaphoreSelectFallThrough()
 	handoff()
 	publish()
 	capacity()
@@ -653,6 +657,130 @@ func semaphoreDeferred() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			x++ // silent "common-lock"
+		}()
+	}
+}
+
+// A semaphore taken in a select whose other case returns: the code
+// after the select runs only once the send took the buffer, and holds
+// it until the receive. Once in a single select, once in either of two
+// (the code after them is reached from both).
+func semaphoreSelect() {
+	x, z := 0, 0
+	sem := make(chan struct{}, 1)
+	quit := make(chan struct{})
+	for i := range 2 {
+		go func() {
+			select {
+			case sem <- struct{}{}:
+			case <-quit:
+				return
+			}
+			x++ // silent "common-lock"
+			<-sem
+		}()
+		go func() {
+			if i == 0 {
+				select {
+				case sem <- struct{}{}:
+				case <-quit:
+					return
+				}
+			} else {
+				select {
+				case sem <- struct{}{}:
+				case <-time.After(time.Second):
+					return
+				}
+			}
+			z++ // silent "common-lock"
+			<-sem
+		}()
+	}
+	close(quit)
+}
+
+// The same as a method, given back in a function it calls, taken in
+// one of two selects, with a timeout or until closed: the code after
+// them runs only once one of the sends took the buffer.
+type writeLock struct {
+	lockC, closeC chan struct{}
+	n             int
+}
+
+var errClosed = errors.New("closed")
+
+func (w *writeLock) write(d time.Duration) error {
+	if d > 0 {
+		select {
+		case w.lockC <- struct{}{}:
+		case <-time.After(d):
+			return errors.New("timeout")
+		}
+	} else {
+		select {
+		case w.lockC <- struct{}{}:
+		case <-w.closeC:
+			return errClosed
+		}
+	}
+	return w.locked()
+}
+
+func (w *writeLock) locked() error {
+	w.n++ // silent "common-lock"
+	w.unlock()
+	return nil
+}
+
+func (w *writeLock) unlock() { <-w.lockC }
+
+func semaphoreSelectCallee() {
+	w := &writeLock{lockC: make(chan struct{}, 1), closeC: make(chan struct{})}
+	for i := range 2 {
+		go w.write(time.Duration(i))
+	}
+	close(w.closeC)
+}
+
+// Taken in a select in a loop whose other case goes round again.
+func semaphoreSelectRetry() {
+	x := 0
+	sem := make(chan struct{}, 1)
+	quit := make(chan struct{})
+	tick := time.NewTicker(time.Millisecond)
+	for range 2 {
+		go func() {
+			for {
+				select {
+				case sem <- struct{}{}:
+				case <-tick.C:
+					continue
+				case <-quit:
+					return
+				}
+				break
+			}
+			x++ // silent "common-lock"
+			<-sem
+		}()
+	}
+	close(quit)
+}
+
+// Its twin: a case that goes on to the code after the select without
+// the semaphore (a timeout that only logs).
+func semaphoreSelectFallThrough() {
+	y := 0
+	sem := make(chan struct{}, 1)
+	for range 2 {
+		go func() {
+			select {
+			case sem <- struct{}{}:
+			case <-time.After(time.Second):
+				println("slow")
+			}
+			y++ // want `data race on y`
 		}()
 	}
 }
