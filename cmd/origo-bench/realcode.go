@@ -196,6 +196,9 @@ var realModules = []realModule{
 	// cskr/pubsub, hashicorp/go-plugin, puzpuzpuz/xsync/v4,
 	// VictoriaMetrics/fastcache; karlseguin/ccache/v3, first chosen,
 	// is not served by the module proxy).
+	{"github.com/thejerf/suture/v4", "v4.0.6"},
+	{"github.com/docker/go-events", "v0.1.0"},
+	{"github.com/uber-go/tally/v4", "v4.1.17"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
