@@ -252,6 +252,30 @@
 // the filler's own goroutine. A write after the store races with the
 // reader as before.
 //
+// # A state left for good
+//
+// state-left: a field every store of which holds one mutex and writes
+// a constant, none its first value, leaves that value for good: a
+// critical section that read the first value came before the one that
+// stored another, and what it did happens before what that goroutine
+// does after the store.
+//
+// A supervisor whose Add fills its queue directly while its state is
+// idle, holding the mutex (if s.state == idle { s.queue = append(...)
+// }), and goes through Serve's loop after, and whose Serve stores
+// running under the mutex before it reads the queue: the mutex orders
+// its critical sections, and since no store gives the state idle back
+// (the constructor's, into the object it makes, aside), a section that
+// found it idle came before Serve's store. Its accesses, made holding
+// the mutex in that section (no Unlock between the test and them),
+// happen before what Serve does after the store (a store that
+// dominates the access, or a call on its chain, in its function). A
+// bool flag works the same way (if !b.started, with Start storing
+// true). The mutex is compared by its field, so that a deferred
+// literal's Lock on the receiver it captures is the method's mutex. A
+// state that comes back (Stop storing idle again), or an access made
+// after the section let the mutex go, is not ordered so.
+//
 // # Double buffers
 //
 // double-buffer: two buffers swapped under both locks never hold one

@@ -1,0 +1,161 @@
+// Package main checks fields that leave their first value for good,
+// under a mutex (rule state-left): every store holds the mutex and
+// writes a constant, none the value the field starts with. A critical
+// section that read the first value came before the one that stored
+// another, so what it did holding the mutex happens before what the
+// storing goroutine does after its store: "before Serve, filled
+// directly; after, through the loop".
+package main
+
+import "sync"
+
+type state int
+
+const (
+	idle state = iota
+	running
+	stopped
+)
+
+// A supervisor whose Add fills its queue directly until Serve runs.
+type supervisor struct {
+	mu      sync.Mutex
+	state   state
+	queue   []int
+	count   int
+	control chan int
+}
+
+func (s *supervisor) Add(n int) {
+	s.mu.Lock()
+	if s.state == idle {
+		s.queue = append(s.queue, n) // silent "state-left"
+		s.count++                    // silent "state-left"
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	s.control <- n
+}
+
+func (s *supervisor) Serve() {
+	s.mu.Lock()
+	if s.state != idle {
+		s.mu.Unlock()
+		panic("already serving")
+	}
+	s.state = running
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.state = stopped
+		s.mu.Unlock()
+	}()
+	for _, n := range s.queue {
+		println(n)
+	}
+	s.queue = nil
+	s.count = 0
+	for n := range s.control {
+		s.run(n)
+	}
+}
+
+// run is called by Serve's loop: after the store, one call down.
+func (s *supervisor) run(n int) {
+	s.queue = append(s.queue, n)
+}
+
+// A bus whose handlers are added directly until it starts, with a bool
+// flag.
+type bus struct {
+	mu       sync.Mutex
+	started  bool
+	handlers []func(int)
+	events   chan int
+}
+
+func (b *bus) Subscribe(h func(int)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.started {
+		b.handlers = append(b.handlers, h) // silent "state-left"
+	}
+}
+
+func (b *bus) Start() {
+	b.mu.Lock()
+	b.started = true
+	b.mu.Unlock()
+	for e := range b.events {
+		for _, h := range b.handlers {
+			h(e)
+		}
+	}
+}
+
+// Its twins: a pool that goes back to idle when it stops (the first
+// value comes back, so a section that read it may come after Run's
+// store), and a worker that reads idle under its mutex but writes
+// after letting it go: reported.
+type pool struct {
+	mu    sync.Mutex
+	state state
+	jobs  []int
+}
+
+func (p *pool) Submit(n int) {
+	p.mu.Lock()
+	if p.state == idle {
+		p.jobs = append(p.jobs, n)
+	}
+	p.mu.Unlock()
+}
+
+func (p *pool) Run() {
+	p.mu.Lock()
+	p.state = running
+	p.mu.Unlock()
+	p.jobs = p.jobs[:0] // want `concurrent append: data race on pool.jobs`
+	p.mu.Lock()
+	p.state = idle
+	p.mu.Unlock()
+}
+
+type worker struct {
+	mu    sync.Mutex
+	state state
+	tasks []int
+}
+
+func (w *worker) Push(n int) {
+	w.mu.Lock()
+	if w.state == idle {
+		w.mu.Unlock()
+		w.tasks = append(w.tasks, n) // want `concurrent append`
+		return
+	}
+	w.mu.Unlock()
+}
+
+func (w *worker) Work() {
+	w.mu.Lock()
+	w.state = running
+	w.mu.Unlock()
+	w.tasks = nil
+}
+
+func main() {
+	s := &supervisor{control: make(chan int)}
+	go s.Serve()
+	s.Add(1)
+	b := &bus{events: make(chan int)}
+	go b.Start()
+	b.Subscribe(func(int) {})
+	p := &pool{}
+	go p.Run()
+	p.Submit(1)
+	w := &worker{}
+	go w.Work()
+	w.Push(1)
+}

@@ -1,0 +1,222 @@
+package ownership
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/origo-dev/origo/passes/lockset"
+	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/runflag"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A field that leaves its first value for good, under a mutex (rule
+// state-left):
+//
+//	func (s *S) Add(x T) {
+//		s.mu.Lock()
+//		if s.state == notRunning { // before Serve: filled directly
+//			s.items = append(s.items, x)
+//			s.mu.Unlock()
+//			return
+//		}
+//		s.mu.Unlock()
+//		s.control <- x // after: through the loop
+//	}
+//
+//	func (s *S) Serve() {
+//		s.mu.Lock()
+//		s.state = running
+//		s.mu.Unlock()
+//		for _, x := range s.items { ... }
+//	}
+//
+// Every store of state holds mu, each stores a constant, and none (but
+// the constructor's, into the object it makes) stores notRunning: once a
+// critical section of mu moved it away, every later one reads another
+// value. A section that read notRunning came before the one that stored
+// running, so what it did holding mu happens before what Serve does
+// after its store.
+
+// stateKey is a field and the constant a guard compares it with.
+type stateKey struct {
+	field *types.Var
+	value string // constant.Value's ExactString
+}
+
+// stateLeft reports whether a runs, holding a mutex, only where a field
+// read under that mutex holds a value that no store of the field gives
+// back once it is gone, and b runs after its goroutine stored another
+// value into the field holding the mutex: a's critical section came
+// before that store.
+func (q *Query) stateLeft(a, b Exec) bool {
+	if a.T == b.T {
+		return false
+	}
+	instr := a.Acc.Instr
+	at := q.locks.Before(instr)
+	for cond, value := range runflag.Conditions(instr) {
+		load, k, ok := guardValue(cond, value)
+		if !ok {
+			continue
+		}
+		field := runflag.Field(load.X)
+		if field == nil {
+			continue
+		}
+		for _, h := range q.locks.Before(load) {
+			if h.Read {
+				continue
+			}
+			if x, ok := at.Find(h.Key); !ok || x.Read || q.unlockedSince(h, load, instr) {
+				continue
+			}
+			if q.leftFor(field, k, h) && q.storedBefore(b, field, k, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// guardValue returns the load of a field that cond tests and the constant
+// the field holds where cond has value: "s.state == c" true or "s.state
+// != c" false (either side), or a bool field's own load.
+func guardValue(cond ssa.Value, value bool) (*ssa.UnOp, constant.Value, bool) {
+	if load, ok := structFieldLoad(cond); ok && load.Type().Underlying() == types.Typ[types.Bool] {
+		return load, constant.MakeBool(value), true
+	}
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || !(bin.Op == token.EQL && value || bin.Op == token.NEQ && !value) {
+		return nil, nil, false
+	}
+	x, y := bin.X, bin.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	load, ok := structFieldLoad(x)
+	k, isConst := y.(*ssa.Const)
+	if !ok || !isConst || k.Value == nil {
+		return nil, nil, false
+	}
+	return load, k.Value, true
+}
+
+// structFieldLoad returns v as a load of a struct field (*&x.f).
+func structFieldLoad(v ssa.Value) (*ssa.UnOp, bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, false
+	}
+	_, ok = load.X.(*ssa.FieldAddr)
+	return load, ok
+}
+
+// unlockedSince reports whether the mutex h may be unlocked after from
+// and before to, in their function: another critical section.
+func (q *Query) unlockedSince(h lockset.Held, from, to ssa.Instruction) bool {
+	fa, ok := h.Value.(*ssa.FieldAddr)
+	if !ok || !h.Path.IsEmpty() || fa.Parent() != to.Parent() {
+		return true // not a field of a value of the function: not known
+	}
+	return unlockedBetween(from, to, fa.X, fa.Field)
+}
+
+// leftFor reports whether every store into field, but those into an
+// object just made, stores a constant other than k, holding h.
+func (q *Query) leftFor(field *types.Var, k constant.Value, h lockset.Held) bool {
+	stores, ok := q.constStores(field)
+	if !ok || len(stores) == 0 {
+		return false
+	}
+	for _, st := range stores {
+		if constant.Compare(st.Val.(*ssa.Const).Value, token.EQL, k) || !holdsField(q.locks.Before(st), h) {
+			return false
+		}
+	}
+	return true
+}
+
+// constStores returns the stores into field in the package's functions,
+// but those into an object just made; false when one stores a value
+// that is not a constant.
+func (q *Query) constStores(field *types.Var) ([]*ssa.Store, bool) {
+	if s, ok := q.stateStores[field]; ok {
+		return s, s != nil
+	}
+	var out []*ssa.Store
+	ok := true
+	for _, fn := range q.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, isStore := instr.(*ssa.Store)
+				if !isStore || runflag.Field(st.Addr) != field || runflag.OfNew(st.Addr) {
+					continue
+				}
+				if k, isConst := st.Val.(*ssa.Const); !isConst || k.Value == nil {
+					ok = false
+				}
+				out = append(out, st)
+			}
+		}
+	}
+	if !ok {
+		out = nil
+	}
+	if q.stateStores == nil {
+		q.stateStores = make(map[*types.Var][]*ssa.Store)
+	}
+	q.stateStores[field] = out
+	return out, ok
+}
+
+// storedBefore reports whether b's goroutine, before b, stored into
+// field a constant other than k holding h: a store that dominates b's
+// access, or a call on b's chain, in its function.
+func (q *Query) storedBefore(b Exec, field *types.Var, k constant.Value, h lockset.Held) bool {
+	chain := []ssa.Instruction{b.Acc.Instr}
+	if frames, ok := b.T.Frames(b.X); ok {
+		for _, f := range frames {
+			if f.Site != nil {
+				chain = append(chain, f.Site)
+			}
+		}
+	}
+	stores, _ := q.constStores(field)
+	for _, st := range stores {
+		for _, at := range chain {
+			if st.Parent() == at.Parent() && pointer.Dominates(st, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsField reports whether at holds, not for reading only, a mutex at
+// the field of h's, the field of a struct of one type: the receiver's
+// mutex, whether the function reaches the receiver as a parameter or as
+// a variable its literal captures (the keys differ).
+func holdsField(at lockset.Set, h lockset.Held) bool {
+	t, f, ok := mutexField(h)
+	if !ok {
+		return runflag.HoldsOneOf(at, lockset.Set{h})
+	}
+	for _, x := range at {
+		if u, g, ok := mutexField(x); ok && !x.Read && !h.Read && g == f && types.Identical(u, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// mutexField returns the struct type and the field of the mutex h, when
+// the Lock's operand is the address of a field of a struct.
+func mutexField(h lockset.Held) (types.Type, int, bool) {
+	fa, ok := h.Value.(*ssa.FieldAddr)
+	if !ok || !h.Path.IsEmpty() {
+		return nil, 0, false
+	}
+	return fa.X.Type(), fa.Field, true
+}
