@@ -276,6 +276,32 @@
 // state that comes back (Stop storing idle again), or an access made
 // after the section let the mutex go, is not ordered so.
 //
+// # A state claimed for a run
+//
+// claimed-state: a goroutine that, holding a mutex, finds a state field
+// outside a set of values and stores one of them holds a claim until
+// the store it defers takes the field out of the set: two goroutines
+// never hold claims on one field at once.
+//
+// Serve that panics or returns an error when called while it runs (if
+// s.state == serving || s.state == paused { panic(...) }; s.state =
+// serving, holding s.mu, with a deferred literal or method storing done
+// as it returns) excludes a second Serve: every store of the field
+// holds the mutex and writes a constant, those that write a value
+// outside the set (done) are only ever deferred, each by a function
+// that makes such a claim, and the test and the store are one critical
+// section. While one goroutine holds the claim the field stays in the
+// set (its own loop may move it from serving to paused), so another
+// goroutine's claim, which must find it outside, waits for the first
+// one's release, as if a mutex guarded what each does: its accesses
+// after the claim's store (which dominates them, or a call on their
+// chain, in its function) and before the release. A claim released by
+// a plain store, which may come before an access, or a state set back
+// outside the set by a method that claims nothing (Stop), excludes
+// nothing. Like a flag that records whether a loop runs, the claim is
+// known by its field and its mutex's, not by the object: the analysis
+// takes two supervisors' claims for one.
+//
 // # Double buffers
 //
 // double-buffer: two buffers swapped under both locks never hold one

@@ -131,7 +131,7 @@ func (q *Query) leftFor(field *types.Var, k constant.Value, h lockset.Held) bool
 		return false
 	}
 	for _, st := range stores {
-		if constant.Compare(st.Val.(*ssa.Const).Value, token.EQL, k) || !holdsField(q.locks.Before(st), h) {
+		if containsValue([]constant.Value{k}, st.Val.(*ssa.Const).Value) || !holdsField(q.locks.Before(st), h) {
 			return false
 		}
 	}
@@ -219,4 +219,224 @@ func mutexField(h lockset.Held) (types.Type, int, bool) {
 		return nil, 0, false
 	}
 	return fa.X.Type(), fa.Field, true
+}
+
+// A state claimed for the run of a function (rule claimed-state):
+//
+//	func (s *Server) Serve() error {
+//		s.mu.Lock()
+//		if s.state == serving {
+//			s.mu.Unlock()
+//			return errServing
+//		}
+//		s.state = serving
+//		s.mu.Unlock()
+//		defer func() { s.mu.Lock(); s.state = stopped; s.mu.Unlock() }()
+//		... // the claim: no other Serve runs here
+//	}
+//
+// Holding the mutex, the function finds the field outside a set of
+// values (here serving) and stores one of them: a claim. Every store of
+// the field holds the mutex and writes a constant; those that take it
+// out of the set are all deferred by a function that claims it, and run
+// as it returns. While a goroutine holds a claim the field stays in the
+// set, and another goroutine's claim, which must find it outside, waits
+// for the first one's release: two goroutines' accesses made holding
+// claims on the field never run at once, as if a mutex guarded them.
+
+// claimKey names a claim: the state field and the field of the mutex
+// that guards it.
+type claimKey struct {
+	field   *types.Var
+	muType  types.Type
+	muField int
+}
+
+// claimed reports whether a and b, in two goroutines, each run holding
+// a claim on one state field (see claimOf).
+func (q *Query) claimed(a, b Exec) bool {
+	if a.T == b.T {
+		return false
+	}
+	ka, ok := q.claimOf(a)
+	if !ok {
+		return false
+	}
+	kb, ok := q.claimOf(b)
+	return ok && ka.field == kb.field && ka.muField == kb.muField && types.Identical(ka.muType, kb.muType)
+}
+
+// claimOf returns the claim e runs in: a store of a claim, in the
+// function of e's access or of a call on its chain, that dominates it.
+func (q *Query) claimOf(e Exec) (claimKey, bool) {
+	chain := []ssa.Instruction{e.Acc.Instr}
+	if frames, ok := e.T.Frames(e.X); ok {
+		for _, f := range frames {
+			if f.Site != nil {
+				chain = append(chain, f.Site)
+			}
+		}
+	}
+	for _, at := range chain {
+		for _, st := range q.stateStoresIn(at.Parent()) {
+			if st == at || !pointer.Dominates(st, at) {
+				continue
+			}
+			if k, ok := q.claimAt(st); ok {
+				return k, true
+			}
+		}
+	}
+	return claimKey{}, false
+}
+
+// stateStoresIn returns the stores of constants into struct fields in
+// fn, but those into an object just made.
+func (q *Query) stateStoresIn(fn *ssa.Function) []*ssa.Store {
+	if s, ok := q.fnStateStores[fn]; ok {
+		return s
+	}
+	var out []*ssa.Store
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || runflag.Field(st.Addr) == nil || runflag.OfNew(st.Addr) {
+				continue
+			}
+			if k, ok := st.Val.(*ssa.Const); ok && k.Value != nil {
+				out = append(out, st)
+			}
+		}
+	}
+	if q.fnStateStores == nil {
+		q.fnStateStores = make(map[*ssa.Function][]*ssa.Store)
+	}
+	q.fnStateStores[fn] = out
+	return out
+}
+
+// claimAt reports whether st is the store of a claim: holding a mutex,
+// its function tested the field (under that mutex, in the same critical
+// section) and goes on to st only where the field holds none of a set
+// of values, st stores one of them, every store of the field holds the
+// mutex and writes a constant, and those that write a value outside the
+// set are deferred by a function that makes a claim on the field.
+func (q *Query) claimAt(st *ssa.Store) (claimKey, bool) {
+	field := runflag.Field(st.Addr)
+	stored := st.Val.(*ssa.Const).Value
+	for _, h := range q.locks.Before(st) {
+		t, f, ok := mutexField(h)
+		if !ok || h.Read {
+			continue
+		}
+		var set []constant.Value
+		for cond, value := range runflag.Conditions(st) {
+			load, k, ok := excludedValue(cond, value)
+			if !ok || runflag.Field(load.X) != field || !holdsField(q.locks.Before(load), h) || q.unlockedSince(h, load, st) {
+				continue
+			}
+			set = append(set, k)
+		}
+		if !containsValue(set, stored) {
+			continue
+		}
+		if q.claimable(field, set, h) {
+			return claimKey{field, t, f}, true
+		}
+	}
+	return claimKey{}, false
+}
+
+// claimable reports whether every store into field holds the mutex at
+// h's field and writes a constant, and each that writes a value outside
+// set is in a function value that a function deferring it stores into
+// the set too (its claim's release).
+func (q *Query) claimable(field *types.Var, set []constant.Value, h lockset.Held) bool {
+	stores, ok := q.constStores(field)
+	if !ok {
+		return false
+	}
+	for _, s := range stores {
+		if !holdsField(q.locks.Before(s), h) {
+			return false
+		}
+		if containsValue(set, s.Val.(*ssa.Const).Value) {
+			continue
+		}
+		if !q.deferredByClaimer(s.Parent(), field, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// deferredByClaimer reports whether fn, a function literal or a
+// function of the package, is only ever deferred, each time by a
+// function that stores into field a value of set: its store is a
+// claim's release, at the end of the claim.
+func (q *Query) deferredByClaimer(fn *ssa.Function, field *types.Var, set []constant.Value) bool {
+	funcs := q.funcs
+	if fn.Parent() != nil {
+		funcs = []*ssa.Function{fn.Parent()}
+	}
+	deferred := false
+	for _, f := range funcs {
+		claims, uses := false, 0
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if k, ok := st.Val.(*ssa.Const); ok && k.Value != nil && runflag.Field(st.Addr) == field && containsValue(set, k.Value) {
+						claims = true
+					}
+				}
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if *op != fn {
+						continue
+					}
+					// fn itself, or the closure that makes it: a
+					// deferred call and nothing else.
+					user, called := instr, *op
+					if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+						refs := mc.Referrers()
+						if refs == nil || len(*refs) != 1 {
+							return false
+						}
+						user, called = (*refs)[0], mc
+					}
+					d, ok := user.(*ssa.Defer)
+					if !ok || d.Call.IsInvoke() || d.Call.Value != called {
+						return false
+					}
+					uses++
+				}
+			}
+		}
+		if uses > 0 && !claims {
+			return false
+		}
+		deferred = deferred || uses > 0
+	}
+	return deferred
+}
+
+// excludedValue returns the load of a field that cond tests and a
+// constant the field does not hold where cond has value: "s.state ==
+// c" false or "s.state != c" true (either side), or a bool field's
+// load, which does not hold !value.
+func excludedValue(cond ssa.Value, value bool) (*ssa.UnOp, constant.Value, bool) {
+	if load, ok := structFieldLoad(cond); ok && load.Type().Underlying() == types.Typ[types.Bool] {
+		return load, constant.MakeBool(!value), true
+	}
+	return guardValue(cond, !value)
+}
+
+// containsValue reports whether set holds v.
+func containsValue(set []constant.Value, v constant.Value) bool {
+	for _, k := range set {
+		if k.Kind() == v.Kind() && constant.Compare(k, token.EQL, v) {
+			return true
+		}
+	}
+	return false
 }

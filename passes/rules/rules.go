@@ -68,6 +68,7 @@ const (
 	TakenUnderLock     ID = "taken-under-lock"
 	PublishedUnderLock ID = "published-under-lock"
 	StateLeft          ID = "state-left"
+	ClaimedState       ID = "claimed-state"
 	DoubleBuffer       ID = "double-buffer"
 	BothAtomic         ID = "both-atomic"
 	NotPublished       ID = "not-published"
@@ -151,6 +152,7 @@ var All = []Rule{
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
 	{PublishedUnderLock, "what a goroutine wrote to an object before it stored the object into a field holding its mutex happens before what another goroutine does with the object once it loaded it from that field holding the mutex", "Publishing into a field under its mutex", ownershipDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
+	{ClaimedState, "a goroutine that, holding a mutex, finds a state field outside a set of values and stores one of them holds a claim until the store it defers takes the field out of the set: two goroutines never hold claims on one field at once", "A state claimed for a run", ownershipDoc},
 	{StateLeft, "a field every store of which holds one mutex and writes a constant, none its first value, leaves that value for good: a critical section that read the first value came before the one that stored another, and what it did happens before what that goroutine does after the store", "A state left for good", ownershipDoc},
 	{DoubleBuffer, "two buffers swapped under both locks never hold one array at one time", "Double buffers", ownershipDoc},
 	{BothAtomic, "two sync/atomic operations do not race", "What it reports", raceDoc},
