@@ -14,7 +14,9 @@ import (
 // for one: "if config.CleanWindow > 0 { go cleaner() }", "if
 // !cfg.skipStart { go r.run() }". A constructor is analyzed per call
 // site (it is a factory, see isFactory), and a call site that passes a
-// composite literal fixes the fields it sets, and zeroes the others: in
+// composite literal fixes the fields it sets, and zeroes the others (so
+// does a copy of one that a "with" method returns, in the fields the
+// method leaves alone: Config{...}.OnRemoveFilterSet(Deleted)): in
 // that context the go statement runs only where its branches agree with
 // those constants. spawnDead reports whether they never do, so that the
 // call starts no goroutine there (Bigcache's tests that leave CleanWindow
@@ -292,6 +294,34 @@ func paramField(x ssa.Value, i int, ptr bool, fn *ssa.Function, sites [2]ssa.Cal
 	}
 	arg := call.Args[j]
 	caller := sites[level].Parent()
+	return valueField(arg, i, ptr, caller, sites[level], sites, level, depth)
+}
+
+// valueField returns the constant that field i of arg holds at call, in
+// caller (sites[level]'s function, or a call it makes on the way): a
+// composite literal's, a parameter's that the caller's own call fixes,
+// or, for a struct value, that of the value a "with" method was called
+// on, when the method returns a copy of it that leaves field i alone
+// (Config{...}.OnRemoveFilterSet(Deleted) sets another field and
+// returns the rest as it was).
+func valueField(arg ssa.Value, i int, ptr bool, caller *ssa.Function, call ssa.CallInstruction, sites [2]ssa.CallInstruction, level, depth int) (constant.Value, bool) {
+	if depth > maxConstDepth {
+		return nil, false
+	}
+	if k, ok := arg.(*ssa.Const); ok && k.Value == nil && !ptr {
+		// The zero value, Config{}: every field zero.
+		st, ok := k.Type().Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil, false
+		}
+		return constOrZero(nil, st.Field(i).Type())
+	}
+	if c, ok := arg.(*ssa.Call); ok && !ptr {
+		if k, ok := withCopy(c, i); ok {
+			return valueField(c.Call.Args[k], i, false, caller, c, sites, level, depth+1)
+		}
+		return nil, false
+	}
 	if q, ok := arg.(*ssa.Parameter); ok {
 		// Passed on from the caller's own parameter: one call out.
 		if level+1 >= len(sites) || sites[level+1] == nil {
@@ -309,7 +339,43 @@ func paramField(x ssa.Value, i int, ptr bool, fn *ssa.Function, sites [2]ssa.Cal
 	if lit == nil {
 		return nil, false
 	}
-	return literalField(lit, i, sites[level])
+	return literalField(lit, i, call)
+}
+
+// withCopy returns the argument of c whose copy its callee returns with
+// field i as it was: a function of one result, every return of which
+// returns the variable go/ssa keeps a struct parameter in, whose field
+// i the function only reads.
+func withCopy(c *ssa.Call, i int) (int, bool) {
+	fn := c.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 {
+		return 0, false
+	}
+	var cell *ssa.Alloc
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		ld, ok := ret.Results[0].(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return 0, false
+		}
+		a, ok := ld.X.(*ssa.Alloc)
+		if !ok || cell != nil && a != cell {
+			return 0, false
+		}
+		cell = a
+	}
+	if cell == nil {
+		return 0, false
+	}
+	p := readOnlyParam(cell, i)
+	if p == nil {
+		return 0, false
+	}
+	k := slices.Index(fn.Params, p.(*ssa.Parameter))
+	return k, k >= 0 && k < len(c.Call.Args)
 }
 
 // literalField returns the constant that the composite literal lit (an

@@ -122,7 +122,11 @@
 // context whose call passes a composite literal (by value or by
 // pointer, directly or through one call that passes its parameter on)
 // whose fields decide the branches around it the other way, a field the
-// literal leaves out being its zero value (spawnDead). A variable that a
+// literal leaves out being its zero value (spawnDead); a copy that a
+// "with" method returns (Config{...}.WithEvict(f), a method of a struct
+// value that sets other fields of its receiver's copy and returns it)
+// holds what the literal it was called on holds in the fields it
+// leaves alone, as does the zero value Config{}. A variable that a
 // function literal captures and that holds the one fresh object stored
 // in it is fresh too, so a constructor whose goroutine captures what it
 // returns is a factory.

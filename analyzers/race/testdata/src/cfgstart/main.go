@@ -1,7 +1,8 @@
 // Package main checks constructors that start a goroutine only where
 // their configuration asks for one ("if config.CleanWindow > 0 { go
 // ... }", "if !cfg.Quiet { go ... }"): a call that passes a composite
-// literal leaving the field out, or setting it the other way, starts
+// literal leaving the field out, or setting it the other way (or a copy
+// of one that "with" methods return, setting other fields), starts
 // none, and what its callbacks write races with nothing. So does a
 // call that passes a constant parameter the go statement's condition
 // reads, directly (if workers > 0) or through a normalized copy kept in
@@ -19,6 +20,23 @@ type Config struct {
 	CleanWindow time.Duration
 	Quiet       bool
 	OnEvict     func()
+	Name        string
+}
+
+// WithEvict, WithName and WithCleanWindow return a copy of the
+// configuration with one field set, the others as they were: a copy of
+// a literal leaves CleanWindow as the literal does, unless it is the
+// field set.
+func (c Config) WithEvict(f func()) Config { c.OnEvict = f; return c }
+
+func (c Config) WithName(n string) Config {
+	c.Name = n
+	return c
+}
+
+func (c Config) WithCleanWindow(d time.Duration) Config {
+	c.CleanWindow = d
+	return c
 }
 
 type Cache struct {
@@ -136,6 +154,24 @@ func main() {
 	}})
 	_ = f
 	println(cleaned)
+
+	copied := 0
+	h := newCache(Config{}.WithEvict(func() { copied++ })) // a copy of a literal without CleanWindow
+	h.clean()
+	println(copied) // silent: no goroutine writes copied
+
+	chained := 0
+	cfg := Config{Quiet: true}.WithName("x").WithEvict(func() { chained++ })
+	k := NewCache(cfg) // two copies, one call out
+	k.clean()
+	println(chained) // silent: no goroutine writes chained
+
+	windowed := 0
+	m := newCache(Config{OnEvict: func() {
+		windowed++ // want `data race on windowed: write at main.go:\d+ \(goroutine started at main.go:\d+\) vs read at main.go:\d+ \(main goroutine\)`
+	}}.WithCleanWindow(time.Second))
+	_ = m
+	println(windowed)
 
 	loud := 0
 	g := newLoudCache(&Config{OnEvict: func() {
