@@ -199,6 +199,14 @@ var realModules = []realModule{
 	{"github.com/thejerf/suture/v4", "v4.0.6"},
 	{"github.com/docker/go-events", "v0.1.0"},
 	{"github.com/uber-go/tally/v4", "v4.1.17"},
+	// Added later in issue 38's twenty-third session, after a state
+	// left for good, a state claimed for a run and "with" copies of a
+	// configuration, with a first look: the next three of the list
+	// above on which origo reports something (cskr/pubsub v1.0.2 got
+	// no report).
+	{"github.com/Shopify/toxiproxy/v2", "v2.5.0"},
+	{"github.com/bluele/gcache", "v0.0.2"},
+	{"github.com/hashicorp/go-plugin", "v1.8.0"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
