@@ -255,10 +255,10 @@
 // # A state left for good
 //
 // state-left: a field every store of which holds one mutex and writes
-// a constant, none its first value, leaves that value for good: a
-// critical section that read the first value came before the one that
-// stored another, and what it did happens before what that goroutine
-// does after the store.
+// a constant other than its first value (or, from nil, a value never
+// nil) leaves that value for good: a critical section that read the
+// first value came before any other that found the field away from it,
+// and what it did happens before what that goroutine does after.
 //
 // A supervisor whose Add fills its queue directly while its state is
 // idle, holding the mutex (if s.state == idle { s.queue = append(...)
@@ -268,13 +268,25 @@
 // (the constructor's, into the object it makes, aside), a section that
 // found it idle came before Serve's store. Its accesses, made holding
 // the mutex in that section (no Unlock between the test and them),
-// happen before what Serve does after the store (a store that
-// dominates the access, or a call on its chain, in its function). A
-// bool flag works the same way (if !b.started, with Start storing
-// true). The mutex is compared by its field, so that a deferred
-// literal's Lock on the receiver it captures is the method's mutex. A
-// state that comes back (Stop storing idle again), or an access made
-// after the section let the mutex go, is not ordered so.
+// happen before what Serve does after the store. A bool flag works the
+// same way (if !b.started, with Start storing true), and so does a
+// field whose first value is nil and whose every store is of a value
+// never nil (make, new, a composite literal's address, a function): a
+// lazy initialization, t.init() making t.dead under t.mu when it is
+// nil, called before every read. The other side only has to have gone
+// through a section at whose end the field was away from its first
+// value, on every path to its access or to a call on its chain (a must
+// analysis of the function: a store that leaves the value, a test
+// under the mutex that finds it away, or a call of a function that
+// returns only so, as init does); the section that found the first
+// value came before that one. The mutex is compared by its field, so
+// that a deferred literal's Lock on the receiver it captures is the
+// method's mutex. A state that comes back (Stop storing idle again), a
+// read that never went through such a section (Peek, which skips
+// init), or an access made after the section let the mutex go, is not
+// ordered so. The field's stores are the package's: a lazy
+// initialization in another package's type (gopkg.in/tomb.v1's) is not
+// known.
 //
 // # A state claimed for a run
 //

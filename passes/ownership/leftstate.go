@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/runflag"
@@ -72,7 +73,7 @@ func (q *Query) stateLeft(a, b Exec) bool {
 			if x, ok := at.Find(h.Key); !ok || x.Read || q.unlockedSince(h, load, instr) {
 				continue
 			}
-			if q.leftFor(field, k, h) && q.storedBefore(b, field, k, h) {
+			if q.leftFor(field, k, h) && q.leftBefore(b, field, k, h) {
 				return true
 			}
 		}
@@ -97,10 +98,44 @@ func guardValue(cond ssa.Value, value bool) (*ssa.UnOp, constant.Value, bool) {
 	}
 	load, ok := structFieldLoad(x)
 	k, isConst := y.(*ssa.Const)
-	if !ok || !isConst || k.Value == nil {
+	if !ok || !isConst {
 		return nil, nil, false
 	}
+	if k.Value == nil {
+		if !k.IsNil() {
+			return nil, nil, false
+		}
+		return load, nilValue, true
+	}
 	return load, k.Value, true
+}
+
+// nilValue stands for the constant nil (of a pointer, map, channel,
+// slice, function or interface field), which go/constant has no value
+// for.
+var nilValue = constant.MakeUnknown()
+
+// leaves reports whether a store of v into a field whose first value is
+// k takes it away from k: a constant other than k, or, for nil, a value
+// that is never nil (what make, new or a composite literal's address
+// gives, a function).
+func leaves(v ssa.Value, k constant.Value) bool {
+	if c, ok := v.(*ssa.Const); ok {
+		if c.Value == nil {
+			return false // nil, or a struct's zero value
+		}
+		return k == nilValue || !containsValue([]constant.Value{k}, c.Value)
+	}
+	if k != nilValue {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.MakeChan, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeClosure, *ssa.Function:
+		return true
+	case *ssa.Alloc:
+		return v.Heap
+	}
+	return false
 }
 
 // structFieldLoad returns v as a load of a struct field (*&x.f).
@@ -126,16 +161,39 @@ func (q *Query) unlockedSince(h lockset.Held, from, to ssa.Instruction) bool {
 // leftFor reports whether every store into field, but those into an
 // object just made, stores a constant other than k, holding h.
 func (q *Query) leftFor(field *types.Var, k constant.Value, h lockset.Held) bool {
-	stores, ok := q.constStores(field)
-	if !ok || len(stores) == 0 {
+	stores := q.fieldStores(field)
+	if len(stores) == 0 {
 		return false
 	}
 	for _, st := range stores {
-		if containsValue([]constant.Value{k}, st.Val.(*ssa.Const).Value) || !holdsField(q.locks.Before(st), h) {
+		if !leaves(st.Val, k) || !holdsField(q.locks.Before(st), h) {
 			return false
 		}
 	}
 	return true
+}
+
+// fieldStores returns the stores into field in the package's functions,
+// but those into an object just made.
+func (q *Query) fieldStores(field *types.Var) []*ssa.Store {
+	if s, ok := q.allFieldStores[field]; ok {
+		return s
+	}
+	var out []*ssa.Store
+	for _, fn := range q.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok && runflag.Field(st.Addr) == field && !runflag.OfNew(st.Addr) {
+					out = append(out, st)
+				}
+			}
+		}
+	}
+	if q.allFieldStores == nil {
+		q.allFieldStores = make(map[*types.Var][]*ssa.Store)
+	}
+	q.allFieldStores[field] = out
+	return out
 }
 
 // constStores returns the stores into field in the package's functions,
@@ -171,27 +229,146 @@ func (q *Query) constStores(field *types.Var) ([]*ssa.Store, bool) {
 	return out, ok
 }
 
-// storedBefore reports whether b's goroutine, before b, stored into
-// field a constant other than k holding h: a store that dominates b's
-// access, or a call on b's chain, in its function.
-func (q *Query) storedBefore(b Exec, field *types.Var, k constant.Value, h lockset.Held) bool {
-	chain := []ssa.Instruction{b.Acc.Instr}
-	if frames, ok := b.T.Frames(b.X); ok {
-		for _, f := range frames {
-			if f.Site != nil {
-				chain = append(chain, f.Site)
-			}
-		}
-	}
-	stores, _ := q.constStores(field)
-	for _, st := range stores {
-		for _, at := range chain {
-			if st.Parent() == at.Parent() && pointer.Dominates(st, at) {
-				return true
-			}
+// leftBefore reports whether b's goroutine, before b, went through a
+// critical section of h's mutex at whose end field no longer held k:
+// it stored a value that leaves k, or found the field holding another,
+// on every path to b's access (or to a call on its chain), directly or
+// in a function it called (a lazy initialization, t.init(), that makes
+// the field's channel if it is nil). Once a section saw the field away
+// from k, it stays away.
+func (q *Query) leftBefore(b Exec, field *types.Var, k constant.Value, h lockset.Held) bool {
+	lk := leftKey{field, k.ExactString(), h.Key}
+	for _, at := range callChain(b) {
+		if q.leftAt(at, lk, field, k, h) {
+			return true
 		}
 	}
 	return false
+}
+
+// leftKey is a question of leftAt: a field, the value it leaves, and
+// the mutex that guards it.
+type leftKey struct {
+	field *types.Var
+	value string
+	mu    facts.Key
+}
+
+// leftAt reports whether the field is away from k on every path to
+// instr in its function (see leftStates).
+func (q *Query) leftAt(instr ssa.Instruction, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
+	fn := instr.Parent()
+	in := q.leftStates(fn, lk, field, k, h)
+	if in == nil {
+		return false
+	}
+	left := in[instr.Block().Index]
+	for _, x := range instr.Block().Instrs {
+		if x == instr {
+			return left
+		}
+		left = left || q.leavesAt(x, lk, field, k, h)
+	}
+	return false
+}
+
+// leftStates returns, by block of fn, whether the field is away from k
+// on every path to the block's start: a must-analysis whose facts are
+// made by stores that leave k and calls of functions that return only
+// with the field away from it (leavesAt), and by the branch of a test,
+// holding the mutex, that finds it away (s.dead != nil).
+func (q *Query) leftStates(fn *ssa.Function, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) []bool {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	n := len(fn.Blocks)
+	in, out := make([]bool, n), make([]bool, n)
+	for i := 1; i < n; i++ {
+		in[i], out[i] = true, true // the greatest fixpoint: every block but the entry
+	}
+	edge := func(p, b *ssa.BasicBlock) bool {
+		if out[p.Index] {
+			return true
+		}
+		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+			return false
+		}
+		value := b == p.Succs[0]
+		load, v, ok := excludedValue(iff.Cond, value)
+		return ok && runflag.Field(load.X) == field && containsValue([]constant.Value{v}, k) && holdsField(q.locks.Before(load), h)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			if b.Index > 0 && len(b.Preds) > 0 {
+				all := true
+				for _, p := range b.Preds {
+					all = all && edge(p, b)
+				}
+				if all != in[b.Index] {
+					in[b.Index], changed = all, true
+				}
+			}
+			o := in[b.Index]
+			for _, x := range b.Instrs {
+				o = o || q.leavesAt(x, lk, field, k, h)
+			}
+			if o != out[b.Index] {
+				out[b.Index], changed = o, true
+			}
+		}
+	}
+	return in
+}
+
+// leavesAt reports whether instr takes the field away from k holding the
+// mutex: a store of a value that leaves k, or a call of a function that
+// returns only with the field away from it.
+func (q *Query) leavesAt(instr ssa.Instruction, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		return runflag.Field(x.Addr) == field && leaves(x.Val, k) && holdsField(q.locks.Before(x), h)
+	case *ssa.Call:
+		callee := x.Call.StaticCallee()
+		return callee != nil && q.ensuresLeft(callee, lk, field, k, h)
+	}
+	return false
+}
+
+// ensuresLeft reports whether fn returns only with the field away from
+// k (see leftStates), found once per function and question.
+func (q *Query) ensuresLeft(fn *ssa.Function, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
+	key := ensureKey{fn, lk}
+	if v, ok := q.ensured[key]; ok {
+		return v
+	}
+	if q.ensured == nil {
+		q.ensured = make(map[ensureKey]bool)
+	}
+	q.ensured[key] = false // a recursive call ensures nothing
+	v := false
+	if in := q.leftStates(fn, lk, field, k, h); in != nil {
+		v = true
+		returns := 0
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			returns++
+			v = v && q.leftAt(ret, lk, field, k, h)
+		}
+		v = v && returns > 0
+	}
+	q.ensured[key] = v
+	return v
+}
+
+// ensureKey is a question of ensuresLeft.
+type ensureKey struct {
+	fn *ssa.Function
+	lk leftKey
 }
 
 // holdsField reports whether at holds, not for reading only, a mutex at
@@ -269,15 +446,7 @@ func (q *Query) claimed(a, b Exec) bool {
 // claimOf returns the claim e runs in: a store of a claim, in the
 // function of e's access or of a call on its chain, that dominates it.
 func (q *Query) claimOf(e Exec) (claimKey, bool) {
-	chain := []ssa.Instruction{e.Acc.Instr}
-	if frames, ok := e.T.Frames(e.X); ok {
-		for _, f := range frames {
-			if f.Site != nil {
-				chain = append(chain, f.Site)
-			}
-		}
-	}
-	for _, at := range chain {
+	for _, at := range callChain(e) {
 		for _, st := range q.stateStoresIn(at.Parent()) {
 			if st == at || !pointer.Dominates(st, at) {
 				continue
@@ -288,6 +457,20 @@ func (q *Query) claimOf(e Exec) (claimKey, bool) {
 		}
 	}
 	return claimKey{}, false
+}
+
+// callChain returns e's access and the calls on its chain, each the
+// instruction of its function where e runs.
+func callChain(e Exec) []ssa.Instruction {
+	chain := []ssa.Instruction{e.Acc.Instr}
+	if frames, ok := e.T.Frames(e.X); ok {
+		for _, f := range frames {
+			if f.Site != nil {
+				chain = append(chain, f.Site)
+			}
+		}
+	}
+	return chain
 }
 
 // stateStoresIn returns the stores of constants into struct fields in
@@ -434,6 +617,12 @@ func excludedValue(cond ssa.Value, value bool) (*ssa.UnOp, constant.Value, bool)
 // containsValue reports whether set holds v.
 func containsValue(set []constant.Value, v constant.Value) bool {
 	for _, k := range set {
+		if k == nilValue || v == nilValue {
+			if k == v {
+				return true
+			}
+			continue
+		}
 		if k.Kind() == v.Kind() && constant.Compare(k, token.EQL, v) {
 			return true
 		}

@@ -76,38 +76,40 @@ type Query struct {
 	spawns   map[*pointer.Origin]ssa.CallInstruction // by origin, its go statement (ownElements)
 	reentry  map[*pointer.Origin]bool                // by origin, whether it runs its entry again
 
-	live          map[*ssa.Function][]bool
-	starts        map[*shb.Trace]map[runStart]int32    // see runStarts
-	sends         [][]sent                             // by origin ID: see sendsOf
-	handed        handOvers                            // handedOver's scratch
-	recvs         map[*shb.Trace][]int32               // see firstRecv
-	chans         map[sendKey]map[*pointer.Object]bool // see channels
-	carrying      carrying                             // see sendsCarrying
-	touched       [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
-	waited        map[ssa.Instruction]waited           // see readyClosed
-	chanOps       map[int32][]chanOp
-	inLoop        map[ssa.Instruction]bool              // see receivedInLoop
-	dones         map[touchKey][]shb.Edge               // see doneAfter
-	joined        map[ssa.CallInstruction]bool          // see joinedEachRun
-	made          map[madeKey]bool                      // see madeInLoop
-	flags         map[flagKey]bool                      // see flagSkipped
-	flagWrites    map[pointer.Location][]flagSet        // see flagSets
-	sentObjs      map[*pointer.Object][]ssa.Instruction // see sentIn
-	takes         map[touchKey]*ssa.UnOp                // see takenBy
-	takeLoads     map[*ssa.UnOp]bool                    // see isTake
-	published     map[*shb.Trace][]int32                // see containerStores
-	selfSynced    map[*pointer.Object]bool              // see internal
-	serial        map[types.Object]bool                 // see documentedSerial
-	replaced      map[*types.TypeName]bool              // see receiverReplaced
-	uncut         map[structField]bool                  // see neverCut
-	buffers       map[bufferKey]buffers                 // see swappedBuffers
-	swapLocks     map[swapKey][]shb.LocksetID           // see swapLocksOf
-	ev            evidenceMemo                          // see Evidence
-	lockedAcc     map[pointer.Access]bool               // see locked
-	loopFlags     map[flagLoop]flagVerdict              // see flagKeepsApart
-	stateStores   map[*types.Var][]*ssa.Store           // see constStores
-	fnStateStores map[*ssa.Function][]*ssa.Store        // see stateStoresIn
-	once          map[*ssa.Function]bool                // see runsOnce
+	live           map[*ssa.Function][]bool
+	starts         map[*shb.Trace]map[runStart]int32    // see runStarts
+	sends          [][]sent                             // by origin ID: see sendsOf
+	handed         handOvers                            // handedOver's scratch
+	recvs          map[*shb.Trace][]int32               // see firstRecv
+	chans          map[sendKey]map[*pointer.Object]bool // see channels
+	carrying       carrying                             // see sendsCarrying
+	touched        [][][2]touchMemo                     // by origin ID, by event of its trace: see touches
+	waited         map[ssa.Instruction]waited           // see readyClosed
+	chanOps        map[int32][]chanOp
+	inLoop         map[ssa.Instruction]bool              // see receivedInLoop
+	dones          map[touchKey][]shb.Edge               // see doneAfter
+	joined         map[ssa.CallInstruction]bool          // see joinedEachRun
+	made           map[madeKey]bool                      // see madeInLoop
+	flags          map[flagKey]bool                      // see flagSkipped
+	flagWrites     map[pointer.Location][]flagSet        // see flagSets
+	sentObjs       map[*pointer.Object][]ssa.Instruction // see sentIn
+	takes          map[touchKey]*ssa.UnOp                // see takenBy
+	takeLoads      map[*ssa.UnOp]bool                    // see isTake
+	published      map[*shb.Trace][]int32                // see containerStores
+	selfSynced     map[*pointer.Object]bool              // see internal
+	serial         map[types.Object]bool                 // see documentedSerial
+	replaced       map[*types.TypeName]bool              // see receiverReplaced
+	uncut          map[structField]bool                  // see neverCut
+	buffers        map[bufferKey]buffers                 // see swappedBuffers
+	swapLocks      map[swapKey][]shb.LocksetID           // see swapLocksOf
+	ev             evidenceMemo                          // see Evidence
+	lockedAcc      map[pointer.Access]bool               // see locked
+	loopFlags      map[flagLoop]flagVerdict              // see flagKeepsApart
+	stateStores    map[*types.Var][]*ssa.Store           // see constStores
+	fnStateStores  map[*ssa.Function][]*ssa.Store        // see stateStoresIn
+	allFieldStores map[*types.Var][]*ssa.Store           // see fieldStores
+	ensured        map[ensureKey]bool                    // see ensuresLeft
+	once           map[*ssa.Function]bool                // see runsOnce
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what

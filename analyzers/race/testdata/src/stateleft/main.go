@@ -94,6 +94,52 @@ func (b *bus) Start() {
 	}
 }
 
+// A tomb made lazily: init makes its channel under the mutex when it is
+// still nil, and the methods call init before they read. nil never comes
+// back, so the section that found it nil (and set the reason) came
+// before any other goroutine's init, which left the channel made: the
+// reads after init are ordered after the writes. Peek reads without
+// init: reported.
+type tomb struct {
+	mu     sync.Mutex
+	dead   chan struct{}
+	reason string
+}
+
+func (t *tomb) init() {
+	t.mu.Lock()
+	if t.dead == nil {
+		t.dead = make(chan struct{})
+		t.reason = "running" // want `data race on tomb.reason`
+	}
+	t.mu.Unlock()
+}
+
+func (t *tomb) Reason() string {
+	t.init()
+	return t.reason
+}
+
+func (t *tomb) Peek() string { return t.reason }
+
+// The same made inline, with the test and the store in one section: a
+// registry's generation, read after the section that made its map.
+type registry struct {
+	mu  sync.Mutex
+	m   map[string]int
+	gen int
+}
+
+func (r *registry) Gen() int {
+	r.mu.Lock()
+	if r.m == nil {
+		r.m = map[string]int{}
+		r.gen++ // silent "state-left"
+	}
+	r.mu.Unlock()
+	return r.gen
+}
+
 // Its twins: a pool that goes back to idle when it stops (the first
 // value comes back, so a section that read it may come after Run's
 // store), and a worker that reads idle under its mutex but writes
@@ -158,4 +204,11 @@ func main() {
 	w := &worker{}
 	go w.Work()
 	w.Push(1)
+	t := &tomb{}
+	go t.Reason()
+	go func() { println(t.Reason()) }()
+	go func() { println(t.Peek()) }()
+	r := &registry{}
+	go r.Gen()
+	println(r.Gen())
 }
