@@ -301,8 +301,10 @@
 // as it returns) excludes a second Serve: every store of the field
 // holds the mutex and writes a constant, those that write a value
 // outside the set (done) are only ever deferred, each by a function
-// that makes such a claim, and the test and the store are one critical
-// section. While one goroutine holds the claim the field stays in the
+// that makes such a claim and after its claim (a release deferred
+// before the test would run on the path that failed to claim too, and
+// end another goroutine's claim), and the test and the store are one
+// critical section. While one goroutine holds the claim the field stays in the
 // set (its own loop may move it from serving to paused), so another
 // goroutine's claim, which must find it outside, waits for the first
 // one's release, as if a mutex guarded what each does: its accesses

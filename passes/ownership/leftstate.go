@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/lockset"
@@ -554,9 +555,11 @@ func (q *Query) claimable(field *types.Var, set []constant.Value, h lockset.Held
 }
 
 // deferredByClaimer reports whether fn, a function literal or a
-// function of the package, is only ever deferred, each time by a
-// function that stores into field a value of set: its store is a
-// claim's release, at the end of the claim.
+// function of the package, is only ever deferred, each time after a
+// store into field of a value of set (its claim) that dominates the
+// defer: its store is that claim's release, at the end of the claim. A
+// release deferred before the claim would run on the path that failed
+// to claim too, and end another goroutine's claim.
 func (q *Query) deferredByClaimer(fn *ssa.Function, field *types.Var, set []constant.Value) bool {
 	funcs := q.funcs
 	if fn.Parent() != nil {
@@ -564,12 +567,13 @@ func (q *Query) deferredByClaimer(fn *ssa.Function, field *types.Var, set []cons
 	}
 	deferred := false
 	for _, f := range funcs {
-		claims, uses := false, 0
+		var claims []*ssa.Store
+		var defers []*ssa.Defer
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if st, ok := instr.(*ssa.Store); ok {
 					if k, ok := st.Val.(*ssa.Const); ok && k.Value != nil && runflag.Field(st.Addr) == field && containsValue(set, k.Value) {
-						claims = true
+						claims = append(claims, st)
 					}
 				}
 				var ops [8]*ssa.Value
@@ -591,14 +595,16 @@ func (q *Query) deferredByClaimer(fn *ssa.Function, field *types.Var, set []cons
 					if !ok || d.Call.IsInvoke() || d.Call.Value != called {
 						return false
 					}
-					uses++
+					defers = append(defers, d)
 				}
 			}
 		}
-		if uses > 0 && !claims {
-			return false
+		for _, d := range defers {
+			if !slices.ContainsFunc(claims, func(st *ssa.Store) bool { return pointer.Dominates(st, d) }) {
+				return false
+			}
 		}
-		deferred = deferred || uses > 0
+		deferred = deferred || len(defers) > 0
 	}
 	return deferred
 }

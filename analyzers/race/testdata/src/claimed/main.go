@@ -139,6 +139,34 @@ func (p *pump) Stop() {
 	p.mu.Unlock()
 }
 
+// A runner that defers its release before its test: a Run that fails to
+// claim releases another's claim on its way out, and a third Run claims
+// while the first still runs: reported.
+type runner struct {
+	mu      sync.Mutex
+	running bool
+	n       int
+}
+
+func (r *runner) Run() error {
+	defer r.stop()
+	r.mu.Lock()
+	if r.running {
+		r.mu.Unlock()
+		return errRunning
+	}
+	r.running = true
+	r.mu.Unlock()
+	r.n++ // want `data race on runner.n`
+	return nil
+}
+
+func (r *runner) stop() {
+	r.mu.Lock()
+	r.running = false
+	r.mu.Unlock()
+}
+
 func main() {
 	s := &supervisor{}
 	go s.Serve()
@@ -153,4 +181,8 @@ func main() {
 	go p.Pump()
 	go p.Pump()
 	go p.Stop()
+	rn := &runner{}
+	for range 3 {
+		go rn.Run()
+	}
 }
