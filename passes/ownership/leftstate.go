@@ -39,19 +39,14 @@ import (
 // critical section of mu moved it away, every later one reads another
 // value. A section that read notRunning came before the one that stored
 // running, so what it did holding mu happens before what Serve does
-// after its store.
-
-// stateKey is a field and the constant a guard compares it with.
-type stateKey struct {
-	field *types.Var
-	value string // constant.Value's ExactString
-}
+// after its store. From nil, a store of a value never nil leaves it the
+// same way: a lazy initialization under the mutex.
 
 // stateLeft reports whether a runs, holding a mutex, only where a field
 // read under that mutex holds a value that no store of the field gives
-// back once it is gone, and b runs after its goroutine stored another
-// value into the field holding the mutex: a's critical section came
-// before that store.
+// back once it is gone, and b runs after its goroutine went through a
+// section of that mutex that left the field away from it (see
+// leftBefore): a's critical section came before that one.
 func (q *Query) stateLeft(a, b Exec) bool {
 	if a.T == b.T {
 		return false
