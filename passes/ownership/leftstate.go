@@ -193,36 +193,16 @@ func (q *Query) fieldStores(field *types.Var) []*ssa.Store {
 }
 
 // constStores returns the stores into field in the package's functions,
-// but those into an object just made; false when one stores a value
-// that is not a constant.
+// but those into an object just made (fieldStores); false when one
+// stores a value that is not a constant.
 func (q *Query) constStores(field *types.Var) ([]*ssa.Store, bool) {
-	if s, ok := q.stateStores[field]; ok {
-		return s, s != nil
-	}
-	var out []*ssa.Store
-	ok := true
-	for _, fn := range q.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, isStore := instr.(*ssa.Store)
-				if !isStore || runflag.Field(st.Addr) != field || runflag.OfNew(st.Addr) {
-					continue
-				}
-				if k, isConst := st.Val.(*ssa.Const); !isConst || k.Value == nil {
-					ok = false
-				}
-				out = append(out, st)
-			}
+	stores := q.fieldStores(field)
+	for _, st := range stores {
+		if k, ok := st.Val.(*ssa.Const); !ok || k.Value == nil {
+			return nil, false
 		}
 	}
-	if !ok {
-		out = nil
-	}
-	if q.stateStores == nil {
-		q.stateStores = make(map[*types.Var][]*ssa.Store)
-	}
-	q.stateStores[field] = out
-	return out, ok
+	return stores, true
 }
 
 // leftBefore reports whether b's goroutine, before b, went through a
@@ -253,11 +233,13 @@ type leftKey struct {
 // leftAt reports whether the field is away from k on every path to
 // instr in its function (see leftStates).
 func (q *Query) leftAt(instr ssa.Instruction, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
-	fn := instr.Parent()
-	in := q.leftStates(fn, lk, field, k, h)
-	if in == nil {
-		return false
-	}
+	in := q.leftStates(instr.Parent(), lk, field, k, h)
+	return in != nil && q.leftWithin(in, instr, lk, field, k, h)
+}
+
+// leftWithin reports whether the field is away from k at instr, given
+// in, the states of its function's blocks (leftStates).
+func (q *Query) leftWithin(in []bool, instr ssa.Instruction, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
 	left := in[instr.Block().Index]
 	for _, x := range instr.Block().Instrs {
 		if x == instr {
@@ -353,7 +335,7 @@ func (q *Query) ensuresLeft(fn *ssa.Function, lk leftKey, field *types.Var, k co
 				continue
 			}
 			returns++
-			v = v && q.leftAt(ret, lk, field, k, h)
+			v = v && q.leftWithin(in, ret, lk, field, k, h)
 		}
 		v = v && returns > 0
 	}
@@ -501,6 +483,24 @@ func (q *Query) stateStoresIn(fn *ssa.Function) []*ssa.Store {
 // mutex and writes a constant, and those that write a value outside the
 // set are deferred by a function that makes a claim on the field.
 func (q *Query) claimAt(st *ssa.Store) (claimKey, bool) {
+	if c, ok := q.claims[st]; ok {
+		return c.key, c.ok
+	}
+	k, ok := q.findClaimAt(st)
+	if q.claims == nil {
+		q.claims = make(map[*ssa.Store]claimVerdict)
+	}
+	q.claims[st] = claimVerdict{k, ok}
+	return k, ok
+}
+
+// claimVerdict is what claimAt finds for a store.
+type claimVerdict struct {
+	key claimKey
+	ok  bool
+}
+
+func (q *Query) findClaimAt(st *ssa.Store) (claimKey, bool) {
 	field := runflag.Field(st.Addr)
 	stored := st.Val.(*ssa.Const).Value
 	for _, h := range q.locks.Before(st) {
@@ -609,9 +609,6 @@ func (q *Query) deferredByClaimer(fn *ssa.Function, field *types.Var, set []cons
 // c" false or "s.state != c" true (either side), or a bool field's
 // load, which does not hold !value.
 func excludedValue(cond ssa.Value, value bool) (*ssa.UnOp, constant.Value, bool) {
-	if load, ok := structFieldLoad(cond); ok && load.Type().Underlying() == types.Typ[types.Bool] {
-		return load, constant.MakeBool(!value), true
-	}
 	return guardValue(cond, !value)
 }
 

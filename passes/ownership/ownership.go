@@ -105,10 +105,10 @@ type Query struct {
 	ev             evidenceMemo                          // see Evidence
 	lockedAcc      map[pointer.Access]bool               // see locked
 	loopFlags      map[flagLoop]flagVerdict              // see flagKeepsApart
-	stateStores    map[*types.Var][]*ssa.Store           // see constStores
 	fnStateStores  map[*ssa.Function][]*ssa.Store        // see stateStoresIn
 	allFieldStores map[*types.Var][]*ssa.Store           // see fieldStores
 	ensured        map[ensureKey]bool                    // see ensuresLeft
+	claims         map[*ssa.Store]claimVerdict           // see claimAt
 	once           map[*ssa.Function]bool                // see runsOnce
 }
 

@@ -39,6 +39,7 @@ type selectInfo struct {
 	bodies  map[*ssa.BasicBlock]selectCase
 	cases   map[*ssa.Select][]*ssa.BasicBlock // by case index; nil when unknown
 	targets map[*ssa.Select][]*ssa.BasicBlock // where each case goes, its body or the code after the select
+	onlyWay map[*ssa.Select][]bool            // by case index: see onlyWayOn
 }
 
 type selectCase struct {
@@ -202,7 +203,7 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 	if info, ok := s.sels[fn]; ok {
 		return info
 	}
-	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock), targets: make(map[*ssa.Select][]*ssa.BasicBlock)}
+	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock), targets: make(map[*ssa.Select][]*ssa.BasicBlock), onlyWay: make(map[*ssa.Select][]bool)}
 	s.sels[fn] = info
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -230,6 +231,11 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 			}
 			info.cases[sel] = cases
 			info.targets[sel] = targets
+			only := make([]bool, len(sel.States))
+			for i := range only {
+				only[i] = info.findOnlyWayOn(sel, i)
+			}
+			info.onlyWay[sel] = only
 		}
 	}
 	return info
@@ -244,6 +250,13 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 // sure where the code goes on: select { case sem <- token: case
 // <-ctx.Done(): return }.
 func (info *selectInfo) onlyWayOn(sel *ssa.Select, i int) bool {
+	only := info.onlyWay[sel]
+	return i < len(only) && only[i]
+}
+
+// findOnlyWayOn finds onlyWayOn's answer, once per case when selects
+// looks at the function.
+func (info *selectInfo) findOnlyWayOn(sel *ssa.Select, i int) bool {
 	cases, targets := info.cases[sel], info.targets[sel]
 	if !sel.Blocking || sel.States[i].Dir != types.SendOnly || targets == nil || targets[i] == nil || cases[i] != nil {
 		return false
