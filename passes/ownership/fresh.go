@@ -8,6 +8,7 @@ import (
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/pointer"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -241,6 +242,9 @@ func accessedAddr(acc pointer.Access) ssa.Value {
 		args := x.Call.Args
 		if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "copy" || b.Name() == "append") && !acc.Write && !acc.Copied && len(args) > 1 {
 			return args[1] // the source the call reads
+		}
+		if buf, _, ok := syncapi.IOBuffer(x.Common()); ok {
+			return buf // Read(p) writes p's elements, Write(p) reads them
 		}
 		if len(args) > 0 {
 			return args[0]

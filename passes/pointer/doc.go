@@ -151,7 +151,12 @@
 // append writes the destination's elements (a full slice's,
 // s[:len(s):len(s)] or slices.Clip(s), it only reads, copying them
 // into a new array) and reads
-// those of t in append(s, t...), copy likewise, string(b) reads b's; close writes a
+// those of t in append(s, t...), copy likewise, string(b) reads b's; a
+// call whose callee's body is out of view (an interface method, another
+// package's function: a system call underneath) accesses its []byte as
+// the io contracts say, Read(p), ReadAt(p, off), io.ReadFull(r, p)
+// writing p's elements and Write(p), WriteAt(p, off) reading them
+// (syncapi.IOBuffer); close writes a
 // channel and a send reads it, as a select's send case does; sync/atomic calls, and a mutex's methods,
 // which change its state atomically) per origin; a location only
 // accessed atomically is not shared, as atomics race with nothing but

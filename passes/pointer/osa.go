@@ -451,6 +451,9 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 		}
 	case *ssa.Call:
 		call := instr.Common()
+		if buf, write, ok := syncapi.IOBuffer(call); ok {
+			each(buf, 1, write, false)
+		}
 		switch callee := call.Value.(type) {
 		case *ssa.Builtin:
 			if ch, ok := syncapi.Close(call); ok {

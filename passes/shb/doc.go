@@ -74,7 +74,8 @@
 //   - the k-th receive → completion of the (k+C)-th send on a channel of
 //     capacity C (for an unbuffered channel, the receive → the send);
 //     so a loop that fills a semaphore channel, for i := 0; i <
-//     cap(ch); i++ { ch <- v } (or for range cap(ch)), ends after every
+//     cap(ch); i++ { ch <- v } (or for range cap(ch); ch a field or a
+//     local variable, one the workers' literal captures too), ends after every
 //     release of a token taken before it, whatever C is, where every
 //     receive on the channel is a release (its value dropped, in a
 //     function that sends on the channel, or in a literal inside one):
@@ -94,7 +95,13 @@
 //     events after the call when the function may return without the
 //     body, may run without the receive (caseRegion; an edge into it
 //     orders a few spans of the trace, Edge.Body); a select whose other
-//     cases are dead performs it for sure (deadCases);
+//     cases are dead performs it for sure (deadCases); a receive case
+//     on a channel that is never ready (made in the function or one
+//     around it, kept in a variable nothing else is stored into, and
+//     reached by receives only: no send, close, call or store can get
+//     it) is never chosen, already as the walk goes, so that a
+//     semaphore taken in "select { case mtx <- token: case <-aux: }"
+//     is held (neverReady);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

@@ -683,7 +683,7 @@ func (l *linker) drainEdges(s ref) {
 // send is the only operation of a loop that runs cap(ch) times from
 // zero: for i := 0; i < cap(x.ch); i++ { x.ch <- v }, or for range
 // cap(x.ch) { x.ch <- v }.
-func fillsCapacity(send *ssa.Send) *types.Var {
+func fillsCapacity(send *ssa.Send) chanVar {
 	field := chanField(send.Chan)
 	b := send.Block()
 	if field == nil || len(b.Succs) == 0 {
@@ -741,14 +741,26 @@ func fillsCapacity(send *ssa.Send) *types.Var {
 	return field
 }
 
-// chanField returns the field a channel value is loaded from (x.ch), or
-// nil.
-func chanField(v ssa.Value) *types.Var {
+// A chanVar is where a channel value is loaded from: a struct field
+// (*types.Var, x.ch) or a local variable (*ssa.Alloc, also as the
+// function literals that capture it see it: sem := make(chan T, n); go
+// func() { ...; <-sem }()).
+type chanVar any
+
+// chanField returns the field or the local variable a channel value is
+// loaded from, or nil.
+func chanField(v ssa.Value) chanVar {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
-	return lockset.FieldOf(load.X)
+	if f := lockset.FieldOf(load.X); f != nil {
+		return f
+	}
+	if cell := variableOf(load.X, 0); cell != nil {
+		return cell
+	}
+	return nil
 }
 
 // releases reports whether instr, a receive from a channel of field,
@@ -756,7 +768,7 @@ func chanField(v ssa.Value) *types.Var {
 // function around the literal it is, sends on a channel of that field
 // (the token taken: exec's "case p.sema <- struct{}{}" before the
 // worker it starts does "<-p.sema").
-func releases(instr ssa.Instruction, field *types.Var) bool {
+func releases(instr ssa.Instruction, field chanVar) bool {
 	recv, ok := instr.(*ssa.UnOp)
 	if !ok || recv.Op != token.ARROW || chanField(recv.X) != field {
 		return false
@@ -777,7 +789,7 @@ func releases(instr ssa.Instruction, field *types.Var) bool {
 
 // sendsOn reports whether fn sends on a channel of field, in a send
 // statement or a select's send case.
-func sendsOn(fn *ssa.Function, field *types.Var) bool {
+func sendsOn(fn *ssa.Function, field chanVar) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {

@@ -40,6 +40,7 @@ type selectInfo struct {
 	cases   map[*ssa.Select][]*ssa.BasicBlock // by case index; nil when unknown
 	targets map[*ssa.Select][]*ssa.BasicBlock // where each case goes, its body or the code after the select
 	onlyWay map[*ssa.Select][]bool            // by case index: see onlyWayOn
+	never   map[*ssa.Select][]bool            // by case index: see neverReady
 }
 
 type selectCase struct {
@@ -203,7 +204,7 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 	if info, ok := s.sels[fn]; ok {
 		return info
 	}
-	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock), targets: make(map[*ssa.Select][]*ssa.BasicBlock), onlyWay: make(map[*ssa.Select][]bool)}
+	info := &selectInfo{bodies: make(map[*ssa.BasicBlock]selectCase), cases: make(map[*ssa.Select][]*ssa.BasicBlock), targets: make(map[*ssa.Select][]*ssa.BasicBlock), onlyWay: make(map[*ssa.Select][]bool), never: make(map[*ssa.Select][]bool)}
 	s.sels[fn] = info
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -231,6 +232,11 @@ func (s *objects) selects(fn *ssa.Function) *selectInfo {
 			}
 			info.cases[sel] = cases
 			info.targets[sel] = targets
+			never := make([]bool, len(sel.States))
+			for i, st := range sel.States {
+				never[i] = st.Dir == types.RecvOnly && neverReady(st.Chan)
+			}
+			info.never[sel] = never
 			only := make([]bool, len(sel.States))
 			for i := range only {
 				only[i] = info.findOnlyWayOn(sel, i)
@@ -265,7 +271,7 @@ func (info *selectInfo) findOnlyWayOn(sel *ssa.Select, i int) bool {
 	seen := map[*ssa.BasicBlock]bool{sel.Block(): true}
 	var work []*ssa.BasicBlock
 	for j, to := range targets {
-		if j == i {
+		if j == i || info.neverChosen(sel, j) {
 			continue
 		}
 		if to == nil || to == after {
@@ -290,6 +296,158 @@ func (info *selectInfo) findOnlyWayOn(sel *ssa.Select, i int) bool {
 				seen[s] = true
 				work = append(work, s)
 			}
+		}
+	}
+	return true
+}
+
+// neverChosen reports whether case i of sel receives from a channel
+// that is never ready (neverReady): the select never chooses it.
+func (info *selectInfo) neverChosen(sel *ssa.Select, i int) bool {
+	never := info.never[sel]
+	return i < len(never) && never[i]
+}
+
+// neverReady reports whether a receive from ch can never complete: ch
+// is made by one make in the function or one enclosing it, kept in a
+// variable (one that function literals capture, too) that nothing
+// stores anything else into, and no code but receives can reach it: no
+// send, no close, no call it is passed to, no other variable or field
+// it is stored in. Nothing sends on it and nothing closes it, so it is
+// never ready (select { case mtx <- token: case <-aux: } with aux made
+// for nothing takes the token).
+func neverReady(ch ssa.Value) bool {
+	seen := make(map[ssa.Value]bool)
+	switch ch := ch.(type) {
+	case *ssa.MakeChan:
+		return onlyReceived(ch, seen)
+	case *ssa.UnOp:
+		if ch.Op != token.MUL {
+			return false
+		}
+		cell := variableOf(ch.X, 0)
+		if cell == nil {
+			return false
+		}
+		made := 0
+		return onlyLoaded(cell, &made, seen) && made == 1
+	}
+	return false
+}
+
+// variableOf returns the local variable (a go/ssa Alloc) that addr is,
+// or that a function literal's captured addr stands for, or nil.
+func variableOf(addr ssa.Value, depth int) *ssa.Alloc {
+	switch addr := addr.(type) {
+	case *ssa.Alloc:
+		return addr
+	case *ssa.FreeVar:
+		fn := addr.Parent()
+		k := slices.Index(fn.FreeVars, addr)
+		refs := fn.Referrers()
+		if k < 0 || refs == nil || len(*refs) == 0 || depth > 4 {
+			return nil
+		}
+		var cell *ssa.Alloc
+		for _, ref := range *refs {
+			mk, ok := ref.(*ssa.MakeClosure)
+			if !ok || mk.Fn != fn || k >= len(mk.Bindings) {
+				return nil
+			}
+			c := variableOf(mk.Bindings[k], depth+1)
+			if c == nil || cell != nil && c != cell {
+				return nil
+			}
+			cell = c
+		}
+		return cell
+	}
+	return nil
+}
+
+// onlyLoaded reports whether the variable at addr (an Alloc, or the
+// captured address a function literal has of it) is only stored into
+// with a make(chan) that goes nowhere else (counted in made), and
+// loaded for receives.
+func onlyLoaded(addr ssa.Value, made *int, seen map[ssa.Value]bool) bool {
+	if seen[addr] {
+		return true
+	}
+	seen[addr] = true
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			mc, ok := ref.Val.(*ssa.MakeChan)
+			if ref.Addr != addr || !ok || len(*mc.Referrers()) != 1 {
+				return false
+			}
+			*made++
+		case *ssa.UnOp:
+			if ref.Op != token.MUL || !onlyReceived(ref, seen) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !bindsOnly(ref, addr, func(fv *ssa.FreeVar) bool { return onlyLoaded(fv, made, seen) }) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// bindsOnly reports whether every free variable of the literal mk binds
+// to v passes ok.
+func bindsOnly(mk *ssa.MakeClosure, v ssa.Value, ok func(*ssa.FreeVar) bool) bool {
+	fn, isFn := mk.Fn.(*ssa.Function)
+	if !isFn {
+		return false
+	}
+	for k, b := range mk.Bindings {
+		if b == v && (k >= len(fn.FreeVars) || !ok(fn.FreeVars[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyReceived reports whether v, a channel, is only received from (by
+// a receive or a select's receive case), also by the function literals
+// it is bound to.
+func onlyReceived(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if ref.Op != token.ARROW {
+				return false
+			}
+		case *ssa.Select:
+			for _, st := range ref.States {
+				if st.Chan == v && st.Dir != types.RecvOnly {
+					return false
+				}
+			}
+		case *ssa.MakeClosure:
+			if !bindsOnly(ref, v, func(fv *ssa.FreeVar) bool { return onlyReceived(fv, seen) }) {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true
@@ -354,14 +512,16 @@ func regionOf(sel *ssa.Select, body *ssa.BasicBlock) *caseRegion {
 // of its own: -1 otherwise. A test that waits for its goroutine with
 // "select { case <-done: case <-time.After(d): t.Fatal(...) }" has joined
 // it on every run that passes, and a failed test's races are not the
-// ones that matter, so the receive orders as a plain receive would.
-func passingCase(sel *ssa.Select, bodies []*ssa.BasicBlock) int {
+// ones that matter, so the receive orders as a plain receive would. A
+// case that is never chosen (neverChosen) counts for nothing.
+func passingCase(info *selectInfo, sel *ssa.Select, bodies []*ssa.BasicBlock) int {
 	if !sel.Blocking || bodies == nil {
 		return -1
 	}
 	passing := -1
 	for i, body := range bodies {
 		switch {
+		case info.neverChosen(sel, i):
 		case body != nil && failsTest(body):
 		case body == nil && passing < 0:
 			passing = i

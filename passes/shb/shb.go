@@ -912,11 +912,12 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		// A case with a body of its own happens where its body starts
 		// (see selectCase); the others may or may not happen.
 		bodies := w.objs.selects(instr.Parent()).cases[instr]
-		passing := passingCase(instr, bodies)
+		sel := w.objs.selects(instr.Parent())
+		passing := passingCase(sel, instr, bodies)
 		for i := range instr.States {
 			if bodies == nil || bodies[i] == nil {
 				id := w.selectCase(instr, i, i != passing, held, loop)
-				if i != passing && w.objs.selects(instr.Parent()).onlyWayOn(instr, i) {
+				if i != passing && sel.onlyWayOn(instr, i) {
 					// The code after the select runs only once
 					// this send took the semaphore.
 					obj, _ := w.syncObj(instr.States[i].Chan)

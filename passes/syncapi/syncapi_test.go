@@ -31,7 +31,9 @@ const src = `package p
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -41,7 +43,8 @@ import (
 )
 
 func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int64, once *sync.Once,
-	wg *sync.WaitGroup, g *errgroup.Group, c *sync.Cond, ch chan int, t *testing.T) {
+	wg *sync.WaitGroup, g *errgroup.Group, c *sync.Cond, ch chan int, t *testing.T,
+	r io.Reader, file *os.File, w io.Writer, buf []byte, other interface{ Read(n int) (int, error) }) {
 	mu.Lock()
 	mu.Unlock()
 	if mu.TryLock() {
@@ -88,6 +91,12 @@ func f(mu *sync.Mutex, rw *sync.RWMutex, l sync.Locker, n *int32, i *atomic.Int6
 	_ = t.Name()
 	var tb testing.TB = t
 	tb.Log(1)
+	r.Read(buf)
+	file.ReadAt(buf, 0)
+	io.ReadFull(r, buf)
+	w.Write(buf)
+	file.Write(buf)
+	other.Read(1)
 }
 `
 
@@ -132,6 +141,9 @@ func describe(call *ssa.CallCommon) string {
 	}
 	if ch, ok := syncapi.Close(call); ok {
 		out = append(out, "close "+ch.Name())
+	}
+	if p, write, ok := syncapi.IOBuffer(call); ok {
+		out = append(out, fmt.Sprintf("io %s write=%v", p.Name(), write))
 	}
 	return strings.Join(out, "; ")
 }
@@ -231,6 +243,11 @@ func TestRecognize(t *testing.T) {
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => spawn t.Run arg 2 group=false",
 		"t.Errorf(\"x\") => test report Errorf",
 		"tb.Log(1) => test report Log",
+		"r.Read(buf) => io buf write=true",
+		"file.ReadAt(buf, 0) => io buf write=true",
+		"io.ReadFull(r, buf) => io buf write=true",
+		"w.Write(buf) => io buf write=false",
+		"file.Write(buf) => io buf write=false",
 		"t.Run(\"\", func(t *testing.T) { t.Parallel() }) => parallel",
 	}
 	if !slices.Equal(got, want) {

@@ -82,6 +82,9 @@ func main() {
 	semaphoreSelectCallee()
 	semaphoreSelectRetry()
 	semaphoreSelectFallThrough()
+	semaphoreNeverCase()
+	handoffNeverCase()
+	semaphoreLiveCase()
 	handoff()
 	publish()
 	capacity()
@@ -517,6 +520,7 @@ func selectOther() {
 	x := 0
 	done := make(chan bool)
 	quit := make(chan bool)
+	defer close(quit) // a quit that nothing closed would never be chosen
 	go func() {
 		x = 1 // want `data race on x`
 		close(done)
@@ -783,6 +787,99 @@ func semaphoreSelectFallThrough() {
 			y++ // want `data race on y`
 		}()
 	}
+}
+
+// A case on a channel that nothing sends on or closes is never chosen
+// (Go's TestNoRaceSelectMutex): the select takes the semaphore, in the
+// goroutine, which captures aux, and in the function that made it.
+func semaphoreNeverCase() {
+	data := 0
+	mtx := make(chan struct{}, 1)
+	aux := make(chan bool)
+	done := make(chan bool)
+	go func() {
+		select {
+		case mtx <- struct{}{}:
+		case <-aux:
+		}
+		data = 42 // silent "common-lock"
+		select {
+		case <-mtx:
+		case <-aux:
+		}
+		done <- true
+	}()
+	select {
+	case mtx <- struct{}{}:
+	case <-aux:
+	}
+	data = 43
+	select {
+	case <-mtx:
+	case <-aux:
+	}
+	<-done
+	use(data)
+}
+
+// A handoff through selects whose other case is never chosen, in a
+// literal that captures the channel (Go's TestNoRaceSelect4, without
+// its worker's loop).
+func handoffNeverCase() {
+	x := 0
+	queue := make(chan func())
+	dummy := make(chan bool)
+	done := make(chan bool, 1)
+	go func() {
+		f := <-queue
+		f()
+		done <- true
+	}()
+	doit := func(f func()) {
+		select {
+		case queue <- f:
+		case <-dummy:
+		}
+		select {
+		case <-done:
+		case <-dummy:
+		}
+	}
+	doit(func() { x = 1 }) // silent "happens-before"
+	use(x)
+}
+
+// Its twin: the other case's channel is closed (here by a deferred
+// close), so the select may take it instead of the semaphore.
+func semaphoreLiveCase() {
+	data := 0
+	mtx := make(chan struct{}, 1)
+	aux := make(chan bool)
+	defer close(aux)
+	done := make(chan bool)
+	go func() {
+		select {
+		case mtx <- struct{}{}:
+		case <-aux:
+		}
+		data = 42 // want `data race on data`
+		select {
+		case <-mtx:
+		case <-aux:
+		}
+		done <- true
+	}()
+	select {
+	case mtx <- struct{}{}:
+	case <-aux:
+	}
+	data = 43
+	select {
+	case <-mtx:
+	case <-aux:
+	}
+	<-done
+	use(data)
 }
 
 // A send on a buffer of one that the goroutine never takes back is a

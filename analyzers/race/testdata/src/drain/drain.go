@@ -90,7 +90,69 @@ func (l *Limiter) Wait() {
 	}
 }
 
+// fillLocal bounds its workers with a channel in a local variable that
+// the workers' literal captures, and drains it with a three-clause loop
+// (Go's TestNoRaceChanWaitGroup); fillRange with a range over cap, its
+// workers a literal's literal.
+func fillLocal(n int) {
+	sem := make(chan bool, n/2+1)
+	data := make([]int, n)
+	for i := 0; i < n; i++ {
+		sem <- true
+		go func(i int) {
+			data[i] = 42 // silent "happens-before"
+			<-sem
+		}(i)
+	}
+	for i := 0; i < cap(sem); i++ {
+		sem <- true
+	}
+	for i := range n {
+		fmt.Println(data[i])
+	}
+}
+
+func fillRange(n int) {
+	sem := make(chan struct{}, n)
+	total := 0
+	work := func() {
+		sem <- struct{}{}
+		go func() {
+			total++ // silent "happens-before"
+			<-sem
+		}()
+	}
+	work()
+	for range cap(sem) {
+		sem <- struct{}{}
+	}
+	fmt.Println(total)
+}
+
+// fillShort's twin drains one token short: the last worker may still
+// run.
+func fillShort(n int) {
+	sem := make(chan bool, n)
+	data := make([]int, n)
+	for i := 0; i < n; i++ {
+		sem <- true
+		go func(i int) {
+			data[i] = 42 // want `data race on an element of \[\]int`
+			<-sem
+		}(i)
+	}
+	for i := 0; i < cap(sem)-1; i++ {
+		sem <- true
+	}
+	for i := range n {
+		fmt.Println(data[i])
+	}
+}
+
 func main() {
+	fillLocal(len(os.Args) + 3)
+	fillRange(len(os.Args) + 3)
+	fillShort(len(os.Args) + 3)
 	n := len(os.Args) + 3
 	p := &Pool{sema: make(chan struct{}, n), quit: make(chan struct{})}
 	p.Run([]int{1, 2, 3})
