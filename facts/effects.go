@@ -49,6 +49,11 @@ type FuncEffects struct {
 	// *sync.WaitGroup that some path of the function returns without
 	// calling Done on (if err != nil { return }; wg.Done()).
 	SkipsDone uint64
+	// Async has bit i set when parameter i is a function value that the
+	// function keeps (in a field of a struct) where code the package's
+	// goroutines run loads it and calls it: a handler the package calls
+	// later, on a goroutine of its own, concurrently with the caller.
+	Async uint64
 }
 
 // Bounds on one function's effect.

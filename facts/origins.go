@@ -23,6 +23,7 @@ const (
 	SpawnFinalizer                             // runtime.SetFinalizer(x, f)
 	SpawnCleanup                               // runtime.AddCleanup(x, f, arg)
 	SpawnBubble                                // synctest.Test(t, f): f and the goroutines it starts, in a bubble
+	SpawnCallback                              // a callback another package keeps and calls on its goroutines (FuncEffects.Async)
 	numSpawnKinds
 )
 
@@ -39,6 +40,7 @@ var spawnKindNames = [numSpawnKinds]string{
 	SpawnFinalizer:        "runtime.SetFinalizer",
 	SpawnCleanup:          "runtime.AddCleanup",
 	SpawnBubble:           "synctest.Test",
+	SpawnCallback:         "callback",
 }
 
 func (k SpawnKind) String() string {

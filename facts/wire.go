@@ -265,6 +265,7 @@ func (x *Effects) encode(e *encoder) {
 		})
 		e.uint(f.Contained)
 		e.uint(f.SkipsDone)
+		e.uint(f.Async)
 	})
 }
 
@@ -287,6 +288,7 @@ func (x *Effects) decode(d *decoder) {
 		})
 		f.Contained = d.u64()
 		f.SkipsDone = d.u64()
+		f.Async = d.u64()
 	})
 }
 

@@ -39,7 +39,11 @@ func (c *checker) startedBy(o *pointer.Origin) (pos token.Pos, chain string, ok 
 		if !pos.IsValid() {
 			pos = ev.Instr.Pos()
 		}
-		step := []string{"go " + facts.ShortName(o.Entry.String())}
+		verb := "go "
+		if o.Kind == facts.SpawnCallback {
+			verb = "callback " // kept by another package for its goroutines
+		}
+		step := []string{verb + facts.ShortName(o.Entry.String())}
 		first := 1 // the parent's own function: named by its go statement
 		if o.Parent.Parent == nil {
 			first = 0 // a root's: main, the test

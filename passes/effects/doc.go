@@ -17,7 +17,13 @@
 // *sync.Cond parameters it contains: uses for nothing but the
 // operations it lists, so that an importer's channel given to it has not
 // escaped (see contained.go), and of those WaitGroups the ones some path
-// returns without a Done on. A Once.Do
+// returns without a Done on. It says too which function parameters
+// are callbacks the function keeps (stores into a struct field,
+// directly, in a literal that calls it, or through a function of the
+// package) where code that the package's goroutines run loads that
+// field and calls it: a message handler given to Subscribe, a closed
+// handler given to SetClosedHandler (async.go, FuncEffects.Async). An
+// importer runs such an argument on a goroutine of its own. A Once.Do
 // callback's accesses hold the Once as a lock marked Once. A parameter
 // that closures capture is keyed as the parameter, not as the heap
 // variable go/ssa copies it into.

@@ -42,6 +42,7 @@ type Result struct {
 	imported  map[string]importedEffects // by the function's SSA name
 	contained map[string]uint64          // the same: facts.FuncEffects.Contained
 	skipsDone map[string]uint64          // the same: facts.FuncEffects.SkipsDone
+	async     map[string]uint64          // the same: facts.FuncEffects.Async
 
 	// lists holds the Ops of the imported functions asked about
 	// (Imported), made when first asked: making them for every function
@@ -71,6 +72,16 @@ func (r *Result) Contained(fn *ssa.Function) uint64 {
 		return 0
 	}
 	return r.contained[fn.String()]
+}
+
+// Async returns the parameters of fn, a function of a direct import,
+// that are callbacks it keeps for the goroutines of its package to call
+// (facts.FuncEffects.Async): bit i for parameter i, the receiver first.
+func (r *Result) Async(fn *ssa.Function) uint64 {
+	if !buildir.Imported(fn) {
+		return 0
+	}
+	return r.async[fn.String()]
 }
 
 // Imported returns what a call of fn, a function of a direct import,
@@ -158,10 +169,11 @@ type summarizer struct {
 	done   map[*ssa.Function][]effect
 
 	containedDone map[*ssa.Function]uint64 // see contained
+	called        map[*types.Var]bool      // see calledFields
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{contained: make(map[string]uint64), skipsDone: make(map[string]uint64), lists: make(map[string][]Op)}
+	r := &Result{contained: make(map[string]uint64), skipsDone: make(map[string]uint64), async: make(map[string]uint64), lists: make(map[string][]Op)}
 	s := &summarizer{
 		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		byName: make(map[string]importedEffects),
@@ -179,6 +191,9 @@ func run(pass *analysis.Pass) (any, error) {
 			name := set.Str(set.Funcs[i].Name)
 			eff := importedEffects{set, &set.Funcs[i], keys}
 			s.byName[name] = eff
+			if eff.fn.Async != 0 {
+				r.async[name] = eff.fn.Async
+			}
 			if eff.fn.Contained != 0 {
 				r.contained[name] = eff.fn.Contained
 				r.skipsDone[name] = eff.fn.SkipsDone
@@ -215,10 +230,11 @@ func (s *summarizer) export(fset *token.FileSet, ir *buildir.IR) *facts.Effects 
 			continue
 		}
 		effs := s.effectsOf(fn)
-		if len(effs) == 0 {
+		async := s.asyncArgs(fn, ir)
+		if len(effs) == 0 && async == 0 {
 			continue
 		}
-		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Contained: s.contained(fn)}
+		fe := facts.FuncEffects{Name: in.Intern(fn.String()), Contained: s.contained(fn), Async: async}
 		fe.SkipsDone = skipsDone(fn, fe.Contained)
 		for _, e := range effs {
 			at := cmp.Or(e.at, facts.Posn(fset, e.pos))

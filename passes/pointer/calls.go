@@ -31,6 +31,9 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 			a.spawnerResult(p, instr, v, result)
 			return
 		}
+		if spawn == nil {
+			a.genCallbacks(p, instr, v, call.Args)
+		}
 		a.connect(site, v, a.funcObject(v))
 		return
 	}
@@ -64,6 +67,47 @@ func (a *state) genSpawner(p at, instr ssa.CallInstruction, callee *ssa.Function
 	return true
 }
 
+// genCallbacks starts, for a call of fn, a function of another package
+// that keeps some of its function arguments for its own goroutines to
+// call (effects.Result.Async: a message handler, a "closed" handler),
+// an origin running each such argument, concurrently with the caller.
+// args are the call's arguments, the receiver first (nil for an
+// interface call's).
+func (a *state) genCallbacks(p at, instr ssa.CallInstruction, fn *ssa.Function, args []ssa.Value) {
+	if a.effects == nil || a.summaryMode {
+		return
+	}
+	bits := a.effects.Async(fn)
+	if bits == 0 {
+		return
+	}
+	for i, arg := range args {
+		if i >= 64 || bits&(1<<i) == 0 || arg == nil {
+			continue
+		}
+		if c, ok := arg.(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		k := callbackKey{instr, p.cg, i}
+		if a.callbacks[k] {
+			continue // an interface call resolved to fn again
+		}
+		if a.callbacks == nil {
+			a.callbacks = make(map[callbackKey]bool)
+		}
+		a.callbacks[k] = true
+		site := &callSite{caller: p.cg, at: p, instr: instr, result: -1, spawn: a.spawnInfo(p, facts.SpawnCallback, 0, instr.Pos())}
+		a.addCons(a.val(p, arg), callCons{site})
+	}
+}
+
+// callbackKey is a callback argument of a call in one context.
+type callbackKey struct {
+	instr ssa.CallInstruction
+	cg    *cgnode
+	arg   int
+}
+
 // spawnerResult makes the pointer a spawner returns (the *time.Timer of
 // time.AfterFunc) point to an unknown object of its own, so that the
 // calls on it (Reset, Stop) name one object.
@@ -91,6 +135,11 @@ func (a *state) connect(site *callSite, fn *ssa.Function, obj *Object) {
 	case site.spawn != nil && !a.summaryMode:
 		a.spawn(site, fn, obj)
 	case len(fn.Blocks) == 0:
+		if site.instr != nil && site.method != nil && site.spawn == nil {
+			// An interface method of another package that keeps a
+			// callback: its args lack the receiver.
+			a.genCallbacks(site.at, site.instr, fn, append([]ssa.Value{nil}, site.args...))
+		}
 		if site.instr != nil && site.instr.Common().StaticCallee() == nil {
 			k := siteKey{site.caller.ctx.Origin, site.instr}
 			if !slices.Contains(a.externs[k], fn) {
@@ -503,7 +552,18 @@ func (a *state) external(site *callSite, fn *ssa.Function, obj *Object) {
 	} else if site.result >= 0 {
 		a.unknownBlock(site.result, fn.Signature.Results(), site.instr.(ssa.Value), site.caller.ctx, "result of "+facts.ShortName(a.fnString(fn)))
 	}
-	for _, arg := range site.args {
+	var async uint64 // the callbacks its goroutines call instead (genCallbacks)
+	if a.effects != nil && !a.summaryMode {
+		async = a.effects.Async(fn)
+	}
+	shift := 0
+	if site.method != nil {
+		shift = 1 // an interface call's args lack the receiver
+	}
+	for i, arg := range site.args {
+		if j := i + shift; j < 64 && async&(1<<j) != 0 {
+			continue
+		}
 		if _, ok := arg.Type().Underlying().(*types.Signature); ok {
 			cb := &callSite{caller: site.caller, at: site.at, instr: site.instr, result: -1}
 			a.addCons(a.val(site.at, arg), callCons{cb})

@@ -230,6 +230,8 @@ func (o *Origin) Describe(fset *token.FileSet) string {
 		what, many = "cleanup added", "" // cleanups may run at once
 	case facts.SpawnHTTPHandler:
 		what, many = "HTTP handler registered", ", one per request"
+	case facts.SpawnCallback:
+		what = "callback registered"
 	case facts.SpawnRunParallel:
 		what, many = "b.RunParallel body started", ", on several goroutines"
 	}

@@ -207,6 +207,12 @@
 // function stores through a variable is not seen in another's summary;
 // a function whose own solution is still past the bound has none.
 //
+// A call of another package's function that keeps a function argument
+// for its own goroutines to call (effects.Result.Async: a subscription's
+// message handler, a closed handler) starts an origin running that
+// argument (facts.SpawnCallback), concurrently with the caller, instead
+// of calling it in the caller's origin (genCallbacks).
+//
 // Limits: a function without a body and without a summary (unexported,
 // generic, in a package that is not a direct import, assembly, cgo) is
 // opaque: its results point to fresh unknown objects and the function

@@ -163,10 +163,11 @@ func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result
 
 // state is one run of the analysis over a package.
 type state struct {
-	prog    *ssa.Program
-	opts    Options
-	layouts layouts
-	nodes   []*node
+	callbacks map[callbackKey]bool // see genCallbacks
+	prog      *ssa.Program
+	opts      Options
+	layouts   layouts
+	nodes     []*node
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
