@@ -31,6 +31,9 @@ func (a *state) genCall(p at, instr ssa.CallInstruction, result nodeID, spawn *s
 			a.spawnerResult(p, instr, v, result)
 			return
 		}
+		if spawn == nil && a.genNewCond(p, instr, result) {
+			return
+		}
 		if spawn == nil {
 			a.genCallbacks(p, instr, v, call.Args)
 		}
@@ -99,6 +102,39 @@ func (a *state) genCallbacks(p at, instr ssa.CallInstruction, fn *ssa.Function, 
 		site := &callSite{caller: p.cg, at: p, instr: instr, result: -1, spawn: a.spawnInfo(p, facts.SpawnCallback, 0, instr.Pos())}
 		a.addCons(a.val(p, arg), callCons{site})
 	}
+}
+
+// genNewCond makes sync.NewCond(l) return a Cond of its own, one per
+// call site and context, whose L is l: c.L.Lock() locks the mutex the
+// Cond was made with (sync's own code is out of view).
+func (a *state) genNewCond(p at, instr ssa.CallInstruction, result nodeID) bool {
+	l, ok := syncapi.NewCond(instr.Common())
+	v, isCall := instr.(*ssa.Call)
+	if !ok || !isCall || result < 0 {
+		return false
+	}
+	ptr, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	cond := ptr.Elem()
+	st, ok := cond.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	field := -1
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == "L" {
+			field = i
+		}
+	}
+	if field < 0 {
+		return false
+	}
+	obj := a.allocObject(ObjAlloc, v, cond, p.cg.ctx, p.tag)
+	a.addLoc(result, obj.start)
+	a.addCons(result, storeCons{src: a.val(p, l), off: a.layouts.offsetOf(cond, field), size: a.size(st.Field(field).Type())})
+	return true
 }
 
 // callbackKey is a callback argument of a call in one context.

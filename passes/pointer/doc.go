@@ -207,6 +207,13 @@
 // function stores through a variable is not seen in another's summary;
 // a function whose own solution is still past the bound has none.
 //
+// sync.NewCond(l) returns a Cond of its own per call site and context,
+// whose L is l (genNewCond): sync's code is out of view, and c.L.Lock()
+// locks the mutex the Cond was made with. An interface value that holds
+// a pointer stands, for the locks and channels the happens-before pass
+// names (Result.UnboxedIn), for what that pointer points to: c.L.Lock()
+// and mu.Lock() take one mutex.
+//
 // A call of another package's function that keeps a function argument
 // for its own goroutines to call (effects.Result.Async: a subscription's
 // message handler, a closed handler) starts an origin running that

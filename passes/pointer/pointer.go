@@ -550,6 +550,36 @@ func (r *Result) PointsToIn(o *Origin, v ssa.Value) []Location {
 	return r.pointsTo(v, r.a.inOrigin(o, v.Parent()))
 }
 
+// UnboxedIn returns the locations that v, an interface value, holds a
+// pointer to, when its function runs in origin o: a box made of a
+// pointer (var l sync.Locker = &mu) stands for what the pointer points
+// to, so that l.Lock() and mu.Lock() name one mutex. Other locations
+// (a box of a non-pointer, an unknown object) are kept as they are.
+func (r *Result) UnboxedIn(o *Origin, v ssa.Value) []Location {
+	if r.a == nil || !types.IsInterface(v.Type()) {
+		return r.PointsToIn(o, v)
+	}
+	a := r.a
+	var set locSet
+	for _, n := range a.valueNodes(v, a.inOrigin(o, v.Parent())) {
+		for _, loc := range a.nodes[n].pts.appendTo(nil) {
+			obj := a.nodes[loc].obj
+			if obj != nil && obj.Kind == ObjInterface && obj.start == loc && obj.Type != nil && !a.nodes[loc].pts.isEmpty() {
+				if _, ok := obj.Type.Underlying().(*types.Pointer); ok {
+					set.unionWith(&a.nodes[loc].pts)
+					continue
+				}
+			}
+			set.insert(loc)
+		}
+	}
+	var locs []Location
+	for _, n := range set.appendTo(nil) {
+		locs = append(locs, r.location(n))
+	}
+	return locs
+}
+
 // HeldByGlobals returns the objects that a package-level variable of
 // the package may point to, and those they point to (the elements of a
 // global slice or map): published, one object shared by every goroutine

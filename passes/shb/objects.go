@@ -102,7 +102,7 @@ func (s *objects) pointsTo(o *pointer.Origin, v ssa.Value) []int32 {
 		return ids
 	}
 	var ids []int32
-	for _, loc := range s.ptr.PointsToIn(o, v) {
+	for _, loc := range s.ptr.UnboxedIn(o, v) {
 		ids = append(ids, s.id(loc))
 	}
 	s.pts[k] = ids
