@@ -232,7 +232,11 @@
 //     a counting loop of that function that every path from the go
 //     statement reaches receives in each of its m >= n iterations with
 //     no other way out (for i := 0; i < 3; i++ { go func() { ch <- f()
-//     }() }; for i := 0; i < 3; i++ { <-ch });
+//     }() }; for i := 0; i < 3; i++ { <-ch }); the counts need not be
+//     constants where both loops count to one value made before them
+//     (i < workers, twice), or where the receiving loop counts to a
+//     counter that goes up by one in the go statement's own block (n++;
+//     go f(), in a loop that may skip both);
 //   - wait-unlocks: Cond.Wait releases its mutex while it waits, so a
 //     goroutine stuck there does not hold it;
 //   - library-callers: a library's importers decide the order of the

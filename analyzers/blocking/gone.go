@@ -123,7 +123,11 @@ func (c *checker) goneReceivers(s *sequelState) {
 			}
 			if n, m, ok := c.countedSends(s, u, send, mc, objs, receivers); ok {
 				if explain {
-					c.why.note(send.Pos(), q, why(rules.Counted, "%d goroutines each send once, and the receiving loop receives %d times with no other way out", n, m))
+					if n < 0 {
+						c.why.note(send.Pos(), q, why(rules.Counted, "the goroutines a counting loop starts each send once, and a loop with the same bound receives once per goroutine with no other way out"))
+					} else {
+						c.why.note(send.Pos(), q, why(rules.Counted, "%d goroutines each send once, and the receiving loop receives %d times with no other way out", n, m))
+					}
 				}
 				continue
 			}
@@ -220,6 +224,22 @@ func constTrips(b *ssa.BasicBlock) (int64, bool) {
 // countingLoop returns the header of the counting loop around b (for i
 // := lo; i < hi; i++, constants lo and hi) and how many times it runs.
 func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
+	h, lo, hi, ok := boundedLoop(b)
+	if !ok {
+		return nil, 0, false
+	}
+	c, ok := hi.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return nil, 0, false
+	}
+	return h, c.Int64() - lo, true
+}
+
+// boundedLoop returns the header of the counting loop around b (for i
+// := lo; i < hi; i++, a constant lo and a bound hi made before the
+// loop: a constant, a parameter, a value computed before it), lo and
+// hi.
+func boundedLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, ssa.Value, bool) {
 	for _, h := range b.Parent().Blocks {
 		br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
 		if !ok || !h.Dominates(b) || !blocks.Reaches(b, h) || !blocks.Reaches(h.Succs[0], b) {
@@ -230,8 +250,7 @@ func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
 			continue
 		}
 		phi, ok := cmp.X.(*ssa.Phi)
-		hi, ok2 := cmp.Y.(*ssa.Const)
-		if !ok || !ok2 || hi.Value == nil || hi.Value.Kind() != constant.Int || phi.Block() != h || len(phi.Edges) != 2 {
+		if !ok || phi.Block() != h || len(phi.Edges) != 2 || !madeBefore(cmp.Y, h) {
 			continue
 		}
 		var lo *ssa.Const
@@ -246,10 +265,24 @@ func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
 			}
 		}
 		if lo != nil && lo.Value != nil && lo.Value.Kind() == constant.Int && stepped {
-			return h, hi.Int64() - lo.Int64(), true
+			return h, lo.Int64(), cmp.Y, true
 		}
 	}
-	return nil, 0, false
+	return nil, 0, nil, false
+}
+
+// madeBefore reports whether v keeps one value through the loop whose
+// header is h: a constant, a parameter or free variable, or a value
+// made in a block that dominates h and that the loop does not reach.
+func madeBefore(v ssa.Value, h *ssa.BasicBlock) bool {
+	switch v := v.(type) {
+	case *ssa.Const, *ssa.Parameter, *ssa.FreeVar:
+		return true
+	case ssa.Instruction:
+		b := v.Block()
+		return b != nil && b != h && b.Dominates(h) && !blocks.Reaches(h, b)
+	}
+	return false
 }
 
 // everyIteration returns how many times b runs at least: it is in a
@@ -257,29 +290,40 @@ func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
 // test, and it runs in each iteration (every path back to the header
 // passes it). Also the loop's header.
 func everyIteration(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
-	h, n, ok := countingLoop(b)
-	if !ok {
+	h, lo, hi, ok := everyIterationBound(b)
+	c, isConst := hi.(*ssa.Const)
+	if !ok || !isConst || c.Value == nil || c.Value.Kind() != constant.Int {
 		return nil, 0, false
+	}
+	return h, c.Int64() - lo, true
+}
+
+// everyIterationBound is everyIteration for a loop of boundedLoop: it
+// returns the loop's header, lo and hi.
+func everyIterationBound(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, ssa.Value, bool) {
+	h, lo, hi, ok := boundedLoop(b)
+	if !ok {
+		return nil, 0, nil, false
 	}
 	for _, x := range b.Parent().Blocks {
 		if x == h || !h.Dominates(x) || !blocks.Reaches(x, h) {
 			continue // not in the loop's body
 		}
 		if len(x.Succs) == 0 {
-			return nil, 0, false // a return or a panic inside
+			return nil, 0, nil, false // a return or a panic inside
 		}
 		for _, y := range x.Succs {
 			if y != h && !(h.Dominates(y) && blocks.Reaches(y, h)) {
-				return nil, 0, false // a break, or a way out of the loop
+				return nil, 0, nil, false // a break, or a way out of the loop
 			}
 		}
 	}
 	for _, p := range h.Preds {
 		if h.Dominates(p) && !b.Dominates(p) {
-			return nil, 0, false // an iteration that skips b
+			return nil, 0, nil, false // an iteration that skips b
 		}
 	}
-	return h, n, true
+	return h, lo, hi, true
 }
 
 // countedSends reports whether the one receiver of the channel mc makes
@@ -291,7 +335,10 @@ func everyIteration(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
 // from the go statement reaches (for i := 0; i < 3; i++ { go func() {
 // ch <- f() }() }; for i := 0; i < 3; i++ { <-ch }). Each call makes
 // its own channel, so the copies the analysis makes of a goroutine
-// started in a loop pair with their own.
+// started in a loop pair with their own. The bound need not be a
+// constant where both loops count from the same start to the same value
+// made before them (for i := 0; i < workers; i++, twice): then n and m
+// are -1.
 func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc *ssa.MakeChan, objs []*pointer.Object, receivers []place) (n, m int64, ok bool) {
 	fn := mc.Parent()
 	recv, isRecv := receivers[0].t.Events[receivers[0].ev].Instr.(*ssa.UnOp)
@@ -324,15 +371,81 @@ func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc 
 			}
 		}
 	}
-	n, ok = constTrips(g.Block())
+	h, rlo, rhi, ok := everyIterationBound(recv.Block())
+	if !ok || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }) != nil {
+		return 0, 0, false
+	}
+	if rlo == 0 && countsGo(rhi, g) {
+		return -1, -1, true // as many receives as the counter counts goroutines
+	}
+	_, glo, ghi, ok := boundedLoop(g.Block())
 	if !ok {
 		return 0, 0, false
 	}
-	h, m, ok := everyIteration(recv.Block())
-	if !ok || m < n || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }) != nil {
-		return 0, 0, false
+	gc, gconst := ghi.(*ssa.Const)
+	rc, rconst := rhi.(*ssa.Const)
+	switch {
+	case gconst && rconst && gc.Value != nil && rc.Value != nil && gc.Value.Kind() == constant.Int && rc.Value.Kind() == constant.Int:
+		n, m = gc.Int64()-glo, rc.Int64()-rlo
+		if m < n {
+			return 0, 0, false
+		}
+		return n, m, true
+	case ghi == rhi && glo == rlo:
+		// for i := 0; i < workers; i++ { go ... } and then for i := 0;
+		// i < workers; i++ { <-results }: as many receives as senders.
+		return -1, -1, true
 	}
-	return n, m, true
+	return 0, 0, false
+}
+
+// countsGo reports whether n, from zero, counts the goroutines that the
+// go statement g starts: n is the value, on leaving g's loop, of a
+// counter that goes up by one in g's own block and nowhere else in the
+// loop (n++; go f(), in a loop that may skip both: for _, x := range xs
+// { if skip(x) { continue }; n++; go f(x) }).
+func countsGo(n ssa.Value, g *ssa.Go) bool {
+	phi, ok := n.(*ssa.Phi)
+	if !ok || !blocks.OnCycle(g.Block()) || !phi.Block().Dominates(g.Block()) || !blocks.Reaches(g.Block(), phi.Block()) {
+		return false
+	}
+	zero, inc := false, false
+	var edge func(v ssa.Value, depth int) bool
+	edge = func(v ssa.Value, depth int) bool {
+		switch v := v.(type) {
+		case *ssa.Const:
+			if v.Value != nil && v.Value.Kind() == constant.Int && v.Int64() == 0 && !zero {
+				zero = true
+				return true
+			}
+		case *ssa.BinOp:
+			one, ok := v.Y.(*ssa.Const)
+			if v.Op == token.ADD && v.X == phi && ok && one.Value != nil && one.Int64() == 1 && v.Block() == g.Block() {
+				inc = true
+				return true
+			}
+		case *ssa.Phi:
+			if v == phi {
+				return true
+			}
+			if depth > 0 {
+				return false
+			}
+			for _, e := range v.Edges {
+				if !edge(e, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	for _, e := range phi.Edges {
+		if !edge(e, 0) {
+			return false
+		}
+	}
+	return zero && inc
 }
 
 // mayLeaveBefore returns a way out of the loop in which receiver r,

@@ -71,7 +71,75 @@ func collectFirst() {
 	}
 }
 
+// gatherWorkers starts as many workers as its parameter says and
+// receives as many times, with the same bound (fastcache's save).
+// Silent.
+func gatherWorkers(workers int) error {
+	results := make(chan error)
+	for i := 0; i < workers; i++ {
+		go func() {
+			results <- nil // silent "counted"
+		}()
+	}
+	var err error
+	for i := 0; i < workers; i++ {
+		if r := <-results; r != nil && err == nil {
+			err = r
+		}
+	}
+	return err
+}
+
+// gatherCounted counts the goroutines it starts, skipping some items,
+// and receives once per count (fastcache's load). Silent.
+func gatherCounted(items []string) error {
+	results := make(chan error)
+	n := 0
+	for _, it := range items {
+		if it == "" {
+			continue
+		}
+		n++
+		go func() {
+			results <- nil // silent "counted"
+		}()
+	}
+	var err error
+	for i := 0; i < n; i++ {
+		if r := <-results; r != nil && err == nil {
+			err = r
+		}
+	}
+	return err
+}
+
+// gatherMiscounted starts a goroutine for every item but counts only
+// the named ones, and receives once per count: the senders of the
+// others are left blocked. Reported.
+func gatherMiscounted(items []string) error {
+	results := make(chan error)
+	n := 0
+	for _, it := range items {
+		if it != "" {
+			n++
+		}
+		go func() {
+			results <- nil // want `send blocks forever once its receiver has returned`
+		}()
+	}
+	var err error
+	for i := 0; i < n; i++ {
+		if r := <-results; r != nil && err == nil {
+			err = r
+		}
+	}
+	return err
+}
+
 func init() {
+	go gatherWorkers(3)
+	go gatherCounted([]string{"a", ""})
+	go gatherMiscounted([]string{"a", ""})
 	go gather()
 	go collectNamed()
 	go collectFew()
