@@ -297,6 +297,9 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 			}
 			c.why.note(pos, rules.NoWriter, fmt.Sprintf("the package has no Lock of %s", name),
 				"recursive read lock: %s is read-locked at %s while already read-locked (at %s)", name, c.pos(pos), c.where(h))
+		case handsUnlock(h):
+			c.why.note(pos, rules.HandedUnlock, "its Unlock is handed away as a function value, which another goroutine may call",
+				"double lock: %s is locked at %s while held (locked at %s)", name, c.pos(pos), c.where(h))
 		default:
 			c.report(kinds.DoubleLock, pos, c.heldAt(h, "%s locked here", name),
 				"double lock: %s is locked at %s while already held (locked at %s); sync.Mutex is not reentrant, this blocks forever",
@@ -338,6 +341,36 @@ func (c *checker) checkCall(call *ssa.CallCommon, held lockset.Set, pos token.Po
 			return
 		}
 	}
+}
+
+// handsUnlock reports whether the function that locked h makes a
+// method value of its Unlock (notify = mu.Unlock, a field set to it, an
+// argument): a function value that another goroutine may call to
+// release the mutex, which belongs to no goroutine.
+func handsUnlock(h lockset.Held) bool {
+	if h.Value == nil || h.Value.Parent() == nil || !h.Path.IsEmpty() {
+		return false
+	}
+	for _, b := range h.Value.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || len(mc.Bindings) != 1 {
+				continue
+			}
+			fn, ok := mc.Fn.(*ssa.Function)
+			if !ok || fn.Synthetic == "" {
+				continue
+			}
+			m, ok := fn.Object().(*types.Func)
+			if !ok || m.Pkg() == nil || m.Pkg().Path() != "sync" || m.Name() != "Unlock" && m.Name() != "RUnlock" {
+				continue
+			}
+			if lockset.Key(mc.Bindings[0]) == h.Key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkReturns reports the returns of fn that leave a mutex locked that

@@ -113,6 +113,11 @@
 // locks held across it are unsure); Result.Effect gives the pass what
 // each callee the pointer analysis finds does, to apply per callee.
 //
+// A call of the function value that a function returns is a call of
+// the literal every return of it makes, its captured parameters the
+// caller's arguments (unlock := unlockOnce(&srv.lock); defer unlock()),
+// and once.Do(mu.Unlock) unlocks mu (returnedClosure, boundUnlock).
+//
 // # Locks across packages
 //
 // The Analyzer also exports, as a facts.Locks package fact, what each

@@ -2,6 +2,7 @@ package lockset
 
 import (
 	"go/token"
+	"go/types"
 	"reflect"
 	"slices"
 	"sync"
@@ -597,6 +598,13 @@ func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
 	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []condKey{{Key(mu), here}}
 	}
+	if _, f, ok := syncapi.OnceDo(call); ok {
+		// once.Do(mu.Unlock): the first call unlocks, the others find
+		// it done.
+		if mu, ok := boundUnlock(f); ok {
+			return []condKey{{Key(mu), here}}
+		}
+	}
 	var rels []condKey
 	if eff, bind, ok := sv.r.importedOf(call); ok {
 		rels = eff.releases(bind)
@@ -757,11 +765,98 @@ func Callee(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 	case *ssa.MakeClosure:
 		callee, _ = v.Fn.(*ssa.Function)
 		bindings = v.Bindings
+	case *ssa.Call:
+		if !call.IsInvoke() {
+			return returnedClosure(v)
+		}
 	}
 	if callee == nil || call.IsInvoke() {
 		return nil, nil
 	}
 	return callee, binder(call, bindings)
+}
+
+// returnedClosure returns the function literal that every return of the
+// function maker calls statically returns (unlock := unlockOnce(&mu),
+// unlockOnce returning func() { once.Do(l.Unlock) }), with the renaming
+// of its keys into the names of maker's caller: a captured parameter of
+// the maker is the caller's argument; what the maker made itself (its
+// Once) has no name there.
+func returnedClosure(maker *ssa.Call) (*ssa.Function, func(facts.Key) facts.Key) {
+	f := maker.Call.StaticCallee()
+	if f == nil || len(f.Blocks) == 0 || f.Signature.Results().Len() != 1 {
+		return nil, nil
+	}
+	var mc *ssa.MakeClosure
+	for _, b := range f.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		m, ok := ret.Results[0].(*ssa.MakeClosure)
+		if !ok || mc != nil && m != mc {
+			return nil, nil
+		}
+		mc = m
+	}
+	if mc == nil {
+		return nil, nil
+	}
+	g, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return nil, nil
+	}
+	arg := func(p ssa.Value) ssa.Value {
+		if i := slices.Index(f.Params, p.(*ssa.Parameter)); i >= 0 && i < len(maker.Call.Args) {
+			return maker.Call.Args[i]
+		}
+		return nil
+	}
+	return g, func(k facts.Key) facts.Key {
+		root, i, _ := k.Root()
+		switch {
+		case !k.Bound():
+			return k.Unbind()
+		case root == facts.Global:
+			return k
+		case root != facts.FreeVar || i >= len(mc.Bindings):
+			return k.Unbind()
+		}
+		b := mc.Bindings[i]
+		if p, ok := b.(*ssa.Parameter); ok {
+			if a := arg(p); a != nil {
+				return forward(a, k.Path())
+			}
+		}
+		if p, ok := Spilled(b); ok {
+			if par, isParam := p.(*ssa.Parameter); isParam {
+				if rest, ok := k.Path().CutLoad(); ok {
+					if a := arg(par); a != nil {
+						return Key(a).Extend(rest) // a load of the captured parameter
+					}
+				}
+			}
+		}
+		return k.Unbind()
+	}
+}
+
+// boundUnlock returns the mutex whose Unlock or RUnlock the function
+// value f is, as a method value (mu.Unlock, l.Unlock of a sync.Locker).
+func boundUnlock(f ssa.Value) (ssa.Value, bool) {
+	mc, ok := f.(*ssa.MakeClosure)
+	if !ok || len(mc.Bindings) != 1 {
+		return nil, false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || fn.Synthetic == "" {
+		return nil, false
+	}
+	m, ok := fn.Object().(*types.Func)
+	if !ok || m.Pkg() == nil || m.Pkg().Path() != "sync" || m.Name() != "Unlock" && m.Name() != "RUnlock" {
+		return nil, false
+	}
+	return mc.Bindings[0], true
 }
 
 // Binder returns the renaming of the keys of the function that call

@@ -92,6 +92,7 @@ const (
 	ReadLocks          ID = "read-locks"
 	GateLock           ID = "gate-lock"
 	EnteredHeld        ID = "entered-held"
+	HandedUnlock       ID = "handed-unlock"
 	// blocking's rules
 	Partner           ID = "partner"
 	Buffered          ID = "buffered"
@@ -177,6 +178,7 @@ var All = []Rule{
 	{ReadLocks, "two read locks of an RWMutex do not exclude each other: a goroutine waiting to read-lock does not wait for another reader", "What stays silent", deadlockDoc},
 	{GateLock, "both acquisitions hold a third mutex in common, which keeps the two goroutines apart", "What stays silent", deadlockDoc},
 	{EnteredHeld, "a function that unlocks a mutex it did not lock was entered with it held: returning with it held gives the caller back what it had", "What stays silent", deadlockDoc},
+	{HandedUnlock, "a mutex belongs to no goroutine: one whose Unlock the function hands away as a function value (notify = mu.Unlock) may be unlocked by the goroutine that calls it, and locking it again waits for that (the mutex as a start signal), not forever", "What stays silent", deadlockDoc},
 	// blocking's rules
 	{Partner, "an operation that another goroutine's can complete (a receive for a send, a send or close for a receive, a Done for WaitGroup.Wait, a Signal or Broadcast for Cond.Wait), in code that runs, does not block forever: that goroutine is taken to get there", "What stays silent", blockingDoc},
 	{Buffered, "a send on a channel with room in its buffer completes without a receiver: only an unbuffered channel, or a buffer that the sends before it fill, leaves a send waiting", "What stays silent", blockingDoc},
