@@ -353,20 +353,10 @@ func handsUnlock(h lockset.Held) bool {
 	}
 	for _, b := range h.Value.Parent().Blocks {
 		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || len(mc.Bindings) != 1 {
-				continue
-			}
-			fn, ok := mc.Fn.(*ssa.Function)
-			if !ok || fn.Synthetic == "" {
-				continue
-			}
-			m, ok := fn.Object().(*types.Func)
-			if !ok || m.Pkg() == nil || m.Pkg().Path() != "sync" || m.Name() != "Unlock" && m.Name() != "RUnlock" {
-				continue
-			}
-			if lockset.Key(mc.Bindings[0]) == h.Key {
-				return true
+			if mc, ok := instr.(*ssa.MakeClosure); ok {
+				if mu, ok := lockset.BoundUnlock(mc); ok && lockset.Key(mu) == h.Key {
+					return true
+				}
 			}
 		}
 	}

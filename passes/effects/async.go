@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
@@ -44,11 +45,11 @@ func (s *summarizer) calledFields(ir *buildir.IR) map[*types.Var]bool {
 			for _, instr := range b.Instrs {
 				switch c := instr.(type) {
 				case *ssa.Go:
-					add(funcValue(c.Call.Value))
+					add(origins.FuncOf(c.Call.Value))
 				case *ssa.Call:
 					if callee := c.Call.StaticCallee(); callee != nil {
 						if sp, ok := syncapi.Spawn(callee); ok && sp.Arg < len(c.Call.Args) {
-							add(funcValue(c.Call.Args[sp.Arg]))
+							add(origins.FuncOf(c.Call.Args[sp.Arg]))
 						}
 					}
 				}
@@ -82,19 +83,6 @@ func (s *summarizer) calledFields(ir *buildir.IR) map[*types.Var]bool {
 		}
 	}
 	return s.called
-}
-
-// funcValue returns the function a go statement or a spawner runs, when
-// SSA shows it.
-func funcValue(v ssa.Value) *ssa.Function {
-	switch v := v.(type) {
-	case *ssa.Function:
-		return v
-	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn
-	}
-	return nil
 }
 
 // loadedFields returns the struct fields that v, a function value, is

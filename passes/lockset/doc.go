@@ -116,7 +116,7 @@
 // A call of the function value that a function returns is a call of
 // the literal every return of it makes, its captured parameters the
 // caller's arguments (unlock := unlockOnce(&srv.lock); defer unlock()),
-// and once.Do(mu.Unlock) unlocks mu (returnedClosure, boundUnlock).
+// and once.Do(mu.Unlock) unlocks mu (returnedClosure, BoundUnlock).
 //
 // # Locks across packages
 //

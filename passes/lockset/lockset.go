@@ -601,7 +601,7 @@ func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
 	if _, f, ok := syncapi.OnceDo(call); ok {
 		// once.Do(mu.Unlock): the first call unlocks, the others find
 		// it done.
-		if mu, ok := boundUnlock(f); ok {
+		if mu, ok := BoundUnlock(f); ok {
 			return []condKey{{Key(mu), here}}
 		}
 	}
@@ -841,9 +841,9 @@ func returnedClosure(maker *ssa.Call) (*ssa.Function, func(facts.Key) facts.Key)
 	}
 }
 
-// boundUnlock returns the mutex whose Unlock or RUnlock the function
+// BoundUnlock returns the mutex whose Unlock or RUnlock the function
 // value f is, as a method value (mu.Unlock, l.Unlock of a sync.Locker).
-func boundUnlock(f ssa.Value) (ssa.Value, bool) {
+func BoundUnlock(f ssa.Value) (ssa.Value, bool) {
 	mc, ok := f.(*ssa.MakeClosure)
 	if !ok || len(mc.Bindings) != 1 {
 		return nil, false

@@ -219,7 +219,7 @@ func (a *state) call(fi *funcInfo, call *ssa.CallCommon, pos token.Pos, multi bo
 // the sound choice for origins.
 func (a *state) callbacks(fi *funcInfo, args []ssa.Value, multi bool) {
 	for _, arg := range args {
-		if fn := funcOf(arg); fn != nil {
+		if fn := FuncOf(arg); fn != nil {
 			a.addCall(fi, fn, multi)
 		}
 	}
@@ -332,9 +332,9 @@ func entryName(fn *ssa.Function) string {
 	return name
 }
 
-// funcOf returns the function that a function value denotes, if SSA
+// FuncOf returns the function that a function value denotes, if SSA
 // shows it directly.
-func funcOf(v ssa.Value) *ssa.Function {
+func FuncOf(v ssa.Value) *ssa.Function {
 	switch v := v.(type) {
 	case *ssa.Function:
 		return v
@@ -342,10 +342,10 @@ func funcOf(v ssa.Value) *ssa.Function {
 		fn, _ := v.Fn.(*ssa.Function)
 		return fn
 	case *ssa.ChangeType: // http.HandlerFunc(f)
-		return funcOf(v.X)
+		return FuncOf(v.X)
 	case *ssa.MakeInterface: // f.Fuzz(func(...){...})
 		if _, ok := v.X.Type().Underlying().(*types.Signature); ok {
-			return funcOf(v.X)
+			return FuncOf(v.X)
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@ func (a *state) spawnCall(fi *funcInfo, callee *ssa.Function, call *ssa.CallComm
 		if mi, ok := arg.(*ssa.MakeInterface); ok {
 			arg = mi.X // runtime.SetFinalizer's finalizer is an any
 		}
-		target = funcOf(arg)
+		target = FuncOf(arg)
 	}
 	flags := sp.Flags | flagIf(multi, facts.Multiple)
 	if sp.Kind == facts.SpawnSubtest {
@@ -49,7 +49,7 @@ func (a *state) handlerMethod(v ssa.Value) *ssa.Function {
 	if !ok {
 		return nil
 	}
-	if fn := funcOf(mi.X); fn != nil {
+	if fn := FuncOf(mi.X); fn != nil {
 		return fn
 	}
 	t := mi.X.Type()
