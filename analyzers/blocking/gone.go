@@ -224,22 +224,24 @@ func constTrips(b *ssa.BasicBlock) (int64, bool) {
 // countingLoop returns the header of the counting loop around b (for i
 // := lo; i < hi; i++, constants lo and hi) and how many times it runs.
 func countingLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
-	h, lo, hi, ok := boundedLoop(b)
+	h, lo, hi, ok := boundedLoop(b, isIntConst)
 	if !ok {
 		return nil, 0, false
 	}
-	c, ok := hi.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return nil, 0, false
-	}
-	return h, c.Int64() - lo, true
+	return h, hi.(*ssa.Const).Int64() - lo, true
 }
 
-// boundedLoop returns the header of the counting loop around b (for i
-// := lo; i < hi; i++, a constant lo and a bound hi made before the
-// loop: a constant, a parameter, a value computed before it), lo and
-// hi.
-func boundedLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, ssa.Value, bool) {
+// isIntConst reports whether v is an integer constant.
+func isIntConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int
+}
+
+// boundedLoop returns the header of a counting loop around b (for i :=
+// lo; i < hi; i++, a constant lo and a bound hi made before the loop: a
+// constant, a parameter, a value computed before it) whose hi bound
+// passes (nil: any), lo and hi.
+func boundedLoop(b *ssa.BasicBlock, bound func(ssa.Value) bool) (*ssa.BasicBlock, int64, ssa.Value, bool) {
 	for _, h := range b.Parent().Blocks {
 		br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
 		if !ok || !h.Dominates(b) || !blocks.Reaches(b, h) || !blocks.Reaches(h.Succs[0], b) {
@@ -250,7 +252,7 @@ func boundedLoop(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, ssa.Value, bool) {
 			continue
 		}
 		phi, ok := cmp.X.(*ssa.Phi)
-		if !ok || phi.Block() != h || len(phi.Edges) != 2 || !madeBefore(cmp.Y, h) {
+		if !ok || phi.Block() != h || len(phi.Edges) != 2 || !madeBefore(cmp.Y, h) || bound != nil && !bound(cmp.Y) {
 			continue
 		}
 		var lo *ssa.Const
@@ -290,18 +292,17 @@ func madeBefore(v ssa.Value, h *ssa.BasicBlock) bool {
 // test, and it runs in each iteration (every path back to the header
 // passes it). Also the loop's header.
 func everyIteration(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, bool) {
-	h, lo, hi, ok := everyIterationBound(b)
-	c, isConst := hi.(*ssa.Const)
-	if !ok || !isConst || c.Value == nil || c.Value.Kind() != constant.Int {
+	h, lo, hi, ok := everyIterationBound(b, isIntConst)
+	if !ok {
 		return nil, 0, false
 	}
-	return h, c.Int64() - lo, true
+	return h, hi.(*ssa.Const).Int64() - lo, true
 }
 
-// everyIterationBound is everyIteration for a loop of boundedLoop: it
-// returns the loop's header, lo and hi.
-func everyIterationBound(b *ssa.BasicBlock) (*ssa.BasicBlock, int64, ssa.Value, bool) {
-	h, lo, hi, ok := boundedLoop(b)
+// everyIterationBound is everyIteration for a loop of boundedLoop whose
+// bound passes (nil: any): it returns the loop's header, lo and hi.
+func everyIterationBound(b *ssa.BasicBlock, bound func(ssa.Value) bool) (*ssa.BasicBlock, int64, ssa.Value, bool) {
+	h, lo, hi, ok := boundedLoop(b, bound)
 	if !ok {
 		return nil, 0, nil, false
 	}
@@ -371,32 +372,38 @@ func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc 
 			}
 		}
 	}
-	h, rlo, rhi, ok := everyIterationBound(recv.Block())
+	h, n, m, ok := countedLoops(g, recv)
 	if !ok || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }) != nil {
 		return 0, 0, false
 	}
-	if rlo == 0 && countsGo(rhi, g) {
-		return -1, -1, true // as many receives as the counter counts goroutines
-	}
-	_, glo, ghi, ok := boundedLoop(g.Block())
-	if !ok {
-		return 0, 0, false
-	}
-	gc, gconst := ghi.(*ssa.Const)
-	rc, rconst := rhi.(*ssa.Const)
-	switch {
-	case gconst && rconst && gc.Value != nil && rc.Value != nil && gc.Value.Kind() == constant.Int && rc.Value.Kind() == constant.Int:
-		n, m = gc.Int64()-glo, rc.Int64()-rlo
-		if m < n {
-			return 0, 0, false
+	return n, m, true
+}
+
+// countedLoops returns the header of the loop that receives recv in
+// each of its m iterations, and n, where the goroutines that g starts
+// are no more: n constant loop runs (m >= n), or -1 for both where the
+// two loops count to one value made before them (i < workers, twice),
+// or the receiving loop counts from zero to what a counter of g's
+// goroutines reached (countsGo).
+func countedLoops(g *ssa.Go, recv *ssa.UnOp) (h *ssa.BasicBlock, n, m int64, ok bool) {
+	if n, ok := constTrips(g.Block()); ok {
+		if h, m, ok := everyIteration(recv.Block()); ok {
+			return h, n, m, m >= n
 		}
-		return n, m, true
-	case ghi == rhi && glo == rlo:
+	}
+	h, lo, hi, ok := everyIterationBound(recv.Block(), nil)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	if lo == 0 && countsGo(hi, g) {
+		return h, -1, -1, true // as many receives as the counter counts goroutines
+	}
+	if _, glo, _, ok := boundedLoop(g.Block(), func(v ssa.Value) bool { return v == hi }); ok && glo == lo {
 		// for i := 0; i < workers; i++ { go ... } and then for i := 0;
 		// i < workers; i++ { <-results }: as many receives as senders.
-		return -1, -1, true
+		return h, -1, -1, true
 	}
-	return 0, 0, false
+	return nil, 0, 0, false
 }
 
 // countsGo reports whether n, from zero, counts the goroutines that the

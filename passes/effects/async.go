@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/origo-dev/origo/passes/buildir"
+	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/origins"
 	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
@@ -90,8 +91,8 @@ func (s *summarizer) calledFields(ir *buildir.IR) map[*types.Var]bool {
 func loadedFields(v ssa.Value, depth int) []*types.Var {
 	switch v := v.(type) {
 	case *ssa.UnOp:
-		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
-			return []*types.Var{fieldOf(fa)}
+		if f := lockset.FieldOf(v.X); f != nil && v.Op == token.MUL {
+			return []*types.Var{f}
 		}
 	case *ssa.Field:
 		if st, ok := v.X.Type().Underlying().(*types.Struct); ok {
@@ -110,18 +111,6 @@ func loadedFields(v ssa.Value, depth int) []*types.Var {
 		return out
 	}
 	return nil
-}
-
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // asyncArgs returns the parameters of fn (bit i for parameter i, the
@@ -163,10 +152,8 @@ func keptIn(v ssa.Value, depth int, seen map[ssa.Value]bool) []*types.Var {
 	for _, ref := range *refs {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && ref.Val == v {
-				if f := fieldOf(fa); f != nil {
-					out = append(out, f)
-				}
+			if f := lockset.FieldOf(ref.Addr); f != nil && ref.Val == v {
+				out = append(out, f)
 			}
 		case *ssa.ChangeType:
 			out = append(out, keptIn(ref, depth, seen)...)

@@ -39,10 +39,7 @@ var Analyzer = &analysis.Analyzer{
 // Result gives the effects of the direct imports' functions. It is
 // read-only once Run returns.
 type Result struct {
-	imported  map[string]importedEffects // by the function's SSA name
-	contained map[string]uint64          // the same: facts.FuncEffects.Contained
-	skipsDone map[string]uint64          // the same: facts.FuncEffects.SkipsDone
-	async     map[string]uint64          // the same: facts.FuncEffects.Async
+	imported map[string]importedEffects // by the function's SSA name
 
 	// lists holds the Ops of the imported functions asked about
 	// (Imported), made when first asked: making them for every function
@@ -61,7 +58,7 @@ func (r *Result) SkipsDone(fn *ssa.Function) uint64 {
 	if !buildir.Imported(fn) {
 		return 0
 	}
-	return r.skipsDone[fn.String()]
+	return r.fact(fn).SkipsDone
 }
 
 // Contained returns the parameters of fn, a function of a direct import,
@@ -71,7 +68,7 @@ func (r *Result) Contained(fn *ssa.Function) uint64 {
 	if !buildir.Imported(fn) {
 		return 0
 	}
-	return r.contained[fn.String()]
+	return r.fact(fn).Contained
 }
 
 // Async returns the parameters of fn, a function of a direct import,
@@ -81,8 +78,20 @@ func (r *Result) Async(fn *ssa.Function) uint64 {
 	if !buildir.Imported(fn) {
 		return 0
 	}
-	return r.async[fn.String()]
+	return r.fact(fn).Async
 }
+
+// fact returns the fact of fn, a function of a direct import (noEffect
+// when the import says nothing of fn).
+func (r *Result) fact(fn *ssa.Function) *facts.FuncEffects {
+	if eff, ok := r.imported[fn.String()]; ok {
+		return eff.fn
+	}
+	return &noEffect
+}
+
+// noEffect is the fact of a function that an import says nothing of.
+var noEffect facts.FuncEffects
 
 // Imported returns what a call of fn, a function of a direct import,
 // does, in fn's terms and program order: its accesses, with where each
@@ -173,7 +182,7 @@ type summarizer struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{contained: make(map[string]uint64), skipsDone: make(map[string]uint64), async: make(map[string]uint64), lists: make(map[string][]Op)}
+	r := &Result{lists: make(map[string][]Op)}
 	s := &summarizer{
 		ls:     pass.ResultOf[lockset.Analyzer].(*lockset.Result),
 		byName: make(map[string]importedEffects),
@@ -191,13 +200,6 @@ func run(pass *analysis.Pass) (any, error) {
 			name := set.Str(set.Funcs[i].Name)
 			eff := importedEffects{set, &set.Funcs[i], keys}
 			s.byName[name] = eff
-			if eff.fn.Async != 0 {
-				r.async[name] = eff.fn.Async
-			}
-			if eff.fn.Contained != 0 {
-				r.contained[name] = eff.fn.Contained
-				r.skipsDone[name] = eff.fn.SkipsDone
-			}
 		}
 	}
 	r.imported = s.byName // the summarizer only reads it

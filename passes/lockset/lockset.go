@@ -767,7 +767,7 @@ func Callee(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 		bindings = v.Bindings
 	case *ssa.Call:
 		if !call.IsInvoke() {
-			return returnedClosure(v)
+			return returnedClosure(call, v)
 		}
 	}
 	if callee == nil || call.IsInvoke() {
@@ -779,10 +779,12 @@ func Callee(call *ssa.CallCommon) (*ssa.Function, func(facts.Key) facts.Key) {
 // returnedClosure returns the function literal that every return of the
 // function maker calls statically returns (unlock := unlockOnce(&mu),
 // unlockOnce returning func() { once.Do(l.Unlock) }), with the renaming
-// of its keys into the names of maker's caller: a captured parameter of
-// the maker is the caller's argument; what the maker made itself (its
-// Once) has no name there.
-func returnedClosure(maker *ssa.Call) (*ssa.Function, func(facts.Key) facts.Key) {
+// of its keys into the names of the caller of call, the call of that
+// literal: into the maker's names by the literal's bindings, then into
+// the caller's by the maker's arguments (a captured parameter of the
+// maker is the caller's argument; what the maker made itself, its Once,
+// has no name there).
+func returnedClosure(call *ssa.CallCommon, maker *ssa.Call) (*ssa.Function, func(facts.Key) facts.Key) {
 	f := maker.Call.StaticCallee()
 	if f == nil || len(f.Blocks) == 0 || f.Signature.Results().Len() != 1 {
 		return nil, nil
@@ -806,39 +808,8 @@ func returnedClosure(maker *ssa.Call) (*ssa.Function, func(facts.Key) facts.Key)
 	if !ok {
 		return nil, nil
 	}
-	arg := func(p ssa.Value) ssa.Value {
-		if i := slices.Index(f.Params, p.(*ssa.Parameter)); i >= 0 && i < len(maker.Call.Args) {
-			return maker.Call.Args[i]
-		}
-		return nil
-	}
-	return g, func(k facts.Key) facts.Key {
-		root, i, _ := k.Root()
-		switch {
-		case !k.Bound():
-			return k.Unbind()
-		case root == facts.Global:
-			return k
-		case root != facts.FreeVar || i >= len(mc.Bindings):
-			return k.Unbind()
-		}
-		b := mc.Bindings[i]
-		if p, ok := b.(*ssa.Parameter); ok {
-			if a := arg(p); a != nil {
-				return forward(a, k.Path())
-			}
-		}
-		if p, ok := Spilled(b); ok {
-			if par, isParam := p.(*ssa.Parameter); isParam {
-				if rest, ok := k.Path().CutLoad(); ok {
-					if a := arg(par); a != nil {
-						return Key(a).Extend(rest) // a load of the captured parameter
-					}
-				}
-			}
-		}
-		return k.Unbind()
-	}
+	inMaker, inCaller := binder(call, mc.Bindings), binder(&maker.Call, nil)
+	return g, func(k facts.Key) facts.Key { return inCaller(inMaker(k)) }
 }
 
 // BoundUnlock returns the mutex whose Unlock or RUnlock the function

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/origo-dev/origo/passes/dataflow"
+	"github.com/origo-dev/origo/passes/syncapi"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -111,7 +112,7 @@ func constOf(v ssa.Value) (constant.Value, bool) {
 func loaded(load *ssa.UnOp) (constant.Value, bool) {
 	addr := load.X
 	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = boundTo(fv)
+		addr = syncapi.Binding(fv)
 	}
 	alloc, ok := addr.(*ssa.Alloc)
 	if !ok {
@@ -125,28 +126,6 @@ func loaded(load *ssa.UnOp) (constant.Value, bool) {
 		return zeroOf(basic)
 	}
 	return storedConst(alloc)
-}
-
-// boundTo returns the value a closure's free variable is bound to, when
-// its function is made at one place.
-func boundTo(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	if fn.Parent() == nil {
-		return nil
-	}
-	i := slices.Index(fn.FreeVars, fv)
-	var bound ssa.Value
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				if bound != nil {
-					return nil
-				}
-				bound = mc.Bindings[i]
-			}
-		}
-	}
-	return bound
 }
 
 // untouchedBefore reports whether no instruction between alloc and

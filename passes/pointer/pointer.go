@@ -163,11 +163,10 @@ func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result
 
 // state is one run of the analysis over a package.
 type state struct {
-	callbacks map[callbackKey]bool // see genCallbacks
-	prog      *ssa.Program
-	opts      Options
-	layouts   layouts
-	nodes     []*node
+	prog    *ssa.Program
+	opts    Options
+	layouts layouts
+	nodes   []*node
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
@@ -221,6 +220,7 @@ type state struct {
 	// passes: what each call site calls, and the goroutines it starts.
 	calls     map[siteKey][]*ssa.Function
 	externs   map[siteKey][]*ssa.Function // the dynamic callees without a body here
+	callbacks map[callbackKey]bool        // the callback arguments started (see genCallbacks)
 	spawns    map[siteKey][]*Origin
 	rootFuncs map[*Origin][]*ssa.Function
 
@@ -573,11 +573,7 @@ func (r *Result) UnboxedIn(o *Origin, v ssa.Value) []Location {
 			set.insert(loc)
 		}
 	}
-	var locs []Location
-	for _, n := range set.appendTo(nil) {
-		locs = append(locs, r.location(n))
-	}
-	return locs
+	return r.locations(&set)
 }
 
 // HeldByGlobals returns the objects that a package-level variable of
@@ -717,6 +713,11 @@ func (r *Result) pointsTo(v ssa.Value, keep func(*cgnode) bool) []Location {
 	for _, n := range r.a.valueNodes(v, keep) {
 		set.unionWith(&r.a.nodes[n].pts)
 	}
+	return r.locations(&set)
+}
+
+// locations returns the locations of set, in its order.
+func (r *Result) locations(set *locSet) []Location {
 	var locs []Location
 	for _, n := range set.appendTo(nil) {
 		locs = append(locs, r.location(n))

@@ -342,25 +342,9 @@ func variableOf(addr ssa.Value, depth int) *ssa.Alloc {
 	case *ssa.Alloc:
 		return addr
 	case *ssa.FreeVar:
-		fn := addr.Parent()
-		k := slices.Index(fn.FreeVars, addr)
-		refs := fn.Referrers()
-		if k < 0 || refs == nil || len(*refs) == 0 || depth > 4 {
-			return nil
+		if depth <= 4 {
+			return variableOf(syncapi.Binding(addr), depth+1)
 		}
-		var cell *ssa.Alloc
-		for _, ref := range *refs {
-			mk, ok := ref.(*ssa.MakeClosure)
-			if !ok || mk.Fn != fn || k >= len(mk.Bindings) {
-				return nil
-			}
-			c := variableOf(mk.Bindings[k], depth+1)
-			if c == nil || cell != nil && c != cell {
-				return nil
-			}
-			cell = c
-		}
-		return cell
 	}
 	return nil
 }

@@ -911,13 +911,13 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Select:
 		// A case with a body of its own happens where its body starts
 		// (see selectCase); the others may or may not happen.
-		bodies := w.objs.selects(instr.Parent()).cases[instr]
-		sel := w.objs.selects(instr.Parent())
-		passing := passingCase(sel, instr, bodies)
+		info := w.objs.selects(instr.Parent())
+		bodies := info.cases[instr]
+		passing := passingCase(info, instr, bodies)
 		for i := range instr.States {
 			if bodies == nil || bodies[i] == nil {
 				id := w.selectCase(instr, i, i != passing, held, loop)
-				if i != passing && sel.onlyWayOn(instr, i) {
+				if i != passing && info.onlyWayOn(instr, i) {
 					// The code after the select runs only once
 					// this send took the semaphore.
 					obj, _ := w.syncObj(instr.States[i].Chan)

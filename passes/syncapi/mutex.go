@@ -72,7 +72,7 @@ func readLocker(v ssa.Value, depth int) bool {
 // not exactly one.
 func OnlyStore(addr ssa.Value) ssa.Value {
 	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = binding(fv)
+		addr = Binding(fv)
 	}
 	alloc, ok := addr.(*ssa.Alloc)
 	if !ok {
@@ -90,9 +90,9 @@ func OnlyStore(addr ssa.Value) ssa.Value {
 	return stored
 }
 
-// binding returns what the function that makes fv's closure binds fv to,
+// Binding returns what the function that makes fv's closure binds fv to,
 // when it makes it once.
-func binding(fv *ssa.FreeVar) ssa.Value {
+func Binding(fv *ssa.FreeVar) ssa.Value {
 	fn := fv.Parent()
 	i := slices.Index(fn.FreeVars, fv)
 	if fn.Parent() == nil || i < 0 {
