@@ -41,6 +41,22 @@ func (srv *onceServer) Shutdown() {
 	srv.lock.Unlock()
 }
 
+// A helper that returns a literal unlocking its argument, deferred as
+// it is made.
+func releaser(mu *sync.Mutex) func() {
+	return func() { mu.Unlock() }
+}
+
+func (srv *onceServer) Stop(fail bool) error {
+	srv.lock.Lock()
+	defer releaser(&srv.lock)()
+	if fail {
+		return errors.New("stop") // silent: the deferred call releases srv.lock
+	}
+	srv.started = false
+	return nil
+}
+
 // A helper whose function unlocks nothing: the early return keeps the
 // lock.
 func noUnlock(l sync.Locker) func() {
@@ -69,6 +85,7 @@ func init() {
 	s := &onceServer{}
 	go s.ListenAndServe(false)
 	s.Shutdown()
+	s.Stop(true)
 	l := &leakyServer{}
 	go l.ListenAndServe()
 }

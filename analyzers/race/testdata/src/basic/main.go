@@ -83,6 +83,7 @@ func main() {
 	semaphoreSelectRetry()
 	semaphoreSelectFallThrough()
 	semaphoreNeverCase()
+	semaphoreOwnNever()
 	handoffNeverCase()
 	semaphoreLiveCase()
 	handoff()
@@ -820,6 +821,30 @@ func semaphoreNeverCase() {
 	}
 	<-done
 	use(data)
+}
+
+// The same with a channel each goroutine makes for itself and never
+// lets go of, in a named function.
+func semaphoreOwnNever() {
+	data := 0
+	mtx := make(chan struct{}, 1)
+	done := make(chan bool)
+	for range 2 {
+		go takeNever(mtx, &data, done)
+	}
+	<-done
+	<-done
+}
+
+func takeNever(mtx chan struct{}, data *int, done chan bool) {
+	aux := make(chan bool)
+	select {
+	case mtx <- struct{}{}:
+	case <-aux:
+	}
+	*data++ // silent "common-lock"
+	<-mtx
+	done <- true
 }
 
 // A handoff through selects whose other case is never chosen, in a
