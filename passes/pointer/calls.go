@@ -375,7 +375,7 @@ func (a *state) spawn(site *callSite, fn *ssa.Function, obj *Object) {
 // noReceiver, is an object that o's receiver points to: its first
 // parameter, or the free variable captured of a closure (see splitBy).
 func (a *state) startOrigin(site *callSite, fn *ssa.Function, obj *Object, o *Origin, recv nodeID, captured int) {
-	callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}))
+	callee := a.cgnodeFor(fn, a.context(o, [2]ssa.CallInstruction{}, nil))
 	a.originEntry[o] = callee
 	a.noteSpawn(o, site.caller)
 	switch {

@@ -248,10 +248,12 @@ func (o *Origin) Describe(fset *token.FileSet) string {
 // Context is what a function is analyzed under: the origin that runs it
 // (O2's origin sensitivity) and, for factories (functions that return
 // what they allocate), up to two call sites, so that two calls of a
-// constructor give two objects.
+// constructor give two objects, and the call that entered the chain of
+// factory calls, where it is past those two (see calleeContext).
 type Context struct {
 	Origin *Origin
 	sites  [2]ssa.CallInstruction
+	entry  ssa.CallInstruction
 }
 
 // CallSites returns the call sites that tell a factory's context apart,
@@ -261,17 +263,18 @@ func (c *Context) CallSites() [2]ssa.CallInstruction { return c.sites }
 type contextKey struct {
 	origin *Origin
 	sites  [2]ssa.CallInstruction
+	entry  ssa.CallInstruction
 }
 
-func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction) *Context {
+func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction, entry ssa.CallInstruction) *Context {
 	if a.ciContext != nil {
 		return a.ciContext // the context-insensitive variant: one context
 	}
-	k := contextKey{origin, sites}
+	k := contextKey{origin, sites, entry}
 	if c, ok := a.contexts[k]; ok {
 		return c
 	}
-	c := &Context{Origin: origin, sites: sites}
+	c := &Context{Origin: origin, sites: sites, entry: entry}
 	a.contexts[k] = c
 	return c
 }
@@ -279,11 +282,30 @@ func (a *state) context(origin *Origin, sites [2]ssa.CallInstruction) *Context {
 // calleeContext is the context of a call of callee at site from a
 // function analyzed under ctx: the same origin, and the call site when
 // the callee is a factory, while the analysis is small enough.
+//
+// A chain of factories longer than two calls (a test's Must(opts)
+// calling New(opts) calling newCache(opts), which allocates) keeps,
+// beside the last two sites, the call that entered it (rule
+// factory-chain): the two innermost calls are the same for every
+// caller, and only the outermost tells one caller's object from
+// another's, so without it every test's cache would be one cache,
+// holding every test's callbacks.
 func (a *state) calleeContext(ctx *Context, site ssa.CallInstruction, callee *ssa.Function) *Context {
 	if len(a.cgList) < factoryBudget && (a.isFactory(callee) || a.initializes(site, callee)) {
-		return a.context(ctx.Origin, [2]ssa.CallInstruction{site, ctx.sites[0]})
+		return a.context(ctx.Origin, [2]ssa.CallInstruction{site, ctx.sites[0]}, chainEntry(ctx))
 	}
-	return a.context(ctx.Origin, [2]ssa.CallInstruction{})
+	return a.context(ctx.Origin, [2]ssa.CallInstruction{}, nil)
+}
+
+// chainEntry is the entry of the factory chain that a callee of a
+// function analyzed under ctx is analyzed in (see calleeContext): the
+// call that entered it, once it has fallen out of the two sites kept;
+// nil while it has not.
+func chainEntry(ctx *Context) ssa.CallInstruction {
+	if ctx.entry != nil {
+		return ctx.entry
+	}
+	return ctx.sites[1]
 }
 
 // factoryBudget bounds the number of functions in context beyond which

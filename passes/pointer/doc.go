@@ -32,7 +32,12 @@
 // may start many goroutines gives two origins, so that a goroutine is
 // seen to run concurrently with itself. Factories (small functions that
 // return what they allocate) are further distinguished by up to two call
-// sites, so that two calls of a constructor give two objects. A function
+// sites, so that two calls of a constructor give two objects, and a
+// chain of more than two factory calls also by the call that entered it
+// (factory-chain): Must(opts) calling New(opts) calling newCache(opts),
+// which allocates, has the same two innermost calls for every caller,
+// and without the outermost every cache a test or main makes would be
+// one cache, holding every caller's hooks. A function
 // that returns what another package's function makes at each call, by
 // its summary, is a factory too when that object carries a mutex (a
 // Handler() returning http.NewServeMux() with its handlers registered):

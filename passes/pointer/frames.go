@@ -67,7 +67,7 @@ func (a *state) frameNode(o *Origin, frames []Frame) *cgnode {
 		// The context the call was given (see calleeContext): its site
 		// when the callee is a factory, none else. Looked up, never made:
 		// the Result is read-only.
-		next, ok := a.contexts[contextKey{o, [2]ssa.CallInstruction{f.Site, ctx.sites[0]}}]
+		next, ok := a.contexts[contextKey{o, [2]ssa.CallInstruction{f.Site, ctx.sites[0]}, chainEntry(ctx)}]
 		if !ok || !a.factories[f.Fn] || a.cgnodes[cgKey{f.Fn, next}] == nil {
 			next = a.contexts[none]
 		}

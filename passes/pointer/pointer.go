@@ -339,7 +339,7 @@ func (a *state) addRoots(roots []*origins.Root) {
 		}
 		for _, o := range groups[group] {
 			a.rootFuncs[o] = append(a.rootFuncs[o], r.Func)
-			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}))
+			cg := a.cgnodeFor(r.Func, a.context(o, [2]ssa.CallInstruction{}, nil))
 			a.rootNodes[o] = append(a.rootNodes[o], cg)
 			if a.originEntry[o] == nil {
 				a.originEntry[o] = cg

@@ -307,7 +307,7 @@ func summarize(ir *buildir.IR, imported *Summaries, cands []*ssa.Function, globa
 	// One context for all (factories aside, which keep their call
 	// sites so that a function calling a constructor twice gets two
 	// objects); goroutines are calls (see connect).
-	a.summaryCtx = a.context(&Origin{Root: "summary"}, [2]ssa.CallInstruction{})
+	a.summaryCtx = a.context(&Origin{Root: "summary"}, [2]ssa.CallInstruction{}, nil)
 	a.pkgPath = ir.Pkg.Pkg.Path()
 	a.applyGlobals()
 	if init := ir.Pkg.Func("init"); init != nil {

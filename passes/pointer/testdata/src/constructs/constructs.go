@@ -256,6 +256,7 @@ func main() {
 	rangeKeysOnly()
 	selectEmpty(make(chan struct{}), make(chan *int, 1))
 	initializers()
+	factoryChain()
 	embeddedInit()
 }
 
@@ -364,4 +365,33 @@ func embeddedInit() {
 	g := &future{}
 	g.init()
 	pta.NoAlias(f.errCh, g.errCh)
+}
+
+type hooked struct{ onDelete func(int) }
+
+type hookedCache struct{ h *hooked }
+
+func newHooked(f func(int)) *hooked { return &hooked{onDelete: f} }
+
+func newHookedCache(f func(int)) *hookedCache { return &hookedCache{h: newHooked(f)} }
+
+func mustHookedCache(f func(int)) *hookedCache {
+	c := newHookedCache(f)
+	if c == nil {
+		panic("nil")
+	}
+	return c
+}
+
+// factoryChain checks that a chain of three factory calls keeps the
+// call that entered it (rule factory-chain): the two innermost calls
+// are the same for both caches, only the outermost tells them apart,
+// and each cache holds its own hook.
+func factoryChain() {
+	a := mustHookedCache(func(int) {})
+	b := mustHookedCache(func(int) {})
+	pta.NoAlias(a.h, b.h)
+	pta.NoAlias(a.h.onDelete, b.h.onDelete)
+	c, d := newHookedCache(nil), newHookedCache(nil) // two calls: as before
+	pta.NoAlias(c.h, d.h)
 }
