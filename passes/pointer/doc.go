@@ -151,7 +151,12 @@
 // fields to one of the package's struct types, or to a sync type,
 // points to an object of its own, three fields deep, so that two
 // methods going through r.sharding meet on one ringSharding, and
-// r.tickMu and b.tickMu are two mutexes. OSA then
+// r.tickMu and b.tickMu are two mutexes; each of its channel fields
+// holds a channel of its own, so that Close's close(s.doneCh) and
+// Accept's <-s.doneCh are one channel's close and receive, which order
+// what comes before the one and after the other (shb takes each call
+// of a concurrent method as a run of its own, ordered with no other:
+// a caller may call them in any order). OSA then
 // collects every memory access (loads, stores, map and slice operations:
 // append writes the destination's elements (a full slice's,
 // s[:len(s):len(s)] or slices.Clip(s), it only reads, copying them

@@ -416,6 +416,21 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 		return
 	}
 	for i, lf := range obj.layout.leaves {
+		if ch, ok := lf.typ.Underlying().(*types.Chan); ok {
+			// A channel field holds one channel for the methods called
+			// on one object (receiver-channels): Close's close(s.doneCh)
+			// and Accept's <-s.doneCh are one channel's, and order as
+			// one's close and receive do.
+			if *budget <= 0 {
+				return
+			}
+			*budget--
+			sub := a.newObject(ObjChan, nil, ch.Elem(), nil, 0)
+			sub.Label = "the channel in " + lf.path + " of a receiver of " + root.Name()
+			sub.Callers = true
+			a.addLoc(obj.start+nodeID(i), sub.start)
+			continue
+		}
 		p, ok := types.Unalias(lf.typ).(*types.Pointer)
 		if !ok {
 			continue

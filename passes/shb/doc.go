@@ -10,8 +10,13 @@
 // the other (the sequential tests; a library's entry points), each run
 // with a budget of events of its own (MaxSequenceEvents shared fairly,
 // at most MaxTraceEvents a run), so that no test goes unwalked because
-// the ones before it were long. Each event carries the
-// canonical ID of the lockset held there, caller's locks included.
+// the ones before it were long. The presumed callers of a library's
+// concurrent methods (pointer.MethodsRoot) are the exception: each of
+// them may call the methods in any order, so an edge from another
+// goroutine that reaches one of their runs orders the rest of that run
+// only (Trace.runsApart). Each event
+// carries the canonical ID of the lockset held there, caller's locks
+// included.
 //
 // A test's cleanups are walked where the testing package runs them: a
 // function given to t.Cleanup (by the test or a helper it calls, on a

@@ -215,8 +215,12 @@ func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
 	return work
 }
 
-// land reaches the events of t from at on.
+// land reaches the events of t from at on: in a root whose runs are
+// calls in no order (see runsApart), up to the end of the run.
 func (o *Order) land(t *Trace, at int32, work []hop) []hop {
+	if t.runsApart() {
+		return o.landSpan(t, at, t.runEnd(at)-1, work)
+	}
 	cur := &o.first[t.index]
 	if *cur <= at {
 		return work
@@ -274,4 +278,26 @@ func (r *Result) OnceOrdered(held LocksetID, b *Trace, y int32) bool {
 		}
 	}
 	return false
+}
+
+// runsApart reports whether t is a root whose runs are calls in no
+// order: a copy of the presumed callers of a library's concurrent
+// methods (pointer.MethodsRoot). What one caller's call receives from
+// another caller's close or send happens before the rest of that call,
+// not before the calls the walk put after it in the copy, which the
+// caller may have made before the receive. (The edges that leave a run
+// still fire from the runs after it, in the walk's order: a caller's
+// Configure before its Start, whose goroutine reads what Configure
+// wrote, is how such types are used.)
+func (t *Trace) runsApart() bool {
+	return t.Entries != nil && t.Origin.Parent == nil && t.Origin.Root == pointer.MethodsRoot
+}
+
+// runEnd returns the first event after the run of event id of t (the
+// next run's first, or the end of the trace).
+func (t *Trace) runEnd(id int32) int32 {
+	if r := t.Run(id); r >= 0 && r+1 < len(t.Entries) {
+		return t.Entries[r+1]
+	}
+	return int32(len(t.Events))
 }
