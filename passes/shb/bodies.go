@@ -72,8 +72,8 @@ func (w *walker) openBody(sel *ssa.Select, i int, recv int32, region *caseRegion
 	if sel.Blocking {
 		o.others = []caseOp{}
 		for j, st := range sel.States {
-			if j == i {
-				continue
+			if j == i || neverDone(w.objs, w.o, st) {
+				continue // it is never chosen
 			}
 			k := Recv
 			if st.Dir == types.SendOnly {

@@ -106,7 +106,11 @@
 //     reached by receives only: no send, close, call or store can get
 //     it) is never chosen, already as the walk goes, so that a
 //     semaphore taken in "select { case mtx <- token: case <-aux: }"
-//     is held (neverReady);
+//     is held (neverReady); and so is a receive from ctx.Done() where
+//     ctx holds, in the goroutine's origin, only contexts that are never
+//     canceled: context.Background() and context.TODO(), whose Done is
+//     nil, and context.WithoutCancel's (never-canceled: "select { case
+//     err = <-wait: case <-ctx.Done(): }" waits for wait; neverDone);
 //   - a receive case of a select whose other cases all fail the test
 //     (t.Error, t.Fatal, a panic: "case <-done: case <-time.After(d):
 //     t.Fatal(...)") is the one case a passing test takes, and orders as

@@ -1232,9 +1232,10 @@ func (l *linker) waitedFor(spawned []*pointer.Origin, obj int32) bool {
 
 // deadCases finds the cases of blocking selects that can never be
 // chosen: a receive from a channel made here that nothing sends on or
-// closes, a send on an unbuffered one that nothing receives from. A
-// select left with one live case performs it for sure, and its event
-// is no longer a "maybe".
+// closes, a send on an unbuffered one that nothing receives from, a
+// receive from the Done channel of a context that is never canceled
+// (neverDone). A select left with one live case performs it for sure,
+// and its event is no longer a "maybe".
 func deadCases(traces []*Trace, objs *objects) {
 	type use struct{ sends, recvs, closes bool }
 	uses := make(map[int32]*use)
@@ -1290,7 +1291,7 @@ func deadCases(traces []*Trace, objs *objects) {
 			live := -1
 			n := 0
 			for k := i; k < j; k++ {
-				if !dead(&t.Events[k]) {
+				if !dead(&t.Events[k]) && (j-i != len(sel.States) || !neverDone(objs, t.Origin, sel.States[k-i])) {
 					live, n = k, n+1
 				}
 			}
@@ -1300,4 +1301,44 @@ func deadCases(traces []*Trace, objs *objects) {
 			i = j
 		}
 	}
+}
+
+// neverDone reports whether st receives from ctx.Done() where ctx, in
+// origin o, holds only contexts that are never canceled (rule
+// never-canceled): context.Background() and context.TODO(), whose Done
+// returns nil, on which a receive never proceeds, and
+// context.WithoutCancel(parent), whose Done is nil whatever the parent.
+// select { case err = <-wait: case <-ctx.Done(): } with such a ctx
+// waits for wait.
+func neverDone(objs *objects, o *pointer.Origin, st *ssa.SelectState) bool {
+	call, ok := st.Chan.(*ssa.Call)
+	if st.Dir != types.RecvOnly || !ok || !call.Call.IsInvoke() || call.Call.Method.Name() != "Done" || !isContext(call.Call.Value.Type()) {
+		return false
+	}
+	locs := objs.ptr.UnboxedIn(o, call.Call.Value)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, l := range locs {
+		made, ok := l.Obj.MadeAt().(*ssa.Call)
+		if !ok {
+			return false
+		}
+		fn := made.Call.StaticCallee()
+		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "context" || fn.Signature.Recv() != nil {
+			return false
+		}
+		switch fn.Name() {
+		case "Background", "TODO", "WithoutCancel":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isContext reports whether t is context.Context.
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
