@@ -136,7 +136,7 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 	// every edge after where it lands. Those of u from scanned[u] on
 	// have fired already in this walk: reached again, at an earlier
 	// event, u fires only the edges before them.
-	work := o.fire(t.Out[first:], from, o.work[:0])
+	work := o.fire(t, t.Out[first:], from, o.work[:0])
 	for len(work) > 0 {
 		h := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -144,7 +144,7 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 		if h.end >= 0 {
 			// A span: its edges up to end, but for those fired already.
 			if last := min(h.end, *end); h.next < last {
-				work = o.fire(h.t.Out[h.next:last], -1, work)
+				work = o.fire(h.t, h.t.Out[h.next:last], -1, work)
 			}
 			continue
 		}
@@ -153,7 +153,7 @@ func (o *Order) reach(t *Trace, id, last int32) reached {
 		}
 		out := h.t.Out[h.next:*end]
 		*end = h.next
-		work = o.fire(out, -1, work)
+		work = o.fire(h.t, out, -1, work)
 	}
 	o.work = work
 	var r reached
@@ -193,20 +193,20 @@ type hop struct {
 // lowers the first event reached of each target, and pushes a target
 // so lowered, to fire its edges after that event. An edge into a
 // select case body reaches its spans.
-func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
+func (o *Order) fire(src *Trace, out []Edge, from int32, work []hop) []hop {
 	for _, e := range out {
 		if from >= 0 && e.From > from {
 			continue
 		}
 		if e.Body == 0 {
-			work = o.land(e.To, e.At, work)
+			work = o.land(src, e.To, e.At, work)
 			continue
 		}
 		for _, sp := range e.To.bodySpans[e.Body-1] {
 			switch lo := max(sp.Start, e.At); {
 			case lo > sp.End:
 			case sp.End == noEvent:
-				work = o.land(e.To, lo, work)
+				work = o.land(src, e.To, lo, work)
 			default:
 				work = o.landSpan(e.To, lo, sp.End, work)
 			}
@@ -215,10 +215,12 @@ func (o *Order) fire(out []Edge, from int32, work []hop) []hop {
 	return work
 }
 
-// land reaches the events of t from at on: in a root whose runs are
-// calls in no order (see runsApart), up to the end of the run.
-func (o *Order) land(t *Trace, at int32, work []hop) []hop {
-	if t.runsApart() {
+// land reaches the events of t from at on; for an edge from src, a
+// goroutine that is neither t nor one t started, in a root whose runs
+// are calls in no order (see runsApart), up to the end of the run: one
+// caller's calls follow each other, another caller's do not.
+func (o *Order) land(src, t *Trace, at int32, work []hop) []hop {
+	if t.runsApart() && src != t && !descends(src.Origin, t.Origin) {
 		return o.landSpan(t, at, t.runEnd(at)-1, work)
 	}
 	cur := &o.first[t.index]
