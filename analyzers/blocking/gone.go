@@ -373,7 +373,7 @@ func (c *checker) countedSends(s *sequelState, u *shb.Trace, send *ssa.Send, mc 
 		}
 	}
 	h, n, m, ok := countedLoops(g, recv)
-	if !ok || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }) != nil {
+	if !ok || returnAvoiding([]*ssa.BasicBlock{g.Block()}, fn, func(b *ssa.BasicBlock) bool { return b == h }, nil) != nil {
 		return 0, 0, false
 	}
 	return n, m, true
@@ -486,6 +486,21 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	}
 	var exits []loopExit
 	stays := rules.None // for -why: why no way out
+	// The ways out on a close of a channel that nothing closes are
+	// never taken (never-closed).
+	shut := c.neverClosedExits(s, t, fn)
+	var cut ssa.Value // a channel whose way out was so left aside
+	returnAvoiding := func(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool) *ssa.Return {
+		ret := returnAvoiding(start, fn, stop, shut)
+		if ret == nil && len(shut) > 0 && cut == nil && returnAvoiding(start, fn, stop, nil) != nil {
+			for _, ch := range shut {
+				if cut == nil || ch.Pos() < cut.Pos() {
+					cut = ch
+				}
+			}
+		}
+		return ret
+	}
 	switch x := instr.(type) {
 	case *ssa.UnOp:
 		start := x.Block().Succs
@@ -533,6 +548,8 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	}
 	if len(exits) > 0 {
 		stays = rules.None
+	} else if cut != nil && explain {
+		stays = why(rules.NeverClosed, "%s leaves its loop only once %s is closed, and nothing closes it", c.goroutine(t), c.chanName(cut))
 	}
 	for _, ex := range exits {
 		switch {
@@ -816,8 +833,9 @@ func (s *sequelState) sameChannel(p place, objs []*pointer.Object) bool {
 
 // returnAvoiding returns a return of fn that a path from the blocks
 // start reaches without passing a block that stop reports true for (one
-// that receives from the channel, the header of a loop), or nil.
-func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool) *ssa.Return {
+// that receives from the channel, the header of a loop), nor the way
+// out on a close of an if of shut (see neverClosedExits), or nil.
+func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool, shut map[*ssa.If]ssa.Value) *ssa.Return {
 	seen := make(map[*ssa.BasicBlock]bool)
 	work := slices.Clone(start)
 	for len(work) > 0 {
@@ -830,12 +848,72 @@ func returnAvoiding(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.Ba
 		if stop(b) {
 			continue
 		}
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			return ret
+		switch last := b.Instrs[len(b.Instrs)-1].(type) {
+		case *ssa.Return:
+			return last
+		case *ssa.If:
+			if _, ok := shut[last]; ok {
+				work = append(work, b.Succs[0]) // on a value only
+				continue
+			}
 		}
 		work = append(work, b.Succs...)
 	}
 	return nil
+}
+
+// neverClosedExits returns the ifs of fn, run by t's goroutine, on the
+// ok of a receive (a range over a channel, v, ok := <-ch; if !ok) from
+// a channel that nothing closes (neverClosed), with that channel: their
+// way out on a close is never taken (never-closed).
+func (c *checker) neverClosedExits(s *sequelState, t *shb.Trace, fn *ssa.Function) map[*ssa.If]ssa.Value {
+	var shut map[*ssa.If]ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			recv, ok := instr.(*ssa.UnOp)
+			if !ok || recv.Op != token.ARROW || !recv.CommaOk {
+				continue
+			}
+			br, ok := okBranch(recv)
+			if !ok || !c.neverClosed(s, t, recv.X) {
+				continue
+			}
+			if shut == nil {
+				shut = make(map[*ssa.If]ssa.Value)
+			}
+			shut[br] = recv.X
+		}
+	}
+	return shut
+}
+
+// neverClosed reports whether every channel ch may be in t's goroutine
+// is one the package makes and that nothing closes: one it keeps to the
+// function that makes it and its goroutines, or any of its channels in
+// a whole program (a main package nothing imports), with no close that
+// code the analysis cannot name may make.
+func (c *checker) neverClosed(s *sequelState, t *shb.Trace, ch ssa.Value) bool {
+	locs := c.ptr.PointsToIn(t.Origin, ch)
+	if len(locs) == 0 {
+		return false
+	}
+	whole := buildir.NoImporters(c.pkg.Pkg)
+	for _, l := range locs {
+		mc, ok := c.judged(l.Obj)
+		if !ok || !localChannel(mc) && (!whole || c.unknownOp(mc, shb.Close)) {
+			return false
+		}
+		k := chanKey(l.Obj)
+		if s.untraced[k][shb.Close] {
+			return false
+		}
+		for _, p := range s.byChan[k] {
+			if p.t.Events[p.ev].Kind == shb.Close {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // receivesIn reports whether block b receives from the channel.

@@ -102,6 +102,7 @@ const (
 	OtherCase         ID = "other-case"
 	Panics            ID = "panics"
 	ClosedSend        ID = "closed-send"
+	NeverClosed       ID = "never-closed"
 	Counted           ID = "counted"
 	WaitUnlocks       ID = "wait-unlocks"
 	LibraryCallers    ID = "library-callers"
@@ -188,6 +189,7 @@ var All = []Rule{
 	{OtherCase, "a send that is a case of a select with another case (<-ctx.Done(), a stop channel, a timer) leaves by that case when its partner is gone: it need not wait forever", "What stays silent", blockingDoc},
 	{Panics, "a goroutine that panics and does not recover ends the program: a path that panics leaves no partner waiting", "What stays silent", blockingDoc},
 	{ClosedSend, "a send on a closed channel panics rather than blocks: a receiver that leaves only once the channel is closed, or a sender that may close it, leaves a panic, not a blocked send", "What stays silent", blockingDoc},
+	{NeverClosed, "a range over a channel, or v, ok := <-ch, takes its way out for a closed channel only once the channel is closed: where the channel stays in the function that makes it and its goroutines and nothing closes it, a receiving loop never leaves that way", "What stays silent", blockingDoc},
 	{Counted, "WaitGroup.Wait returns once the Dones have matched what Add counted before it: Adds that count only goroutines already started, each calling Done, let it return, and with no Add it returns at once; likewise a loop that receives as many times as the goroutines started before it send, with no other way out, takes every send", "What stays silent", blockingDoc},
 	{WaitUnlocks, "Cond.Wait unlocks the Cond's mutex while it waits: a goroutine stuck in Wait does not hold it", "What stays silent", blockingDoc},
 	{LibraryCallers, "a library's importers call its API in an order the package does not show, and call what it leaves to them (a Stop, a Rollback, a cancel function): only a program the package holds whole, a main package, is judged on them", "What stays silent", blockingDoc},
