@@ -10,6 +10,7 @@ import (
 	"github.com/origo-dev/origo/passes/lockset"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/runflag"
+	"github.com/origo-dev/origo/passes/shb"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -421,20 +422,48 @@ func (q *Query) claimed(a, b Exec) bool {
 	return ok && ka.field == kb.field && ka.muField == kb.muField && types.Identical(ka.muType, kb.muType)
 }
 
+// claimExec is an event of a trace at one access: what claimOf's answer
+// depends on.
+type claimExec struct {
+	t     *shb.Trace
+	x     int32
+	instr ssa.Instruction
+}
+
+// claimFound is claimOf's answer.
+type claimFound struct {
+	key claimKey
+	ok  bool
+}
+
 // claimOf returns the claim e runs in: a store of a claim, in the
 // function of e's access or of a call on its chain, that dominates it.
+// It is asked for each pair an event is in, so the answer is kept: the
+// chain of calls of an event deep in a large package's trace took a
+// third of its race analysis, asked again pair after pair (fasthttp).
 func (q *Query) claimOf(e Exec) (claimKey, bool) {
+	ck := claimExec{e.T, e.X, e.Acc.Instr}
+	if f, ok := q.claimOfs[ck]; ok {
+		return f.key, f.ok
+	}
+	var found claimFound
+search:
 	for _, at := range callChain(e) {
 		for _, st := range q.stateStoresIn(at.Parent()) {
 			if st == at || !pointer.Dominates(st, at) {
 				continue
 			}
 			if k, ok := q.claimAt(st); ok {
-				return k, true
+				found = claimFound{k, true}
+				break search
 			}
 		}
 	}
-	return claimKey{}, false
+	if q.claimOfs == nil {
+		q.claimOfs = make(map[claimExec]claimFound)
+	}
+	q.claimOfs[ck] = found
+	return found.key, found.ok
 }
 
 // callChain returns e's access and the calls on its chain, each the

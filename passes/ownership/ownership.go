@@ -109,6 +109,7 @@ type Query struct {
 	allFieldStores map[*types.Var][]*ssa.Store           // see fieldStores
 	ensured        map[ensureKey]bool                    // see ensuresLeft
 	claims         map[*ssa.Store]claimVerdict           // see claimAt
+	claimOfs       map[claimExec]claimFound              // see claimOf
 	once           map[*ssa.Function]bool                // see runsOnce
 }
 
