@@ -110,6 +110,7 @@ type Query struct {
 	ensured        map[ensureKey]bool                    // see ensuresLeft
 	claims         map[*ssa.Store]claimVerdict           // see claimAt
 	claimOfs       map[claimExec]claimFound              // see claimOf
+	childRuns      map[childRuns]map[int]bool            // see runsIn
 	once           map[*ssa.Function]bool                // see runsOnce
 }
 

@@ -53,23 +53,38 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 // t may happen: its own run on rt, or the runs that start the goroutine
 // of the root that t descends from or is (where the analysis degraded,
 // a goroutine may have lost its parent: the root's spawns still name
-// it).
+// it). The caller only reads the map: those of a goroutine are kept,
+// asked again for every pair of a large package's tests.
 func (q *Query) runsIn(root *pointer.Origin, rt, t *shb.Trace, x int32) map[int]bool {
-	runs := make(map[int]bool)
 	if t == rt {
-		runs[t.Run(x)] = true
-		return runs
+		return map[int]bool{t.Run(x): true}
 	}
 	child := t.Origin
 	for child.Parent != nil && child.Parent != root {
 		child = child.Parent
 	}
-	for k := range q.runStarts(rt) {
-		if k.child == child {
-			runs[k.run] = true
+	k := childRuns{rt, child}
+	if runs, ok := q.childRuns[k]; ok {
+		return runs
+	}
+	runs := make(map[int]bool)
+	for s := range q.runStarts(rt) {
+		if s.child == child {
+			runs[s.run] = true
 		}
 	}
+	if q.childRuns == nil {
+		q.childRuns = make(map[childRuns]map[int]bool)
+	}
+	q.childRuns[k] = runs
 	return runs
+}
+
+// childRuns is a goroutine a root's trace starts: the key of the runs
+// that start it (see runsIn).
+type childRuns struct {
+	rt    *shb.Trace
+	child *pointer.Origin
 }
 
 // testsRootOf returns the root of the tests (sequential or parallel)
