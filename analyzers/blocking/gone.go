@@ -493,9 +493,10 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	returnAvoiding := func(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool) *ssa.Return {
 		ret := returnAvoiding(start, fn, stop, shut)
 		if ret == nil && len(shut) > 0 && cut == nil && returnAvoiding(start, fn, stop, nil) != nil {
-			for _, ch := range shut {
-				if cut == nil || ch.Pos() < cut.Pos() {
-					cut = ch
+			for _, b := range fn.Blocks { // the first in block order, for a stable reason
+				if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && shut[br] != nil {
+					cut = shut[br]
+					break
 				}
 			}
 		}
