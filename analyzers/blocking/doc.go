@@ -226,10 +226,13 @@
 //     blocks;
 //   - never-closed: the receiver's way out of its loop is the end of a
 //     range over another channel (or v, ok := <-req; if !ok { return }),
-//     and that channel stays in the function that makes it and its
-//     goroutines, and nothing closes it: the loop never leaves, so the
-//     receiver is there for every send (for b := range req { ack <- b;
-//     <-ackack } with req never closed takes every ackack);
+//     and nothing closes that channel (it stays in the function that
+//     makes it and its goroutines, or the package is a whole program,
+//     and no close of it is in any goroutine's code, in code none
+//     follows, or in code the analysis cannot name): the loop never
+//     leaves, so the receiver is there for every send (for b := range
+//     req { ack <- b; <-ackack } with req never closed takes every
+//     ackack);
 //   - counted: Add counts no more than the goroutines started before
 //     the Wait call Done (wg.Add(1) in the loop that starts one); and a
 //     receiving loop takes every send, whatever their order, where one

@@ -487,12 +487,24 @@ func (c *checker) mayLeaveBefore(s *sequelState, r place, objs []*pointer.Object
 	var exits []loopExit
 	stays := rules.None // for -why: why no way out
 	// The ways out on a close of a channel that nothing closes are
-	// never taken (never-closed).
-	shut := c.neverClosedExits(s, t, fn)
+	// never taken (never-closed): looked for only once a way out is
+	// found at all.
+	var shut map[*ssa.If]ssa.Value
+	looked := false
 	var cut ssa.Value // a channel whose way out was so left aside
 	returnAvoiding := func(start []*ssa.BasicBlock, fn *ssa.Function, stop func(*ssa.BasicBlock) bool) *ssa.Return {
-		ret := returnAvoiding(start, fn, stop, shut)
-		if ret == nil && len(shut) > 0 && cut == nil && returnAvoiding(start, fn, stop, nil) != nil {
+		ret := returnAvoiding(start, fn, stop, nil)
+		if ret == nil {
+			return nil
+		}
+		if !looked {
+			shut, looked = c.neverClosedExits(s, t, fn), true
+		}
+		if len(shut) == 0 {
+			return ret
+		}
+		ret = returnAvoiding(start, fn, stop, shut)
+		if ret == nil && cut == nil {
 			for _, b := range fn.Blocks { // the first in block order, for a stable reason
 				if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && shut[br] != nil {
 					cut = shut[br]
