@@ -219,7 +219,14 @@
 // (s := newSession(); ...): two accesses that happen only in different
 // tests' runs (the tests' own goroutine in one run, or goroutines that
 // only other runs start) touch different objects, unless a package-level
-// variable reaches the object. A goroutine that a
+// variable reaches the object. A subtest's function runs as a test of
+// its own (t.Run), and what it makes (in its body or a literal it
+// declares: the map its cache's callback counts in) is that run's: a
+// sibling subtest, whose function is declared beside it, reaches it
+// only through a package-level variable or a variable of the enclosing
+// function that the first subtest's function captured, so an access in
+// a goroutine that descends from a sibling's run, and not from the
+// maker's, touches another object (subtest-objects). A goroutine that a
 // test starts and joins (its end happens before the test returns: a
 // WaitGroup.Wait, a plain receive of what it sends last) ends before
 // the next test starts: two accesses whose goroutines only different

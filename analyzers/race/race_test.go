@@ -100,6 +100,10 @@ func TestRace(t *testing.T) {
 	}
 	if !racebuild.Enabled {
 		named := whytest.Named(results)
+		// subtest-objects' twins need one context for all goroutines,
+		// where the pointer analysis merges two subtests' objects:
+		// TestDegradedTests checks them.
+		named[rules.SubtestObjects] = true
 		// The rules without a twin yet (issue 37).
 		whytest.Covered(t, "analyzers/race", named, rules.NotInPackage)
 	}
@@ -242,10 +246,12 @@ func TestDegradedRoots(t *testing.T) {
 	wantDegraded(t, runDegraded(t, "nodelimit", "60", "degradedlib"), "pointer degraded package degradedlib")
 }
 
-// TestDegradedTests checks, in a test package analyzed with one context,
-// that each test's objects are its own (test-objects), and that an object
-// a test makes once is no evidence where a function every test shares
-// reaches it (see ownership's testsOwn).
+// TestDegradedTests checks, in test packages analyzed with one context,
+// that each test's objects are its own (test-objects), whichever root of
+// the tests the other access runs in, that each subtest's are its run's
+// (subtest-objects), and that an object a test makes once is no
+// evidence where a function every test shares reaches it (see
+// ownership's testsOwn).
 func TestDegradedTests(t *testing.T) {
 	a, verdicts := whytest.Split(race.Analyzer)
 	if err := race.Analyzer.Flags.Set("why", "all"); err != nil {
@@ -258,21 +264,29 @@ func TestDegradedTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Value.Set(old)
-	results := analysistest.Run(t, analysistest.TestData(), a, "degradedtests")
+	results := analysistest.Run(t, analysistest.TestData(), a, "degradedtests", "degradedsubtests")
 	if verdicts.Check(t, results) == 0 {
-		t.Fatal("no // silent comment found in degradedtests")
+		t.Fatal("no // silent comment found in degradedtests and degradedsubtests")
 	}
-	// The package itself has no goroutine to degrade for: its test
-	// variant is the one that passes the bound.
-	var tested []*analysistest.Result
-	for _, r := range results {
-		if slices.ContainsFunc(r.Pass.Files, func(f *ast.File) bool {
-			return strings.HasSuffix(r.Pass.Fset.Position(f.Package).Filename, "_test.go")
-		}) {
-			tested = append(tested, r)
+	if !whytest.Named(results)[rules.SubtestObjects] {
+		t.Errorf("no twin silenced by %s in degradedsubtests", rules.SubtestObjects)
+	}
+	// The packages themselves have no goroutine to degrade for: their
+	// test variants are the ones that pass the bound.
+	for _, pkg := range []string{"degradedtests", "degradedsubtests"} {
+		var tested []*analysistest.Result
+		for _, r := range results {
+			if r.Pass.Pkg.Name() == pkg && slices.ContainsFunc(r.Pass.Files, func(f *ast.File) bool {
+				return strings.HasSuffix(r.Pass.Fset.Position(f.Package).Filename, "_test.go")
+			}) {
+				tested = append(tested, r)
+			}
 		}
+		if len(tested) == 0 {
+			t.Errorf("no test variant of %s analyzed", pkg)
+		}
+		wantDegraded(t, tested, "pointer degraded package "+pkg)
 	}
-	wantDegraded(t, tested, "pointer degraded package degradedtests")
 }
 
 // runDegraded runs race on the fixtures pkgs (degraded if none) with

@@ -38,7 +38,8 @@
 // decides are explained in the race analyzer's manual, beside the
 // goroutines and accesses they concern:
 //
-//   - test-objects: each test makes its own objects (race's "Tests");
+//   - test-objects, subtest-objects: each test, and each run of a
+//     subtest, makes its own objects (race's "Tests");
 //   - self-synchronized: a library type that synchronizes itself with
 //     atomics orders its own accesses (race's "What it reports");
 //   - setup-method: a method every caller runs on an object not shared yet

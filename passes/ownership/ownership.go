@@ -112,6 +112,8 @@ type Query struct {
 	claimOfs       map[claimExec]claimFound              // see claimOf
 	childRuns      map[childRuns]map[int]bool            // see runsIn
 	once           map[*ssa.Function]bool                // see runsOnce
+	subtestRuns    map[*ssa.Function]*pointer.Origin     // see subtestRun
+	captured       map[*ssa.Function]captured            // see capturedReach
 }
 
 // NewQuery returns a Query on r that asks order, the asker's own, what
@@ -584,6 +586,8 @@ func (q *Query) Owned(obj *pointer.Object, a, b Exec, perIter bool) rules.ID {
 		q.otherRunsObject(obj, ta, x) || q.otherRunsObject(obj, tb, y),
 		q.otherRunsPair(obj, ta, x, tb, y), q.waitedOtherRuns(obj, ta, x, tb, y):
 		return rules.RunObjects
+	case q.siblingSubtestObject(obj, ta, x) || q.siblingSubtestObject(obj, tb, y):
+		return rules.SubtestObjects
 	case q.ownSpawn(ta, x, a.Acc, tb, y, b.Acc) || q.ownSpawn(tb, y, b.Acc, ta, x, a.Acc):
 		return rules.OwnSpawn
 	case q.handedOver(obj, ta, x, tb, y, px || q.receivedInLoop(a.Acc)) || q.handedOver(obj, tb, y, ta, x, py || q.receivedInLoop(b.Acc)):

@@ -45,8 +45,24 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 	if q.heldByGlobal(obj) {
 		return false
 	}
-	runs := q.runsIn(root, rt, t, x)
-	return len(runs) > 0 && !runs[run]
+	// The runs of x, on its own root of the tests: obj's, or the other
+	// copy of the parallel tests' root, or the sequential tests' root,
+	// whose runs are other test functions. A test function runs once:
+	// x is in maker's run when one of its runs is maker's.
+	xRoot, runs := q.runsOf(t, x)
+	if xRoot == nil || len(runs) == 0 {
+		return false
+	}
+	if xRoot == root {
+		return !runs[run]
+	}
+	fns := q.ptr.RootFuncs(xRoot)
+	for r := range runs {
+		if r < 0 || r >= len(fns) || fns[r] == maker {
+			return false
+		}
+	}
+	return true
 }
 
 // runsIn returns the runs of root (whose trace is rt) in which event x of

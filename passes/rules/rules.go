@@ -57,6 +57,7 @@ const (
 	TestRunsOnce       ID = "test-runs-once"
 	CallsApart         ID = "calls-apart"
 	RunObjects         ID = "test-objects"
+	SubtestObjects     ID = "subtest-objects"
 	OwnSpawn           ID = "own-spawn"
 	Handover           ID = "handover"
 	Future             ID = "future"
@@ -144,6 +145,7 @@ var All = []Rule{
 	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", raceDoc},
 	{SubtestsWait, "t.Run waits for a subtest without t.Parallel (and for one with it until it calls t.Parallel), and b.RunParallel for its bodies: the test, its sequential subtests and their parallel bodies never run at once (the copies of one body do)", "Tests", raceDoc},
 	{RunObjects, "each test makes its own objects: a goroutine another test started works on that test's, and what a test function makes is reached by another test's code only through a package-level variable", "Tests", raceDoc},
+	{SubtestObjects, "each run of a subtest makes its own objects: a sibling subtest reaches what one makes only through a package-level variable or a variable of the enclosing function that the subtest's function captured", "Tests", raceDoc},
 	{OwnSpawn, "a method's writes to its receiver before it starts its goroutine on it happen before the goroutine, on each call's own object", "Writes before a method starts its goroutine", ownershipDoc},
 	{Handover, "a value sent on a channel hands over the objects it carries: the sender's writes happen before the receiver's accesses", "Values handed over on a channel", ownershipDoc},
 	{Future, "a leader fills an object and closes its channel; a joiner that waited on that object's channel reads it after", "Futures", ownershipDoc},
