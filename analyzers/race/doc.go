@@ -135,7 +135,11 @@
 // holds a lock or is atomic (inconsistent locking: a write holding a
 // mutex that the other side does not hold, whether it holds none or
 // another, as SetAddrs holding setAddrsMu reads the hooks that OnNewNode
-// appends to holding mu), or one is a write
+// appends to holding mu; the mutex must be one that may guard the
+// location: of the object the location is in, of an object that holds
+// that object directly, or a package-level one, not a caller's own lock
+// around a call that reaches the object two pointers away, as a stream
+// writer's mutex around a write into its database's memtable), or one is a write
 // that its function leaves bare while it locks a mutex of the same
 // object, or applies an atomic to another of its fields: a function
 // that synchronizes on an object is written to run at once with others

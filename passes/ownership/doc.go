@@ -481,7 +481,11 @@
 // analysis's (rule no-sharing-evidence): one access is atomic and the
 // other not; one holds a lock and the other none, or one holds none while
 // other accesses to the location are locked or atomic (inconsistent
-// locking, as RacerD and checklocks infer it), or neither holds one and
+// locking, as RacerD and checklocks infer it: a mutex that may guard the
+// location, of its object, of an object that holds its object directly,
+// or a package-level one; a loader's own mutex, held around a write to
+// the table of the database it holds, two pointers away, guards the
+// loader, and shows nothing of how the table is shared), or neither holds one and
 // one is a write that its function leaves bare while it locks a mutex of
 // the same object or applies an atomic to another of its fields (a
 // function that synchronizes on an object runs at once with others on

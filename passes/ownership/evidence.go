@@ -130,7 +130,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	}
 	if apiCall(a.Origin) || apiCall(b.Origin) {
 		otherLocks := na > 0 && nb > 0 && !q.sameNamedLock(la, lb)
-		if a.Write && na > 0 && (nb == 0 || otherLocks) || b.Write && nb > 0 && (na == 0 || otherLocks) {
+		if a.Write && na > 0 && (nb == 0 || otherLocks) && q.guardsLoc(la, loc) || b.Write && nb > 0 && (na == 0 || otherLocks) && q.guardsLoc(lb, loc) {
 			return "written holding a lock the other side does not hold"
 		}
 		if presumed(a, b) && !q.inconsistent(a, b) && !q.documentedConcurrent(loc) {
@@ -176,6 +176,26 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 		return "handed to the goroutines by their go statements"
 	}
 	return ""
+}
+
+// guardsLoc reports whether lockset id holds a mutex that may guard
+// loc (rule lock-guards): one of the object loc is in (c.mu for c.n),
+// one of an object that holds loc's object directly (the owner's s.mu
+// for s.conns' entries), or a package-level one. A mutex of another
+// object, which a caller some calls up holds for its own state (the
+// stream writer's lock around a write that reaches the database's
+// memtable), does not show that loc's object is meant to be shared.
+func (q *Query) guardsLoc(id shb.LocksetID, loc pointer.Location) bool {
+	locs, _ := q.hb.Locks.Members(id)
+	for _, l := range locs {
+		for _, m := range l {
+			mu := q.hb.Location(m).Obj
+			if mu == nil || mu == loc.Obj || mu.Kind == pointer.ObjGlobal || q.ptr.Holds(mu, loc.Obj) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // apiCall reports whether o runs a call of the package's API that its

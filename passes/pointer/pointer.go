@@ -591,6 +591,22 @@ func (r *Result) UnboxedIn(o *Origin, v ssa.Value) []Location {
 	return r.locations(&set)
 }
 
+// Holds reports whether a pointer stored in from (in any of its
+// fields or elements) may point to to: from holds to directly.
+func (r *Result) Holds(from, to *Object) bool {
+	if r.a == nil || from.layout == nil {
+		return false
+	}
+	for i := range from.layout.size() {
+		for _, m := range r.a.nodes[from.start+nodeID(i)].pts.appendTo(nil) {
+			if r.a.nodes[m].obj == to {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // HeldByGlobals returns the objects that a package-level variable of
 // the package may point to, and those they point to (the elements of a
 // global slice or map): published, one object shared by every goroutine

@@ -610,3 +610,48 @@ func (c *Cluster) SetVersion(v int) {
 	c.version = v
 	c.mu.Unlock()
 }
+
+// A Loader writes, holding its own mutex, into the table of the
+// database it was given, directly (Load) and one call away (Fill), and
+// Size reads the table bare: the loader's mutex guards the loader and
+// what it holds directly (its database), not the database's table, two
+// pointers away, so the locking shows nothing about how the table is
+// shared. Silent. Its cursor, which it holds directly, is its own to
+// guard: Stage locks it and Pos reads it bare, reported.
+type Loader struct {
+	mu  sync.Mutex
+	db  *database
+	cur *cursor
+}
+
+type database struct{ tab *table }
+
+type table struct{ size, rows int }
+
+type cursor struct{ pos int }
+
+func NewLoader() *Loader { return &Loader{db: &database{tab: &table{}}, cur: &cursor{}} }
+
+func (l *Loader) Load(n int) {
+	l.mu.Lock()
+	l.db.tab.size += n // silent "no-sharing-evidence"
+	l.mu.Unlock()
+}
+
+func (l *Loader) Fill(n int) {
+	l.mu.Lock()
+	l.db.grow(n)
+	l.mu.Unlock()
+}
+
+func (d *database) grow(n int) { d.tab.rows += n } // silent "no-sharing-evidence"
+
+func (l *Loader) Size() int { return l.db.tab.size + l.db.tab.rows }
+
+func (l *Loader) Stage(p int) {
+	l.mu.Lock()
+	l.cur.pos = p // want `data race on cursor.pos: write at libmode.go:\d+ \(concurrent methods\) vs read at libmode.go:\d+ \(concurrent methods\); locks held: \{l.mu\} vs \{\}`
+	l.mu.Unlock()
+}
+
+func (l *Loader) Pos() int { return l.cur.pos }
