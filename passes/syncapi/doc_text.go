@@ -13,8 +13,10 @@ var concurrentDoc = regexp.MustCompile(`(?i)safe for (concurrent|simultaneous|pa
 
 // notConcurrentDoc matches documentation that says it may not: "is not
 // safe for concurrent use", "not thread-safe", "a non-thread safe
-// queue", "thread-unsafe", "must not be called concurrently".
-var notConcurrentDoc = regexp.MustCompile(`(?i)\bnon[- ]?(concurrency|goroutine|thread)[- ]?safe|\b(concurrency|goroutine|thread)[- ]?unsafe|\bunsafe\s+for\s+(concurrent|simultaneous|parallel)\s+use|\bnot\s+(safe\s+for\s+(concurrent|simultaneous|parallel)|(concurrency|goroutine|thread)[- ]safe|safe\s+to\s+(use|call)\b[^.]{0,40}?\b(concurrently|simultaneously|from\s+(multiple|several|many|concurrent)\s+goroutines))|\b(must|should|cannot|can\s*not|may)\s+not\s+be\s+(used|called|shared)\s+(concurrently|from\s+(multiple|several|many|concurrent)\s+goroutines|by\s+(multiple|several|many|concurrent)\s+goroutines|(across|between)\s+goroutines)`)
+// queue", "thread-unsafe", "must not be called concurrently", and the
+// same contracted ("a transaction itself isn't thread safe", "mustn't be
+// used concurrently").
+var notConcurrentDoc = regexp.MustCompile(`(?i)\bnon[- ]?(concurrency|goroutine|thread)[- ]?safe|\b(concurrency|goroutine|thread)[- ]?unsafe|\bunsafe\s+for\s+(concurrent|simultaneous|parallel)\s+use|(\bnot\s+|n't\s+)(safe\s+for\s+(concurrent|simultaneous|parallel)|(concurrency|goroutine|thread)[- ]safe|safe\s+to\s+(use|call)\b[^.]{0,40}?\b(concurrently|simultaneously|from\s+(multiple|several|many|concurrent)\s+goroutines))|\b((must|should|may)(\s+not|n't)|cannot|can\s+not|can't)\s+be\s+(used|called|shared)\s+(concurrently|from\s+(multiple|several|many|concurrent)\s+goroutines|by\s+(multiple|several|many|concurrent)\s+goroutines|(across|between)\s+goroutines)`)
 
 // DocConcurrent reads a doc comment's promise about concurrent use: 1
 // where it says that the type or function is safe for concurrent use,

@@ -20,6 +20,11 @@ func TestDocConcurrent(t *testing.T) {
 		{"BGReader is an io.Reader that can optionally buffer reads in the background. It is safe for concurrent use.", 1},
 		{"Ring is a Redis client that uses consistent hashing to distribute\nkeys across multiple Redis servers (shards). It's safe for\nconcurrent use by multiple goroutines.\n", 1},
 		{"Conn is not safe for\n\tconcurrent use.", -1},
+		{"Running transactions concurrently is OK. However, a transaction itself isn't thread safe, and should only be run serially.", -1},
+		{"A Cursor isn't safe for concurrent use.", -1},
+		{"Close mustn't be called concurrently with Write.", -1},
+		{"A Session cannot be used concurrently.", -1},
+		{"It can't be shared between goroutines.", -1},
 		{"Builder builds strings.", 0},
 	} {
 		if got := DocConcurrent(c.text); got != c.want {
