@@ -322,7 +322,10 @@
 // flag.Load() { ... }, a failed CompareAndSwap(&s, 0, 1), if
 // atomic.AddInt64(&n, 1) == 2 with two Adds of 1. Code after the branch
 // joins the other path is not ordered. One operation alone brings a
-// reference count to zero (if atomic.AddInt32(&r.refs, -1) == 0), and
+// reference count to zero (if atomic.AddInt32(&r.refs, -1) == 0, or a
+// branch that knows the new count at most zero: if n := s.ref.Add(-1);
+// n > 0 { return }, since a count that reached zero is counted neither
+// down nor up again), and
 // one alone finds at zero a flag whose every write stores a constant
 // other than zero (if !atomic.CompareAndSwapInt32(&c.closed, 0, 1) {
 // return }, if c.stopped.Swap(true) { return }, or a method returning

@@ -120,6 +120,9 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
 		v, cond = not.X, !cond
 	}
+	if site := countdownAtMostZero(v, cond); site != nil {
+		return site
+	}
 	var k *ssa.Const
 	equal := cond // on this branch, the result equals k (or differs from it)
 	if cmp, ok := v.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) {
@@ -183,6 +186,47 @@ func branchSite(br *ssa.If, cond bool) *observeSite {
 		return &observeSite{call: call, rule: sawAdds, sum: n}
 	}
 	return nil
+}
+
+// countdownAtMostZero returns the countdown observation (sawCountdown)
+// of a branch that compares the new value of an Add of a negative delta
+// with a constant and knows it at most zero: the false branch of
+// if n := r.refs.Add(-1); n > 0 { return }, the true one of n <= 0 or
+// n < 1. A count that reached zero is counted neither down nor up again
+// (sawCountdown's contract), so at most zero is zero: one Add alone got
+// there. Nil for any other branch.
+func countdownAtMostZero(v ssa.Value, cond bool) *observeSite {
+	cmp, ok := v.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	x, op := cmp.X, cmp.Op
+	k, ok := cmp.Y.(*ssa.Const)
+	if !ok {
+		if k, ok = cmp.X.(*ssa.Const); !ok {
+			return nil
+		}
+		// k op y is y op' k, the operands swapped.
+		x, op = cmp.Y, map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}[op]
+	}
+	if !cond {
+		op = map[token.Token]token.Token{token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}[op]
+	}
+	n, ok := loops.IntConst(k)
+	if !ok || !(op == token.LEQ && n == 0 || op == token.LSS && n == 1) {
+		return nil
+	}
+	call, ok := x.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if call = atomicResult(call); call == nil {
+		return nil
+	}
+	if op := syncapi.Atomic(call.Call.StaticCallee()); op != syncapi.AtomicAdd || !negative(syncapi.AtomicOperand(op, &call.Call)) {
+		return nil
+	}
+	return &observeSite{call: call, rule: sawCountdown}
 }
 
 // atomicResult returns the atomic call whose result call returns: call
