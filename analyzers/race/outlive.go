@@ -20,7 +20,8 @@ import (
 // t.Fatal) in a goroutine that the test, or the subtest, that started
 // it does not wait for: the call may run after the test returned, where
 // the testing package panics ("Log in goroutine after TestX has
-// completed") or, before it notices, races with the test's end.
+// completed") or, before it notices, races with the test's end. A
+// benchmark is never marked done: its late reports are only output.
 func (c *checker) lateReports() {
 	seen := make(map[token.Pos]bool)
 	for _, t := range c.hb.Traces {
@@ -32,7 +33,7 @@ func (c *checker) lateReports() {
 				continue
 			}
 			pos := ev.Instr.Pos()
-			if seen[pos] || !c.inPackage(pos) || c.ignored.Has(pos) {
+			if seen[pos] || !c.inPackage(pos) || c.ignored.Has(pos) || syncapi.OnBenchmark(ev.Instr.(ssa.CallInstruction).Common()) {
 				continue
 			}
 			test, ok := c.outlived(t, ev.ID, owner(ev.Instr.Parent()))

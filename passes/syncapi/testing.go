@@ -52,6 +52,23 @@ func TestReport(call *ssa.CallCommon) string {
 	return ""
 }
 
+// OnBenchmark reports whether call, a report to a test (see
+// TestReport), reports to a benchmark: its receiver is a *testing.B, or
+// the common part of one (b.Logf calls common's Logf on &b.common). The
+// testing package marks a test or a fuzz target done when its function
+// returns, and a report after that panics; it never marks a benchmark
+// so, and a late b.Log is only a line of output.
+func OnBenchmark(call *ssa.CallCommon) bool {
+	if call.IsInvoke() || len(call.Args) == 0 {
+		return false
+	}
+	recv := call.Args[0]
+	if fa, ok := recv.(*ssa.FieldAddr); ok {
+		recv = fa.X
+	}
+	return isNamed(recv.Type(), "testing", "B")
+}
+
 // TCleanup reports whether call registers a function to run when the
 // test ends: t.Cleanup(f), on a T, B or F or through testing.TB.
 func TCleanup(call *ssa.CallCommon) bool { return testingMethod(call) == "Cleanup" }

@@ -121,10 +121,20 @@ func parallelGet(b *testing.B, n int) {
 func BenchmarkGetSmall(b *testing.B) { parallelGet(b, 1) }
 func BenchmarkGetLarge(b *testing.B) { parallelGet(b, 1<<20) }
 
-// A goroutine the benchmark's helper starts and leaves: reported.
+// A goroutine the benchmark's helper starts and leaves: its log may
+// come after the benchmark returned, which the testing package takes as
+// output (a benchmark is never marked done): silent. The same through
+// testing.TB, whose dynamic type may be a test's, is reported.
 func leaveRunning(b *testing.B) {
 	go func() {
-		b.Log("late") // want `test report after the test: Log`
+		b.Log("late")
+	}()
+	leaveRunningTB(b)
+}
+
+func leaveRunningTB(tb testing.TB) {
+	go func() {
+		tb.Log("late") // want `test report after the test: Log`
 	}()
 }
 
@@ -232,4 +242,18 @@ func TestRoundsQuit(t *testing.T) {
 		}
 		wg.Wait()
 	}
+}
+
+// A benchmark is never marked done by the testing package: a late
+// b.Log, b.Errorf or b.Fatal is a line of output, not a panic. Silent,
+// in the benchmark's body and in a sub-benchmark's.
+func BenchmarkLateLog(b *testing.B) {
+	go func() {
+		b.Logf("late %d", b.N)
+	}()
+	b.Run("sub", func(b *testing.B) {
+		go func() {
+			b.Error("late")
+		}()
+	})
 }
