@@ -59,6 +59,10 @@
 // set the twins name together (Result.link's second pass, linkWide), so
 // that telling objects apart adds edges and loses none.
 //
+//   - the end of package initialization → the start of main, of the
+//     tests and of every goroutine init does not start itself, one
+//     whose starter the walk did not tie to it too (a context.AfterFunc
+//     callback of a library call that a test reaches);
 //   - go statement (and WaitGroup.Go, errgroup, t.Run, ...) → start of
 //     the goroutine (in the chain being walked, the origins of that
 //     chain's factory call and of the objects the statement's pointer

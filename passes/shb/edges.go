@@ -229,14 +229,28 @@ func prune(edges []Edge) []Edge {
 	return out
 }
 
-// initEdges: package initialization happens before main and the tests.
+// initEdges: package initialization happens before main and the tests,
+// and so before every goroutine it does not start itself: one whose
+// start the walk cannot tie to its starter (a context.AfterFunc
+// callback, a goroutine of another package's) still starts after init
+// has returned.
 func (l *linker) initEdges() {
 	for _, init := range l.res.Traces {
 		if init.Origin.Parent != nil || init.Origin.Root != "init" {
 			continue
 		}
+		// The goroutines a walked spawn event starts: an edge from
+		// their starter orders them after init already.
+		tied := make(map[*pointer.Origin]bool)
 		for _, t := range l.res.Traces {
-			if t.Origin.Parent == nil && t != init {
+			for _, started := range t.spawned {
+				for _, o := range started {
+					tied[o] = true
+				}
+			}
+		}
+		for _, t := range l.res.Traces {
+			if t != init && (t.Origin.Parent == nil || !tied[t.Origin]) && t.Origin.Ancestor() != init.Origin {
 				l.edge(init, int32(len(init.Events)), t, 0)
 			}
 		}
