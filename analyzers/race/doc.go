@@ -444,11 +444,13 @@
 // once), on paths that do not pass the report (if err != nil {
 // t.Errorf(...); return }; got <- v, or a t.Fatal before close(ready)),
 // none of them deferred; where the goroutine reports, the test waits
-// forever and times out rather than completing. A benchmark's reports
-// (b.Log, b.Error on a *testing.B) are not checked: the testing package
+// forever and times out rather than completing. A benchmark's late logs
+// (b.Log, b.Logf on a *testing.B) are not checked: the testing package
 // marks a test or a fuzz target done when its function returns, never a
-// benchmark, so a late b.Log is output, not a panic; a report through
-// testing.TB, which may hold a test, is.
+// benchmark, so a late b.Log is output, not a panic; a late b.Error or
+// b.Fatal is reported, as a failure the testing package no longer
+// reports. A report through testing.TB, which may hold a test, is
+// checked as a test's.
 //
 // race/possible-race: a pair of accesses that may race, with -all only:
 // nothing in the code shows that the memory is meant to be shared (see

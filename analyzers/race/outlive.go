@@ -21,7 +21,9 @@ import (
 // it does not wait for: the call may run after the test returned, where
 // the testing package panics ("Log in goroutine after TestX has
 // completed") or, before it notices, races with the test's end. A
-// benchmark is never marked done: its late reports are only output.
+// benchmark is never marked done: its late logs are only output, and
+// only its late failures (b.Error, b.Fatal) are reported, as failures
+// the testing package no longer reports.
 func (c *checker) lateReports() {
 	seen := make(map[token.Pos]bool)
 	for _, t := range c.hb.Traces {
@@ -33,7 +35,9 @@ func (c *checker) lateReports() {
 				continue
 			}
 			pos := ev.Instr.Pos()
-			if seen[pos] || !c.inPackage(pos) || c.ignored.Has(pos) || syncapi.OnBenchmark(ev.Instr.(ssa.CallInstruction).Common()) {
+			call := ev.Instr.(ssa.CallInstruction).Common()
+			bench := syncapi.OnBenchmark(call)
+			if seen[pos] || !c.inPackage(pos) || c.ignored.Has(pos) || bench && !syncapi.FailsTest(call) {
 				continue
 			}
 			test, ok := c.outlived(t, ev.ID, owner(ev.Instr.Parent()))
@@ -41,12 +45,16 @@ func (c *checker) lateReports() {
 				continue
 			}
 			seen[pos] = true
-			name := syncapi.TestReport(ev.Instr.(ssa.CallInstruction).Common())
+			name := syncapi.TestReport(call)
+			after := "where the testing package panics"
+			if bench {
+				after = "where the benchmark's failure is no longer reported"
+			}
 			c.pass.Report(analysis.Diagnostic{
 				Pos:      pos,
 				Category: kinds.TestReportAfterTest.ID,
-				Message: fmt.Sprintf("test report after the test: %s at %s runs in the %s, which %s does not wait for, so it may run after the test returned, where the testing package panics; wait for the goroutine (a sync.WaitGroup, a channel) before the test returns",
-					name, c.pos(pos), c.goroutine(t.Origin), test),
+				Message: fmt.Sprintf("test report after the test: %s at %s runs in the %s, which %s does not wait for, so it may run after the test returned, %s; wait for the goroutine (a sync.WaitGroup, a channel) before the test returns",
+					name, c.pos(pos), c.goroutine(t.Origin), test, after),
 			})
 		}
 	}
