@@ -179,9 +179,10 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 }
 
 // guardsLoc reports whether lockset id holds a mutex that may guard
-// loc (rule lock-guards): one of the object loc is in (c.mu for c.n),
-// one of an object that holds loc's object directly (the owner's s.mu
-// for s.conns' entries), or a package-level one. A mutex of another
+// loc (as no-sharing-evidence reads inconsistent locking): one of the
+// object loc is in (c.mu for c.n), one of an object that holds loc's
+// object directly (the owner's s.mu for s.conns' entries), or a
+// package-level one. A mutex of another
 // object, which a caller some calls up holds for its own state (the
 // stream writer's lock around a write that reaches the database's
 // memtable), does not show that loc's object is meant to be shared.
