@@ -46,15 +46,12 @@ func (q *Query) otherRunsObject(obj *pointer.Object, t *shb.Trace, x int32) bool
 		return false
 	}
 	// The runs of x, on its own root of the tests: obj's, or the other
-	// copy of the parallel tests' root, or the sequential tests' root,
-	// whose runs are other test functions. A test function runs once:
-	// x is in maker's run when one of its runs is maker's.
+	// copy of the parallel tests' root, or the sequential tests' root.
+	// A test function runs once: x is in maker's run when one of its
+	// runs is maker's, on whichever root.
 	xRoot, runs := q.runsOf(t, x)
 	if xRoot == nil || len(runs) == 0 {
 		return false
-	}
-	if xRoot == root {
-		return !runs[run]
 	}
 	fns := q.ptr.RootFuncs(xRoot)
 	for r := range runs {

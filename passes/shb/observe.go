@@ -206,11 +206,10 @@ func countdownAtMostZero(v ssa.Value, cond bool) *observeSite {
 		if k, ok = cmp.X.(*ssa.Const); !ok {
 			return nil
 		}
-		// k op y is y op' k, the operands swapped.
-		x, op = cmp.Y, map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}[op]
+		x, op = cmp.Y, swappedOrder[op] // k op y is y op' k
 	}
 	if !cond {
-		op = map[token.Token]token.Token{token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}[op]
+		op = negatedOrder[op]
 	}
 	n, ok := loops.IntConst(k)
 	if !ok || !(op == token.LEQ && n == 0 || op == token.LSS && n == 1) {
@@ -228,6 +227,13 @@ func countdownAtMostZero(v ssa.Value, cond bool) *observeSite {
 	}
 	return &observeSite{call: call, rule: sawCountdown}
 }
+
+// swappedOrder and negatedOrder map an ordering comparison to the one
+// with its operands swapped, and to its negation (the other branch).
+var (
+	swappedOrder = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}
+	negatedOrder = map[token.Token]token.Token{token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}
+)
 
 // atomicResult returns the atomic call whose result call returns: call
 // itself, or the one call of a function of one block that returns its
