@@ -380,7 +380,7 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 			continue
 		}
 		if !askedReleased {
-			_, released = c.ls.Effect(fn)
+			released = c.ls.CallerUnlocks(fn)
 			askedReleased = true
 		}
 		if slices.Contains(released, h.Key) {

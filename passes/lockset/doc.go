@@ -24,7 +24,13 @@
 // after a call that unlocks it. An Unlock of a lock the callee took
 // itself first releases nothing of the caller's: a caller that holds mu
 // and calls peek() { mu.Lock(); mu.Unlock() } still holds it after (and
-// the call is a double lock), in a loop too.
+// the call is a double lock), in a loop too. Nor does an Unlock of the
+// caller's lock that the callee follows with a Lock of it before every
+// return it can reach: a function entered with mu held that releases it
+// around a wait ("for !ready { mu.Unlock(); sleep(); mu.Lock() }", with
+// returns inside the loop, or a waitLocked helper that does both) gives
+// the caller back the lock it had. A return reached with the caller's
+// lock released and not taken again since releases it.
 //
 // A lock a function takes or releases only on the branch of an if on
 // one of its boolean parameters ("if needLock { mu.Lock(); defer

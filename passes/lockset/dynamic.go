@@ -40,3 +40,19 @@ func (r *Result) Effect(fn *ssa.Function) (acquires []Held, releases []facts.Key
 	}
 	return acquires, keysOf(fi.releases)
 }
+
+// CallerUnlocks returns the keys, named from fn's parameters, of the
+// locks fn may unlock without having locked them first: its caller's,
+// which it was entered with. Unlike the releases of Effect, it counts
+// those fn locks again before every return (a wait with the lock
+// released): fn gives them back, but it was entered holding them.
+func (r *Result) CallerUnlocks(fn *ssa.Function) []facts.Key {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	fi, ok := r.funcs[fn]
+	if !ok {
+		fi = r.scratch().info(fn)
+	}
+	return fi.callerUnlocks
+}

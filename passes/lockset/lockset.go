@@ -145,13 +145,17 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 
 type funcInfo struct {
 	before   map[ssa.Instruction]Set
-	acquires Set                  // held on every return, named from the parameters or variables
-	releases []condKey            // keys the function may unlock, named the same way, each under its condition
-	takes    []condHeld           // locks the function or its callees may block to acquire (see mayTake), each under its condition
-	unlocks  []facts.Key          // keys the function releases on every path
-	okRets   []okRet              // the locks held at each return of a nil error (see nilErrorEdge)
-	blocked  map[*ssa.Return]bool // returns the deferred calls never let happen (see deferBlocks)
-	busy     bool                 // being analyzed: a recursive call sees no effect
+	acquires Set         // held on every return, named from the parameters or variables
+	releases []condKey   // keys the function may unlock, named the same way, each under its condition
+	takes    []condHeld  // locks the function or its callees may block to acquire (see mayTake), each under its condition
+	unlocks  []facts.Key // keys the function releases on every path
+	// callerUnlocks are the keys the function may unlock without
+	// having locked them, those it locks again before it returns
+	// included (see mayRelease): its caller's.
+	callerUnlocks []facts.Key
+	okRets        []okRet              // the locks held at each return of a nil error (see nilErrorEdge)
+	blocked       map[*ssa.Return]bool // returns the deferred calls never let happen (see deferBlocks)
+	busy          bool                 // being analyzed: a recursive call sees no effect
 }
 
 // okRet is what a function holds, named from its parameters, where it
@@ -550,8 +554,15 @@ func (sv *solver) deferredReleases(defers []*ssa.Defer) []facts.Key {
 // variables, of the locks that fn or its callees may unlock, each under
 // its condition on fn's boolean parameters (see mayTake), but those fn
 // locked itself first.
+//
+// A caller's lock that fn unlocks and locks again before every return
+// that path reaches (s.mu.Unlock(); <-s.ready; s.mu.Lock(), in a wait
+// loop with returns inside it) is given back to the caller as it was:
+// it is not released (see leftReleased). One a deferred call or a
+// goroutine releases is.
 func (sv *solver) mayRelease(fn *ssa.Function, fi *funcInfo, g guards) []condKey {
 	var rels []condKey
+	left := sv.leftReleased(fn, fi)
 	for _, b := range fn.Blocks {
 		here, live := g.at(b)
 		if !live {
@@ -571,12 +582,76 @@ func (sv *solver) mayRelease(fn *ssa.Function, fi *funcInfo, g guards) []condKey
 				// start empty): unlocking it leaves the caller's as it
 				// was (peek() { mu.Lock(); mu.Unlock() }).
 				if _, own := fi.before[c].Find(r.key); r.key.Rooted() && !own {
+					fi.callerUnlocks = union(fi.callerUnlocks, []facts.Key{r.key})
+					if _, isCall := c.(*ssa.Call); isCall && !slices.Contains(left, r.key) {
+						continue // locked again before every return
+					}
 					rels = addRelease(rels, r)
 				}
 			}
 		}
 	}
 	return rels
+}
+
+// leftReleased returns the keys of the caller's locks that fn's calls
+// (not its deferred calls nor its go statements) unlock and that some
+// path then reaches a return without locking again. The state of a
+// block is, for the paths from the entry to it, the caller's locks
+// released on some path and not taken since, and those taken again
+// after a release, which an Unlock releases again.
+func (sv *solver) leftReleased(fn *ssa.Function, fi *funcInfo) []facts.Key {
+	type state struct{ rel, again []facts.Key }
+	var left []facts.Key
+	p := dataflow.Forward[state]{
+		Order: loops.ReversePostorder(fn),
+		Round: func() { left = nil },
+		Transfer: func(b *ssa.BasicBlock, st state) state {
+			for i, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Return); ok {
+					left = union(left, st.rel)
+				}
+				c, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				before := fi.before[c]
+				for _, r := range sv.releasesAt(c.Common(), nil) {
+					_, own := before.Find(r.key)
+					if r.key.Rooted() && (!own || slices.Contains(st.again, r.key)) {
+						st.rel = union(st.rel, []facts.Key{r.key})
+						st.again = without(st.again, r.key)
+					}
+				}
+				if len(st.rel) > 0 && i+1 < len(b.Instrs) {
+					// Taken again: held after the call and not before.
+					after := fi.before[b.Instrs[i+1]]
+					for _, k := range st.rel {
+						_, was := before.Find(k)
+						if _, is := after.Find(k); is && !was {
+							st.rel = without(st.rel, k)
+							st.again = union(st.again, []facts.Key{k})
+						}
+					}
+				}
+			}
+			return st
+		},
+		Meet: func(x, y state) state { return state{union(x.rel, y.rel), union(x.again, y.again)} },
+		// Meets only grow, but for a key a path takes again that
+		// another left released, which is in both.
+		Equal: func(x, y state) bool { return len(x.rel) == len(y.rel) && len(x.again) == len(y.again) },
+	}
+	p.Solve(fn)
+	return left
+}
+
+// without returns keys without k, a copy if it was there.
+func without(keys []facts.Key, k facts.Key) []facts.Key {
+	if !slices.Contains(keys, k) {
+		return keys
+	}
+	return slices.DeleteFunc(slices.Clone(keys), func(x facts.Key) bool { return x == k })
 }
 
 // Releases returns the keys of the locks a call may unlock, in the
@@ -714,7 +789,7 @@ func (sv *solver) infoWhen(fn *ssa.Function, lits Lits) *funcInfo {
 			fi.acquires = meet(fi.acquires, s)
 		}
 	}
-	fi.releases, fi.takes, fi.unlocks = base.releases, base.takes, base.unlocks
+	fi.releases, fi.takes, fi.unlocks, fi.callerUnlocks = base.releases, base.takes, base.unlocks, base.callerUnlocks
 	fi.okRets = sv.okReturns(fn, returns, rets, guardsOf(fn))
 	fi.busy = false
 	return fi
