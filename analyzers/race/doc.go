@@ -220,7 +220,10 @@
 // their own, though it sits in a constructor's object that the analysis
 // merged for every test; only a package-level variable hands it on
 // (test-objects). So is what a helper or a constructor makes for a test
-// (s := newSession(); ...): two accesses that happen only in different
+// (s := newSession(); ...), another package's constructor included (a
+// call whose summary allocates what it returns makes a new one each
+// time; what that package's variables keep, its summary names apart):
+// two accesses that happen only in different
 // tests' runs (the tests' own goroutine in one run, or goroutines that
 // only other runs start) touch different objects, unless a package-level
 // variable reaches the object. A subtest's function runs as a test of

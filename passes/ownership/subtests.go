@@ -32,7 +32,7 @@ func (q *Query) siblingSubtestObject(obj *pointer.Object, t *shb.Trace, x int32)
 	if !madeByCode(obj) {
 		return false
 	}
-	site := obj.Site.(ssa.Instruction)
+	site := obj.MadeAt()
 	// The functions that lexically enclose the site, innermost first.
 	var lexical []*ssa.Function
 	for fn := site.Parent(); fn != nil; fn = fn.Parent() {

@@ -127,8 +127,8 @@ func (q *Query) testsRootOf(obj *pointer.Object, maker *ssa.Function) *pointer.O
 // obj is not made by an instruction or the maker is not a top-level
 // function.
 func madeByRoot(obj *pointer.Object) *ssa.Function {
-	site, ok := obj.Site.(ssa.Instruction)
-	if !ok || site.Parent() == nil {
+	site := obj.MadeAt()
+	if site == nil || site.Parent() == nil {
 		return nil
 	}
 	fn := site.Parent()
@@ -184,10 +184,16 @@ func (q *Query) waitedOtherRuns(obj *pointer.Object, ta *shb.Trace, x int32, tb 
 }
 
 // madeByCode reports whether obj is made by an instruction of the
-// code (an allocation, a make, a composite literal), which each run
-// that executes it makes anew: not a global, a function or what
-// another package made.
+// code (an allocation, a make, a composite literal), or by a call of
+// another package's function that, by its summary, allocates it (the
+// summary names what that package's variables keep by their own
+// objects): each run that executes the instruction or the call makes
+// it anew. Not a global, a function, or what the roots' parameters
+// point to.
 func madeByCode(obj *pointer.Object) bool {
+	if obj.MadeByCall() {
+		return true
+	}
 	switch obj.Kind {
 	case pointer.ObjAlloc, pointer.ObjSlice, pointer.ObjMap, pointer.ObjChan:
 	default:

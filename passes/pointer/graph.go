@@ -83,6 +83,12 @@ func (o *Object) MadeAt() ssa.Instruction {
 	return instr
 }
 
+// MadeByCall reports whether the object is one that a call of another
+// package's function allocates, by that function's summary: each call
+// makes its own (not a package-level variable of that package, which
+// every call may return).
+func (o *Object) MadeByCall() bool { return o.call != nil }
+
 // DynamicType returns the dynamic type of the value an interface box
 // holds: nil for a box another package made, whose type it names only
 // (see ImportedType), and for the other kinds of objects.
