@@ -60,9 +60,13 @@ type Object struct {
 	// pointer fields reach (see fillReceiver), one per type and field
 	// in any context.
 	Callers bool
-	start   nodeID
-	layout  *layout
-	fn      *ssa.Function // for ObjFunc and ObjClosure
+	// For a channel of the library's callers: the type of the object
+	// whose field holds it, and that field's path (see MadeFor).
+	holderType types.Type
+	holderPath string
+	start      nodeID
+	layout     *layout
+	fn         *ssa.Function // for ObjFunc and ObjClosure
 
 	// For an object made by a summarized call: its type and site as
 	// the summary names them (its own type is opaque), the closure it

@@ -163,10 +163,11 @@ func analyzeWithin(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result
 
 // state is one run of the analysis over a package.
 type state struct {
-	prog    *ssa.Program
-	opts    Options
-	layouts layouts
-	nodes   []*node
+	prog     *ssa.Program
+	srcFuncs []*ssa.Function // the package's functions, for MadeFor
+	opts     Options
+	layouts  layouts
+	nodes    []*node
 	// nodeChunk holds nodes allocated and not yet used (see newNodes);
 	// spareDeltas, sets that nodes' deltas may take (see deltaOf).
 	nodeChunk   []node
@@ -276,6 +277,7 @@ type inputs struct {
 
 func analyze(ir *buildir.IR, orig *origins.Result, in *inputs, res *Result, opts Options) {
 	a := newState(ir.Pkg.Prog, opts)
+	a.srcFuncs = ir.SrcFuncs
 	a.summaries = in.sums
 	a.effects = in.effects
 	if opts.ContextInsensitive {
@@ -428,6 +430,7 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 			sub := a.newObject(ObjChan, nil, ch.Elem(), nil, 0)
 			sub.Label = "the channel in " + lf.path + " of a receiver of " + root.Name()
 			sub.Callers = true
+			sub.holderType, sub.holderPath = obj.Type, lf.path
 			a.addLoc(obj.start+nodeID(i), sub.start)
 			continue
 		}
@@ -605,6 +608,49 @@ func (r *Result) Holds(from, to *Object) bool {
 		}
 	}
 	return false
+}
+
+// MadeFor returns, for a channel that stands for the one the library's
+// callers' objects hold in a field (see fillReceiver), the instructions
+// that make the channels the package's code stores in that field (a
+// constructor's &mutex{ch: make(chan struct{}, 1)}, which the analysis
+// of the callers' calls does not run); nil for the other objects, and
+// for a field of a field.
+func (r *Result) MadeFor(obj *Object) []*ssa.MakeChan {
+	if r.a == nil || !obj.Callers || obj.holderType == nil {
+		return nil
+	}
+	st, ok := obj.holderType.Underlying().(*types.Struct)
+	path := obj.holderPath
+	if !ok || !strings.HasPrefix(path, ".") || strings.ContainsAny(path[1:], ".[#") {
+		return nil
+	}
+	field := -1
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == path[1:] {
+			field = i
+		}
+	}
+	var out []*ssa.MakeChan
+	for _, fn := range r.a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				store, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := store.Addr.(*ssa.FieldAddr)
+				mc, isMake := store.Val.(*ssa.MakeChan)
+				if !ok || !isMake || fa.Field != field {
+					continue
+				}
+				if p, ok := fa.X.Type().Underlying().(*types.Pointer); ok && types.Identical(p.Elem(), obj.holderType) {
+					out = append(out, mc)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // HeldByGlobals returns the objects that a package-level variable of

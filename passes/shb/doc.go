@@ -187,8 +187,16 @@
 // A channel with a buffer of one is a lock where a function uses it as
 // a semaphore: a send, then a receive on it in the same function (or a
 // function it calls, as in a deferred release); the events between them
-// hold the channel in their lockset. A send the function never follows
-// with a receive is a handoff and holds nothing. A send case of a
+// hold the channel in their lockset. The send may be in a function it
+// calls too, which returns with the channel full (the Lock, TryLock or
+// lock(ctx) of a mutex type made of a channel): its caller, or theirs,
+// holds it until the receive (Unlock's <-m.ch, or a select with a
+// default whose case receives from it: a held semaphore's case is
+// ready). A send that the goroutine's function never follows with a
+// receive is a handoff and holds nothing. A channel in a field of the
+// library's callers' receiver has the buffer of the channels the
+// package's code stores in that field (&mutex{ch: make(chan struct{},
+// 1)}). A send case of a
 // blocking select takes the semaphore where the code after the select
 // is reached from the select only through that case, every other case
 // returning, failing the test or going back to choose again ("select {

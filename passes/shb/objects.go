@@ -560,10 +560,26 @@ func (s *objects) capacity(obj int32) (int64, bool) {
 	if s.isGroup[obj] {
 		return 0, false // its members may be used one by one elsewhere
 	}
-	mc, ok := s.locs[obj].Obj.Site.(*ssa.MakeChan)
-	if !ok {
-		return 0, false
+	o := s.locs[obj].Obj
+	if mc, ok := o.Site.(*ssa.MakeChan); ok {
+		return makeCapacity(mc)
 	}
+	// A channel of the library's callers: the capacity every channel
+	// the package stores in that field has.
+	var n int64
+	makes := s.ptr.MadeFor(o)
+	for i, mc := range makes {
+		c, ok := makeCapacity(mc)
+		if !ok || i > 0 && c != n {
+			return 0, false
+		}
+		n = c
+	}
+	return n, len(makes) > 0
+}
+
+// makeCapacity returns the constant capacity mc makes its channel with.
+func makeCapacity(mc *ssa.MakeChan) (int64, bool) {
 	c, ok := mc.Size.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
 		return 0, false

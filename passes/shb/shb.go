@@ -923,6 +923,16 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 					obj, _ := w.syncObj(instr.States[i].Chan)
 					w.semOp(Send, obj, instr.States[i].Chan, id)
 				}
+				if st := instr.States[i]; !instr.Blocking && st.Dir == types.RecvOnly {
+					// A select with a default takes a case that is
+					// ready: a receive from a semaphore this
+					// goroutine holds, whose buffer it filled, is
+					// (select { case <-m.ch: default: } in Unlock).
+					obj, _ := w.syncObj(st.Chan)
+					if _, found := slices.BinarySearch(w.sems, obj); found {
+						w.semOp(Recv, obj, st.Chan, id)
+					}
+				}
 			}
 		}
 	case *ssa.Defer:
@@ -1128,13 +1138,21 @@ func (w *walker) setSemLocks() {
 
 // endSems ends a call's semaphores: sems are those held when it began
 // and w.acqs[n:] those it acquired. A semaphore it acquired and never
-// released, there or in a function it called, was a handoff: the events
-// since the send do not hold it. One it did release stays held beyond
-// the call no more than it was before, and one of the caller's that it
-// released is released.
+// released, there or in a function it called, is its caller's to
+// release: a lock helper's send (m.ch <- struct{}{} in a channel
+// mutex's Lock) is given back by the Unlock its caller calls after. At
+// the end of the goroutine's function, one never released was a
+// handoff: the events since the send do not hold it. One the call did
+// release stays held beyond the call no more than it was before, and
+// one of the caller's that it released is released.
 func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
+	var carried []acquisition
 	for _, a := range w.acqs[n:] {
 		if a.released {
+			continue
+		}
+		if len(w.stack) > 0 {
+			carried = append(carried, a)
 			continue
 		}
 		for i := a.start; i < int32(len(w.tr.Events)); i++ {
@@ -1142,9 +1160,9 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 			ev.Locks = w.locks.without(ev.Locks, a.obj)
 		}
 	}
-	w.acqs = w.acqs[:n]
+	w.acqs = append(w.acqs[:n], carried...)
 	w.sems, w.semLocks = sems, semLocks
-	released := slices.DeleteFunc(slices.Clone(sems), func(o int32) bool {
+	held := slices.DeleteFunc(slices.Clone(sems), func(o int32) bool {
 		for j := n - 1; j >= 0; j-- {
 			if w.acqs[j].obj == o {
 				return w.acqs[j].released
@@ -1152,8 +1170,13 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 		}
 		return false
 	})
-	if len(released) < len(sems) {
-		w.sems = released
+	for _, a := range carried {
+		if i, found := slices.BinarySearch(held, a.obj); !found {
+			held = slices.Insert(held, i, a.obj)
+		}
+	}
+	if !slices.Equal(held, sems) {
+		w.sems = held
 		w.setSemLocks()
 	}
 }

@@ -1,0 +1,149 @@
+// Package chanmutex: a channel with a buffer of one is a mutex where a
+// goroutine fills it to lock and drains it to unlock, also where the
+// send and the receive are in methods of a mutex type its callers call
+// (Lock, Unlock, TryLock), or in a lock that gives up on a context and
+// an unlock that does not block (select { case <-m.ch: default: }):
+// what a caller does between the two holds it (common-lock). A field
+// written without it is reported, and so is what a function writes
+// after it handed a value over on a channel of one that no one in the
+// goroutine drains.
+package chanmutex
+
+import (
+	"context"
+	"errors"
+)
+
+// mutex is locked when its channel is full.
+type mutex struct{ ch chan struct{} }
+
+func newMutex() *mutex { return &mutex{ch: make(chan struct{}, 1)} }
+
+func (m *mutex) Lock()   { m.ch <- struct{}{} }
+func (m *mutex) Unlock() { <-m.ch }
+
+func (m *mutex) TryLock() bool {
+	select {
+	case m.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// Batcher is safe for concurrent use.
+type Batcher struct {
+	lock  *mutex
+	items []int
+	size  int
+	last  int
+}
+
+// NewBatcher makes a batcher.
+func NewBatcher() *Batcher { return &Batcher{lock: newMutex()} }
+
+// Put adds an item.
+func (b *Batcher) Put(v int) {
+	b.lock.Lock()
+	b.items = append(b.items, v) // silent "common-lock"
+	b.size++                     // silent "common-lock"
+	b.lock.Unlock()
+}
+
+// Take takes the items, if no one holds the lock.
+func (b *Batcher) Take() []int {
+	if !b.lock.TryLock() {
+		return nil
+	}
+	items := b.items
+	b.items = nil // silent "common-lock"
+	b.size = 0    // silent "common-lock"
+	b.lock.Unlock()
+	return items
+}
+
+// Last records the last item, without the lock.
+func (b *Batcher) Last(v int) {
+	b.last = v // want `data race on Batcher.last: write at chanmutex.go:\d+ \(concurrent methods\) vs (read|write) at chanmutex.go:\d+ \(concurrent methods\)`
+}
+
+// Len reads the last item under the lock.
+func (b *Batcher) Len() int {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	return b.size + b.last
+}
+
+var errClosed = errors.New("closed")
+
+// ctxMutex gives up locking when the context is done or the connection
+// closed.
+type ctxMutex struct {
+	ch     chan struct{}
+	closed chan struct{}
+}
+
+func (m *ctxMutex) lock(ctx context.Context) error {
+	select {
+	case <-m.closed:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	case m.ch <- struct{}{}:
+		return nil
+	}
+}
+
+func (m *ctxMutex) unlock() {
+	select {
+	case <-m.ch:
+	default:
+	}
+}
+
+// Conn is safe for concurrent use.
+type Conn struct {
+	readMu *ctxMutex
+	buf    []byte
+	n      int
+	out    chan int
+	sent   int
+}
+
+// NewConn makes a connection.
+func NewConn() *Conn {
+	return &Conn{readMu: &ctxMutex{ch: make(chan struct{}, 1), closed: make(chan struct{})}, out: make(chan int, 1)}
+}
+
+// Read reads holding the read lock.
+func (c *Conn) Read(ctx context.Context) (int, error) {
+	if err := c.readMu.lock(ctx); err != nil {
+		return 0, err
+	}
+	defer c.readMu.unlock()
+	c.n++ // silent "common-lock"
+	return len(c.buf), nil
+}
+
+// Reset clears the buffer holding the read lock.
+func (c *Conn) Reset(ctx context.Context) error {
+	if err := c.readMu.lock(ctx); err != nil {
+		return err
+	}
+	c.buf = nil
+	c.n = 0 // silent "common-lock"
+	c.readMu.unlock()
+	return nil
+}
+
+// Send hands a count to the consumer, then counts it: the send is a
+// handoff, not a lock.
+func (c *Conn) Send(v int) {
+	c.publish(v)
+	c.sent++ // want `data race on Conn.sent: write at chanmutex.go:\d+ \(concurrent methods\) vs write at chanmutex.go:\d+ \(concurrent methods\)`
+}
+
+func (c *Conn) publish(v int) { c.out <- v }
+
+// Consume takes the counts.
+func (c *Conn) Consume() int { return <-c.out }
