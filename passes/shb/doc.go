@@ -196,7 +196,15 @@
 // receive is a handoff and holds nothing. A channel in a field of the
 // library's callers' receiver has the buffer of the channels the
 // package's code stores in that field (&mutex{ch: make(chan struct{},
-// 1)}). A send case of a
+// 1)}), and a set of channels taken as one has a buffer of one where
+// each of them has. What a function holds is followed block by block:
+// a block holds what every walked predecessor holds at its end, so a
+// lock given back on a path that returns (select { case <-closed:
+// m.unlock(); return errClosed; default: }) is still held on the path
+// that goes on, and the caller holds what the function holds at some
+// return. A receive gives back every send of the semaphore before it,
+// one on each of two branches ("if d > 0 { select { case sem <- t:
+// ... } } else { sem <- t }"). A send case of a
 // blocking select takes the semaphore where the code after the select
 // is reached from the select only through that case, every other case
 // returning, failing the test or going back to choose again ("select {

@@ -587,8 +587,20 @@ func makeCapacity(mc *ssa.MakeChan) (int64, bool) {
 	return constant.Int64Val(c.Value)
 }
 
-// capacity1 reports whether obj is a channel made with a buffer of one.
+// capacity1 reports whether obj is a channel made with a buffer of one,
+// for a semaphore: a set of channels taken as one (see group) is, where
+// every member is. Two goroutines that hold the set hold one of its
+// channels each, which the set stands for as an abstract object stands
+// for every channel made at its place.
 func (s *objects) capacity1(obj int32) bool {
+	if s.isGroup[obj] {
+		for _, m := range s.members[obj] {
+			if !s.capacity1(m) {
+				return false
+			}
+		}
+		return len(s.members[obj]) > 0
+	}
 	n, ok := s.capacity(obj)
 	return ok && n == 1
 }

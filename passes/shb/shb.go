@@ -824,7 +824,8 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	// semaphore not given back is no lock (see endSems), one the callee
 	// gave back stays given back.
 	sems, semLocks, acqs := slices.Clone(w.sems), w.semLocks, len(w.acqs)
-	defer func() { w.endSems(sems, semLocks, acqs) }()
+	sb := semBlocks{ends: make([][]int32, len(fn.Blocks)), walked: make([]bool, len(fn.Blocks))}
+	defer func() { w.endSems(sems, semLocks, acqs, sb.atReturn, sb.returned) }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
 	localOf := make(map[int]int32) // fn's own loops, in w.tr.locals
@@ -855,6 +856,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 			}
 			w.local = lc
 		}
+		w.enterBlock(b, &sb)
 		for _, o := range bodies {
 			o.enter(b, int32(len(w.tr.Events)))
 		}
@@ -867,6 +869,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 		for _, instr := range b.Instrs {
 			w.instr(instr, held, l, &defers)
 		}
+		w.leaveBlock(b, &sb)
 		if w.local >= 0 {
 			s := &w.tr.locals[w.local]
 			s.End = max(s.End, int32(len(w.tr.Events))-1)
@@ -1115,11 +1118,13 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 			w.locks.names[obj] = ExprName(ch)
 		}
 	case k == Recv && found:
+		// It gives back what every path here took: the sends of two
+		// branches (if d > 0 { select { case sem <- t: ... } } else
+		// { ... }) are two acquisitions, one on each path.
 		w.sems = slices.Delete(w.sems, i, i+1)
-		for j := len(w.acqs) - 1; j >= 0; j-- {
-			if a := &w.acqs[j]; a.obj == obj && !a.released {
+		for j := range w.acqs {
+			if a := &w.acqs[j]; a.obj == obj {
 				a.released = true
-				break
 			}
 		}
 	default:
@@ -1136,23 +1141,80 @@ func (w *walker) setSemLocks() {
 	w.semLocks = w.locks.intern(elems)
 }
 
-// endSems ends a call's semaphores: sems are those held when it began
-// and w.acqs[n:] those it acquired. A semaphore it acquired and never
-// released, there or in a function it called, is its caller's to
-// release: a lock helper's send (m.ch <- struct{}{} in a channel
-// mutex's Lock) is given back by the Unlock its caller calls after. At
-// the end of the goroutine's function, one never released was a
-// handoff: the events since the send do not hold it. One the call did
-// release stays held beyond the call no more than it was before, and
-// one of the caller's that it released is released.
-func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
-	var carried []acquisition
-	for _, a := range w.acqs[n:] {
-		if a.released {
+// semBlocks is what a call's walk knows of the semaphores held at the
+// end of each block of its function it has walked (see enterBlock), and
+// those held at the end of a block that returns.
+type semBlocks struct {
+	ends     [][]int32
+	walked   []bool
+	atReturn []int32
+	returned bool // a block that returns was walked
+}
+
+// enterBlock sets the semaphores held at the start of b: those held at
+// the end of every predecessor walked so far (the walk goes in an order
+// where only a loop's back edges come from a block not walked yet). A
+// semaphore given back on a path that returns (select { case
+// <-m.c.closed: m.unlock(); return errClosed; default: }) is still held
+// on the path that goes on.
+func (w *walker) enterBlock(b *ssa.BasicBlock, sb *semBlocks) {
+	var held []int32
+	any := false
+	for _, p := range b.Preds {
+		if !sb.walked[p.Index] {
 			continue
 		}
-		if len(w.stack) > 0 {
+		if !any {
+			held, any = sb.ends[p.Index], true
+			continue
+		}
+		held = slices.DeleteFunc(slices.Clone(held), func(o int32) bool {
+			_, found := slices.BinarySearch(sb.ends[p.Index], o)
+			return !found
+		})
+	}
+	if any && !slices.Equal(held, w.sems) {
+		w.sems = slices.Clone(held)
+		w.setSemLocks()
+	}
+}
+
+// leaveBlock notes the semaphores held at the end of b.
+func (w *walker) leaveBlock(b *ssa.BasicBlock, sb *semBlocks) {
+	sb.walked[b.Index] = true
+	sb.ends[b.Index] = slices.Clone(w.sems)
+	if len(b.Instrs) == 0 {
+		return
+	}
+	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+		sb.returned = true
+		for _, o := range w.sems {
+			if i, found := slices.BinarySearch(sb.atReturn, o); !found {
+				sb.atReturn = slices.Insert(sb.atReturn, i, o)
+			}
+		}
+	}
+}
+
+// endSems ends a call's semaphores: sems are those held when it began,
+// w.acqs[n:] those it acquired, and atReturn those held where it
+// returns. A semaphore it acquired and holds on a path that returns is
+// its caller's to give back: a lock helper's send (m.ch <- struct{}{}
+// in a channel mutex's Lock) is given back by the Unlock its caller
+// calls after. At the end of the goroutine's function, or in a call
+// that holds it at no return, one never given back was a handoff: the
+// events since the send do not hold it. One the call did give back
+// stays held beyond the call no more than it was before, and one of
+// the caller's that it gave back on every path that returns (or, where
+// the walk saw no return, anywhere) is given back.
+func (w *walker) endSems(sems []int32, semLocks LocksetID, n int, atReturn []int32, returned bool) {
+	var carried []acquisition
+	for _, a := range w.acqs[n:] {
+		if _, held := slices.BinarySearch(atReturn, a.obj); held && len(w.stack) > 0 {
 			carried = append(carried, a)
+			continue
+		}
+		if a.released {
 			continue
 		}
 		for i := a.start; i < int32(len(w.tr.Events)); i++ {
@@ -1163,6 +1225,10 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int) {
 	w.acqs = append(w.acqs[:n], carried...)
 	w.sems, w.semLocks = sems, semLocks
 	held := slices.DeleteFunc(slices.Clone(sems), func(o int32) bool {
+		if returned {
+			_, found := slices.BinarySearch(atReturn, o)
+			return !found
+		}
 		for j := n - 1; j >= 0; j-- {
 			if w.acqs[j].obj == o {
 				return w.acqs[j].released

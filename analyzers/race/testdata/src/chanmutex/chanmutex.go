@@ -2,7 +2,9 @@
 // goroutine fills it to lock and drains it to unlock, also where the
 // send and the receive are in methods of a mutex type its callers call
 // (Lock, Unlock, TryLock), or in a lock that gives up on a context and
-// an unlock that does not block (select { case <-m.ch: default: }):
+// an unlock that does not block (select { case <-m.ch: default: }), a
+// lock that gives the channel back on a path that returns an error, or
+// one that sends on either of two branches:
 // what a caller does between the two holds it (common-lock). A field
 // written without it is reported, and so is what a function writes
 // after it handed a value over on a channel of one that no one in the
@@ -147,3 +149,52 @@ func (c *Conn) publish(v int) { c.out <- v }
 
 // Consume takes the counts.
 func (c *Conn) Consume() int { return <-c.out }
+
+// lockOpen locks, then gives the lock back on the path that returns
+// when the connection is closed: the path that goes on still holds it.
+func (m *ctxMutex) lockOpen(ctx context.Context) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-m.closed:
+		m.unlock()
+		return errClosed
+	default:
+	}
+	return nil
+}
+
+// Flush clears the buffer holding the read lock taken by lockOpen.
+func (c *Conn) Flush(ctx context.Context) error {
+	if err := c.readMu.lockOpen(ctx); err != nil {
+		return err
+	}
+	defer c.readMu.unlock()
+	c.n = -1 // silent "common-lock"
+	return nil
+}
+
+// lockWithin locks, waiting at most a while when it is given one: the
+// send of either branch is the lock.
+func (m *ctxMutex) lockWithin(wait chan struct{}, bounded bool) error {
+	if bounded {
+		select {
+		case m.ch <- struct{}{}:
+		case <-wait:
+			return errClosed
+		}
+	} else {
+		m.ch <- struct{}{}
+	}
+	return nil
+}
+
+// Drop clears the count holding the read lock taken by lockWithin.
+func (c *Conn) Drop(wait chan struct{}, bounded bool) {
+	if c.readMu.lockWithin(wait, bounded) != nil {
+		return
+	}
+	c.n = 0 // silent "common-lock"
+	c.readMu.unlock()
+}
