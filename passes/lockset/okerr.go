@@ -1,6 +1,7 @@
 package lockset
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -268,3 +269,37 @@ func erringCall(v ssa.Value) *ssa.Call {
 var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// Succeeds reports whether r is a plain return of success: its last
+// result the constant nil of an error, or the constant true of a bool.
+func Succeeds(r *ssa.Return) bool {
+	if len(r.Results) == 0 {
+		return false
+	}
+	last := r.Results[len(r.Results)-1]
+	if isError(last.Type()) {
+		k, ok := storedBefore(last, r).(*ssa.Const)
+		return ok && k.IsNil()
+	}
+	k, ok := last.(*ssa.Const)
+	return ok && k.Value != nil && isBool(k.Type()) && constant.BoolVal(k.Value)
+}
+
+// Fails reports whether r is a return of failure: its last result an
+// error known not to be nil (see nonNil), or the constant false of a
+// function whose last result is a bool (TryLock's "return false").
+// What a function holds where it fails is not what its caller holds
+// where it goes on.
+func Fails(r *ssa.Return) bool {
+	if len(r.Results) == 0 {
+		return false
+	}
+	last := r.Results[len(r.Results)-1]
+	if isError(last.Type()) {
+		return nonNil(storedBefore(last, r), r)
+	}
+	if k, ok := last.(*ssa.Const); ok && k.Value != nil && isBool(k.Type()) {
+		return !constant.BoolVal(k.Value)
+	}
+	return false
+}

@@ -193,7 +193,11 @@
 // holds it until the receive (Unlock's <-m.ch, or a select with a
 // default whose case receives from it: a held semaphore's case is
 // ready). A send that the goroutine's function never follows with a
-// receive is a handoff and holds nothing. A channel in a field of the
+// receive holds the channel to the goroutine's end where only the
+// goroutines that fill the channel drain it (a Close that locks a
+// connection's mutex for good): no other send completes before a
+// receive takes that value, and none will. Where another goroutine
+// receives from it, the send is a handoff and holds nothing (keptSems). A channel in a field of the
 // library's callers' receiver has the buffer of the channels the
 // package's code stores in that field (&mutex{ch: make(chan struct{},
 // 1)}), and a set of channels taken as one has a buffer of one where

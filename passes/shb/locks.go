@@ -340,7 +340,10 @@ func (o *Order) Exclusive(a, b LocksetID) bool {
 // each table, each guarded by the table's mutex). Taking such mutexes as
 // one lock judges them as it would if the calls were not told apart. A
 // mutex each goroutine makes for itself stays its own: two goroutines
-// locking their own mutexes exclude nothing.
+// locking their own mutexes exclude nothing. A channel used as a lock
+// is no table's: the channels of newMu(c) called for c.readMu and for
+// c.writeMu are two locks of one connection, which a Close that locks
+// one for good and a read that holds the other do not share.
 func (ls *Locksets) clones(a, b []int32) bool {
 	for _, x := range a {
 		if int(x) >= len(ls.cloneKeys) || ls.cloneKeys[x].site == nil {
@@ -369,7 +372,7 @@ type cloneKey struct {
 func (ls *Locksets) keyClones() {
 	ls.cloneKeys = make([]cloneKey, len(ls.objs.locs))
 	for i, l := range ls.objs.locs {
-		if l.Obj.Site != nil && l.Obj.Ctx != nil {
+		if l.Obj.Site != nil && l.Obj.Ctx != nil && l.Obj.Kind != pointer.ObjChan {
 			ls.cloneKeys[i] = cloneKey{l.Obj.Site, l.Leaf, l.Obj.Kind, l.Obj.Ctx.Origin}
 		}
 	}

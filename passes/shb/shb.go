@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/origo-dev/origo/facts"
 	"github.com/origo-dev/origo/passes/dataflow"
@@ -519,6 +520,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 	total := 0
 	twins := twinsOf(ptr.Origins)
 	storers := storersOf(ptr, ls.StoredElsewhere())
+	kept := &keptSems{drained: make(map[int32]bool)}
 	for _, o := range ptr.Origins {
 		t := &Trace{Origin: o, at: make(map[ssa.Instruction][]int32), ParallelAt: -1}
 		w := &walker{
@@ -535,6 +537,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 			links:        make(map[chainLink]int32),
 			narrowedObjs: make(map[chainValue][2]int32),
 			twins:        twins[o],
+			kept:         kept,
 		}
 		if o.Parent != nil {
 			w.transferred = handed[o]
@@ -570,6 +573,7 @@ func build(res *Result, ptr *pointer.Result, ls *lockset.Result, eff *effects.Re
 		res.Traces = append(res.Traces, t)
 		res.byOrig[o] = t
 	}
+	kept.release(res.Locks, objs)
 	res.internImported(ptr)
 	res.link(objs)
 	res.Locks.keyClones()
@@ -674,6 +678,7 @@ type walker struct {
 	sems     []int32       // semaphore channels acquired (see chanOp)
 	semLocks LocksetID     // the same, as a lockset
 	acqs     []acquisition // the sends that acquired them, innermost call last
+	kept     *keptSems     // the package's, shared by its walkers
 
 	// transferred are the locks the goroutine's starter handed it (see
 	// handOver), held until the goroutine releases them; handed is
@@ -692,6 +697,63 @@ type acquisition struct {
 	obj      int32
 	start    int32
 	released bool
+}
+
+// keptSems are the semaphores a goroutine took and never gave back,
+// and the channels received from by a goroutine that did not fill them.
+// A channel with a buffer of one that only its fillers drain (every
+// receive from it gives back a send of the same goroutine) is held by
+// a goroutine that fills it and never drains it until the goroutine
+// ends: no other send completes before a receive takes that value, and
+// none will (a Close that locks a connection's mutex for good, c.mu <-
+// struct{}{}, and never unlocks it). One that someone else drains was a
+// handoff: the receiver takes the value, and the events after the send
+// hold nothing (see release).
+type keptSems struct {
+	list    []keptSem
+	drained map[int32]bool
+}
+
+type keptSem struct {
+	tr         *Trace
+	obj        int32
+	start, end int32
+}
+
+// release ends every kept semaphore that is drained, or whose set of
+// channels (see objects.group) has a drained member, or that is a
+// member of a drained set.
+func (k *keptSems) release(locks *Locksets, objs *objects) {
+	drained := func(o int32) bool {
+		if k.drained[o] {
+			return true
+		}
+		for _, m := range objs.members[o] {
+			if k.drained[m] {
+				return true
+			}
+		}
+		for d := range k.drained {
+			if slices.Contains(objs.members[d], o) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range k.list {
+		if drained(s.obj) {
+			s.tr.withoutSem(locks, s.obj, s.start, s.end)
+		}
+	}
+}
+
+// withoutSem removes the semaphore obj from the locksets of the events
+// [start, end).
+func (t *Trace) withoutSem(locks *Locksets, obj, start, end int32) {
+	for i := start; i < end; i++ {
+		ev := &t.Events[i]
+		ev.Locks = locks.without(ev.Locks, obj)
+	}
 }
 
 // storersOf returns, for each field among stored (each with the
@@ -824,7 +886,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	// semaphore not given back is no lock (see endSems), one the callee
 	// gave back stays given back.
 	sems, semLocks, acqs := slices.Clone(w.sems), w.semLocks, len(w.acqs)
-	sb := semBlocks{ends: make([][]int32, len(fn.Blocks)), walked: make([]bool, len(fn.Blocks))}
+	sb := newSemBlocks(fn)
 	defer func() { w.endSems(sems, semLocks, acqs, sb.atReturn, sb.returned) }()
 	comp := w.objs.components(fn)
 	loopOf := make(map[int]int32)
@@ -1115,7 +1177,7 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 		w.sems = slices.Insert(w.sems, i, obj)
 		w.acqs = append(w.acqs, acquisition{obj: obj, start: id + 1})
 		if _, ok := w.locks.names[obj]; !ok {
-			w.locks.names[obj] = ExprName(ch)
+			w.locks.names[obj] = w.callerName(ch)
 		}
 	case k == Recv && found:
 		// It gives back what every path here took: the sends of two
@@ -1133,6 +1195,52 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 	w.setSemLocks()
 }
 
+// callerName names ch as the callers that passed it name it: m.ch in
+// a channel mutex's Lock, called as c.readMu.lock(ctx), is c.readMu.ch,
+// which a report can tell from c.writeMu.ch.
+func (w *walker) callerName(ch ssa.Value) string {
+	name := ExprName(ch)
+	v := ch
+	for d := len(w.stack) - 1; d >= 0 && name != ""; d-- {
+		p, ok := exprRoot(v).(*ssa.Parameter)
+		site := w.sites[d]
+		if !ok || site == nil || site.Common().IsInvoke() || p.Parent() != w.stack[d] {
+			break
+		}
+		i := slices.Index(p.Parent().Params, p)
+		args := site.Common().Args
+		if i < 0 || i >= len(args) {
+			break
+		}
+		outer := ExprName(args[i])
+		if outer == "" {
+			break
+		}
+		name, v = outer+strings.TrimPrefix(name, p.Name()), args[i]
+	}
+	return name
+}
+
+// exprRoot returns the value an expression ExprName names starts from.
+func exprRoot(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
 func (w *walker) setSemLocks() {
 	var elems []lockElem
 	for _, o := range w.sems {
@@ -1143,12 +1251,29 @@ func (w *walker) setSemLocks() {
 
 // semBlocks is what a call's walk knows of the semaphores held at the
 // end of each block of its function it has walked (see enterBlock), and
-// those held at the end of a block that returns.
+// those held at every return that does not fail.
 type semBlocks struct {
 	ends     [][]int32
 	walked   []bool
 	atReturn []int32
-	returned bool // a block that returns was walked
+	returned bool // a block that returns, not failing, was walked
+	// plain is set where some return of the function succeeds plainly
+	// (lockset.Succeeds: return nil, return true): then only those
+	// succeed, and a return ctx.Err() after case <-ctx.Done() fails.
+	plain bool
+}
+
+func newSemBlocks(fn *ssa.Function) semBlocks {
+	sb := semBlocks{ends: make([][]int32, len(fn.Blocks)), walked: make([]bool, len(fn.Blocks))}
+	for _, b := range fn.Blocks {
+		if n := len(b.Instrs); n > 0 {
+			if r, ok := b.Instrs[n-1].(*ssa.Return); ok && lockset.Succeeds(r) {
+				sb.plain = true
+				break
+			}
+		}
+	}
+	return sb
 }
 
 // enterBlock sets the semaphores held at the start of b: those held at
@@ -1179,34 +1304,45 @@ func (w *walker) enterBlock(b *ssa.BasicBlock, sb *semBlocks) {
 	}
 }
 
-// leaveBlock notes the semaphores held at the end of b.
+// leaveBlock notes the semaphores held at the end of b, and where b
+// returns other than by failing (lockset.Fails), those held at every
+// such return: what the caller holds where the call goes on. A Lock
+// that gives the channel back where it fails (case <-closed: m.unlock();
+// return errClosed) holds it where it succeeds; a write that closes the
+// connection, locking its mutex for good, where it fails, does not hold
+// that mutex where it succeeds.
 func (w *walker) leaveBlock(b *ssa.BasicBlock, sb *semBlocks) {
 	sb.walked[b.Index] = true
 	sb.ends[b.Index] = slices.Clone(w.sems)
 	if len(b.Instrs) == 0 {
 		return
 	}
-	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-		sb.returned = true
-		for _, o := range w.sems {
-			if i, found := slices.BinarySearch(sb.atReturn, o); !found {
-				sb.atReturn = slices.Insert(sb.atReturn, i, o)
-			}
-		}
+	r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	if !ok || lockset.Fails(r) || sb.plain && !lockset.Succeeds(r) {
+		return
 	}
+	if !sb.returned {
+		sb.returned, sb.atReturn = true, slices.Clone(w.sems)
+		return
+	}
+	sb.atReturn = slices.DeleteFunc(sb.atReturn, func(o int32) bool {
+		_, found := slices.BinarySearch(w.sems, o)
+		return !found
+	})
 }
 
 // endSems ends a call's semaphores: sems are those held when it began,
 // w.acqs[n:] those it acquired, and atReturn those held where it
-// returns. A semaphore it acquired and holds on a path that returns is
-// its caller's to give back: a lock helper's send (m.ch <- struct{}{}
-// in a channel mutex's Lock) is given back by the Unlock its caller
-// calls after. At the end of the goroutine's function, or in a call
-// that holds it at no return, one never given back was a handoff: the
-// events since the send do not hold it. One the call did give back
-// stays held beyond the call no more than it was before, and one of
-// the caller's that it gave back on every path that returns (or, where
-// the walk saw no return, anywhere) is given back.
+// returns (see leaveBlock). A semaphore it acquired and holds where it
+// returns is its caller's to give back: a lock helper's send (m.ch <-
+// struct{}{} in a channel mutex's Lock) is given back by the Unlock its
+// caller calls after. One never given back, at the end of the
+// goroutine's function or in a call that does not hold it where it
+// returns, is held by the events since the send unless someone else
+// drains the channel (see keptSems), and by none after the call. One
+// the call did give back stays held beyond the call no more than it was
+// before, and one of the caller's that it gave back on a path that
+// returns (or, where the walk saw no return, anywhere) is given back.
 func (w *walker) endSems(sems []int32, semLocks LocksetID, n int, atReturn []int32, returned bool) {
 	var carried []acquisition
 	for _, a := range w.acqs[n:] {
@@ -1217,10 +1353,8 @@ func (w *walker) endSems(sems []int32, semLocks LocksetID, n int, atReturn []int
 		if a.released {
 			continue
 		}
-		for i := a.start; i < int32(len(w.tr.Events)); i++ {
-			ev := &w.tr.Events[i]
-			ev.Locks = w.locks.without(ev.Locks, a.obj)
-		}
+		// Held to here, unless someone else drains it.
+		w.kept.list = append(w.kept.list, keptSem{w.tr, a.obj, a.start, int32(len(w.tr.Events))})
 	}
 	w.acqs = append(w.acqs[:n], carried...)
 	w.sems, w.semLocks = sems, semLocks
@@ -1401,6 +1535,11 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	}
 	*w.total++
 	ev.ID, ev.Locks, ev.Loop, ev.Chain = id, locks, loop, w.chain
+	if ev.Kind == Recv && ev.Obj >= 0 {
+		if _, held := slices.BinarySearch(w.sems, ev.Obj); !held {
+			w.kept.drained[ev.Obj] = true
+		}
+	}
 	if ev.Kind == Recv && w.local >= 0 {
 		if w.tr.recvLoops == nil {
 			w.tr.recvLoops = make(map[int32]int32)

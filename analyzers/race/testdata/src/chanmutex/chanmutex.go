@@ -4,7 +4,9 @@
 // (Lock, Unlock, TryLock), or in a lock that gives up on a context and
 // an unlock that does not block (select { case <-m.ch: default: }), a
 // lock that gives the channel back on a path that returns an error, or
-// one that sends on either of two branches:
+// one that sends on either of two branches, or a lock taken for good
+// that no one gives back, where only the goroutines that fill the
+// channel drain it:
 // what a caller does between the two holds it (common-lock). A field
 // written without it is reported, and so is what a function writes
 // after it handed a value over on a channel of one that no one in the
@@ -197,4 +199,21 @@ func (c *Conn) Drop(wait chan struct{}, bounded bool) {
 	}
 	c.n = 0 // silent "common-lock"
 	c.readMu.unlock()
+}
+
+// forceLock locks for good: what its caller does after it holds the
+// lock to the end of the goroutine, where no one but a holder drains
+// the channel.
+func (m *ctxMutex) forceLock() { m.ch <- struct{}{} }
+
+// Close locks the read lock for good and clears the buffer.
+func (c *Conn) Close() {
+	c.readMu.forceLock()
+	c.buf = nil // silent "common-lock"
+}
+
+// Shutdown fills the read lock itself and never gives it back.
+func (c *Conn) Shutdown() {
+	c.readMu.ch <- struct{}{}
+	c.n = -2 // silent "common-lock"
 }
