@@ -480,31 +480,38 @@ func HeldName(h lockset.Held) string {
 // ExprName renders the expression that reaches a value: a variable and
 // its fields, or "" when the value has no name in the source.
 func ExprName(v ssa.Value) string {
+	name, _ := exprName(v)
+	return name
+}
+
+// exprName is ExprName, and the value the name starts from (the
+// parameter m of m.ch).
+func exprName(v ssa.Value) (string, ssa.Value) {
 	switch v := v.(type) {
 	case *ssa.FieldAddr:
-		if x := ExprName(v.X); x != "" {
-			return x + "." + fieldName(v.X.Type(), v.Field)
+		if x, root := exprName(v.X); x != "" {
+			return x + "." + fieldName(v.X.Type(), v.Field), root
 		}
 	case *ssa.Field:
-		if x := ExprName(v.X); x != "" {
-			return x + "." + fieldName(v.X.Type(), v.Field)
+		if x, root := exprName(v.X); x != "" {
+			return x + "." + fieldName(v.X.Type(), v.Field), root
 		}
 	case *ssa.UnOp:
-		return ExprName(v.X)
+		return exprName(v.X)
 	case *ssa.ChangeType:
-		return ExprName(v.X)
+		return exprName(v.X)
 	case *ssa.IndexAddr:
-		if x := ExprName(v.X); x != "" {
-			return x + "[i]"
+		if x, root := exprName(v.X); x != "" {
+			return x + "[i]", root
 		}
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
-		return v.Name()
+		return v.Name(), v
 	case *ssa.Alloc:
 		if v.Comment != "" && !strings.ContainsAny(v.Comment, " ") {
-			return v.Comment
+			return v.Comment, v
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // fieldName returns the name of field i of the struct t (or *t) is.

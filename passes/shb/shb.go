@@ -3,6 +3,7 @@ package shb
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -724,24 +725,19 @@ type keptSem struct {
 // channels (see objects.group) has a drained member, or that is a
 // member of a drained set.
 func (k *keptSems) release(locks *Locksets, objs *objects) {
-	drained := func(o int32) bool {
-		if k.drained[o] {
-			return true
-		}
-		for _, m := range objs.members[o] {
+	gone := maps.Clone(k.drained)
+	for set, ms := range objs.members {
+		for _, m := range ms {
 			if k.drained[m] {
-				return true
+				gone[set] = true
+			}
+			if k.drained[set] {
+				gone[m] = true
 			}
 		}
-		for d := range k.drained {
-			if slices.Contains(objs.members[d], o) {
-				return true
-			}
-		}
-		return false
 	}
 	for _, s := range k.list {
-		if drained(s.obj) {
+		if gone[s.obj] {
 			s.tr.withoutSem(locks, s.obj, s.start, s.end)
 		}
 	}
@@ -1199,10 +1195,9 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 // a channel mutex's Lock, called as c.readMu.lock(ctx), is c.readMu.ch,
 // which a report can tell from c.writeMu.ch.
 func (w *walker) callerName(ch ssa.Value) string {
-	name := ExprName(ch)
-	v := ch
+	name, root := exprName(ch)
 	for d := len(w.stack) - 1; d >= 0 && name != ""; d-- {
-		p, ok := exprRoot(v).(*ssa.Parameter)
+		p, ok := root.(*ssa.Parameter)
 		site := w.sites[d]
 		if !ok || site == nil || site.Common().IsInvoke() || p.Parent() != w.stack[d] {
 			break
@@ -1212,33 +1207,13 @@ func (w *walker) callerName(ch ssa.Value) string {
 		if i < 0 || i >= len(args) {
 			break
 		}
-		outer := ExprName(args[i])
+		outer, outerRoot := exprName(args[i])
 		if outer == "" {
 			break
 		}
-		name, v = outer+strings.TrimPrefix(name, p.Name()), args[i]
+		name, root = outer+strings.TrimPrefix(name, p.Name()), outerRoot
 	}
 	return name
-}
-
-// exprRoot returns the value an expression ExprName names starts from.
-func exprRoot(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.UnOp:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }
 
 func (w *walker) setSemLocks() {
