@@ -112,6 +112,7 @@ type Conn struct {
 	n      int
 	out    chan int
 	sent   int
+	mark   int
 }
 
 // NewConn makes a connection.
@@ -216,4 +217,30 @@ func (c *Conn) Close() {
 func (c *Conn) Shutdown() {
 	c.readMu.ch <- struct{}{}
 	c.n = -2 // silent "common-lock"
+}
+
+// closeIf locks for good only on the path where it closes, which
+// returns as the other path does: a caller holds what a call holds at
+// every return that does not fail, so none after it.
+func (c *Conn) closeIf(bad bool) {
+	if bad {
+		c.readMu.forceLock()
+		return
+	}
+}
+
+// Mark sets the mark holding the read lock.
+func (c *Conn) Mark(ctx context.Context) error {
+	if err := c.readMu.lock(ctx); err != nil {
+		return err
+	}
+	c.mark = 1
+	c.readMu.unlock()
+	return nil
+}
+
+// Touch writes the mark after closeIf, without the lock.
+func (c *Conn) Touch(bad bool) {
+	c.closeIf(bad)
+	c.mark = 7 // want `data race on Conn.mark: write at chanmutex.go:\d+ \(concurrent methods\) vs write at chanmutex.go:\d+ \(concurrent methods\); locks held: \{\} vs \{c.readMu.ch\}`
 }
