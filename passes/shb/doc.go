@@ -197,7 +197,12 @@
 // goroutines that fill the channel drain it (a Close that locks a
 // connection's mutex for good): no other send completes before a
 // receive takes that value, and none will. Where another goroutine
-// receives from it, the send is a handoff and holds nothing (keptSems). A channel in a field of the
+// receives from it, the send is a handoff and holds nothing (keptSems).
+// A channel of one that the function making it fills at once (tok :=
+// make(chan struct{}, 1); tok <- struct{}{}) holds a token while no one
+// holds the lock: a receive takes the lock and a send gives it back
+// (<-c.mu; defer func() { c.mu <- struct{}{} }()), and the fill takes
+// nothing (objects.token). A channel in a field of the
 // library's callers' receiver has the buffer of the channels the
 // package's code stores in that field (&mutex{ch: make(chan struct{},
 // 1)}), and a set of channels taken as one has a buffer of one where

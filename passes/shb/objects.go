@@ -24,6 +24,7 @@ type objects struct {
 	groups  map[string]int32
 	isGroup map[int32]bool
 	members map[int32][]int32 // by set: its objects
+	tokens  map[int32]bool    // by object: see token, once asked
 	comps   map[*ssa.Function][]int
 	rpo     map[*ssa.Function][]*ssa.BasicBlock
 	sels    map[*ssa.Function]*selectInfo
@@ -75,6 +76,7 @@ func newObjects(ptr *pointer.Result) *objects {
 		groups:  make(map[string]int32),
 		isGroup: make(map[int32]bool),
 		members: make(map[int32][]int32),
+		tokens:  make(map[int32]bool),
 		comps:   make(map[*ssa.Function][]int),
 		rpo:     make(map[*ssa.Function][]*ssa.BasicBlock),
 		sels:    make(map[*ssa.Function]*selectInfo),
@@ -585,6 +587,61 @@ func makeCapacity(mc *ssa.MakeChan) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(c.Value)
+}
+
+// token reports whether obj is a channel of one that holds a token
+// while no one holds its lock: every channel it stands for is filled by
+// the function that makes it (tok := make(chan struct{}, 1); tok <-
+// struct{}{}), so a goroutine locks it by taking the token (<-c.tok)
+// and unlocks it by putting the token back (c.tok <- struct{}{}).
+func (s *objects) token(obj int32) bool {
+	if t, ok := s.tokens[obj]; ok {
+		return t
+	}
+	t := s.filledWhereMade(obj)
+	s.tokens[obj] = t
+	return t
+}
+
+func (s *objects) filledWhereMade(obj int32) bool {
+	if s.isGroup[obj] {
+		for _, m := range s.members[obj] {
+			if !s.token(m) {
+				return false
+			}
+		}
+		return len(s.members[obj]) > 0
+	}
+	if !s.capacity1(obj) {
+		return false
+	}
+	o := s.locs[obj].Obj
+	makes := s.ptr.MadeFor(o)
+	if mc, ok := o.Site.(*ssa.MakeChan); ok {
+		makes = []*ssa.MakeChan{mc}
+	}
+	for _, mc := range makes {
+		if !slices.ContainsFunc(*mc.Referrers(), func(instr ssa.Instruction) bool {
+			s, ok := instr.(*ssa.Send)
+			return ok && s.Chan == mc
+		}) {
+			return false
+		}
+	}
+	return len(makes) > 0
+}
+
+// isFill reports whether instr is a send on a channel where the function
+// that makes it has it in hand (tok <- struct{}{} after tok :=
+// make(chan struct{}, 1)): it puts a token in a new channel, a lock's
+// initial state, and takes no lock.
+func isFill(instr ssa.Instruction) bool {
+	s, ok := instr.(*ssa.Send)
+	if !ok {
+		return false
+	}
+	_, made := s.Chan.(*ssa.MakeChan)
+	return made
 }
 
 // capacity1 reports whether obj is a channel made with a buffer of one,

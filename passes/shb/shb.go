@@ -978,11 +978,16 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 		for i := range instr.States {
 			if bodies == nil || bodies[i] == nil {
 				id := w.selectCase(instr, i, i != passing, held, loop)
-				if i != passing && info.onlyWayOn(instr, i) {
+				if st := instr.States[i]; i != passing && info.onlyWayOn(instr, i) {
 					// The code after the select runs only once
-					// this send took the semaphore.
-					obj, _ := w.syncObj(instr.States[i].Chan)
-					w.semOp(Send, obj, instr.States[i].Chan, id)
+					// this send took the semaphore (or this
+					// receive took a token, or gave one back).
+					obj, _ := w.syncObj(st.Chan)
+					k := Send
+					if st.Dir == types.RecvOnly {
+						k = Recv
+					}
+					w.semOp(k, obj, st.Chan, id)
 				}
 				if st := instr.States[i]; !instr.Blocking && st.Dir == types.RecvOnly {
 					// A select with a default takes a case that is
@@ -1167,6 +1172,10 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 	if obj < 0 || !w.objs.capacity1(obj) {
 		return
 	}
+	k, ok := w.semKind(k, obj, ch)
+	if !ok {
+		return
+	}
 	i, found := slices.BinarySearch(w.sems, obj)
 	switch {
 	case k == Send && !found:
@@ -1189,6 +1198,38 @@ func (w *walker) semOp(k Kind, obj int32, ch ssa.Value, id int32) {
 		return
 	}
 	w.setSemLocks()
+}
+
+// semKind returns what the send or receive k on the semaphore obj does
+// to it: a send takes it and a receive gives it back, except on a
+// channel that holds a token (objects.token), where a receive takes the
+// token and a send puts it back; the send that fills such a channel
+// where it is made does neither (false).
+func (w *walker) semKind(k Kind, obj int32, ch ssa.Value) (Kind, bool) {
+	if !w.objs.token(obj) {
+		return k, true
+	}
+	switch k {
+	case Send:
+		if _, fill := ch.(*ssa.MakeChan); fill {
+			return 0, false
+		}
+		return Recv, true
+	case Recv:
+		return Send, true
+	}
+	return k, true
+}
+
+// chanOf returns the channel of a send or a receive, nil for a select.
+func chanOf(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		return instr.Chan
+	case *ssa.UnOp:
+		return instr.X
+	}
+	return nil
 }
 
 // callerName names ch as the callers that passed it name it: m.ch in
@@ -1510,9 +1551,13 @@ func (w *walker) add(ev Event, locks LocksetID, loop int32) int32 {
 	}
 	*w.total++
 	ev.ID, ev.Locks, ev.Loop, ev.Chain = id, locks, loop, w.chain
-	if ev.Kind == Recv && ev.Obj >= 0 {
-		if _, held := slices.BinarySearch(w.sems, ev.Obj); !held {
-			w.kept.drained[ev.Obj] = true
+	if (ev.Kind == Recv || ev.Kind == Send) && ev.Obj >= 0 {
+		// A semaphore given back by a goroutine that does not hold it
+		// (or a token put back by one that did not take it).
+		if k, ok := w.semKind(ev.Kind, ev.Obj, chanOf(ev.Instr)); ok && k == Recv {
+			if _, held := slices.BinarySearch(w.sems, ev.Obj); !held {
+				w.kept.drained[ev.Obj] = true
+			}
 		}
 	}
 	if ev.Kind == Recv && w.local >= 0 {
