@@ -261,6 +261,11 @@ var realModules = []realModule{
 	{"github.com/coder/websocket", "v1.8.15"},
 	{"github.com/Workiva/go-datastructures", "v1.1.7"},
 	{"github.com/reugn/go-quartz", "v0.15.2"},
+	// Added in issue 38's thirty-second session, after channel locks
+	// across calls, semaphores kept to a goroutine's end, a call's
+	// locks at every return that does not fail and token channels, with
+	// a first look: the next of the list fixed in the thirtieth.
+	{"github.com/orcaman/concurrent-map/v2", "v2.0.1"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
