@@ -75,7 +75,8 @@ import (
 //   - chanmutex: a channel of one filled and drained by a mutex type's
 //     Lock and Unlock (and TryLock, a lock that gives up on a context,
 //     an unlock that does not block), the library callers' field
-//     holding the channel its constructor made;
+//     holding the channel its constructor made; two channel mutexes
+//     that one helper makes for a test's object are two locks;
 //   - chantoken: a channel of one filled where it is made holds a
 //     token that a receive takes to lock and a send puts back, directly,
 //     in helpers and in a deferred closure; the goroutine that made and
