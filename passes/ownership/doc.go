@@ -452,7 +452,9 @@
 // count (no inner or outer loop around it that restarts the count), and
 // the slice must be one that the function holding the go statement
 // allocates once per call, outside loops, and hands on unchanged (a
-// variable stored once). A constant index, a shared or computed index, a
+// variable stored once before the go statement, besides its zero value
+// and what the function stores back as it returns it: a named result,
+// chans = make(...); ...; return chans). A constant index, a shared or computed index, a
 // slice the function was given, or append are reported as before.
 //
 // # Dead code

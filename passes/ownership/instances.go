@@ -317,7 +317,69 @@ func (q *Query) oncePerCall(x ssa.Value, entry *ssa.Function, spawn ssa.CallInst
 		return nil, false
 	}
 	v := lockset.SoleStore(cell)
+	if v == nil {
+		v = storedOnceBefore(cell, spawn)
+	}
 	return holder, v != nil && q.allocatedOnce(v, spawn)
+}
+
+// storedOnceBefore returns the value a variable holds where spawn runs and
+// ever after, when the function stores it once, before spawn on every
+// path to it, besides the zero value it may start with and what it
+// stores back as it returns (a named result: chans = make(...), then
+// return chans); else nil.
+func storedOnceBefore(cell *ssa.Alloc, spawn ssa.CallInstruction) ssa.Value {
+	var store *ssa.Store
+	var zeros []*ssa.Store
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != cell {
+				return nil
+			}
+			if c, ok := r.Val.(*ssa.Const); ok && c.IsNil() {
+				zeros = append(zeros, r)
+				continue
+			}
+			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == cell {
+				continue // it stores back what it holds: return chans
+			}
+			if store != nil {
+				return nil
+			}
+			store = r
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			if !lockset.ReadOnlyCapture(r, cell) {
+				return nil
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	if store == nil || !before(store, spawn) {
+		return nil
+	}
+	for _, z := range zeros {
+		if !before(z, store) {
+			return nil
+		}
+	}
+	return store.Val
+}
+
+// before reports whether a runs before b on every path to b in their
+// function.
+func before(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab != bb {
+		return ab.Dominates(bb)
+	}
+	return slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b)
 }
 
 // loadedOnce returns what a variable holds when v loads a variable that

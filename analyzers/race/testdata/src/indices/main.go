@@ -40,6 +40,9 @@ func main() {
 	pointerToFirst()
 	workerResults(4)
 	sharedWorkerResults(4)
+	namedResult(4)
+	namedResultCaptured(4)
+	namedFromParameter(make([]int, 4))
 }
 
 func f(i int) int { return i }
@@ -479,4 +482,47 @@ func sharedWorkerResults(n int) {
 
 func fillShared(id int, r *workerResult) {
 	r.failed += id // want `data race on an element of \[\]workerResult.failed`
+}
+
+// A named result that the goroutines capture holds the one slice the
+// function made before starting them (go/ssa stores it back as the
+// function returns it).
+func namedResult(n int) (results []int) {
+	results = make([]int, n)
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func(i int) {
+			defer wg.Done()
+			results[i] = i // silent "own-element"
+		}(i)
+	}
+	wg.Wait()
+	return results
+}
+
+// The same, with the per-iteration index captured too.
+func namedResultCaptured(n int) (out []int) {
+	out = make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = f(i) // silent "own-element"
+		}()
+	}
+	wg.Wait()
+	return
+}
+
+// A named result that holds its caller's slice: two calls may share it.
+func namedFromParameter(dst []int) (results []int) {
+	results = dst
+	for i := range results {
+		go func() {
+			results[i] = i // want `data race on an element of \[\]int`
+		}()
+	}
+	return results
 }
