@@ -81,6 +81,9 @@ import (
 //     token that a receive takes to lock and a send puts back, directly,
 //     in helpers and in a deferred closure; the goroutine that made and
 //     filled it holds nothing after the fill;
+//   - withlockuse: callbacks that another package's function calls
+//     holding its lock (withlock's WithLock, WithRLock), a literal and
+//     a method value, hold it; one it calls after its Unlock does not;
 //   - relock: a function entered with its caller's lock that unlocks
 //     it around a wait and locks it again before every return gives it
 //     back (the wait loop in the callee, and one call further), and one
@@ -95,7 +98,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "cleanups", "condlocker", "closeobserve", "iocontract", "cbuse", "newcond",
-		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken"}
+		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

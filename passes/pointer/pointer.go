@@ -410,9 +410,12 @@ const (
 // all. Each field gets its own object (r.tickMu and b.tickMu are two
 // mutexes), and a field whose type is already on the path points back
 // to that object (a list's next), so that the tree is finite. Only the
-// package's own struct types are followed, and sync's (a *sync.RWMutex
-// field is a mutex of its own): another package's objects are what its
-// summaries say they are.
+// package's own struct types are followed further, and sync's (a
+// *sync.RWMutex field is a mutex of its own): a struct of another
+// package that holds a mutex gets an object whose pointer fields point
+// nowhere, what its summaries say of it, so that a lock its methods
+// hold (c.proc.lock, held by proc.WithLock while it calls back) is one
+// the walk can name; another package's struct without one, none.
 func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, budget *int) {
 	if len(path) > maxFillDepth {
 		return
@@ -439,10 +442,14 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 			continue
 		}
 		named, ok := types.Unalias(p.Elem()).(*types.Named)
-		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() != root.Pkg() && named.Obj().Pkg().Path() != "sync" {
+		if !ok || named.Obj().Pkg() == nil {
 			continue
 		}
 		if _, ok := named.Underlying().(*types.Struct); !ok {
+			continue
+		}
+		own := named.Obj().Pkg() == root.Pkg() || named.Obj().Pkg().Path() == "sync"
+		if !own && !hasMutex(named, 0) {
 			continue
 		}
 		k := slices.IndexFunc(path, func(o *Object) bool { return types.Identical(o.Type, named) })
@@ -458,8 +465,31 @@ func (a *state) fillReceiver(obj *Object, root *types.TypeName, path []*Object, 
 		sub.Label = "the " + named.Obj().Name() + " a receiver of " + root.Name() + " reaches"
 		sub.Callers = true
 		a.addLoc(obj.start+nodeID(i), sub.start)
-		a.fillReceiver(sub, root, append(path, sub), budget)
+		if own {
+			a.fillReceiver(sub, root, append(path, sub), budget)
+		}
 	}
+}
+
+// hasMutex reports whether a value of type t holds a sync.Mutex or
+// sync.RWMutex, in a field or a field's field.
+func hasMutex(t types.Type, depth int) bool {
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "sync" {
+		switch named.Obj().Name() {
+		case "Mutex", "RWMutex":
+			return true
+		}
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > maxFillDepth {
+		return false
+	}
+	for f := range st.Fields() {
+		if hasMutex(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // Location is a leaf of an abstract object: a field, an element, a

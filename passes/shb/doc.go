@@ -270,7 +270,13 @@
 // operations, then an Acquire for each mutex it may block to lock
 // (lockset.Result.Takes) that the caller's arguments name as one object.
 // The summary does not keep the order of its locks against its other
-// operations, so they come last.
+// operations, so they come last. A function value the call passes runs
+// holding the locks that the summary says the function holds when it
+// calls that parameter (facts.FuncLocks.Callbacks, named in the caller's
+// terms): p.WithLock(func() error { c.topo = tt; return nil }) writes
+// c.topo holding p's lock, as a call of the literal in WithLock's own
+// package would; a callback it calls after its Unlock holds nothing of
+// it (callbackLocks).
 //
 // A call that only the pointer analysis resolves (an interface method, a
 // function value) counts the same way what its callees do to mutexes

@@ -1697,9 +1697,13 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 		w.releaseImported(c)
 	}
 	callees := w.callees(c)
+	var cbs []lockset.Callback
+	if fn := call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 {
+		cbs = w.ls.Callbacks(call) // fn is another package's
+	}
 	for _, fn := range callees {
 		w.site = c
-		w.call(fn, held, loop)
+		w.call(fn, w.callbackLocks(cbs, fn, held), loop)
 	}
 	if call.StaticCallee() == nil {
 		if ext := w.ptr.ExternalCallees(w.o, c); len(ext) > 0 {
@@ -1709,6 +1713,37 @@ func (w *walker) callInstr(c ssa.CallInstruction, held LocksetID, loop int32) {
 			w.dynamicLocks(c, callees)
 		}
 	}
+}
+
+// callbackLocks returns held with the locks that a function of another
+// package holds when it calls fn, a function value its caller passed it
+// (cbs, from its summary): p.WithLock(func() error { c.topo = tt; return
+// nil }) runs the literal holding p's lock, as a call of the literal in
+// WithLock's own package would.
+func (w *walker) callbackLocks(cbs []lockset.Callback, fn *ssa.Function, held LocksetID) LocksetID {
+	var extra lockset.Set
+	for _, cb := range cbs {
+		if passes(w.ptr, w.o, cb.Arg, fn) {
+			extra = extra.With(cb.Held)
+		}
+	}
+	if len(extra) == 0 {
+		return held
+	}
+	return w.locks.union(held, w.locks.resolve(w.o, extra, w.objs))
+}
+
+// passes reports whether the function value v is fn: its literal, fn
+// itself, or a value that may only be fn in origin o.
+func passes(ptr *pointer.Result, o *pointer.Origin, v ssa.Value, fn *ssa.Function) bool {
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		return v.Fn == fn
+	case *ssa.Function:
+		return v == fn
+	}
+	locs := ptr.PointsToIn(o, v)
+	return len(locs) == 1 && locs[0].Obj.Func() == fn
 }
 
 // testRun reports whether the trace runs tests, or a subtest: its
