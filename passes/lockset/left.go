@@ -23,8 +23,14 @@ type Left struct {
 // return: one entry per return and mutex, in the order of returns. A
 // mutex a lock helper took is left out: what releases it (often a method
 // called through an interface, tx.End()) is beyond what the lockset
-// sees.
+// sees. The return of the block a recovered panic resumes at
+// (ssa.Function.Recover) is no return to compare with: it runs only
+// after a deferred call recovers, and the walk of the function's
+// blocks never reaches it with the locks it holds.
 func (r *Result) LeftHeld(fn *ssa.Function, returns []*ssa.Return) []Left {
+	if fn.Recover != nil {
+		returns = slices.DeleteFunc(slices.Clone(returns), func(ret *ssa.Return) bool { return ret.Block() == fn.Recover })
+	}
 	if len(returns) < 2 {
 		return nil
 	}

@@ -453,6 +453,7 @@ func (g *Gauge) scanUnlocked() (sum int) {
 
 func main() {
 	useLender()
+	useSession()
 	useJournal()
 	(&Gauge{}).scan()
 	(&Gauge{}).scanUnlocked()
