@@ -264,9 +264,10 @@ var realModules = []realModule{
 	// Added in issue 38's thirty-second session, after channel locks
 	// across calls, semaphores kept to a goroutine's end, a call's
 	// locks at every return that does not fail and token channels, with
-	// a first look: the next two of the list fixed in the thirtieth.
+	// a first look: the next three of the list fixed in the thirtieth.
 	{"github.com/orcaman/concurrent-map/v2", "v2.0.1"},
 	{"github.com/mediocregopher/radix/v4", "v4.1.4"},
+	{"github.com/twmb/franz-go", "v1.22.3"},
 }
 
 // defaultVerdicts is the verdict file, relative to the origo repository.
