@@ -348,17 +348,10 @@ func storedOnceBefore(cell *ssa.Alloc, spawn ssa.CallInstruction) ssa.Value {
 				return nil
 			}
 			store = r
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return nil
-			}
-		case *ssa.MakeClosure:
-			if !lockset.ReadOnlyCapture(r, cell) {
-				return nil
-			}
-		case *ssa.DebugRef:
 		default:
-			return nil
+			if !readOnlyUse(r, cell) {
+				return nil
+			}
 		}
 	}
 	if store == nil || !before(store, spawn) {
@@ -522,21 +515,26 @@ func counterCells(cells *ssa.Phi) *ssa.BasicBlock {
 // here and in the closures that capture them.
 func onlyRead(cells *ssa.Phi) bool {
 	for _, r := range *cells.Referrers() {
-		switch r := r.(type) {
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return false
-			}
-		case *ssa.MakeClosure:
-			if !lockset.ReadOnlyCapture(r, cells) {
-				return false
-			}
-		case *ssa.DebugRef:
-		default:
+		if !readOnlyUse(r, cells) {
 			return false
 		}
 	}
 	return true
+}
+
+// readOnlyUse reports whether r, a referrer of the variable (or cells)
+// v, only reads it: a load, a closure that captures it and only reads
+// it, a debug reference.
+func readOnlyUse(r ssa.Instruction, v ssa.Value) bool {
+	switch r := r.(type) {
+	case *ssa.UnOp:
+		return r.Op == token.MUL
+	case *ssa.MakeClosure:
+		return lockset.ReadOnlyCapture(r, v)
+	case *ssa.DebugRef:
+		return true
+	}
+	return false
 }
 
 // storedBefore reports whether the loop variable's first cell is stored

@@ -562,14 +562,10 @@ func (s *objects) capacity(obj int32) (int64, bool) {
 	if s.isGroup[obj] {
 		return 0, false // its members may be used one by one elsewhere
 	}
-	o := s.locs[obj].Obj
-	if mc, ok := o.Site.(*ssa.MakeChan); ok {
-		return makeCapacity(mc)
-	}
-	// A channel of the library's callers: the capacity every channel
+	// A channel of the library's callers has the capacity every channel
 	// the package stores in that field has.
 	var n int64
-	makes := s.ptr.MadeFor(o)
+	makes := s.makes(obj)
 	for i, mc := range makes {
 		c, ok := makeCapacity(mc)
 		if !ok || i > 0 && c != n {
@@ -605,21 +601,12 @@ func (s *objects) token(obj int32) bool {
 
 func (s *objects) filledWhereMade(obj int32) bool {
 	if s.isGroup[obj] {
-		for _, m := range s.members[obj] {
-			if !s.token(m) {
-				return false
-			}
-		}
-		return len(s.members[obj]) > 0
+		return s.everyMember(obj, s.token)
 	}
 	if !s.capacity1(obj) {
 		return false
 	}
-	o := s.locs[obj].Obj
-	makes := s.ptr.MadeFor(o)
-	if mc, ok := o.Site.(*ssa.MakeChan); ok {
-		makes = []*ssa.MakeChan{mc}
-	}
+	makes := s.makes(obj)
 	for _, mc := range makes {
 		if !slices.ContainsFunc(*mc.Referrers(), func(instr ssa.Instruction) bool {
 			s, ok := instr.(*ssa.Send)
@@ -631,17 +618,26 @@ func (s *objects) filledWhereMade(obj int32) bool {
 	return len(makes) > 0
 }
 
-// isFill reports whether instr is a send on a channel where the function
-// that makes it has it in hand (tok <- struct{}{} after tok :=
-// make(chan struct{}, 1)): it puts a token in a new channel, a lock's
-// initial state, and takes no lock.
-func isFill(instr ssa.Instruction) bool {
-	s, ok := instr.(*ssa.Send)
-	if !ok {
-		return false
+// makes returns the makes that the channel obj stands for: its own, or
+// for a channel of the library's callers, those the package stores in
+// the field that holds it (pointer.Result.MadeFor).
+func (s *objects) makes(obj int32) []*ssa.MakeChan {
+	o := s.locs[obj].Obj
+	if mc, ok := o.Site.(*ssa.MakeChan); ok {
+		return []*ssa.MakeChan{mc}
 	}
-	_, made := s.Chan.(*ssa.MakeChan)
-	return made
+	return s.ptr.MadeFor(o)
+}
+
+// everyMember reports whether the set of channels obj has members and
+// each of them is ok.
+func (s *objects) everyMember(obj int32, ok func(int32) bool) bool {
+	for _, m := range s.members[obj] {
+		if !ok(m) {
+			return false
+		}
+	}
+	return len(s.members[obj]) > 0
 }
 
 // capacity1 reports whether obj is a channel made with a buffer of one,
@@ -651,12 +647,7 @@ func isFill(instr ssa.Instruction) bool {
 // for every channel made at its place.
 func (s *objects) capacity1(obj int32) bool {
 	if s.isGroup[obj] {
-		for _, m := range s.members[obj] {
-			if !s.capacity1(m) {
-				return false
-			}
-		}
-		return len(s.members[obj]) > 0
+		return s.everyMember(obj, s.capacity1)
 	}
 	n, ok := s.capacity(obj)
 	return ok && n == 1

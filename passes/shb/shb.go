@@ -983,11 +983,7 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 					// this send took the semaphore (or this
 					// receive took a token, or gave one back).
 					obj, _ := w.syncObj(st.Chan)
-					k := Send
-					if st.Dir == types.RecvOnly {
-						k = Recv
-					}
-					w.semOp(k, obj, st.Chan, id)
+					w.semOp(caseKind(st), obj, st.Chan, id)
 				}
 				if st := instr.States[i]; !instr.Blocking && st.Dir == types.RecvOnly {
 					// A select with a default takes a case that is
@@ -1140,11 +1136,15 @@ func (w *walker) spawnsOnly(fn *ssa.Function, held LocksetID, loop int32) {
 // operation that may not happen.
 func (w *walker) selectCase(sel *ssa.Select, i int, maybe bool, held LocksetID, loop int32) int32 {
 	st := sel.States[i]
-	k := Recv
+	return w.chanOp(caseKind(st), sel, st.Chan, maybe, held, loop)
+}
+
+// caseKind returns whether a select case sends or receives.
+func caseKind(st *ssa.SelectState) Kind {
 	if st.Dir == types.SendOnly {
-		k = Send
+		return Send
 	}
-	return w.chanOp(k, sel, st.Chan, maybe, held, loop)
+	return Recv
 }
 
 // chanOp adds a send or receive. A channel with a buffer of one used
