@@ -237,7 +237,13 @@
 // that hands the caller, among its results, the function that unlocks
 // the mutex: its Unlock as a method value, or a function literal that
 // unlocks it (return c.mu.Unlock, nil; unlock, err := c.beginClose();
-// defer unlock()), which the caller is to call.
+// defer unlock()), which the caller is to call; and a return after
+// such a function was handed over on every path to it, passed to a
+// call, stored or sent (an asynchronous commit that locks, then passes
+// the callback that unlocks, wrapped in another literal that calls it,
+// to the code that finishes the work: g.commit(ctx, req, func(err
+// error) { defer g.mu.Unlock(); onDone(err) })), which whoever gets it
+// calls.
 //
 // What a lock left held blocks is reported too: after a call of the
 // function, when the caller does not unlock the mutex afterwards

@@ -135,8 +135,9 @@
 // return, when that return reports no success and hands back no
 // function that unlocks it: an exported function that returns true or a
 // nil error holding it is a conditional lock helper, and one that
-// returns its Unlock (see HandsUnlock) leaves the unlocking to its
-// caller), and those it holds where it calls one of its function-typed
+// returns its Unlock, or hands a function that unlocks it to a call,
+// a store or a send (see HandsUnlock), leaves the unlocking to its
+// caller or to whoever gets the function), and those it holds where it calls one of its function-typed
 // parameters (a callback run under the lock); a lock it takes or
 // releases under a
 // condition on its boolean parameters carries the condition

@@ -55,30 +55,84 @@ func (r *Result) LeftHeld(fn *ssa.Function, returns []*ssa.Return) []Left {
 	return out
 }
 
-// HandsUnlock reports whether ret hands its caller, among its results, a
-// function that unlocks h: the mutex's Unlock as a method value (return
-// c.mu.Unlock, nil), or a function literal that unlocks it (return
-// func() { c.mu.Unlock() }). The caller holds the lock and is to call
-// the function (unlock, err := c.beginClose(); defer unlock()).
+// HandsUnlock reports whether fn, returning at ret holding h, has
+// handed over a function that unlocks h: among ret's results (return
+// c.mu.Unlock, nil; return func() { c.mu.Unlock() }), for the caller to
+// call (unlock, err := c.beginClose(); defer unlock()), or, on every
+// path to ret, passed to a call, stored or sent (finish(work, func(err
+// error) { defer c.mu.Unlock(); ... })), for the code that gets it to
+// call once the work is through. A function value that calls another
+// one made in fn that unlocks h unlocks it too (an asynchronous commit's
+// callback wrapped in another).
 func HandsUnlock(ret *ssa.Return, h Held) bool {
 	for _, v := range ret.Results {
-		mc, ok := v.(*ssa.MakeClosure)
-		if !ok {
+		if mc, ok := v.(*ssa.MakeClosure); ok && unlocksHeld(mc, h, 0) {
+			return true
+		}
+	}
+	for _, b := range ret.Parent().Blocks {
+		if !b.Dominates(ret.Block()) {
 			continue
 		}
-		fn, ok := mc.Fn.(*ssa.Function)
-		if !ok {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && handedOver(mc, ret.Block()) && unlocksHeld(mc, h, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handedOver reports whether the function value mc is given away on
+// every path to block to: an argument of a call (not the function
+// called), a value stored or sent, in a block that dominates to.
+func handedOver(mc *ssa.MakeClosure, to *ssa.BasicBlock) bool {
+	for _, ref := range *mc.Referrers() {
+		if !ref.Block().Dominates(to) {
 			continue
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				op, mu := syncapi.MutexOp(call.Common())
-				if (op == syncapi.Unlock || op == syncapi.RUnlock) && (op == syncapi.RUnlock) == h.Read && boundKey(mu, mc) == h.Key {
-					return true
+		switch ref := ref.(type) {
+		case ssa.CallInstruction:
+			if slices.Contains(ref.Common().Args, ssa.Value(mc)) {
+				return true
+			}
+		case *ssa.Store:
+			if ref.Val == mc {
+				return true
+			}
+		case *ssa.Send:
+			if ref.X == mc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unlocksHeld reports whether the function mc makes unlocks h, a mutex
+// named in the function that makes mc: an Unlock (RUnlock for a read
+// lock) of it, called or deferred, or a call of another function value
+// that mc captures and that unlocks it (up to a few such steps).
+func unlocksHeld(mc *ssa.MakeClosure, h Held, depth int) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || depth > 3 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			op, mu := syncapi.MutexOp(call.Common())
+			if (op == syncapi.Unlock || op == syncapi.RUnlock) && (op == syncapi.RUnlock) == h.Read && boundKey(mu, mc) == h.Key {
+				return true
+			}
+			if fv, ok := call.Common().Value.(*ssa.FreeVar); ok && !call.Common().IsInvoke() {
+				if i := slices.Index(fn.FreeVars, fv); i >= 0 && i < len(mc.Bindings) {
+					if inner, ok := mc.Bindings[i].(*ssa.MakeClosure); ok && unlocksHeld(inner, h, depth+1) {
+						return true
+					}
 				}
 			}
 		}

@@ -454,6 +454,7 @@ func (g *Gauge) scanUnlocked() (sum int) {
 func main() {
 	useLender()
 	useSession()
+	useCommitter()
 	useJournal()
 	(&Gauge{}).scan()
 	(&Gauge{}).scanUnlocked()

@@ -92,6 +92,17 @@ func (s *Store) Hold(v int) func() {
 	return s.mu.Unlock // silent "lock-helper"
 }
 
+// Commit locks the store and, past its early return, hands the
+// function that unlocks it to finish, which calls it once the work is
+// through: no lock left held, for its importers either.
+func (s *Store) Commit(v int, finish func(done func())) {
+	if v < 0 {
+		return
+	}
+	s.mu.Lock()
+	finish(func() { s.mu.Unlock() })
+} // silent "lock-helper"
+
 // PutAll unlocks on every path.
 func (s *Store) PutAll(v int) bool {
 	s.mu.Lock()

@@ -103,6 +103,13 @@ func refillHeld(s *dlxlib.Store, v int) {
 	s.Flush() // silent "not-held"
 }
 
+// refillCommitted flushes once Commit's finish called the function
+// that unlocks the store: silent.
+func refillCommitted(s *dlxlib.Store, v int) {
+	s.Commit(v, func(done func()) { go done() })
+	s.Flush() // silent "not-held"
+}
+
 // copyInto flushes the store it walks from the callback: Each holds
 // s.mu while it calls it.
 func copyInto(s, dst *dlxlib.Store) {
@@ -144,6 +151,7 @@ func main() {
 	go refill(&dlxlib.Store{}, -1)
 	go refillAll(&dlxlib.Store{}, -1)
 	go refillHeld(&dlxlib.Store{}, 1)
+	go refillCommitted(&dlxlib.Store{}, 1)
 	go copyInto(&dlxlib.Store{}, &dlxlib.Store{})
 	x := &dlxlib.Index{}
 	go count(x)
