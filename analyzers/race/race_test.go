@@ -84,6 +84,10 @@ import (
 //   - withlockuse: callbacks that another package's function calls
 //     holding its lock (withlock's WithLock, WithRLock), a literal and
 //     a method value, hold it; one it calls after its Unlock does not;
+//   - deferclose: a goroutine's deferred close orders what it wrote
+//     before its early return as well as at its end, directly, one
+//     call down, and where the receiver waits in a select with a
+//     context; a deferred write that runs after the close does not;
 //   - relock: a function entered with its caller's lock that unlocks
 //     it around a wait and locks it again before every return gives it
 //     back (the wait loop in the callee, and one call further), and one
@@ -98,7 +102,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "cleanups", "condlocker", "closeobserve", "iocontract", "cbuse", "newcond",
-		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse"}
+		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse", "deferclose"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

@@ -96,6 +96,12 @@
 //     on only once the channel was closed, its ok branch never
 //     returning (for e := range ech { panic(e) }, if err, ok := <-ch; ok
 //     { panic(err) }), though no loop is left (Trace.ObservesClose);
+//     a deferred close that the walk of a call meets at each of its
+//     returns (defer close(done) before if err != nil { j.err = err;
+//     return }) closes once, at the return the run takes, after what
+//     it did on the way: the edge leaves from the close at the last
+//     return the walk met, so that the writes before the early return
+//     are ordered too (Trace.LastReplay);
 //   - a receive case of a select with a body of its own happens where
 //     the body starts, and orders the events of the body, and of what
 //     follows the select only where every path to it passes through the

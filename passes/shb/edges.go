@@ -543,7 +543,7 @@ func (l *linker) recvEdges(r ref) {
 		exit := r.t.ExitOf(r.id) // the receive that observes the close ends its own loop
 		for _, p := range senders {
 			if len(p.closes) > 0 {
-				l.edge(p.t, p.closes[0], r.t, exit)
+				l.edge(p.t, p.t.LastReplay(p.closes[0]), r.t, exit)
 			}
 		}
 	}
@@ -598,7 +598,7 @@ func (l *linker) perRunEdges(r ref) {
 		case len(o[Send]) > 0:
 			l.edge(peer, earliest(peer, o[Send]), r.t, r.id+1)
 		case len(o[Close]) > 0:
-			l.edge(peer, o[Close][0], r.t, r.id+1)
+			l.edge(peer, peer.LastReplay(o[Close][0]), r.t, r.id+1)
 		}
 	}
 }

@@ -165,7 +165,11 @@ type Trace struct {
 	// closedRecvs are the Recv events past which the goroutine goes on
 	// only once the channel was closed (see closedOnly).
 	closedRecvs map[int32]bool
-	locals      []Span
+	// replayedClose holds, by the Close event of a deferred call's run
+	// at the first return the walk of a call met, the same close's
+	// event at the last return of that call (see LastReplay).
+	replayedClose map[int32]int32
+	locals        []Span
 	// bodySpans are the spans of events that the receives of select
 	// case bodies order, by bodyOf's index (see openBody).
 	bodySpans  [][]Span
@@ -227,6 +231,21 @@ func (t *Trace) ExitOf(id int32) int32 {
 // ObservesClose reports whether the goroutine goes on past receive id
 // only once the channel was closed (see closedOnly).
 func (t *Trace) ObservesClose(id int32) bool { return t.closedRecvs[id] }
+
+// LastReplay returns, for close event id, the event of the same close
+// at the last return of its call, where a deferred close runs at each
+// return the walk of the call met: defer close(done) before an early
+// return (if err != nil { f.err = err; return }) and the end runs at
+// both in the trace, one after the other, though a run of the call
+// takes one return only. What the call did before either return, on
+// its path, happens before its close; the events of the call up to
+// its last return are those. id itself for any other close.
+func (t *Trace) LastReplay(id int32) int32 {
+	if last, ok := t.replayedClose[id]; ok {
+		return last
+	}
+	return id
+}
 
 // closedOnly reports whether the function of recv, a receive that
 // tells whether the channel was closed (v, ok := <-ch, or range ch),
@@ -656,6 +675,9 @@ type walker struct {
 	syncs    int   // synchronization events so far
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
+	// deferCloses are the Close events of the first run of each
+	// deferred call of a walk at a return (see replayed).
+	deferCloses map[deferRun][]int32
 
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
 
@@ -936,6 +958,9 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	for _, o := range bodies {
 		w.tr.closeBody(o, int32(len(w.tr.Events)))
 	}
+	for _, d := range defers {
+		delete(w.deferCloses, deferRun{&defers, d})
+	}
 	w.local = outerLocal
 	w.stack = w.stack[:len(w.stack)-1]
 	w.sites = w.sites[:len(w.sites)-1]
@@ -1009,7 +1034,9 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 			// an early return's branch (tx, err := begin(); if err
 			// != nil { return }; defer tx.Commit()).
 			if d := (*defers)[i]; dataflow.MayPrecede(d, instr) {
+				from := int32(len(w.tr.Events))
 				w.callInstr(d, at, loop)
+				w.replayed(defers, d, from)
 			}
 		}
 	case *ssa.Go:
@@ -1025,6 +1052,47 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	case *ssa.Call:
 		w.callInstr(instr, w.callLocks(instr, held), loop)
 	}
+}
+
+// replayed notes the Close events that deferred call d, run from event
+// from on, added at a return of the call whose defers are defers: the
+// first run's closes, and, at a later return, which of them each of
+// this run's is (Trace.LastReplay).
+func (w *walker) replayed(defers *[]*ssa.Defer, d *ssa.Defer, from int32) {
+	var closes []int32
+	for id := from; id < int32(len(w.tr.Events)); id++ {
+		if w.tr.Events[id].Kind == Close {
+			closes = append(closes, id)
+		}
+	}
+	if len(closes) == 0 {
+		return
+	}
+	k := deferRun{defers, d}
+	first, ok := w.deferCloses[k]
+	if !ok {
+		if w.deferCloses == nil {
+			w.deferCloses = make(map[deferRun][]int32)
+		}
+		w.deferCloses[k] = closes
+		return
+	}
+	if len(first) != len(closes) {
+		return // another path's closes: not the same ones
+	}
+	if w.tr.replayedClose == nil {
+		w.tr.replayedClose = make(map[int32]int32)
+	}
+	for i, id := range first {
+		w.tr.replayedClose[id] = closes[i]
+	}
+}
+
+// deferRun is a deferred call in one call's walk: defers is that
+// walk's own list.
+type deferRun struct {
+	defers *[]*ssa.Defer
+	d      *ssa.Defer
 }
 
 // goexits reports whether p ends a goroutine's block after a call that
