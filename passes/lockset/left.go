@@ -143,7 +143,8 @@ func unlocksHeld(mc *ssa.MakeClosure, h Held, depth int) bool {
 // boundKey returns the key, in the function that makes the closure mc,
 // of v, a value in mc's function: its free variables are mc's bindings
 // (a variable the closure captures is a cell of the maker's, whose one
-// value is a parameter: the parameter).
+// value is a parameter: the parameter; or, stored once, what was
+// stored).
 func boundKey(v ssa.Value, mc *ssa.MakeClosure) facts.Key {
 	k := Key(v)
 	kind, i, _ := k.Root()
@@ -154,6 +155,13 @@ func boundKey(v ssa.Value, mc *ssa.MakeClosure) facts.Key {
 	if p, ok := Spilled(b); ok {
 		if rest, ok := k.Path().CutLoad(); ok {
 			return Key(p).Extend(rest)
+		}
+	}
+	if w := storedOnce(b); w != nil {
+		// A captured variable stored once (g := cl.consumer.g): what
+		// was stored, as the maker's own loads of it name it.
+		if rest, ok := k.Path().CutLoad(); ok {
+			return Key(w).Extend(rest)
 		}
 	}
 	return Key(b).Extend(k.Path())
