@@ -121,7 +121,11 @@
 // slice kept in a field of an object the function made (d.pairs =
 // append(d.pairs, p)) is grown from what the function stored there,
 // fresh while that object is: a callee storing another slice into the
-// field is not seen. An object that only an owning field holds is its
+// field is not seen. Only a slice: a pointer loaded from such a field is
+// what was stored there, and a box stored whole (the copy go/ssa makes
+// of a struct parameter whose fields' addresses are taken: go
+// count(notice{b}), then n.b.hits++) holds what its value held, the
+// caller's board, not something the function made. An object that only an owning field holds is its
 // holder's part, unpublished while the holder is: a field is owning when
 // it is unexported and every store of the package into it stores nil or
 // an object the storing function made (or got from a constructor) and

@@ -166,13 +166,19 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 		case *ssa.UnOp:
 			// A load of a field of an object the function made: the
 			// slices the function stored there (d.pairs = append(d.pairs,
-			// p)), published with the object.
+			// p)), published with the object. Not a pointer it loads
+			// there (a struct parameter's copy, n.b of go wait(notice{b})),
+			// nor a field of a box stored whole, whose value came from
+			// elsewhere.
 			fa, ok := x.X.(*ssa.FieldAddr)
 			if !ok || x.Op != token.MUL {
 				return nil, false
 			}
+			if _, slice := x.Type().Underlying().(*types.Slice); !slice {
+				return nil, false
+			}
 			box := allocation(fa)
-			if box == nil {
+			if box == nil || storedWhole(box) {
 				return nil, false
 			}
 			makers = append(makers, box)
@@ -191,6 +197,20 @@ func grownFrom(v ssa.Value) ([]ssa.Instruction, bool) {
 		}
 	}
 	return makers, true
+}
+
+// storedWhole reports whether a value is stored into box as a whole
+// (the copy go/ssa makes of a struct parameter): its fields then hold
+// what the value held.
+func storedWhole(box ssa.Instruction) bool {
+	v, ok := box.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return false
+	}
+	return slices.ContainsFunc(*v.Referrers(), func(r ssa.Instruction) bool {
+		st, ok := r.(*ssa.Store)
+		return ok && st.Addr == v
+	})
 }
 
 // storedIn returns the values that fa's function stores at field

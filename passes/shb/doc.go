@@ -208,7 +208,11 @@
 // make(chan struct{}, 1); tok <- struct{}{}) holds a token while no one
 // holds the lock: a receive takes the lock and a send gives it back
 // (<-c.mu; defer func() { c.mu <- struct{}{} }()), and the fill takes
-// nothing (objects.token). A channel in a field of the
+// nothing (objects.token). At once means before anything else gets the
+// channel: one that its maker hands over first (in a struct sent to
+// the goroutine that waits on it) and fills after is a notice, each
+// send news that a receive waits for, and no receive takes a lock
+// (filledFirst). A channel in a field of the
 // library's callers' receiver has the buffer of the channels the
 // package's code stores in that field (&mutex{ch: make(chan struct{},
 // 1)}), and a set of channels taken as one has a buffer of one where

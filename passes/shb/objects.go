@@ -2,6 +2,7 @@ package shb
 
 import (
 	"fmt"
+	"github.com/origo-dev/origo/passes/dataflow"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -608,14 +609,43 @@ func (s *objects) filledWhereMade(obj int32) bool {
 	}
 	makes := s.makes(obj)
 	for _, mc := range makes {
-		if !slices.ContainsFunc(*mc.Referrers(), func(instr ssa.Instruction) bool {
-			s, ok := instr.(*ssa.Send)
-			return ok && s.Chan == mc
-		}) {
+		if !filledFirst(mc) {
 			return false
 		}
 	}
 	return len(makes) > 0
+}
+
+// filledFirst reports whether the function that makes the channel mc
+// sends on it before anything else gets it: every other use of the
+// channel (a store, a composite literal, a call, a closure, a send of
+// it) comes after a send on it, on every path. A channel handed over
+// first and filled after (a notice its maker gives a waiter inside a
+// struct, and sends on once the work is done) holds no token: each
+// send is news, not a lock given back.
+func filledFirst(mc *ssa.MakeChan) bool {
+	var fills, uses []ssa.Instruction
+	for _, instr := range *mc.Referrers() {
+		switch instr := instr.(type) {
+		case *ssa.Send:
+			if instr.Chan == mc {
+				fills = append(fills, instr)
+				continue
+			}
+		case *ssa.DebugRef:
+			continue
+		}
+		uses = append(uses, instr)
+	}
+	if len(fills) == 0 {
+		return false
+	}
+	for _, u := range uses {
+		if !slices.ContainsFunc(fills, func(f ssa.Instruction) bool { return dataflow.Precedes(f, u) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // makes returns the makes that the channel obj stands for: its own, or

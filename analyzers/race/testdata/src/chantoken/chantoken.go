@@ -7,6 +7,8 @@
 // taking the token is reported, with no lock held.
 package chantoken
 
+import "sync"
+
 // Writer is safe for concurrent use.
 type Writer struct {
 	tok  chan struct{}
@@ -52,4 +54,37 @@ func (w *Writer) Last() int {
 	<-w.tok
 	defer func() { w.tok <- struct{}{} }()
 	return w.last
+}
+
+// A notice is a channel of one that its maker hands to its waiters
+// before it fills it: each send is a notification, not a token put
+// back, and a waiter's receive takes no lock. Two waiters notified one
+// after the other count at once. Reported.
+type board struct {
+	hits int
+	wg   sync.WaitGroup
+}
+
+type notice struct {
+	b    *board
+	note chan struct{}
+}
+
+func wait(n notice) {
+	defer n.b.wg.Done()
+	<-n.note
+	n.b.hits++ // want `data race on board.hits: write at chantoken.go:\d+ \(goroutine started at chantoken.go:\d+, in a loop\) vs write at chantoken.go:\d+ \(goroutine started at chantoken.go:\d+, in a loop\); locks held: \{\} vs \{\}`
+}
+
+func NotifyTwice() int {
+	b := &board{}
+	note := make(chan struct{}, 1)
+	for range 2 {
+		b.wg.Add(1)
+		go wait(notice{b, note})
+	}
+	note <- struct{}{}
+	note <- struct{}{}
+	b.wg.Wait()
+	return b.hits
 }

@@ -12,5 +12,6 @@ func TestWriter(t *testing.T) {
 	}()
 	w.Reset()
 	w.Note(2)
+	NotifyTwice()
 	<-done
 }

@@ -100,6 +100,7 @@ func main() {
 	sharedStacks()
 	gauges()
 	nestedCaptures()
+	counted()
 }
 
 func use(int) {}
@@ -221,6 +222,34 @@ func collected() {
 	go func() { use(a[0]) }()
 	b := collect(4)
 	use(len(b))
+}
+
+// A struct handed by value to a goroutine carries its pointers: the
+// copy go/ssa makes of the parameter (its fields' addresses taken)
+// holds the caller's board, which every goroutine of the loop counts
+// on. Reported. (The slices a function stores in a field of its own
+// object, d.pairs below, are its own until it publishes the object.)
+type board struct {
+	hits int
+	wg   sync.WaitGroup
+}
+
+type notice struct {
+	b *board
+}
+
+func count(n notice) {
+	defer n.b.wg.Done()
+	n.b.hits++ // want `data race on board.hits: write at fresh.go:\d+ \(goroutine started at fresh.go:\d+, in a loop\) vs write at fresh.go:\d+ \(goroutine started at fresh.go:\d+, in a loop\)`
+}
+
+func counted() {
+	b := &board{}
+	for range 2 {
+		b.wg.Add(1)
+		go count(notice{b})
+	}
+	b.wg.Wait()
 }
 
 // Sending the slice in the loop publishes the array that the next
