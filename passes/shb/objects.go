@@ -2,12 +2,12 @@ package shb
 
 import (
 	"fmt"
-	"github.com/origo-dev/origo/passes/dataflow"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 
+	"github.com/origo-dev/origo/passes/dataflow"
 	"github.com/origo-dev/origo/passes/internal/loops"
 	"github.com/origo-dev/origo/passes/pointer"
 	"github.com/origo-dev/origo/passes/syncapi"

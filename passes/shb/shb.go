@@ -675,9 +675,6 @@ type walker struct {
 	syncs    int   // synchronization events so far
 	lastSync int32 // the ID of the last one
 	walked   map[*ssa.Function]walkState
-	// deferCloses are the Close events of the first run of each
-	// deferred call of a walk at a return (see replayed).
-	deferCloses map[deferRun][]int32
 
 	spawnsWalked map[*ssa.Function]bool // see spawnsOnly
 
@@ -910,7 +907,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	loopOf := make(map[int]int32)
 	localOf := make(map[int]int32) // fn's own loops, in w.tr.locals
 	outerLocal := w.local
-	var defers []*ssa.Defer
+	var defers callDefers
 	var bodies []*openBody // the select case bodies walked so far
 	for _, b := range w.objs.order(fn) {
 		if live != nil && !live[b.Index] {
@@ -958,9 +955,6 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	for _, o := range bodies {
 		w.tr.closeBody(o, int32(len(w.tr.Events)))
 	}
-	for _, d := range defers {
-		delete(w.deferCloses, deferRun{&defers, d})
-	}
 	w.local = outerLocal
 	w.stack = w.stack[:len(w.stack)-1]
 	w.sites = w.sites[:len(w.sites)-1]
@@ -983,7 +977,7 @@ func (w *walker) call(fn *ssa.Function, held LocksetID, loop int32) {
 	}
 }
 
-func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers *[]*ssa.Defer) {
+func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers *callDefers) {
 	if w.access[instr] {
 		w.add(Event{Kind: Access, Instr: instr, Obj: -1}, w.accessLocks(instr, held), loop)
 	}
@@ -1023,17 +1017,17 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 			}
 		}
 	case *ssa.Defer:
-		*defers = append(*defers, instr)
+		defers.list = append(defers.list, instr)
 	case *ssa.RunDefers, *ssa.Panic:
 		if p, ok := instr.(*ssa.Panic); ok && !w.goexits(p) {
 			break
 		}
 		at := w.callLocks(instr, held)
-		for i := len(*defers) - 1; i >= 0; i-- {
+		for i := len(defers.list) - 1; i >= 0; i-- {
 			// Only what a path to here deferred: not the defer after
 			// an early return's branch (tx, err := begin(); if err
 			// != nil { return }; defer tx.Commit()).
-			if d := (*defers)[i]; dataflow.MayPrecede(d, instr) {
+			if d := defers.list[i]; dataflow.MayPrecede(d, instr) {
 				from := int32(len(w.tr.Events))
 				w.callInstr(d, at, loop)
 				w.replayed(defers, d, from)
@@ -1054,11 +1048,19 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 	}
 }
 
+// callDefers are the deferred calls of one call's walk so far, and the
+// Close events each added at the first return the walk met (see
+// replayed).
+type callDefers struct {
+	list   []*ssa.Defer
+	closes map[*ssa.Defer][]int32
+}
+
 // replayed notes the Close events that deferred call d, run from event
 // from on, added at a return of the call whose defers are defers: the
 // first run's closes, and, at a later return, which of them each of
 // this run's is (Trace.LastReplay).
-func (w *walker) replayed(defers *[]*ssa.Defer, d *ssa.Defer, from int32) {
+func (w *walker) replayed(defers *callDefers, d *ssa.Defer, from int32) {
 	var closes []int32
 	for id := from; id < int32(len(w.tr.Events)); id++ {
 		if w.tr.Events[id].Kind == Close {
@@ -1068,13 +1070,12 @@ func (w *walker) replayed(defers *[]*ssa.Defer, d *ssa.Defer, from int32) {
 	if len(closes) == 0 {
 		return
 	}
-	k := deferRun{defers, d}
-	first, ok := w.deferCloses[k]
+	first, ok := defers.closes[d]
 	if !ok {
-		if w.deferCloses == nil {
-			w.deferCloses = make(map[deferRun][]int32)
+		if defers.closes == nil {
+			defers.closes = make(map[*ssa.Defer][]int32)
 		}
-		w.deferCloses[k] = closes
+		defers.closes[d] = closes
 		return
 	}
 	if len(first) != len(closes) {
@@ -1086,13 +1087,6 @@ func (w *walker) replayed(defers *[]*ssa.Defer, d *ssa.Defer, from int32) {
 	for i, id := range first {
 		w.tr.replayedClose[id] = closes[i]
 	}
-}
-
-// deferRun is a deferred call in one call's walk: defers is that
-// walk's own list.
-type deferRun struct {
-	defers *[]*ssa.Defer
-	d      *ssa.Defer
 }
 
 // goexits reports whether p ends a goroutine's block after a call that
