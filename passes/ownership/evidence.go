@@ -38,11 +38,11 @@ import (
 //     between two goroutines of the program, locking shows that the
 //     field is shared, not that the two reach one object;
 //   - one object of the program, which no merging made: a package-level
-//     variable, an object of the package's making that one holds (not
+//     variable, an object made once (in main, a package's
+//     initialization or a test, outside a loop), an object that one
+//     holds and that only code that runs once makes (see runOnce; not one a constructor that other code calls made, nor
 //     one another package's function made, which stands for all it
-//     makes there: every request http.NewRequest builds), an object made
-//     once (in main, a package's initialization or a test, outside a
-//     loop);
+//     makes there: every request http.NewRequest builds);
 //   - a local variable a function literal takes to another goroutine:
 //     one access is in the literal, and one goroutine runs the literal
 //     without the function that declares the variable;
@@ -56,7 +56,8 @@ import (
 //     it to one it starts: see madeEachRun and madeAfterVia);
 //   - an object that a goroutine sends on a channel (carried by the value
 //     sent, through a pointer or two) and goes on using after the send,
-//     in the function that sends it: a send hands the value over, and
+//     in the function that sends it (or calls, before the use, a
+//     function that sends it, two calls down at most): a send hands the value over, and
 //     an object only sent shows a transfer, not sharing; nor does a
 //     request used again only after the sender waited for the reply on
 //     a channel the request carries (ch <- req; <-req.reply, or a
@@ -87,6 +88,7 @@ type evidenceMemo struct {
 	concurrentTypes map[*types.TypeName]bool                     // see documentedConcurrent
 	heldByGlobals   map[*pointer.Object]bool                     // see singleton
 	onceFuncs       map[*ssa.Function]bool                       // see singleton
+	funcValues      map[*ssa.Function]bool                       // see runOnce
 	handed          map[*pointer.Origin]map[*pointer.Object]bool // see startHands
 	lockedAt        map[pointer.Location]bool                    // see lockedElsewhere
 }
@@ -117,7 +119,7 @@ func (q *Query) Evidence(loc pointer.Location, accesses []pointer.Access, a, b p
 	// the writer's under another owner's name (c.mu on both sides,
 	// which the analysis took for two because it merged owners).
 	na, nb := q.mutexes(la), q.mutexes(lb)
-	if q.ptr.ContextInsensitive && presumed(a, b) && !(loc.Obj.Callers && apiCall(a.Origin) && apiCall(b.Origin)) && !heldByPackage(q.singleton(loc.Obj)) {
+	if q.ptr.ContextInsensitive && presumed(a, b) && !(loc.Obj.Callers && apiCall(a.Origin) && apiCall(b.Origin)) && !q.heldByPackage(loc.Obj) {
 		// Degraded, one context: what a method or an entry point's call
 		// makes is one object for every caller, and the pair may be
 		// between two callers' own (a constructor filling the object
@@ -212,18 +214,45 @@ func (q *Query) mutexes(id shb.LocksetID) int {
 	return len(locs)
 }
 
-// heldByPackage reports whether why, from singleton, says that the
-// object is a package-level variable or held by one.
-func heldByPackage(why string) bool {
-	return why == "a package-level variable" || why == "held by a package-level variable"
+// takenAsValue reports whether the package takes fn as a value other
+// than the callee of a call: a function value another package's code
+// may call.
+func (q *Query) takenAsValue(fn *ssa.Function) bool {
+	if q.ev.funcValues == nil {
+		q.ev.funcValues = make(map[*ssa.Function]bool)
+		var ops []*ssa.Value
+		for _, f := range q.funcs {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					ops = instr.Operands(ops[:0])
+					if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() != nil {
+						ops = ops[1:] // the callee, in call position
+					}
+					for _, op := range ops {
+						if f, ok := (*op).(*ssa.Function); ok {
+							q.ev.funcValues[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return q.ev.funcValues[fn]
+}
+
+// heldByPackage reports whether obj is a package-level variable, or one
+// object of the program (see singleton) that one holds.
+func (q *Query) heldByPackage(obj *pointer.Object) bool {
+	why := q.singleton(obj)
+	return why == "a package-level variable" || why != "" && q.heldByGlobal(obj) && obj.ImportedType() == ""
 }
 
 // singleton returns why obj is one object of the program, which no
-// merging of the analysis made: a package-level variable, an object
-// of the package's own making that one holds, or one made once (in
-// main, a package's initialization or a test, outside a loop); "" if
-// none applies. An object that another package's function made is not
-// one for that: the analysis knows it by where that function makes it,
+// merging of the analysis made: a package-level variable, one made once
+// (in main, a package's initialization or a test, outside a loop), or
+// one that a package-level variable holds and that only code that runs
+// once makes (see runOnce); "" if none applies. An object that another
+// package's function made is not one for that: the analysis knows it by where that function makes it,
 // for every call of it (every request a client's method builds with
 // http.NewRequest), and a variable that holds one of them seems to hold
 // them all (on the bench, 14 such reports, every one false).
@@ -244,13 +273,44 @@ func (q *Query) singleton(obj *pointer.Object) string {
 			}
 		}
 	}
-	if q.heldByGlobal(obj) && obj.ImportedType() == "" {
-		return "held by a package-level variable"
+	instr, ok := obj.Site.(ssa.Instruction)
+	if !ok || q.allocatedInLoop(obj) {
+		return ""
 	}
-	if instr, ok := obj.Site.(ssa.Instruction); ok && q.ev.onceFuncs[instr.Parent()] && !q.allocatedInLoop(obj) {
+	if q.ev.onceFuncs[instr.Parent()] {
 		return "made once, by " + instr.Parent().Name()
 	}
+	if q.heldByGlobal(obj) && q.runOnce(instr.Parent(), 0) {
+		return "held by a package-level variable"
+	}
 	return ""
+}
+
+// runOnce reports whether fn runs at most once in a run of the
+// program: a root function (main, a package's initialization, a test),
+// or a function of the package that no importer can call (unexported,
+// or of package main), not a method nor a literal, that the package
+// calls from one call site only, outside a loop, in a function that
+// runs once, and never takes as a value (which another package's
+// function could call any number of times). What it makes is one
+// object of the program (var db = newChannelMap()); what a constructor
+// that tests or requests call as well makes (a client a test keeps in a
+// package-level variable, and every test's own) is one object only to
+// the pointer analysis, which merged them.
+func (q *Query) runOnce(fn *ssa.Function, depth int) bool {
+	if q.ev.onceFuncs[fn] || fn.Parent() == nil && fn.Signature.Recv() == nil && (fn.Synthetic == "package initializer" || strings.HasPrefix(fn.Name(), "init#")) {
+		return true
+	}
+	if depth >= 4 || fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Object() == nil ||
+		fn.Object().Exported() && fn.Pkg != nil && fn.Pkg.Pkg.Name() != "main" {
+		return false
+	}
+	sites := q.fresh.callsOf(fn)
+	if len(sites) != 1 || q.takenAsValue(fn) {
+		return false
+	}
+	site := sites[0]
+	return site.Block() != nil && !q.hb.InLoop(site.Block()) && q.runOnce(site.Parent(), depth+1)
 }
 
 // testsOwn reports, for a package the pointer analysis degraded, whether

@@ -41,7 +41,10 @@ import (
 // value. A section that read notRunning came before the one that stored
 // running, so what it did holding mu happens before what Serve does
 // after its store. From nil, a store of a value never nil leaves it the
-// same way: a lazy initialization under the mutex.
+// same way: a lazy initialization under the mutex. The mutex may be held
+// by every caller of the function that tests and stores, rather than by
+// the function itself (an init "called with the mutex held", unexported
+// and never taken as a value, two calls up at most: see enteredHeld).
 
 // stateLeft reports whether a runs, holding a mutex, only where a field
 // read under that mutex holds a value that no store of the field gives
@@ -53,7 +56,7 @@ func (q *Query) stateLeft(a, b Exec) bool {
 		return false
 	}
 	instr := a.Acc.Instr
-	at := q.locks.Before(instr)
+	at := q.heldAt(instr)
 	for cond, value := range runflag.Conditions(instr) {
 		load, k, ok := guardValue(cond, value)
 		if !ok {
@@ -63,12 +66,17 @@ func (q *Query) stateLeft(a, b Exec) bool {
 		if field == nil {
 			continue
 		}
-		for _, h := range q.locks.Before(load) {
+		own := q.locks.Before(load)
+		for _, h := range q.heldAt(load) {
 			if h.Read {
 				continue
 			}
-			if x, ok := at.Find(h.Key); !ok || x.Read || q.unlockedSince(h, load, instr) {
-				continue
+			if _, isOwn := own.Find(h.Key); isOwn {
+				if x, ok := at.Find(h.Key); !ok || x.Read || q.unlockedSince(h, load, instr) {
+					continue
+				}
+			} else if !holdsField(at, h) {
+				continue // entered held: the function releases no lock
 			}
 			if q.leftFor(field, k, h) && q.leftBefore(b, field, k, h) {
 				return true
@@ -115,7 +123,8 @@ var nilValue = constant.MakeUnknown()
 // leaves reports whether a store of v into a field whose first value is
 // k takes it away from k: a constant other than k, or, for nil, a value
 // that is never nil (what make, new or a composite literal's address
-// gives, a function).
+// gives, a function, a context and cancel function that package context
+// makes).
 func leaves(v ssa.Value, k constant.Value) bool {
 	if c, ok := v.(*ssa.Const); ok {
 		if c.Value == nil {
@@ -131,6 +140,28 @@ func leaves(v ssa.Value, k constant.Value) bool {
 		return true
 	case *ssa.Alloc:
 		return v.Heap
+	case *ssa.Extract:
+		call, ok := v.Tuple.(*ssa.Call)
+		return ok && contextMaker(call)
+	case *ssa.Call:
+		return contextMaker(v)
+	}
+	return false
+}
+
+// contextMaker reports whether call is one of the functions of package
+// context that return a context never nil, and a cancel function never
+// nil where they return one (context.WithCancel(parent),
+// context.Background()).
+func contextMaker(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "context" || callee.Signature.Recv() != nil {
+		return false
+	}
+	switch callee.Name() {
+	case "Background", "TODO", "WithCancel", "WithCancelCause", "WithDeadline", "WithDeadlineCause",
+		"WithTimeout", "WithTimeoutCause", "WithValue", "WithoutCancel":
+		return true
 	}
 	return false
 }
@@ -163,7 +194,7 @@ func (q *Query) leftFor(field *types.Var, k constant.Value, h lockset.Held) bool
 		return false
 	}
 	for _, st := range stores {
-		if !leaves(st.Val, k) || !holdsField(q.locks.Before(st), h) {
+		if !leaves(st.Val, k) || !holdsField(q.heldAt(st), h) {
 			return false
 		}
 	}
@@ -275,7 +306,7 @@ func (q *Query) leftStates(fn *ssa.Function, lk leftKey, field *types.Var, k con
 		}
 		value := b == p.Succs[0]
 		load, v, ok := excludedValue(iff.Cond, value)
-		return ok && runflag.Field(load.X) == field && containsValue([]constant.Value{v}, k) && holdsField(q.locks.Before(load), h)
+		return ok && runflag.Field(load.X) == field && containsValue([]constant.Value{v}, k) && holdsField(q.heldAt(load), h)
 	}
 	for changed := true; changed; {
 		changed = false
@@ -307,7 +338,7 @@ func (q *Query) leftStates(fn *ssa.Function, lk leftKey, field *types.Var, k con
 func (q *Query) leavesAt(instr ssa.Instruction, lk leftKey, field *types.Var, k constant.Value, h lockset.Held) bool {
 	switch x := instr.(type) {
 	case *ssa.Store:
-		return runflag.Field(x.Addr) == field && leaves(x.Val, k) && holdsField(q.locks.Before(x), h)
+		return runflag.Field(x.Addr) == field && leaves(x.Val, k) && holdsField(q.heldAt(x), h)
 	case *ssa.Call:
 		callee := x.Call.StaticCallee()
 		return callee != nil && q.ensuresLeft(callee, lk, field, k, h)
@@ -365,6 +396,72 @@ func holdsField(at lockset.Set, h lockset.Held) bool {
 		}
 	}
 	return false
+}
+
+// heldAt returns the locks held at instr: its function's own, and the
+// field mutexes the function is entered with (see enteredHeld).
+func (q *Query) heldAt(instr ssa.Instruction) lockset.Set {
+	at := q.locks.Before(instr)
+	in := q.enteredHeld(instr.Parent(), 2)
+	if len(in) == 0 {
+		return at
+	}
+	out := slices.Clone(at)
+	for _, h := range in {
+		if !holdsField(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// enteredHeld returns the mutexes, fields of a struct, that every call
+// of fn holds, depth calls up at most, where fn releases no lock and no
+// importer can call it (unexported, and never taken as a value): a
+// helper its callers call holding the mutex ("init initializes the
+// contexts. It must be called with the mutex held"). They are named in
+// the callers' terms; holdsField matches a field mutex by its struct
+// type and field.
+func (q *Query) enteredHeld(fn *ssa.Function, depth int) lockset.Set {
+	if depth == 0 || fn.Object() == nil || fn.Object().Exported() || q.takenAsValue(fn) {
+		return nil
+	}
+	if in, ok := q.entered[fn]; ok {
+		return in
+	}
+	if q.entered == nil {
+		q.entered = make(map[*ssa.Function]lockset.Set)
+	}
+	q.entered[fn] = nil // a recursive call holds nothing more
+	if _, rel := q.locks.Effect(fn); len(rel) > 0 {
+		return nil
+	}
+	var common lockset.Set
+	for i, site := range q.fresh.callsOf(fn) {
+		if _, ok := site.(*ssa.Call); !ok {
+			return nil // a go statement's goroutine holds nothing; a deferred call runs at the return
+		}
+		at := slices.Clone(q.locks.Before(site))
+		for _, h := range q.enteredHeld(site.Parent(), depth-1) {
+			if !holdsField(at, h) {
+				at = append(at, h)
+			}
+		}
+		if i == 0 {
+			for _, h := range at {
+				if _, _, ok := mutexField(h); ok {
+					common = append(common, h)
+				}
+			}
+		} else {
+			common = slices.DeleteFunc(common, func(h lockset.Held) bool { return !holdsField(at, h) })
+		}
+		if len(common) == 0 {
+			return nil
+		}
+	}
+	q.entered[fn] = common
+	return common
 }
 
 // mutexField returns the struct type and the field of the mutex h, when

@@ -108,6 +108,7 @@ type Query struct {
 	fnStateStores  map[*ssa.Function][]*ssa.Store        // see stateStoresIn
 	allFieldStores map[*types.Var][]*ssa.Store           // see fieldStores
 	ensured        map[ensureKey]bool                    // see ensuresLeft
+	entered        map[*ssa.Function]lockset.Set         // see enteredHeld
 	claims         map[*ssa.Store]claimVerdict           // see claimAt
 	claimOfs       map[claimExec]claimFound              // see claimOf
 	childRuns      map[childRuns]map[int]bool            // see runsIn
@@ -442,10 +443,76 @@ func (q *Query) sentIn(obj *pointer.Object) []ssa.Instruction {
 // sharing. Nor does a request the sender uses again only once it has
 // waited for the reply on a channel the request carries (see
 // awaitsReply): the reply hands it back.
+//
+// The send may be in a function the sender calls before acc, two calls
+// down at most (a hook stored in the object, s.onEvict(0), whose body
+// sends it): the call sends it all the same, unless that function waits
+// for the reply before it returns (see repliedBeforeReturn).
 func (q *Query) sentAndKept(obj *pointer.Object, acc pointer.Access) bool {
 	for _, s := range q.sentIn(obj) {
 		if s.Parent() == acc.Instr.Parent() && after(s, acc.Instr) && !awaitsReply(s, sentValue(s), acc.Instr) {
 			return true
+		}
+	}
+	for _, s := range q.sentIn(obj) {
+		if s.Parent() != acc.Instr.Parent() && !repliedBeforeReturn(s) && q.callsBefore(acc.Origin, acc.Instr, s.Parent(), 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// repliedBeforeReturn reports whether the function that sends by s
+// waits, after the send and before each of its returns, for the reply on
+// a channel the value sent carries (see awaitsReply): a helper that
+// sends a request and returns its answer (s.reqs <- req; return
+// <-req.reply) hands the request over and back.
+func repliedBeforeReturn(s ssa.Instruction) bool {
+	rets := 0
+	for _, b := range s.Parent().Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			rets++
+			if !awaitsReply(s, sentValue(s), ret) {
+				return false
+			}
+		}
+	}
+	return rets > 0
+}
+
+// callsBefore reports whether a call that precedes instr in its
+// function, running in origin o, may run fn, depth calls down at most.
+func (q *Query) callsBefore(o *pointer.Origin, instr ssa.Instruction, fn *ssa.Function, depth int) bool {
+	for _, b := range instr.Parent().Blocks {
+		for _, c := range b.Instrs {
+			call, ok := c.(*ssa.Call)
+			if !ok || !after(c, instr) {
+				continue
+			}
+			for _, callee := range q.ptr.Callees(o, call) {
+				if callee == fn || depth > 1 && len(callee.Blocks) > 0 && q.callsIn(o, callee, fn, depth-1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// callsIn reports whether a call in g, run in origin o, may run fn,
+// depth calls down at most.
+func (q *Query) callsIn(o *pointer.Origin, g, fn *ssa.Function, depth int) bool {
+	for _, b := range g.Blocks {
+		for _, c := range b.Instrs {
+			call, ok := c.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			for _, callee := range q.ptr.Callees(o, call) {
+				if callee == fn || depth > 1 && len(callee.Blocks) > 0 && q.callsIn(o, callee, fn, depth-1) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -213,6 +213,42 @@ func sendAndKeep(done chan bool) {
 	b.n = 1 // want `data race on buf.n: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
 }
 
+// The same with the send one call down, in enqueue: shared by the
+// call, reported. A helper that sends the request and waits for its
+// reply before it returns (call) hands it over and back: silent (a
+// possible data race with -all).
+func enqueue(ch chan *buf, b *buf) { ch <- b }
+
+func sendAndKeepVia(done chan bool) {
+	ch := make(chan *buf)
+	go func() {
+		b := <-ch
+		println(b.n)
+		done <- true
+	}()
+	b := newBuf()
+	enqueue(ch, b)
+	b.n = 2 // want `data race on buf.n: write at main.go:\d+ \(main goroutine\) vs read at main.go:\d+ \(goroutine started at main.go:\d+\)`
+}
+
+func call(reqs chan *request, req *request) error {
+	reqs <- req
+	return <-req.reply
+}
+
+func callAndKeep(done chan bool) {
+	reqs := make(chan *request)
+	go func() {
+		serve(reqs)
+		done <- true
+	}()
+	req := newRequest(make(chan struct{}))
+	if call(reqs, req) != nil {
+		return
+	}
+	println(req.index)
+}
+
 // A request sent with the channel its reply comes on: the sender waits
 // for the reply before it reads the result again, in a method of the
 // request that may instead see the server shut down (a future's Error).
@@ -635,6 +671,44 @@ func runRecorded(done chan bool) {
 	done <- true
 }
 
+// An object of the package's making that a package-level variable
+// holds is one object of the program where only the package's
+// initialization makes it: the goroutines that read the variable share
+// it (reported). Where other code calls the same constructor too, each
+// goroutine's session is its own, and the variable that keeps the last
+// one seems, to the pointer analysis, to keep them all: silent (a
+// possible data race with -all).
+type registry struct{ n int }
+type server struct{ reg *registry }
+
+func newRegistry() *registry { return &registry{} }
+
+var (
+	reg = newRegistry()
+	srv = &server{reg: newRegistry2()}
+)
+
+func newRegistry2() *registry { return &registry{} }
+
+func register(done chan bool) {
+	r := reg
+	r.n++ // want `data race on registry.n`
+	done <- true
+}
+
+func registerVia(done chan bool) {
+	s := srv
+	s.reg.n-- // want `data race on registry.n`
+	done <- true
+}
+
+func heldByInit(done chan bool) {
+	go register(done)
+	go register(done)
+	go registerVia(done)
+	go registerVia(done)
+}
+
 func heldByVariable(done chan bool) {
 	go runRequest(done)
 	go runRequest(done)
@@ -645,12 +719,15 @@ func heldByVariable(done chan bool) {
 func main() {
 	done := make(chan bool, 32)
 	heldByVariable(done)
+	heldByInit(done)
 	startPumps(done)
 	startMeters(done)
 	perIteration(done)
 	perIterationCaptured(done)
 	sharedAcrossIterations(done)
 	sendAndKeep(done)
+	sendAndKeepVia(done)
+	callAndKeep(done)
 	awaitReply(done)
 	batches(done)
 	flushes(done)

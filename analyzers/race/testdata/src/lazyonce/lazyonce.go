@@ -76,12 +76,31 @@ func (g *Group) Hit() {
 	g.hits++ // want `data race on Group.hits`
 }
 
+// hitEach's goroutines each take the group of their own name from the
+// package-level map: two groups, made by the constructor main calls
+// twice, which the pointer analysis merges. The map shows that any
+// goroutine may reach any group, not that two reach one (rule evidence:
+// an object a package-level variable holds is one object of the program
+// only where the package's initialization alone makes it): silent, a
+// possible data race with -all.
+func hitEach(names []string, done chan bool) {
+	for _, name := range names {
+		go func() {
+			groups[name].hits-- // silent "no-sharing-evidence"
+			done <- true
+		}()
+	}
+}
+
 func main() {
 	New("a")
 	New("b")
+	hitEach([]string{"a", "b"}, make(chan bool, 2))
+	// The goroutines share the group they capture (see hitEach for
+	// groups each goroutine looks up).
+	g := groups["a"]
 	for i := 0; i < 2; i++ {
 		go func() {
-			g := groups["a"]
 			g.Get()
 			g.Peers()
 			g.Hit()

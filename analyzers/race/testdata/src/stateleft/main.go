@@ -7,7 +7,10 @@
 // directly; after, through the loop".
 package main
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 type state int
 
@@ -191,6 +194,70 @@ func (w *worker) Work() {
 	w.tasks = nil
 }
 
+// A server whose init, "called with the mutex held", sets a default and
+// makes its context where they are still unset: it locks nothing
+// itself, but every call of it holds the mutex (Serve's directly,
+// ServeConn's one call up, through start), so its sections are the
+// callers'. A default that is never zero and a context never nil
+// (context.WithCancel's) never go back: the goroutine that found them
+// unset came before every other's init, and the reads after it.
+type server struct {
+	mu       sync.Mutex
+	size     int
+	closeCtx context.Context
+	cancel   context.CancelFunc
+}
+
+func (s *server) init() {
+	if s.size == 0 {
+		s.size = 512 // silent "state-left"
+	}
+	if s.closeCtx == nil {
+		s.closeCtx, s.cancel = context.WithCancel(context.Background()) // silent "state-left"
+	}
+}
+
+func (s *server) Serve() {
+	s.mu.Lock()
+	s.init()
+	s.mu.Unlock()
+	println(s.size, s.closeCtx.Err())
+}
+
+func (s *server) ServeConn() {
+	s.mu.Lock()
+	s.start()
+	s.mu.Unlock()
+	println(s.size)
+}
+
+func (s *server) start() { s.init() }
+
+// Its twin: a setup that one caller, Peek, makes without the mutex: not
+// every call holds it, and Peek's write races with Get's read.
+type lazyPool struct {
+	mu   sync.Mutex
+	size int
+}
+
+func (p *lazyPool) setup() {
+	if p.size == 0 {
+		p.size = 8 // want `data race on lazyPool.size`
+	}
+}
+
+func (p *lazyPool) Get() int {
+	p.mu.Lock()
+	p.setup()
+	p.mu.Unlock()
+	return p.size
+}
+
+func (p *lazyPool) Peek() int {
+	p.setup()
+	return p.size
+}
+
 func main() {
 	s := &supervisor{control: make(chan int)}
 	go s.Serve()
@@ -211,4 +278,11 @@ func main() {
 	r := &registry{}
 	go r.Gen()
 	println(r.Gen())
+	srv := &server{}
+	go srv.Serve()
+	go srv.Serve()
+	go srv.ServeConn()
+	lp := &lazyPool{}
+	go lp.Get()
+	go lp.Peek()
 }
