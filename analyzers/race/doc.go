@@ -254,7 +254,15 @@
 // its reader and writer, and waits for both), and so do the goroutines
 // those start, for what they do before the join (a table's subtest whose
 // helper starts a goroutine and waits for it, before t.Run returns and
-// the loop writes the next row). A parallel test runs beside the
+// the loop writes the next row). Goroutines that a lock holder starts
+// and joins before it unlocks (mu.Lock(); go work(); wg.Wait();
+// mu.Unlock(), or the go statement and the wait in a function called
+// holding the lock) run inside its critical section: ordered with every
+// other goroutine's section of that mutex, and with the workers of
+// another holder's section, though they hold no lock themselves
+// (joined-under-lock); not with each other, nor with their starter
+// inside the section, nor where the join comes after the Unlock. A
+// parallel test runs beside the
 // other parallel tests, but once, and only once the sequential tests are
 // done: what a sequential test did (and the goroutines it joined) happens
 // before what a parallel test does after its t.Parallel

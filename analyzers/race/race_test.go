@@ -88,6 +88,11 @@ import (
 //     before its early return as well as at its end, directly, one
 //     call down, and where the receiver waits in a select with a
 //     context; a deferred write that runs after the close does not;
+//   - joinedlock: goroutines a lock holder starts and joins before it
+//     unlocks run inside its critical section (a WaitGroup, and one
+//     call down a channel), ordered with other goroutines' sections;
+//     two workers of one section, a worker and its starter, and a
+//     worker joined after the Unlock are not;
 //   - relock: a function entered with its caller's lock that unlocks
 //     it around a wait and locks it again before every return gives it
 //     back (the wait loop in the callee, and one call further), and one
@@ -102,7 +107,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "cleanups", "condlocker", "closeobserve", "iocontract", "cbuse", "newcond",
-		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse", "deferclose"}
+		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse", "deferclose", "joinedlock"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

@@ -53,6 +53,7 @@ const (
 	HappensBefore      ID = "happens-before"
 	TestsInSequence    ID = "tests-in-sequence"
 	JoinedPerIteration ID = "joined-per-iteration"
+	JoinedUnderLock    ID = "joined-under-lock"
 	SubtestsWait       ID = "subtests-wait"
 	TestRunsOnce       ID = "test-runs-once"
 	CallsApart         ID = "calls-apart"
@@ -141,6 +142,7 @@ var All = []Rule{
 	{HappensBefore, "a chain of the memory model's synchronizations (go statement, channel send, receive and close, Unlock and Lock, WaitGroup, Once, Cond) orders the two events", "What it reports", raceDoc},
 	{TestsInSequence, "go test runs the tests without t.Parallel one after the other: a goroutine a test joins ends before the next test starts", "Tests", raceDoc},
 	{JoinedPerIteration, "a loop that joins the goroutines each iteration starts before the iteration ends (a WaitGroup.Wait on every path after the go statement) runs them one iteration at a time: they never run at once with the loop's code outside the window between the go statement and the join, nor with their own runs in other iterations", "What stays silent", raceDoc},
+	{JoinedUnderLock, "a goroutine that a lock holder starts and waits for (a WaitGroup.Wait, a receive) before it unlocks runs inside the holder's critical section: another goroutine's section of that mutex comes before the Lock or after the Unlock (not the holder's own accesses, nor its other workers')", "What stays silent", raceDoc},
 	{TestRunsOnce, "a test function runs once: its goroutine and those it starts are not doubled by the copies that make parallel tests run beside each other", "Tests", raceDoc},
 	{CallsApart, "each call of a library's entry point is checked on its own, with the goroutines it starts: whether two calls overlap is the presumed callers' question, asked only where the code shows sharing", "Which goroutines are checked", raceDoc},
 	{SubtestsWait, "t.Run waits for a subtest without t.Parallel (and for one with it until it calls t.Parallel), and b.RunParallel for its bodies: the test, its sequential subtests and their parallel bodies never run at once (the copies of one body do)", "Tests", raceDoc},

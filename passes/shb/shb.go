@@ -1034,7 +1034,7 @@ func (w *walker) instr(instr ssa.Instruction, held LocksetID, loop int32, defers
 			}
 		}
 	case *ssa.Go:
-		w.spawn(instr, held, loop)
+		w.spawn(instr, w.callLocks(instr, held), loop) // with the locks its function holds there (see Order.JoinedUnderLock)
 	case *ssa.MakeClosure:
 		w.madeAfterDo(instr, held)
 	case *ssa.Alloc:
