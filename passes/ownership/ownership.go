@@ -480,13 +480,14 @@ func repliedBeforeReturn(s ssa.Instruction) bool {
 	return rets > 0
 }
 
-// callsBefore reports whether a call that precedes instr in its
-// function, running in origin o, may run fn, depth calls down at most.
+// callsBefore reports whether a call that precedes instr on every path
+// in its function (not only in an earlier run of a loop around both),
+// running in origin o, may run fn, depth calls down at most.
 func (q *Query) callsBefore(o *pointer.Origin, instr ssa.Instruction, fn *ssa.Function, depth int) bool {
 	for _, b := range instr.Parent().Blocks {
 		for _, c := range b.Instrs {
 			call, ok := c.(*ssa.Call)
-			if !ok || !after(c, instr) {
+			if !ok || !dataflow.Precedes(c, instr) {
 				continue
 			}
 			for _, callee := range q.ptr.Callees(o, call) {

@@ -31,6 +31,17 @@ func (t *tree) split() {
 	t.mu.Unlock()
 }
 
+// The same with WaitGroup.Go.
+func (t *tree) splitGo() {
+	t.mu.Lock()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t.size-- // silent "joined-under-lock"
+	})
+	wg.Wait()
+	t.mu.Unlock()
+}
+
 func (t *tree) Size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -113,6 +124,7 @@ func main() {
 	go t.split()
 	go t.split()
 	go t.Size()
+	go t.splitGo()
 	go t.Rebalance()
 	go t.Nodes()
 	go t.countAll()
