@@ -40,9 +40,10 @@ import (
 //   - one object of the program, which no merging made: a package-level
 //     variable, an object made once (in main, a package's
 //     initialization or a test, outside a loop), an object that one
-//     holds and that only code that runs once makes (see runOnce; not one a constructor that other code calls made, nor
-//     one another package's function made, which stands for all it
-//     makes there: every request http.NewRequest builds);
+//     holds and that only code that runs once makes (see runOnce; not
+//     one a constructor that other code calls made, nor one another
+//     package's function made, which stands for all it makes there:
+//     every request http.NewRequest builds);
 //   - a local variable a function literal takes to another goroutine:
 //     one access is in the literal, and one goroutine runs the literal
 //     without the function that declares the variable;
@@ -57,11 +58,12 @@ import (
 //   - an object that a goroutine sends on a channel (carried by the value
 //     sent, through a pointer or two) and goes on using after the send,
 //     in the function that sends it (or calls, before the use, a
-//     function that sends it, two calls down at most): a send hands the value over, and
-//     an object only sent shows a transfer, not sharing; nor does a
-//     request used again only after the sender waited for the reply on
-//     a channel the request carries (ch <- req; <-req.reply, or a
-//     future's Error that receives from it), which hands it back;
+//     function that sends it, two calls down at most): a send hands the
+//     value over, and an object only sent shows a transfer, not
+//     sharing; nor does a request used again only after the sender
+//     waited for the reply on a channel the request carries (ch <- req;
+//     <-req.reply, or a future's Error that receives from it), which
+//     hands it back;
 //   - a map written on both sides;
 //   - a channel closed on one side while the other closes or sends on it,
 //     unless one function makes both the send and the close (see
@@ -88,7 +90,7 @@ type evidenceMemo struct {
 	concurrentTypes map[*types.TypeName]bool                     // see documentedConcurrent
 	heldByGlobals   map[*pointer.Object]bool                     // see singleton
 	onceFuncs       map[*ssa.Function]bool                       // see singleton
-	funcValues      map[*ssa.Function]bool                       // see runOnce
+	funcValues      map[*ssa.Function]bool                       // see takenAsValue
 	handed          map[*pointer.Origin]map[*pointer.Object]bool // see startHands
 	lockedAt        map[pointer.Location]bool                    // see lockedElsewhere
 }
@@ -252,10 +254,11 @@ func (q *Query) heldByPackage(obj *pointer.Object) bool {
 // (in main, a package's initialization or a test, outside a loop), or
 // one that a package-level variable holds and that only code that runs
 // once makes (see runOnce); "" if none applies. An object that another
-// package's function made is not one for that: the analysis knows it by where that function makes it,
-// for every call of it (every request a client's method builds with
-// http.NewRequest), and a variable that holds one of them seems to hold
-// them all (on the bench, 14 such reports, every one false).
+// package's function made is not one for that: the analysis knows it
+// by where that function makes it, for every call of it (every request
+// a client's method builds with http.NewRequest), and a variable that
+// holds one of them seems to hold them all (on the bench, 14 such
+// reports, every one false).
 func (q *Query) singleton(obj *pointer.Object) string {
 	if obj.Kind == pointer.ObjGlobal {
 		return "a package-level variable"

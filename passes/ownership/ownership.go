@@ -484,33 +484,20 @@ func repliedBeforeReturn(s ssa.Instruction) bool {
 // in its function (not only in an earlier run of a loop around both),
 // running in origin o, may run fn, depth calls down at most.
 func (q *Query) callsBefore(o *pointer.Origin, instr ssa.Instruction, fn *ssa.Function, depth int) bool {
-	for _, b := range instr.Parent().Blocks {
-		for _, c := range b.Instrs {
-			call, ok := c.(*ssa.Call)
-			if !ok || !dataflow.Precedes(c, instr) {
-				continue
-			}
-			for _, callee := range q.ptr.Callees(o, call) {
-				if callee == fn || depth > 1 && len(callee.Blocks) > 0 && q.callsIn(o, callee, fn, depth-1) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return q.callsIn(o, instr.Parent(), fn, depth, func(c ssa.Instruction) bool { return dataflow.Precedes(c, instr) })
 }
 
-// callsIn reports whether a call in g, run in origin o, may run fn,
-// depth calls down at most.
-func (q *Query) callsIn(o *pointer.Origin, g, fn *ssa.Function, depth int) bool {
+// callsIn reports whether a call in g (one that keep accepts, when it
+// is not nil), run in origin o, may run fn, depth calls down at most.
+func (q *Query) callsIn(o *pointer.Origin, g, fn *ssa.Function, depth int, keep func(ssa.Instruction) bool) bool {
 	for _, b := range g.Blocks {
 		for _, c := range b.Instrs {
 			call, ok := c.(*ssa.Call)
-			if !ok {
+			if !ok || keep != nil && !keep(c) {
 				continue
 			}
 			for _, callee := range q.ptr.Callees(o, call) {
-				if callee == fn || depth > 1 && len(callee.Blocks) > 0 && q.callsIn(o, callee, fn, depth-1) {
+				if callee == fn || depth > 1 && len(callee.Blocks) > 0 && q.callsIn(o, callee, fn, depth-1, nil) {
 					return true
 				}
 			}
