@@ -451,7 +451,7 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 	if c.order.Exclusive(la, lb) {
 		return rules.CommonLock
 	}
-	if c.order.JoinedUnderLock(ta, x, tb, y, lb) || c.order.JoinedUnderLock(tb, y, ta, x, la) {
+	if c.order.JoinedUnderLock(ta, x, la, tb, y, lb) {
 		return rules.JoinedUnderLock
 	}
 	ea, eb := ownership.Exec{Acc: a, T: ta, X: x, Locks: la}, ownership.Exec{Acc: b, T: tb, X: y, Locks: lb}

@@ -400,9 +400,12 @@ func holdsField(at lockset.Set, h lockset.Held) bool {
 
 // heldAt returns the locks held at instr: its function's own, and the
 // field mutexes the function is entered with (see enteredHeld).
-func (q *Query) heldAt(instr ssa.Instruction) lockset.Set {
+func (q *Query) heldAt(instr ssa.Instruction) lockset.Set { return q.heldUpTo(instr, 2) }
+
+// heldUpTo is heldAt with the callers' locks looked for depth calls up.
+func (q *Query) heldUpTo(instr ssa.Instruction, depth int) lockset.Set {
 	at := q.locks.Before(instr)
-	in := q.enteredHeld(instr.Parent(), 2)
+	in := q.enteredHeld(instr.Parent(), depth)
 	if len(in) == 0 {
 		return at
 	}
@@ -441,12 +444,7 @@ func (q *Query) enteredHeld(fn *ssa.Function, depth int) lockset.Set {
 		if _, ok := site.(*ssa.Call); !ok {
 			return nil // a go statement's goroutine holds nothing; a deferred call runs at the return
 		}
-		at := slices.Clone(q.locks.Before(site))
-		for _, h := range q.enteredHeld(site.Parent(), depth-1) {
-			if !holdsField(at, h) {
-				at = append(at, h)
-			}
-		}
+		at := q.heldUpTo(site, depth-1)
 		if i == 0 {
 			for _, h := range at {
 				if _, _, ok := mutexField(h); ok {

@@ -450,12 +450,11 @@ func (q *Query) sentIn(obj *pointer.Object) []ssa.Instruction {
 // for the reply before it returns (see repliedBeforeReturn).
 func (q *Query) sentAndKept(obj *pointer.Object, acc pointer.Access) bool {
 	for _, s := range q.sentIn(obj) {
-		if s.Parent() == acc.Instr.Parent() && after(s, acc.Instr) && !awaitsReply(s, sentValue(s), acc.Instr) {
-			return true
-		}
-	}
-	for _, s := range q.sentIn(obj) {
-		if s.Parent() != acc.Instr.Parent() && !repliedBeforeReturn(s) && q.callsBefore(acc.Origin, acc.Instr, s.Parent(), 2) {
+		if s.Parent() == acc.Instr.Parent() {
+			if after(s, acc.Instr) && !awaitsReply(s, sentValue(s), acc.Instr) {
+				return true
+			}
+		} else if !repliedBeforeReturn(s) && q.callsBefore(acc.Origin, acc.Instr, s.Parent(), 2) {
 			return true
 		}
 	}

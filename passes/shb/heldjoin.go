@@ -57,35 +57,45 @@ func (o *Order) sections(u *Trace, y int32) []section {
 	return out
 }
 
-// JoinedUnderLock reports whether event y of trace u and event z of trace
-// v are kept apart by critical sections: y runs inside an ancestor's
-// section (see sections) holding, at every event, a lock that v's
-// lockset at z, other, excludes, where v is none of u's ancestors (whose
-// own accesses in the section the workers are not ordered with) and z
-// is not inside that section too; or y and z run inside sections of two
-// goroutines, neither inside the other's, each holding a lock that
-// excludes the other's.
-func (o *Order) JoinedUnderLock(u *Trace, y int32, v *Trace, z int32, other LocksetID) bool {
-	secs := o.sections(u, y)
-	if len(secs) == 0 {
+// JoinedUnderLock reports whether event y of trace u, holding lockset
+// lu, and event z of trace v, holding lv, are kept apart by critical
+// sections: one runs inside an ancestor's section (see sections) holding,
+// at every event, a lock that the other's lockset excludes (see inside);
+// or they run inside sections of two goroutines, neither inside the
+// other's, each holding a lock that excludes the other's.
+func (o *Order) JoinedUnderLock(u *Trace, y int32, lu LocksetID, v *Trace, z int32, lv LocksetID) bool {
+	usecs, vsecs := o.sections(u, y), o.sections(v, z)
+	if len(usecs) == 0 && len(vsecs) == 0 {
 		return false
 	}
-	vsecs := o.sections(v, z)
-	if other != 0 && !descends(u.Origin, v.Origin) {
-		for _, sec := range secs {
-			if !slices.Contains(vsecs, sec) && o.heldThrough(sec.t, sec.s, sec.j, other) {
-				return true
-			}
-		}
+	if o.inside(u, usecs, v, vsecs, lv) || o.inside(v, vsecs, u, usecs, lu) {
+		return true
 	}
-	for _, sa := range secs {
+	for _, sa := range usecs {
 		for _, sb := range vsecs {
-			if sa.t == sb.t || slices.Contains(vsecs, sa) || slices.Contains(secs, sb) {
+			if sa.t == sb.t || slices.Contains(vsecs, sa) || slices.Contains(usecs, sb) {
 				continue // both in one section: its workers run at once
 			}
 			if o.heldThrough(sa.t, sa.s, sa.j, sb.t.Events[sb.s].Locks) && o.heldThrough(sb.t, sb.s, sb.j, sa.t.Events[sa.s].Locks) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// inside reports whether one of usecs, the sections u's event runs in,
+// holds at every event a lock that other, the lockset of v's event,
+// excludes, where v is none of u's ancestors (whose own accesses in the
+// section the workers are not ordered with) and v's event, whose
+// sections are vsecs, is not inside that section too.
+func (o *Order) inside(u *Trace, usecs []section, v *Trace, vsecs []section, other LocksetID) bool {
+	if other == 0 || descends(u.Origin, v.Origin) {
+		return false
+	}
+	for _, sec := range usecs {
+		if !slices.Contains(vsecs, sec) && o.heldThrough(sec.t, sec.s, sec.j, other) {
+			return true
 		}
 	}
 	return false
