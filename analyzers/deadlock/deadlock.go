@@ -374,6 +374,12 @@ func (c *checker) checkReturns(fn *ssa.Function, returns []*ssa.Return) {
 		if reported[h.Key] {
 			continue
 		}
+		if h.Spin {
+			// A flag set by a swap is no mutex: left set, the next swap
+			// fails, it does not block.
+			c.noteLeftHeld(fn, ret, h, rules.SpinFlag)
+			continue
+		}
 		if lockset.HandsUnlock(ret, h) || lockset.ReportsSuccess(ret) && !c.noCallerUnlocks(fn, h) {
 			// A conditional lock helper: locked means it worked.
 			c.noteLeftHeld(fn, ret, h, rules.LockHelper)

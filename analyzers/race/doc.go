@@ -308,6 +308,22 @@
 // through a pointer field, r.p.n, is not guarded so by r's mutex: other
 // objects may share p.
 //
+// A flag used as a lock. A word that the package writes only by an
+// atomic CompareAndSwap from one constant (free) to another (held) and
+// by a Store of free, made where the flag is held, is a lock (spin-flag):
+// the goroutine whose swap succeeded holds it until it stores free, as a
+// TryLock that returned true ("if atomic.CompareAndSwapUint32(&s.running,
+// 0, 1) { ...; atomic.StoreUint32(&s.running, 0) }", s.busy of type
+// atomic.Bool, a loop that retries the swap). Its holder's accesses do
+// not race with another holder's, one call down too, and in a goroutine
+// it starts holding the flag that stores it free (the flag is handed
+// over, as a mutex its goroutine unlocks is). The field must be
+// unexported and its address used by those atomic calls and loads alone;
+// a flag that another write may set (an Add, a Swap, a plain store) or
+// that a goroutine not holding it may clear is no lock. A flag never
+// stored free again is rule runs-once's. A flag left set at a return is
+// not a lock left held: the next swap fails, it blocks nothing.
+//
 // Ownership. Memory that one goroutine owns at a time is no race,
 // though the pointer analysis merges it with memory that other
 // goroutines touch: an object not published yet (not-published), what a

@@ -449,6 +449,9 @@ func (c *checker) ordered(obj *pointer.Object, a, b pointer.Access, ta *shb.Trac
 		return rules.RunsOnce
 	}
 	if c.order.Exclusive(la, lb) {
+		if c.hb.Locks.SpinOnly(la, lb) {
+			return rules.SpinFlag
+		}
 		return rules.CommonLock
 	}
 	if c.order.JoinedUnderLock(ta, x, la, tb, y, lb) {

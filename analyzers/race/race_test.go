@@ -93,6 +93,11 @@ import (
 //     call down a channel), ordered with other goroutines' sections;
 //     two workers of one section, a worker and its starter, and a
 //     worker joined after the Unlock are not;
+//   - spinflag: a word set by an atomic swap and stored back free is a
+//     lock (the functions of sync/atomic, atomic.Bool's methods with a
+//     deferred store, a retry loop with its store one call down, and a
+//     goroutine it is handed to); a write after the store, and a flag
+//     that an Add also writes, are not guarded by it;
 //   - relock: a function entered with its caller's lock that unlocks
 //     it around a wait and locks it again before every return gives it
 //     back (the wait loop in the callee, and one call further), and one
@@ -107,7 +112,7 @@ import (
 // silence a twin.
 func TestRace(t *testing.T) {
 	pkgs := []string{"basic", "subtests", "deepspawn", "libmode", "testruns", "transfer", "indices", "handover", "atomicobserve", "timers", "testreport", "samelock", "fresh", "groups", "clonedlocks", "callers", "callbacks", "future", "workers", "wgloop", "factories", "flags", "taken", "ownspawn", "runjoin", "chanops", "deepfields", "dynlocks", "finalizers", "buffers", "filled", "testobjects", "runflag", "txlock", "txmode", "txshapes", "drain", "selectbody", "iterjoin", "paralleltests", "cleanups", "condlocker", "closeobserve", "iocontract", "cbuse", "newcond",
-		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse", "deferclose", "joinedlock"}
+		"xuse", "xfresh", "ignored", "generated", "evidence", "chains", "programs", "entrypoints", "manytests", "spawner", "cfgstart", "pastlen", "builders", "flight", "lazyonce", "constlock", "runloops", "internalapi/...", "registry", "rangearray", "replaced", "stateleft", "claimed", "factorychain", "recvchan", "neverdone", "initfirst", "relock", "xruns", "chanmutex", "chantoken", "withlockuse", "deferclose", "joinedlock", "spinflag"}
 	if racebuild.Enabled {
 		// Under -race, the fixtures that reach every stage without a
 		// large import look for races in origo itself; the plain run

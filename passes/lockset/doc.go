@@ -102,6 +102,14 @@
 // caller's constant argument settles. Package-local calls only: the
 // facts do not carry it yet.
 //
+// A spin flag is a lock too (see spinFlag): an unexported word that the
+// package writes only by atomic CompareAndSwap from free to held and
+// Store of free. The swap is a TryLock, the Store an Unlock; Held.Spin
+// marks it, for the deadlock analysis to leave alone, and the facts do
+// not carry it. A flag one of whose stores is made where the flag is
+// not held (in the function, or at every call of it in the package,
+// three calls up) is no lock: the package is solved again without it.
+//
 // A go statement whose goroutine may release a lock that the starter
 // holds there, without taking it first, transfers the lock ("mu.Lock();
 // go func() { flush(); mu.Unlock() }()"): the starter no longer holds

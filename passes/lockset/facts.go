@@ -73,7 +73,7 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 		fl := facts.FuncLocks{Name: in.Intern(fn.String())}
 		left := make(map[facts.Key]bool)
 		for _, l := range r.LeftHeld(fn, returnsOf(fn)) {
-			if left[l.Held.Key] || ReportsSuccess(l.Ret) || HandsUnlock(l.Ret, l.Held) {
+			if left[l.Held.Key] || l.Held.Spin || ReportsSuccess(l.Ret) || HandsUnlock(l.Ret, l.Held) {
 				continue // an exported conditional lock helper, or one that hands back its Unlock: its callers unlock
 			}
 			if r.Func(fn).Blocked(l.Ret) {
@@ -83,10 +83,16 @@ func (r *Result) export(pass *analysis.Pass, ir *buildir.IR) *facts.Locks {
 			fl.Leaves = append(fl.Leaves, facts.HeldLock{Key: in.Key(l.Held.Key), Read: l.Held.Read, Pos: in.Intern(facts.Posn(pass.Fset, ReturnPos(fn, l.Ret)))})
 		}
 		for _, cb := range r.callbackLocks(fn) {
+			if cb.held.Spin {
+				continue // a spin flag is its package's own
+			}
 			at := cmp.Or(cb.held.At, facts.Posn(pass.Fset, cb.held.Pos))
 			fl.Callbacks = append(fl.Callbacks, facts.CallbackLock{Param: uint16(cb.param), Lock: facts.HeldLock{Key: in.Key(cb.held.Key), Read: cb.held.Read, Pos: in.Intern(at)}})
 		}
 		for _, h := range fi.acquires {
+			if h.Spin {
+				continue
+			}
 			fl.Acquires = append(fl.Acquires, facts.HeldLock{Key: in.Key(h.Key), Read: h.Read, Once: h.Once})
 		}
 		for _, t := range fi.takes {

@@ -3,6 +3,7 @@ package lockset
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -60,6 +61,9 @@ type Held struct {
 	// function's parameters, a sync.Once that a Do on it has returned
 	// before the access: it holds nothing, it says the callback is over.
 	OnceDone bool
+	// Spin marks a spin flag held (see spinFlag): a lock for ordering
+	// accesses, not a mutex for the deadlock analysis.
+	Spin bool
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -82,6 +86,8 @@ type Result struct {
 	// passes that run at once.
 	byCallee sync.Map
 	pkg      *ssa.Package // the package analysed, nil when it has none
+	// spins are the package's spin flags (see spinFlag).
+	spins map[types.Object]spinFlag
 }
 
 // solver computes the locksets of functions, into its table: the
@@ -121,7 +127,9 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 	if init := pkg.Func("init"); init != nil {
 		work = append(work, init)
 	}
+	var all []*ssa.Function
 	seen := make(map[*ssa.Function]bool)
+	var ops []*ssa.Value
 	for len(work) > 0 {
 		fn := work[0]
 		work = work[1:]
@@ -129,8 +137,7 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 			continue
 		}
 		seen[fn] = true
-		sv.info(fn)
-		var ops []*ssa.Value
+		all = append(all, fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, op := range instr.Operands(ops[:0]) {
@@ -140,6 +147,24 @@ func (r *Result) solveAll(pkg *ssa.Package, srcFuncs []*ssa.Function) {
 				}
 			}
 		}
+	}
+	r.spins = findSpins(all)
+	for _, fn := range all {
+		sv.info(fn)
+	}
+	if len(r.spins) == 0 {
+		return
+	}
+	bad := sv.unheldSpins(all)
+	if len(bad) == 0 {
+		return
+	}
+	// Solved again without the flags that are no locks.
+	maps.DeleteFunc(r.spins, func(obj types.Object, _ spinFlag) bool { return bad[obj] })
+	clear(r.funcs)
+	clear(r.when)
+	for _, fn := range all {
+		sv.info(fn)
 	}
 }
 
@@ -278,7 +303,7 @@ func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.Bas
 			return s
 		},
 		Edge: func(b *ssa.BasicBlock, i int, out Set) Set {
-			if h, ok := tryLockEdge(b, i); ok {
+			if h, ok := sv.r.tryLockEdge(b, i); ok {
 				out = out.With(h)
 			}
 			for _, h := range sv.nilErrorEdge(b, i) {
@@ -353,7 +378,7 @@ func (sv *solver) mayTake(fn *ssa.Function, fi *funcInfo, g guards) []condHeld {
 // unlockedBy returns the keys of the locks that a call releases on every
 // path, in the caller's names.
 func (sv *solver) unlockedBy(call *ssa.CallCommon) []facts.Key {
-	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
+	if op, mu, _ := sv.r.lockOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []facts.Key{Key(mu)}
 	}
 	if eff, bind, ok := sv.r.importedOf(call); ok {
@@ -431,7 +456,7 @@ func (sv *solver) takesAt(call *ssa.CallCommon, here cond) []condHeld {
 
 // afterCall applies a call's effect on the held locks s.
 func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
-	op, mu := syncapi.MutexOp(call)
+	op, mu, _ := sv.r.lockOp(call)
 	switch op {
 	case syncapi.Lock, syncapi.RLock:
 		return s.With(Held{Key: Key(mu), Value: mu, Read: op == syncapi.RLock, Pos: call.Pos()})
@@ -670,7 +695,7 @@ func (sv *solver) releasedBy(call *ssa.CallCommon) []facts.Key {
 // names, each under its condition on the caller's parameters (see
 // takesAt).
 func (sv *solver) releasesAt(call *ssa.CallCommon, here cond) []condKey {
-	if op, mu := syncapi.MutexOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
+	if op, mu, _ := sv.r.lockOp(call); op == syncapi.Unlock || op == syncapi.RUnlock {
 		return []condKey{{Key(mu), here}}
 	}
 	if _, f, ok := syncapi.OnceDo(call); ok {
@@ -955,7 +980,7 @@ func Actual(call *ssa.CallCommon, bindings []ssa.Value, k facts.Key) (actual ssa
 
 // tryLockEdge reports the lock that the i'th successor of b holds because
 // b ended by testing the result of TryLock or TryRLock.
-func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
+func (r *Result) tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 	if i != 0 || len(b.Instrs) == 0 {
 		return Held{}, false // If's true branch is Succs[0]
 	}
@@ -967,11 +992,11 @@ func tryLockEdge(b *ssa.BasicBlock, i int) (Held, bool) {
 	if !ok {
 		return Held{}, false
 	}
-	op, mu := syncapi.MutexOp(call.Common())
+	op, mu, spin := r.lockOp(call.Common())
 	if op != syncapi.TryLock && op != syncapi.TryRLock {
 		return Held{}, false
 	}
-	return Held{Key: Key(mu), Value: mu, Read: op == syncapi.TryRLock, Pos: call.Pos()}, true
+	return Held{Key: Key(mu), Value: mu, Read: op == syncapi.TryRLock, Pos: call.Pos(), Spin: spin}, true
 }
 
 // Key names the mutex that v points to by the expression that reaches

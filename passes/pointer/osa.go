@@ -449,6 +449,19 @@ func (a *state) accessesOf(p at, instr ssa.Instruction, f func(n nodeID, size in
 				whole(r.X, false)
 			}
 		}
+	case *ssa.Defer:
+		// A deferred atomic write (defer s.busy.Store(false)) writes
+		// the flag when the function returns: an access of its own,
+		// which no event of the trace stands for, so that what reads
+		// the location's writes off the code (a flag never cleared,
+		// see shb's wonFirst) sees it.
+		if callee, ok := instr.Call.Value.(*ssa.Function); ok {
+			if op := syncapi.Atomic(callee); op.Writes() && len(instr.Call.Args) > 0 {
+				if p, ok := instr.Call.Args[0].Type().Underlying().(*types.Pointer); ok {
+					each(instr.Call.Args[0], a.size(p.Elem()), true, true)
+				}
+			}
+		}
 	case *ssa.Call:
 		call := instr.Common()
 		if buf, write, ok := syncapi.IOBuffer(call); ok {

@@ -67,6 +67,7 @@ const (
 	AtomicObserved     ID = "atomic-observed"
 	RunsOnce           ID = "runs-once"
 	CommonLock         ID = "common-lock"
+	SpinFlag           ID = "spin-flag"
 	TakenUnderLock     ID = "taken-under-lock"
 	PublishedUnderLock ID = "published-under-lock"
 	StateLeft          ID = "state-left"
@@ -156,6 +157,7 @@ var All = []Rule{
 	{AtomicObserved, "an atomic operation that saw another goroutine's write orders what that goroutine did before it", "What an atomic saw", raceDoc},
 	{RunsOnce, "one atomic operation alone brings a count to zero, or finds at zero a flag that is never cleared: what the branch that did so dominates runs once, in one goroutine", "What an atomic saw", raceDoc},
 	{CommonLock, "both accesses hold the same mutex", "The same mutex", raceDoc},
+	{SpinFlag, "a word whose every write is an atomic CompareAndSwap from one constant (free) to another (held) or a Store of free is a lock: the goroutine whose swap succeeded holds it until it stores free, and no other swap succeeds meanwhile", "A flag used as a lock", raceDoc},
 	{PublishedUnderLock, "what a goroutine wrote to an object before it stored the object into a field holding its mutex happens before what another goroutine does with the object once it loaded it from that field holding the mutex", "Publishing into a field under its mutex", ownershipDoc},
 	{TakenUnderLock, "what a goroutine took out of a field holding its mutex is its own until put back", "Taking a field under its mutex", ownershipDoc},
 	{ClaimedState, "a goroutine that, holding a mutex, finds a state field outside a set of values and stores one of them holds a claim until the store it defers takes the field out of the set: two goroutines never hold claims on one field at once", "A state claimed for a run", ownershipDoc},

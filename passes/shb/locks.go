@@ -23,6 +23,7 @@ type lockElem struct {
 	locs []int32
 	read bool
 	once bool // the Once of a Do callback (see walker.onceDo)
+	spin bool // a spin flag (see lockset.Held.Spin)
 	// onceDone, with sibling or callee, is instead a Once of the
 	// accessed object that a Do has returned on before the access (see
 	// walker.ownAt): no lock, a callback that is over.
@@ -89,6 +90,9 @@ func elemKey(e lockElem) string {
 	b = strconv.AppendBool(b, e.read)
 	b = append(b, ' ')
 	b = strconv.AppendBool(b, e.once)
+	if e.spin {
+		b = append(b, " spin"...)
+	}
 	if e.onceDone {
 		b = append(b, " done"...)
 	}
@@ -188,7 +192,7 @@ func (ls *Locksets) resolve(o *pointer.Origin, s lockset.Set, objs *objects) Loc
 		if len(locs) == 0 {
 			continue // nothing known: it protects nothing we can name
 		}
-		elems = append(elems, lockElem{locs: slices.Sorted(slices.Values(locs)), read: h.Read})
+		elems = append(elems, lockElem{locs: slices.Sorted(slices.Values(locs)), read: h.Read, spin: h.Spin})
 		for _, l := range locs {
 			if _, ok := ls.names[l]; !ok {
 				ls.names[l] = name
@@ -300,6 +304,26 @@ func (ls *Locksets) Exclusive(a, b LocksetID) bool {
 		}
 	}
 	return false
+}
+
+// SpinOnly reports whether the locks by which a and b exclude each
+// other (see Exclusive) are spin flags only.
+func (ls *Locksets) SpinOnly(a, b LocksetID) bool {
+	spin := false
+	for _, x := range ls.sets[a] {
+		for _, y := range ls.sets[b] {
+			if x.sibling != "" || y.sibling != "" || x.callee != nil || y.callee != nil || x.observe > 0 || y.observe > 0 || x.read && y.read {
+				continue
+			}
+			if overlaps(x.locs, y.locs) || ls.clones(x.locs, y.locs) {
+				if !x.spin || !y.spin {
+					return false
+				}
+				spin = true
+			}
+		}
+	}
+	return spin
 }
 
 // RunOnce reports whether locksets a and b each hold an observation
