@@ -67,6 +67,19 @@ func (k Key) Then(s Step) Key {
 	return k
 }
 
+// CutPrefix returns the steps of k after those of prefix, when k is
+// prefix followed by zero or more steps.
+func (k Key) CutPrefix(prefix Key) (Path, bool) {
+	if k.root != prefix.root || k.index != prefix.index || k.name != prefix.name || k.unbound != prefix.unbound {
+		return Path{}, false
+	}
+	rest, ok := strings.CutPrefix(k.path.s, prefix.path.s)
+	if !ok || rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+		return Path{}, false // .1 is no prefix of .12
+	}
+	return Path{rest}, true
+}
+
 // Rebase returns k's path taken from root: a callee's key renamed into
 // the caller's, root being what the callee's root is at the call.
 func (k Key) Rebase(root Key) Key { return root.Extend(k.path) }

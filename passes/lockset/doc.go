@@ -102,6 +102,14 @@
 // caller's constant argument settles. Package-local calls only: the
 // facts do not carry it yet.
 //
+// A mutex may have two names. A function that stores what reaches it
+// into a field of a parameter or of a package variable, and then locks
+// it ("r.cur = n.c; n.c.L.Lock()", the field stored nowhere else in the
+// function), holds it under the field's name too (Held.Alias): a later
+// call that unlocks r.cur.L (a finish method) releases it, where the
+// name it was locked by alone would keep it held, and every later Lock
+// of it would be a double lock.
+//
 // A spin flag is a lock too (see spinFlag): an unexported word that the
 // package writes only by atomic CompareAndSwap from free to held and
 // Store of free. The swap is a TryLock, the Store an Unlock; Held.Spin

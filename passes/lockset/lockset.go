@@ -64,6 +64,10 @@ type Held struct {
 	// Spin marks a spin flag held (see spinFlag): a lock for ordering
 	// accesses, not a mutex for the deadlock analysis.
 	Spin bool
+	// Alias, when not the zero Key, is another name of the mutex: the
+	// function stored what reaches it into a field before it locked it
+	// (see storedAlias), so an Unlock through that field releases it.
+	Alias facts.Key
 }
 
 // Set is a lockset sorted by Key; nil is the empty set. Sets are shared
@@ -296,6 +300,7 @@ func (sv *solver) solveBefore(fn *ssa.Function, fi *funcInfo, live func(*ssa.Bas
 					rets = append(rets, instr)
 				case *ssa.Call:
 					s = sv.afterCall(instr.Common(), s)
+					s = storedAlias(instr, s)
 				case *ssa.Go:
 					s = s.Without(keysOf(sv.transfersAt(instr.Common(), nil)))
 				}
@@ -482,6 +487,11 @@ func (sv *solver) afterCall(call *ssa.CallCommon, s Set) Set {
 	s = s.Without(keysOf(sv.releasesAt(call, nil)))
 	for _, h := range fi.acquires {
 		h.Key = bind(h.Key)
+		if h.Alias != (facts.Key{}) {
+			if h.Alias = bind(h.Alias); !h.Alias.Bound() {
+				h.Alias = facts.Key{}
+			}
+		}
 		s = s.With(h)
 	}
 	return s
@@ -1151,7 +1161,7 @@ func (s Set) Without(keys []facts.Key) Set {
 	}
 	var out Set
 	for _, h := range s {
-		if !slices.Contains(keys, h.Key) {
+		if !slices.Contains(keys, h.Key) && (h.Alias == (facts.Key{}) || !slices.Contains(keys, h.Alias)) {
 			out = append(out, h)
 		}
 	}
@@ -1172,13 +1182,18 @@ func meet(s, t Set) Set {
 		}
 		h.Read = h.Read || t[i].Read
 		h.Unsure = h.Unsure || t[i].Unsure
+		if h.Alias != t[i].Alias {
+			h.Alias = facts.Key{}
+		}
 		out = append(out, h)
 	}
 	return out
 }
 
 func (s Set) equal(t Set) bool {
-	return slices.EqualFunc(s, t, func(x, y Held) bool { return x.Key == y.Key && x.Read == y.Read && x.Unsure == y.Unsure })
+	return slices.EqualFunc(s, t, func(x, y Held) bool {
+		return x.Key == y.Key && x.Read == y.Read && x.Unsure == y.Unsure && x.Alias == y.Alias
+	})
 }
 
 // Find returns the lock of s named key.

@@ -452,6 +452,8 @@ func (g *Gauge) scanUnlocked() (sum int) {
 }
 
 func main() {
+	useSlotRing()
+	misuseSlotRing()
 	useLender()
 	useSession()
 	useCommitter()
