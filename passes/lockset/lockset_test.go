@@ -120,7 +120,7 @@ func renderKey(k facts.Key) string {
 
 // TestHeld checks the locksets at lock operations and returns.
 func TestHeld(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock", "transfer", "txfield")
+	analysistest.Run(t, analysistest.TestData(), held, "basic", "helpers", "branch", "closure", "needlock", "transfer", "txfield", "spin")
 }
 
 // TestImportedLocks checks that an importer applies the locks that a
