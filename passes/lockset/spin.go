@@ -236,7 +236,7 @@ func (r *Result) lockOp(call *ssa.CallCommon) (syncapi.LockOp, ssa.Value, bool) 
 
 // spinReleases are the stores of free to a spin flag in the functions
 // solved, and the static call sites of each function, for checking that
-// every such store is made by the flag's holder (see heldReleases).
+// every such store is made by the flag's holder (see unheldSpins).
 type spinReleases struct {
 	stores  []ssa.CallInstruction
 	sites   map[*ssa.Function][]ssa.CallInstruction
